@@ -1,0 +1,104 @@
+// @ts-check
+import node from '@astrojs/node';
+import react from '@astrojs/react';
+import sitemap from '@astrojs/sitemap';
+import tailwindcss from '@tailwindcss/vite';
+import { defineConfig, envField } from 'astro/config';
+
+// Remote image hosts the image proxy accepts (spec §7 "image proxy with allowed domains"):
+// the commerce platform's CDN, the content platform's CDN, and the local sandbox.
+const imageDomains = (process.env.IMAGE_DOMAINS ?? 'cdn11.bigcommerce.com,images.ctfassets.net')
+  .split(',')
+  .map((d) => d.trim())
+  .filter(Boolean);
+
+export default defineConfig({
+  site: process.env.SITE_URL ?? 'http://localhost:4321',
+  output: 'static',
+  trailingSlash: 'never',
+  build: { format: 'file', inlineStylesheets: 'auto' },
+  adapter: node({ mode: 'middleware' }),
+  integrations: [
+    react(),
+    sitemap({
+      filter: (page) => !/\/(Design|Tailwind)$/.test(page),
+    }),
+  ],
+  i18n: {
+    locales: ['fr'],
+    defaultLocale: 'fr',
+    routing: { prefixDefaultLocale: false },
+  },
+  image: {
+    domains: imageDomains,
+    remotePatterns: [
+      { protocol: 'http', hostname: '127.0.0.1' },
+      { protocol: 'http', hostname: 'localhost' },
+    ],
+    responsiveStyles: true,
+  },
+  prefetch: { prefetchAll: false, defaultStrategy: 'hover' },
+  vite: {
+    plugins: [tailwindcss()],
+  },
+  env: {
+    validateSecrets: true,
+    schema: {
+      BIGCOMMERCE_API_URL: envField.string({
+        context: 'server',
+        access: 'public',
+        url: true,
+        default: 'https://api.bigcommerce.com',
+      }),
+      BIGCOMMERCE_STORE_HASH: envField.string({ context: 'server', access: 'secret' }),
+      BIGCOMMERCE_ACCESS_TOKEN: envField.string({ context: 'server', access: 'secret' }),
+      BIGCOMMERCE_CHANNEL_ID: envField.number({
+        context: 'server',
+        access: 'public',
+        int: true,
+        gt: 0,
+        default: 1,
+      }),
+      STOREFRONTS: envField.string({ context: 'server', access: 'public', optional: true }),
+      SHOP_LOCALE: envField.string({ context: 'server', access: 'public', default: 'fr' }),
+      SHOP_CURRENCY: envField.string({ context: 'server', access: 'public', default: 'EUR' }),
+      SHOP_COUNTRY: envField.string({ context: 'server', access: 'public', default: 'FR' }),
+      FEATURE_TRANSACTIONAL: envField.boolean({
+        context: 'client',
+        access: 'public',
+        default: true,
+      }),
+      FEATURE_REVIEWS: envField.boolean({ context: 'client', access: 'public', default: true }),
+      FEATURE_RESELLER_AREA: envField.boolean({
+        context: 'client',
+        access: 'public',
+        default: false,
+      }),
+      COMPANY_ADDRESS: envField.string({
+        context: 'client',
+        access: 'public',
+        default: '12 rue des Dormeurs, 69003 Lyon',
+      }),
+      COMPANY_PHONE: envField.string({
+        context: 'client',
+        access: 'public',
+        default: '04 78 00 00 00',
+      }),
+      COMPANY_EMAIL: envField.string({
+        context: 'client',
+        access: 'public',
+        default: 'contact@literie-exemple.fr',
+      }),
+      SOCIAL_LINKEDIN_URL: envField.string({ context: 'client', access: 'public', optional: true }),
+      SOCIAL_INSTAGRAM_URL: envField.string({ context: 'client', access: 'public', optional: true }),
+      SOCIAL_FACEBOOK_URL: envField.string({ context: 'client', access: 'public', optional: true }),
+      REASSURANCE: envField.string({ context: 'client', access: 'public', optional: true }),
+      REVIEWS_PROVIDER_URL: envField.string({
+        context: 'client',
+        access: 'public',
+        optional: true,
+      }),
+      SUPPORT_URL: envField.string({ context: 'client', access: 'public', optional: true }),
+    },
+  },
+});
