@@ -1,0 +1,40 @@
+/**
+ * The shop's single i18next instance, initialised synchronously with the one French message
+ * file (spec §1: single locale fr). Importable from anywhere: pages, components, islands.
+ */
+import i18next from 'i18next';
+import fr from './fr.json' with { type: 'json' };
+
+export const LOCALE = 'fr';
+
+type PluralSuffix = 'zero' | 'one' | 'two' | 'few' | 'many' | 'other';
+type PluralBase<K> = K extends `${infer Base}_${PluralSuffix}` ? Base : K;
+
+/** Message keys of `fr.json`; plural keys (`x_one`, `x_other`) are used as `x` with a count. */
+export type MessageKey = PluralBase<keyof typeof fr> | keyof typeof fr;
+
+export const messages: Readonly<Record<string, string>> = fr;
+
+export const i18n = i18next.createInstance();
+
+// initAsync: false makes `t` usable right after this line (resources are inline).
+// keySeparator / nsSeparator false: English sentences of the spec with '.' and ':' are keys.
+// escapeValue false: Astro and React escape interpolated values themselves.
+void i18n.init({
+  lng: LOCALE,
+  fallbackLng: LOCALE,
+  supportedLngs: [LOCALE],
+  resources: { [LOCALE]: { translation: fr } },
+  initAsync: false,
+  keySeparator: false,
+  nsSeparator: false,
+  returnNull: false,
+  interpolation: { escapeValue: false },
+});
+
+/** Translates a message key of `fr.json`; `count` selects `_one` / `_other` plural forms. */
+export function t(key: MessageKey, options?: Record<string, unknown>): string {
+  return i18n.t(key, options ?? {});
+}
+
+export { resolveI18nConfig, I18N_CONFIG_MISSING_MESSAGE, type I18nConfig } from './config.ts';
