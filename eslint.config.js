@@ -9,6 +9,7 @@ export default tseslint.config(
   {
     ignores: [
       'dist/',
+      'dist-test/',
       '.astro/',
       'node_modules/',
       '.sandbox/',

@@ -1,0 +1,36 @@
+import { defineConfig, devices } from '@playwright/test';
+import { CHROMIUM_FLAGS, chromiumPath } from './scripts/lib/browser.ts';
+import { TEST_BASE_URL, TEST_ENV } from './scripts/lib/test-env.ts';
+
+const executablePath = chromiumPath();
+if (!executablePath) {
+  throw new Error('Chromium is missing: apt-get install -y chromium, or set CHROME_PATH.');
+}
+
+// Browser tests run against the production build served the way `npm start` serves it
+// (scripts/start.ts --no-build on the build `npm test` made in DIST_DIR).
+export default defineConfig({
+  testDir: 'tests/e2e',
+  fullyParallel: false,
+  workers: 2,
+  retries: 0,
+  forbidOnly: true,
+  reporter: [['list']],
+  timeout: 30_000,
+  use: {
+    baseURL: TEST_BASE_URL,
+    locale: 'fr-FR',
+    trace: 'off',
+    launchOptions: { executablePath, args: CHROMIUM_FLAGS },
+  },
+  projects: [
+    { name: 'desktop', use: { ...devices['Desktop Chrome'], launchOptions: { executablePath, args: CHROMIUM_FLAGS } } },
+  ],
+  webServer: {
+    command: 'node scripts/start.ts --no-build',
+    url: `${TEST_BASE_URL}/`,
+    env: { ...TEST_ENV },
+    reuseExistingServer: false,
+    timeout: 60_000,
+  },
+});

@@ -1,0 +1,13 @@
+/**
+ * Ports and folders of the checks that run the production build (`npm test`): apart from
+ * `npm start`'s (4321 / 4010 / dist / .sandbox) so both can run side by side.
+ */
+export const TEST_ENV = {
+  UPSTREAM: 'sandbox',
+  PORT: '4391',
+  SANDBOX_PORT: '4392',
+  SANDBOX_DIR: '.sandbox/test',
+  DIST_DIR: 'dist-test',
+} as const;
+
+export const TEST_BASE_URL = `http://127.0.0.1:${TEST_ENV.PORT}`;
