@@ -76,6 +76,8 @@ export interface Product {
   priceHiddenLabel: string;
   inventoryTracking: InventoryTracking;
   inventoryLevel: number;
+  /** Product-level low-stock threshold (`inventory_warning_level`); 0 or absent: none. */
+  inventoryWarningLevel?: number;
   isVisible: boolean;
   brandId: number;
   categories: number[];
