@@ -1,0 +1,444 @@
+import { toCents } from './money.ts';
+import { displayPrice, effectivePrice } from './price.ts';
+import { isProductAvailable } from './stock.ts';
+import { productColours, type Swatch } from './swatches.ts';
+import type { Brand, Cents, Pagination, Product, ProductOption } from './types.ts';
+import type { MessageKey } from '../i18n/index.ts';
+
+/** BigCommerce catalog `sort` values (catalog.v3 products `sort` enum) the shop can apply. */
+export type SortField =
+  'id' | 'name' | 'sku' | 'price' | 'date_modified' | 'inventory_level' | 'total_sold';
+export type SortDirection = 'asc' | 'desc';
+
+export interface SortOption {
+  id: number;
+  label: MessageKey;
+  value: { sort: SortField; direction: SortDirection };
+}
+
+/** spec §3 sort options, looked up by numeric id (spec §5); the first one is the default. */
+export const SORT_OPTIONS = [
+  { id: 1, label: 'sort.relevance', value: { sort: 'id', direction: 'asc' } },
+  { id: 2, label: 'sort.priceAsc', value: { sort: 'price', direction: 'asc' } },
+  { id: 3, label: 'sort.priceDesc', value: { sort: 'price', direction: 'desc' } },
+  { id: 4, label: 'sort.newest', value: { sort: 'date_modified', direction: 'desc' } },
+  { id: 5, label: 'sort.bestSelling', value: { sort: 'total_sold', direction: 'desc' } },
+  { id: 6, label: 'sort.nameAsc', value: { sort: 'name', direction: 'asc' } },
+  { id: 7, label: 'sort.nameDesc', value: { sort: 'name', direction: 'desc' } },
+] as const satisfies readonly SortOption[];
+
+export const DEFAULT_SORT_OPTION: SortOption = SORT_OPTIONS[0];
+
+export const ITEMS_PER_PAGE_OPTIONS: readonly number[] = [20, 40, 60];
+/** spec §5 / §9: used when no option is configured. */
+export const DEFAULT_ITEMS_PER_PAGE = 20;
+
+/** Query parameter names of a listing (spec §2: page, sort, direction, term, itemsperpage + filters). */
+export const LISTING_PARAMS = {
+  page: 'page',
+  sort: 'sort',
+  direction: 'direction',
+  term: 'term',
+  itemsPerPage: 'itemsperpage',
+  brand: 'marque',
+  priceMin: 'prix-min',
+  priceMax: 'prix-max',
+  size: 'taille',
+  colour: 'couleur',
+  availability: 'disponibilite',
+} as const;
+
+/** Value of the availability filter. */
+export const IN_STOCK_VALUE = 'en-stock';
+
+export interface ListingFilters {
+  brands: number[];
+  /** Cents, from euros in the URL. */
+  priceMin: Cents | null;
+  priceMax: Cents | null;
+  sizes: string[];
+  colours: string[];
+  inStock: boolean;
+}
+
+export interface ListingParams {
+  page: number;
+  perPage: number;
+  sort: SortOption;
+  term: string;
+  filters: ListingFilters;
+}
+
+export interface ListingConfig {
+  itemsPerPageOptions?: readonly number[];
+}
+
+function firstInteger(value: string | null | undefined): number | null {
+  const text = value?.trim() ?? '';
+  return /^\d+$/.test(text) ? Number(text) : null;
+}
+
+/**
+ * spec §5: the requested count when it is one of the configured options, else the first
+ * configured option, else 20. Counts outside the options are refused (no `itemsperpage=100000`).
+ */
+export function itemsPerPage(
+  value: string | number | null | undefined,
+  options: readonly number[] = ITEMS_PER_PAGE_OPTIONS,
+): number {
+  const wanted = typeof value === 'number' ? value : firstInteger(value);
+  if (wanted !== null && options.includes(wanted)) return wanted;
+  return options[0] ?? DEFAULT_ITEMS_PER_PAGE;
+}
+
+/** spec §5: a whole page number >= 1, else 1. */
+export function pageNumber(value: string | number | null | undefined): number {
+  const page = typeof value === 'number' ? value : firstInteger(value);
+  return page !== null && Number.isSafeInteger(page) && page >= 1 ? page : 1;
+}
+
+/** spec §5: the sort option with this numeric id, else the default one. */
+export function sortOption(id: string | number | null | undefined): SortOption {
+  const wanted = typeof id === 'number' ? id : firstInteger(id);
+  return SORT_OPTIONS.find((option) => option.id === wanted) ?? DEFAULT_SORT_OPTION;
+}
+
+/**
+ * The sort of a URL: `sort` + `direction` naming a field (spec §2 query parameters), or `sort`
+ * holding a sort option id; anything else is the default.
+ */
+function sortFromParams(sort: string | null, direction: string | null): SortOption {
+  if (sort === null) return DEFAULT_SORT_OPTION;
+  if (/^\d+$/.test(sort.trim())) return sortOption(sort);
+  const field = sort.trim().toLowerCase();
+  const dir = direction?.trim().toLowerCase();
+  return (
+    SORT_OPTIONS.find(
+      (o) => o.value.sort === field && (dir === undefined || o.value.direction === dir),
+    ) ?? DEFAULT_SORT_OPTION
+  );
+}
+
+/** Every value of a multi-valued parameter, repeated or comma separated, trimmed, unique. */
+function listParam(params: URLSearchParams, name: string): string[] {
+  const values = params
+    .getAll(name)
+    .flatMap((value) => value.split(','))
+    .map((value) => value.trim())
+    .filter(Boolean);
+  return [...new Set(values)];
+}
+
+function euroParam(params: URLSearchParams, name: string): Cents | null {
+  const text = params.get(name)?.trim().replace(',', '.') ?? '';
+  if (!/^\d+(?:\.\d+)?$/.test(text)) return null;
+  return toCents(Number(text));
+}
+
+/** Normalised listing parameters of a URL query; unreadable values fall back to defaults. */
+export function parseListingParams(
+  searchParams: URLSearchParams | string,
+  config: ListingConfig = {},
+): ListingParams {
+  const params =
+    typeof searchParams === 'string' ? new URLSearchParams(searchParams) : searchParams;
+  const p = LISTING_PARAMS;
+  let priceMin = euroParam(params, p.priceMin);
+  let priceMax = euroParam(params, p.priceMax);
+  if (priceMin !== null && priceMax !== null && priceMin > priceMax) {
+    [priceMin, priceMax] = [priceMax, priceMin];
+  }
+  const brands = listParam(params, p.brand)
+    .filter((id) => /^\d+$/.test(id))
+    .map(Number)
+    .filter((id, index, all) => all.indexOf(id) === index);
+  return {
+    page: pageNumber(params.get(p.page)),
+    perPage: itemsPerPage(params.get(p.itemsPerPage), config.itemsPerPageOptions),
+    sort: sortFromParams(params.get(p.sort), params.get(p.direction)),
+    term: (params.get(p.term) ?? '').trim(),
+    filters: {
+      brands,
+      priceMin,
+      priceMax,
+      sizes: listParam(params, p.size),
+      colours: listParam(params, p.colour),
+      inStock: listParam(params, p.availability).includes(IN_STOCK_VALUE),
+    },
+  };
+}
+
+function euros(cents: Cents): string {
+  return String(cents / 100);
+}
+
+/**
+ * The canonical query string of a listing, `?…` or `''`: parameters in a fixed order, list
+ * values sorted and repeated (`taille=a&taille=b`), defaults (page 1, default sort, first
+ * items-per-page option, blank term) and empty filters dropped (spec §5).
+ */
+export function listingQueryString(
+  params: Partial<Omit<ListingParams, 'filters'>> & { filters?: Partial<ListingFilters> },
+  config: ListingConfig = {},
+): string {
+  const p = LISTING_PARAMS;
+  const query = new URLSearchParams();
+  const term = params.term?.trim() ?? '';
+  if (term !== '') query.set(p.term, term);
+  const f = params.filters ?? {};
+  for (const id of [...new Set(f.brands ?? [])].sort((a, b) => a - b)) {
+    query.append(p.brand, String(id));
+  }
+  if (f.priceMin !== undefined && f.priceMin !== null) query.set(p.priceMin, euros(f.priceMin));
+  if (f.priceMax !== undefined && f.priceMax !== null) query.set(p.priceMax, euros(f.priceMax));
+  for (const size of sortedLabels(f.sizes)) query.append(p.size, size);
+  for (const colour of sortedLabels(f.colours)) query.append(p.colour, colour);
+  if (f.inStock === true) query.set(p.availability, IN_STOCK_VALUE);
+  if (params.sort && params.sort.id !== DEFAULT_SORT_OPTION.id) {
+    query.set(p.sort, params.sort.value.sort);
+    query.set(p.direction, params.sort.value.direction);
+  }
+  const perPageDefault = itemsPerPage(null, config.itemsPerPageOptions);
+  if (params.perPage !== undefined && params.perPage !== perPageDefault) {
+    query.set(p.itemsPerPage, String(params.perPage));
+  }
+  if (params.page !== undefined && params.page > 1) query.set(p.page, String(params.page));
+  const text = query.toString();
+  return text === '' ? '' : `?${text}`;
+}
+
+const collator = new Intl.Collator('fr', { sensitivity: 'base', numeric: true });
+
+function sortedLabels(labels: readonly string[] | undefined): string[] {
+  return [...new Set((labels ?? []).map((l) => l.trim()).filter(Boolean))].sort(collator.compare);
+}
+
+/** The query of a URL has any listing parameter (even empty): the page must be computed. */
+export function isListingView(searchParams: URLSearchParams | string): boolean {
+  const params =
+    typeof searchParams === 'string' ? new URLSearchParams(searchParams) : searchParams;
+  const names: readonly string[] = Object.values(LISTING_PARAMS);
+  return [...params.keys()].some((name) => names.includes(name));
+}
+
+/** Prefix of the on-demand listing view of the category pages. */
+export const LISTING_VIEW_PREFIX = '/vue';
+
+/**
+ * For a category path `/c/...` whose query has listing parameters, the internal path of its
+ * on-demand view, `/vue/c/...` + the query as given; otherwise null (the static page serves).
+ */
+export function listingViewPath(pathname: string, search: string): string | null {
+  if (pathname !== '/c' && !pathname.startsWith('/c/')) return null;
+  const query = search.startsWith('?') ? search : search === '' ? '' : `?${search}`;
+  if (!isListingView(query)) return null;
+  return `${LISTING_VIEW_PREFIX}${pathname}${query}`;
+}
+
+const SIZE_NAME = /taille|dimension|size/i;
+
+/** Size options: options named like a size ("Taille", "Dimensions"). */
+export function isSizeOption(option: Pick<ProductOption, 'displayName'>): boolean {
+  return SIZE_NAME.test(option.displayName);
+}
+
+/** Size labels of a product, one per label, in option order. */
+export function productSizes(product: Pick<Product, 'options'>): string[] {
+  const labels = product.options
+    .filter(isSizeOption)
+    .flatMap((option) => option.values.map((value) => value.label.trim()))
+    .filter(Boolean);
+  return [...new Map(labels.map((label) => [label.toLowerCase(), label])).values()];
+}
+
+function foldText(text: string): string {
+  return text
+    .toLowerCase()
+    .normalize('NFD')
+    .replace(/\p{M}+/gu, '');
+}
+
+function matchesTerm(product: Product, term: string): boolean {
+  if (term === '') return true;
+  const haystack = foldText(`${product.name} ${product.sku}`);
+  return foldText(term)
+    .split(/\s+/)
+    .filter(Boolean)
+    .every((word) => haystack.includes(word));
+}
+
+type FacetName = 'brand' | 'price' | 'size' | 'colour' | 'availability';
+
+function productPrice(product: Product): Cents {
+  return effectivePrice(displayPrice(product));
+}
+
+function sameLabel(a: string, b: string): boolean {
+  return collator.compare(a, b) === 0;
+}
+
+/** Whether a product passes the filters, ignoring the facet `except` (for facet counts). */
+function passes(product: Product, filters: ListingFilters, except?: FacetName): boolean {
+  if (
+    except !== 'brand' &&
+    filters.brands.length > 0 &&
+    !filters.brands.includes(product.brandId)
+  ) {
+    return false;
+  }
+  if (except !== 'price' && (filters.priceMin !== null || filters.priceMax !== null)) {
+    // A hidden price cannot be compared: such products leave a price-filtered listing.
+    if (product.isPriceHidden) return false;
+    const price = productPrice(product);
+    if (filters.priceMin !== null && price < filters.priceMin) return false;
+    if (filters.priceMax !== null && price > filters.priceMax) return false;
+  }
+  if (except !== 'size' && filters.sizes.length > 0) {
+    const sizes = productSizes(product);
+    if (!filters.sizes.some((wanted) => sizes.some((size) => sameLabel(size, wanted))))
+      return false;
+  }
+  if (except !== 'colour' && filters.colours.length > 0) {
+    const colours = productColours(product);
+    if (!filters.colours.some((wanted) => colours.some((c) => sameLabel(c.label, wanted)))) {
+      return false;
+    }
+  }
+  if (except !== 'availability' && filters.inStock && !isProductAvailable(product)) return false;
+  return true;
+}
+
+const NO_FILTERS: ListingFilters = {
+  brands: [],
+  priceMin: null,
+  priceMax: null,
+  sizes: [],
+  colours: [],
+  inStock: false,
+};
+
+export interface Facets {
+  brands: { id: number; name: string; count: number }[];
+  sizes: { label: string; count: number }[];
+  colours: (Swatch & { count: number })[];
+  /** Lowest and highest price paid (sale price when on sale), hidden prices left out. */
+  price: { min: Cents; max: Cents } | null;
+  /** Products that can be bought now. */
+  inStock: number;
+}
+
+/**
+ * Facets of a product list. With `filters`, each facet counts the products that pass every
+ * other filter (so choosing a size does not hide the other sizes). Brands are named from
+ * `brands` when given (else `''`) and sorted by name; sizes and colours keep first-seen order.
+ */
+export function facets(
+  products: readonly Product[],
+  filters: ListingFilters = NO_FILTERS,
+  brands: readonly Pick<Brand, 'id' | 'name'>[] = [],
+): Facets {
+  const over = (facet: FacetName): Product[] => products.filter((p) => passes(p, filters, facet));
+
+  const brandCounts = new Map<number, number>();
+  for (const product of over('brand')) {
+    if (product.brandId > 0)
+      brandCounts.set(product.brandId, (brandCounts.get(product.brandId) ?? 0) + 1);
+  }
+  const brandNames = new Map(brands.map((brand) => [brand.id, brand.name]));
+  const brandFacet = [...brandCounts]
+    .map(([id, count]) => ({ id, name: brandNames.get(id) ?? '', count }))
+    .sort((a, b) => collator.compare(a.name, b.name) || a.id - b.id);
+
+  const sizeCounts = new Map<string, { label: string; count: number }>();
+  for (const product of over('size')) {
+    for (const label of productSizes(product)) {
+      const key = foldText(label);
+      const entry = sizeCounts.get(key) ?? { label, count: 0 };
+      entry.count += 1;
+      sizeCounts.set(key, entry);
+    }
+  }
+
+  const colourCounts = new Map<string, Swatch & { count: number }>();
+  for (const product of over('colour')) {
+    for (const swatch of productColours(product)) {
+      const key = foldText(swatch.label);
+      const entry = colourCounts.get(key) ?? { ...swatch, count: 0 };
+      entry.count += 1;
+      colourCounts.set(key, entry);
+    }
+  }
+
+  const prices = over('price')
+    .filter((product) => !product.isPriceHidden)
+    .map(productPrice);
+
+  return {
+    brands: brandFacet,
+    sizes: [...sizeCounts.values()],
+    colours: [...colourCounts.values()],
+    price: prices.length > 0 ? { min: Math.min(...prices), max: Math.max(...prices) } : null,
+    inStock: over('availability').filter(isProductAvailable).length,
+  };
+}
+
+function compareBy(field: SortField): (a: Product, b: Product) => number {
+  switch (field) {
+    case 'id':
+      return (a, b) => a.id - b.id;
+    case 'name':
+      return (a, b) => collator.compare(a.name, b.name);
+    case 'sku':
+      return (a, b) => collator.compare(a.sku, b.sku);
+    case 'price':
+      // BigCommerce sorts on the product's `price` field, not on the sale price.
+      return (a, b) => a.price - b.price;
+    case 'date_modified':
+      return (a, b) => Date.parse(a.dateModified) - Date.parse(b.dateModified);
+    case 'inventory_level':
+      return (a, b) => a.inventoryLevel - b.inventoryLevel;
+    case 'total_sold':
+      return (a, b) => a.totalSold - b.totalSold;
+  }
+}
+
+/** Products in the order of a BigCommerce sort; ties keep ascending id whatever the direction. */
+export function sortProducts(products: readonly Product[], sort: SortOption['value']): Product[] {
+  const compare = compareBy(sort.sort);
+  const sign = sort.direction === 'desc' ? -1 : 1;
+  return [...products].sort((a, b) => sign * compare(a, b) || a.id - b.id);
+}
+
+export interface ListingResult {
+  items: Product[];
+  pagination: Pagination;
+  facets: Facets;
+}
+
+/**
+ * One page of a listing over domain products: term and filters applied, BigCommerce sort,
+ * then pagination. A page past the last gives no items (the page number is not clamped).
+ */
+export function applyListing(
+  products: readonly Product[],
+  params: ListingParams,
+  brands: readonly Pick<Brand, 'id' | 'name'>[] = [],
+): ListingResult {
+  const searched = products.filter((product) => matchesTerm(product, params.term));
+  const filtered = searched.filter((product) => passes(product, params.filters));
+  const sorted = sortProducts(filtered, params.sort.value);
+  const perPage = Math.max(1, params.perPage);
+  const start = (params.page - 1) * perPage;
+  const items = sorted.slice(start, start + perPage);
+  return {
+    items,
+    pagination: {
+      total: sorted.length,
+      count: items.length,
+      perPage,
+      currentPage: params.page,
+      totalPages: Math.ceil(sorted.length / perPage),
+    },
+    facets: facets(searched, params.filters, brands),
+  };
+}
