@@ -1,0 +1,234 @@
+/**
+ * Catalogue connectors (spec §7 "Commerce: catalogue and store"): products, categories,
+ * brands and category metafields of `/v3/catalog`. Each returns domain types.
+ */
+import type {
+  Brand,
+  Category,
+  CategoryNode,
+  Metafield,
+  Page,
+  Pagination,
+  Product,
+} from '../../commerce/types.ts';
+import type { BigCommerceClient, SearchParams } from './client.ts';
+import { isBigCommerceError } from './errors.ts';
+import {
+  MAX_PAGE_SIZE,
+  type CategoriesMetafieldsQuery,
+  type CategoriesQuery,
+  type ProductsByIdQuery,
+  type ProductsBySkuQuery,
+  type ProductSearchQuery,
+  type ProductsQuery,
+} from './queries.ts';
+import {
+  BrandPageSchema,
+  CategoryPageSchema,
+  CategoryReplySchema,
+  CategoryTreeReplySchema,
+  MetafieldPageSchema,
+  ProductPageSchema,
+  ProductReplySchema,
+} from './schemas.ts';
+
+/** Sub-resources the shop reads on every product (cards, product page, stock rules). */
+export const DEFAULT_PRODUCT_INCLUDE = ['variants', 'images', 'custom_fields', 'options'] as const;
+
+// A runaway `total_pages` must not loop forever: 1,000 pages of 250 is far beyond a catalogue.
+const MAX_PAGES = 1_000;
+
+// Ids per `id:in` / `sku:in` request, to keep URLs well under proxies' length limits.
+const ID_CHUNK = 50;
+
+function chunk<T>(values: T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < values.length; i += size) out.push(values.slice(i, i + size));
+  return out;
+}
+
+const list = (values: readonly (string | number)[] | undefined) =>
+  values === undefined || values.length === 0 ? undefined : values.join(',');
+
+/** The trimmed text, or undefined when blank (an empty filter is dropped, spec §5). */
+function nonBlank(value: string | undefined): string | undefined {
+  const trimmed = value?.trim();
+  return trimmed === '' ? undefined : trimmed;
+}
+
+const euros = (cents: number | undefined) => (cents === undefined ? undefined : cents / 100);
+
+function productSearchParams(query: ProductsQuery): SearchParams {
+  return {
+    'id:in': list(query.ids),
+    'sku:in': list(query.skus),
+    'categories:in': list(query.categoryIds),
+    brand_id: query.brandId,
+    keyword: nonBlank(query.keyword),
+    'price:min': euros(query.priceMin),
+    'price:max': euros(query.priceMax),
+    is_visible: query.isVisible,
+    sort: query.sort,
+    direction: query.direction,
+    include: list(query.include ?? DEFAULT_PRODUCT_INCLUDE),
+    page: query.page,
+    limit: query.limit,
+  };
+}
+
+/** One page of `/v3/catalog/products` matching `query`. */
+export async function getProducts(
+  client: BigCommerceClient,
+  query: ProductsQuery = {},
+): Promise<Page<Product>> {
+  return client.get('v3/catalog/products', ProductPageSchema, productSearchParams(query));
+}
+
+/**
+ * Every product matching `query`, following `meta.pagination` with pages of 250 (BigCommerce
+ * may serve fewer per page, e.g. 10 with `include=options`: the reply's page count rules).
+ * For build-time loaders.
+ */
+export async function getAllProducts(
+  client: BigCommerceClient,
+  query: Omit<ProductsQuery, 'page' | 'limit'> = {},
+): Promise<Product[]> {
+  return collectPages((page) => getProducts(client, { ...query, page, limit: MAX_PAGE_SIZE }));
+}
+
+/** The product with this id, or null when BigCommerce answers 404. */
+export async function getProductById(
+  client: BigCommerceClient,
+  id: number,
+  include: ProductsQuery['include'] = [...DEFAULT_PRODUCT_INCLUDE],
+): Promise<Product | null> {
+  try {
+    return await client.get(`v3/catalog/products/${id}`, ProductReplySchema, {
+      include: list(include),
+    });
+  } catch (error) {
+    if (isBigCommerceError(error) && error.status === 404) return null;
+    throw error;
+  }
+}
+
+/** Products with these ids, in the order asked; unknown ids are left out. */
+export async function getProductsById(
+  client: BigCommerceClient,
+  { entityIds }: ProductsByIdQuery,
+): Promise<Product[]> {
+  if (entityIds.length === 0) return [];
+  const chunks = chunk([...new Set(entityIds)], ID_CHUNK);
+  const products = (await Promise.all(chunks.map((ids) => getAllProducts(client, { ids })))).flat();
+  const byId = new Map(products.map((p) => [p.id, p]));
+  return entityIds.flatMap((id) => byId.get(id) ?? []);
+}
+
+/** Products with these SKUs, in the order asked; unknown SKUs are left out. */
+export async function getProductsBySku(
+  client: BigCommerceClient,
+  { skus }: ProductsBySkuQuery,
+): Promise<Product[]> {
+  const wanted = skus.map((s) => s.trim()).filter((s) => s !== '');
+  if (wanted.length === 0) return [];
+  const chunks = chunk([...new Set(wanted)], ID_CHUNK);
+  const products = (
+    await Promise.all(chunks.map((skus) => getAllProducts(client, { skus })))
+  ).flat();
+  const bySku = new Map(products.map((p) => [p.sku, p]));
+  return wanted.flatMap((sku) => bySku.get(sku) ?? []);
+}
+
+export interface ProductSearchResult {
+  products: Product[];
+  pagination: Pagination;
+}
+
+const EMPTY_PAGINATION: Pagination = {
+  total: 0,
+  count: 0,
+  perPage: 0,
+  currentPage: 1,
+  totalPages: 0,
+};
+
+/**
+ * Keyword search over visible products (spec §7: filters by `searchTerm`, the trimmed typed
+ * text). A blank term finds nothing, without calling BigCommerce.
+ */
+export async function getProductsWithFilter(
+  client: BigCommerceClient,
+  { searchTerm, ...filters }: ProductSearchQuery,
+): Promise<ProductSearchResult> {
+  const keyword = searchTerm.trim();
+  if (keyword === '') return { products: [], pagination: EMPTY_PAGINATION };
+  const page = await getProducts(client, { ...filters, keyword, isVisible: true });
+  return { products: page.items, pagination: page.pagination };
+}
+
+/** The whole category tree (`/v3/catalog/categories/tree`), children nested. */
+export async function getCategoryTree(client: BigCommerceClient): Promise<CategoryNode[]> {
+  return client.get('v3/catalog/categories/tree', CategoryTreeReplySchema);
+}
+
+/** The category with this id, or null when BigCommerce answers 404. */
+export async function getCategory(client: BigCommerceClient, id: number): Promise<Category | null> {
+  try {
+    return await client.get(`v3/catalog/categories/${id}`, CategoryReplySchema);
+  } catch (error) {
+    if (isBigCommerceError(error) && error.status === 404) return null;
+    throw error;
+  }
+}
+
+/** One page of `/v3/catalog/categories` matching `query`. */
+export async function getCategories(
+  client: BigCommerceClient,
+  query: CategoriesQuery = {},
+): Promise<Page<Category>> {
+  return client.get('v3/catalog/categories', CategoryPageSchema, {
+    'id:in': list(query.ids),
+    parent_id: query.parentId,
+    is_visible: query.isVisible,
+    keyword: nonBlank(query.keyword),
+    page: query.page,
+    limit: query.limit,
+  });
+}
+
+/** Every brand (all pages); `url` is the brand's `custom_url.url`. */
+export async function getBrands(client: BigCommerceClient): Promise<Brand[]> {
+  return collectPages((page) =>
+    client.get('v3/catalog/brands', BrandPageSchema, { page, limit: MAX_PAGE_SIZE }),
+  );
+}
+
+/**
+ * Category metafields in one batch (`/v3/catalog/categories/metafields`, all pages),
+ * e.g. the hide-category key of spec §3.
+ */
+export async function getCategoriesBatchMetafields(
+  client: BigCommerceClient,
+  query: CategoriesMetafieldsQuery = {},
+): Promise<Metafield[]> {
+  return collectPages((page) =>
+    client.get('v3/catalog/categories/metafields', MetafieldPageSchema, {
+      'resource_id:in': list(query.categoryIds),
+      key: query.key,
+      namespace: query.namespace,
+      page,
+      limit: MAX_PAGE_SIZE,
+    }),
+  );
+}
+
+/** Fetches page 1, 2, ... until the reply's `total_pages` is reached. */
+export async function collectPages<T>(fetchPage: (page: number) => Promise<Page<T>>): Promise<T[]> {
+  const items: T[] = [];
+  for (let page = 1; page <= MAX_PAGES; page += 1) {
+    const reply = await fetchPage(page);
+    items.push(...reply.items);
+    if (reply.items.length === 0 || page >= reply.pagination.totalPages) break;
+  }
+  return items;
+}

@@ -1,0 +1,205 @@
+/**
+ * The one configured HTTP client of the BigCommerce REST API (v2 and v3). Connector functions
+ * (`catalog.ts`, `store.ts`) take a `BigCommerceClient` as first argument, so the build-time
+ * loaders, the API middleware and the integration tests (against the sandbox) share them.
+ * Nothing here reads the environment: `src/lib/server/config.ts` builds the shop's client.
+ */
+import ky, { isHTTPError, isNetworkError, isTimeoutError, type KyInstance } from 'ky';
+import type { z } from 'zod';
+import { BigCommerceError, codeOfStatus } from './errors.ts';
+
+/** Header carrying the storefront's channel id on every upstream call (spec §7). */
+export const CHANNEL_ID_HEADER = 'X-Channel-Id';
+
+export interface BigCommerceClientOptions {
+  /** e.g. `https://api.bigcommerce.com`, or the sandbox `http://127.0.0.1:port`. */
+  apiUrl: string;
+  storeHash: string;
+  accessToken: string;
+  /** Channel of the storefront the calls are made for (spec §3 storefront config). */
+  channelId?: number | undefined;
+  /** Per-attempt timeout in ms (default 10 s). */
+  timeout?: number | undefined;
+  /** Retries of a failed GET (default 2); other methods are never retried. */
+  retryLimit?: number | undefined;
+  /** Replaces the global fetch (instrumentation, tests). */
+  fetch?: ((input: Request | URL | string, init?: RequestInit) => Promise<Response>) | undefined;
+}
+
+export type SearchParams = Record<string, string | number | boolean | undefined>;
+
+export interface BigCommerceClient {
+  readonly channelId: number | undefined;
+  /** GET `path` (below `/stores/{hash}/`, e.g. `v3/catalog/products`) parsed with `schema`. */
+  get<S extends z.ZodType>(
+    path: string,
+    schema: S,
+    searchParams?: SearchParams,
+  ): Promise<z.output<S>>;
+  /** POST / PUT / DELETE with an optional JSON body; never retried. */
+  send<S extends z.ZodType>(
+    method: 'post' | 'put' | 'delete',
+    path: string,
+    schema: S,
+    options?: { json?: unknown; searchParams?: SearchParams },
+  ): Promise<z.output<S>>;
+  /** The same client, calling on behalf of another channel. */
+  withChannel(channelId: number): BigCommerceClient;
+}
+
+const DEFAULT_TIMEOUT_MS = 10_000;
+const DEFAULT_RETRY_LIMIT = 2;
+
+/** Builds the client for one store: prefix `${apiUrl}/stores/${storeHash}/`, auth and JSON headers. */
+export function createBigCommerceClient(options: BigCommerceClientOptions): BigCommerceClient {
+  const apiUrl = options.apiUrl.replace(/\/+$/, '');
+  const http = ky.create({
+    prefix: `${apiUrl}/stores/${encodeURIComponent(options.storeHash)}/`,
+    headers: {
+      'X-Auth-Token': options.accessToken,
+      Accept: 'application/json',
+      'Content-Type': 'application/json',
+      ...(options.channelId === undefined
+        ? {}
+        : { [CHANNEL_ID_HEADER]: String(options.channelId) }),
+    },
+    timeout: options.timeout ?? DEFAULT_TIMEOUT_MS,
+    retry: {
+      limit: options.retryLimit ?? DEFAULT_RETRY_LIMIT,
+      methods: ['get'],
+      statusCodes: [408, 429, 500, 502, 503, 504],
+      backoffLimit: 3_000,
+    },
+    ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+  });
+  const secrets = [options.accessToken, options.storeHash].filter((s) => s.length >= 4);
+  return makeClient(http, options, secrets);
+}
+
+function makeClient(
+  http: KyInstance,
+  options: BigCommerceClientOptions,
+  secrets: string[],
+): BigCommerceClient {
+  async function call<S extends z.ZodType>(
+    method: 'get' | 'post' | 'put' | 'delete',
+    path: string,
+    schema: S,
+    init: { json?: unknown; searchParams?: SearchParams },
+  ): Promise<z.output<S>> {
+    const endpoint = `${method.toUpperCase()} ${path.replace(/\?.*$/, '')}`;
+    let body: unknown;
+    try {
+      const response = await http(path, {
+        method,
+        ...(init.searchParams === undefined ? {} : { searchParams: init.searchParams }),
+        ...(init.json === undefined ? {} : { json: init.json }),
+      });
+      const text = await response.text();
+      body = text === '' ? undefined : (JSON.parse(text) as unknown);
+    } catch (error) {
+      throw toBigCommerceError(error, endpoint, secrets);
+    }
+    return parseReply(schema, body, endpoint);
+  }
+
+  return {
+    channelId: options.channelId,
+    get: (path, schema, searchParams) =>
+      call('get', path, schema, searchParams === undefined ? {} : { searchParams }),
+    send: (method, path, schema, init) => call(method, path, schema, init ?? {}),
+    withChannel(channelId) {
+      if (channelId === options.channelId) return this;
+      const next = http.extend({ headers: { [CHANNEL_ID_HEADER]: String(channelId) } });
+      return makeClient(next, { ...options, channelId }, secrets);
+    },
+  };
+}
+
+/**
+ * Parses an upstream reply with the shop's schema; a mismatch is a `BigCommerceError` with
+ * code `INVALID_RESPONSE` (status 502) naming the first offending field.
+ */
+export function parseReply<S extends z.ZodType>(
+  schema: S,
+  body: unknown,
+  endpoint: string,
+): z.output<S> {
+  const parsed = schema.safeParse(body);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const where = issue === undefined ? '' : ` at ${issue.path.join('.') || '(root)'}`;
+  throw new BigCommerceError(`Unexpected BigCommerce reply for ${endpoint}${where}`, {
+    code: 'INVALID_RESPONSE',
+    status: 502,
+    endpoint,
+    cause: parsed.error,
+  });
+}
+
+/** Turns whatever ky (or JSON.parse) threw into a `BigCommerceError` free of secrets. */
+function toBigCommerceError(error: unknown, endpoint: string, secrets: string[]): BigCommerceError {
+  const redact = (text: string) => secrets.reduce((t, s) => t.replaceAll(s, '[redacted]'), text);
+  if (isHTTPError(error)) {
+    const status = error.response.status;
+    const { title, errors } = upstreamDetails(error.data);
+    const message = redact(title ?? `BigCommerce ${endpoint} failed with status ${status}`);
+    return new BigCommerceError(message, {
+      code: codeOfStatus(status),
+      status,
+      title: title === undefined ? undefined : redact(title),
+      errors,
+      endpoint,
+    });
+  }
+  if (isTimeoutError(error)) {
+    return new BigCommerceError(`BigCommerce ${endpoint} timed out`, {
+      code: 'TIMEOUT',
+      status: 504,
+      endpoint,
+    });
+  }
+  if (isNetworkError(error)) {
+    return new BigCommerceError(`BigCommerce ${endpoint} is unreachable`, {
+      code: 'NETWORK_ERROR',
+      status: 502,
+      endpoint,
+    });
+  }
+  if (error instanceof SyntaxError) {
+    return new BigCommerceError(`BigCommerce ${endpoint} replied with invalid JSON`, {
+      code: 'INVALID_RESPONSE',
+      status: 502,
+      endpoint,
+    });
+  }
+  // Anything else (a TypeError from fetch on a bad URL...) may quote the URL: keep it out.
+  return new BigCommerceError(`BigCommerce ${endpoint} failed`, {
+    code: 'NETWORK_ERROR',
+    status: 502,
+    endpoint,
+  });
+}
+
+/** v3 errors are `{ status, title, type, errors? }`; v2 errors are `[{ status, message }]`. */
+function upstreamDetails(data: unknown): {
+  title: string | undefined;
+  errors: Record<string, string> | undefined;
+} {
+  const first: unknown = Array.isArray(data) ? data[0] : data;
+  if (typeof first !== 'object' || first === null) return { title: undefined, errors: undefined };
+  const record = first as Record<string, unknown>;
+  const title = [record.title, record.message, record.detail].find(
+    (v): v is string => typeof v === 'string' && v.trim() !== '',
+  );
+  let errors: Record<string, string> | undefined;
+  if (typeof record.errors === 'object' && record.errors !== null) {
+    errors = Object.fromEntries(
+      Object.entries(record.errors as Record<string, unknown>).map(([k, v]) => [
+        k,
+        typeof v === 'string' ? v : JSON.stringify(v),
+      ]),
+    );
+  }
+  return { title, errors };
+}
