@@ -24,7 +24,13 @@ export default defineConfig({
     launchOptions: { executablePath, args: CHROMIUM_FLAGS },
   },
   projects: [
-    { name: 'desktop', use: { ...devices['Desktop Chrome'], launchOptions: { executablePath, args: CHROMIUM_FLAGS } } },
+    {
+      name: 'desktop',
+      use: {
+        ...devices['Desktop Chrome'],
+        launchOptions: { executablePath, args: CHROMIUM_FLAGS },
+      },
+    },
   ],
   webServer: {
     command: 'node scripts/start.ts --no-build',

@@ -23,7 +23,9 @@ const upstream = await ensureUpstream({
   port: Number(process.env.BENCH_SANDBOX_PORT ?? 4393),
 });
 if (upstream.kind !== 'sandbox') {
-  console.error('[bench] unset BIGCOMMERCE_* (or set UPSTREAM=sandbox): the bench seeds a sandbox.');
+  console.error(
+    '[bench] unset BIGCOMMERCE_* (or set UPSTREAM=sandbox): the bench seeds a sandbox.',
+  );
   process.exit(1);
 }
 const seedSeconds = (performance.now() - seedStarted) / 1000;
@@ -41,10 +43,16 @@ try {
   const result = await buildShop(upstream, outDir);
   const pages = countHtml(path.join(outDir, 'client'));
   const target = 60;
-  console.log(`\n[bench] machine: ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, node ${process.version}`);
+  console.log(
+    `\n[bench] machine: ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, node ${process.version}`,
+  );
   console.log(`[bench] sandbox seeded with ${products} products in ${seedSeconds.toFixed(1)} s`);
-  console.log(`[bench] astro build: ${result.astroSeconds.toFixed(1)} s, peak memory ${result.maxRssMb} MB`);
-  console.log(`[bench] full build (astro + precompress ${result.compressedFiles} files): ${result.seconds.toFixed(1)} s`);
+  console.log(
+    `[bench] astro build: ${result.astroSeconds.toFixed(1)} s, peak memory ${result.maxRssMb} MB`,
+  );
+  console.log(
+    `[bench] full build (astro + precompress ${result.compressedFiles} files): ${result.seconds.toFixed(1)} s`,
+  );
   console.log(`[bench] ${pages} pages, ${(pages / result.seconds).toFixed(0)} pages/s`);
   console.log(
     `[bench] target ${products} products in <= ${target} s: ${result.seconds <= target ? 'met' : 'MISSED'}`,

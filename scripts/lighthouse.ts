@@ -51,13 +51,11 @@ console.log(`[lighthouse] ${urls.join(' ')}`);
 
 const lhci = new URL('../node_modules/@lhci/cli/src/cli.js', import.meta.url).pathname;
 const env = { ...process.env, CHROME_PATH: chrome };
-let code = 1;
+let code: number;
 try {
-  ({ code } = await run(
-    process.execPath,
-    [lhci, 'collect', ...urls.map((u) => `--url=${u}`)],
-    { env },
-  ));
+  ({ code } = await run(process.execPath, [lhci, 'collect', ...urls.map((u) => `--url=${u}`)], {
+    env,
+  }));
   if (code === 0) ({ code } = await run(process.execPath, [lhci, 'assert'], { env }));
   if (code === 0) ({ code } = await run(process.execPath, [lhci, 'upload'], { env }));
 } finally {

@@ -65,7 +65,7 @@ async function resolveStatic(clientDir: string, pathname: string): Promise<Stati
   }
   if (decoded.includes('\0')) return null;
   const target = path.join(clientDir, path.normalize(decoded));
-  if (!target.startsWith(clientDir)) return null;
+  if (target !== clientDir && !target.startsWith(clientDir + path.sep)) return null;
   if (decoded === '/') return fileAt(path.join(clientDir, 'index.html'));
   if (decoded.endsWith('/')) return null; // the SSR handler answers the trailing-slash 301
   if (path.extname(decoded)) return fileAt(target);
@@ -98,7 +98,7 @@ async function sendStatic(
     return;
   }
   let body = found;
-  const accepts = String(req.headers['accept-encoding'] ?? '');
+  const accepts = req.headers['accept-encoding'] ?? '';
   for (const [encoding, suffix] of [
     ['br', '.br'],
     ['gzip', '.gz'],

@@ -34,7 +34,9 @@ function jsClosure(entry: string, seen: Set<string>): void {
   if (seen.has(entry)) return;
   seen.add(entry);
   const source = readFileSync(entry, 'utf8');
-  for (const match of source.matchAll(/(?:import|export)\s*(?:[^'"()]*?from\s*)?["']([^"']+\.m?js)["']/g)) {
+  for (const match of source.matchAll(
+    /(?:import|export)\s*(?:[^'"()]*?from\s*)?["']([^"']+\.m?js)["']/g,
+  )) {
     const file = assetFile(match[1] ?? '', path.dirname(entry));
     if (file) jsClosure(file, seen);
   }
@@ -63,7 +65,9 @@ export function pageWeight(html: string): { jsBytes: number; cssBytes: number } 
     const file = assetFile(m[1] ?? '');
     if (file) cssBytes += gzSize(file);
   }
-  const inlineCss = [...html.matchAll(/<style[^>]*>([\s\S]*?)<\/style>/g)].map((m) => m[1]).join('');
+  const inlineCss = [...html.matchAll(/<style[^>]*>([\s\S]*?)<\/style>/g)]
+    .map((m) => m[1])
+    .join('');
   cssBytes += gzipSync(inlineCss).length;
   return { jsBytes, cssBytes };
 }
@@ -104,10 +108,14 @@ if (import.meta.main) {
       heaviest.set(kind, { page: relative, ...weight });
     }
     if (weight.jsBytes > BUDGETS.jsKb * 1024) {
-      failures.push(`${relative}: JS ${(weight.jsBytes / 1024).toFixed(1)} KB > ${BUDGETS.jsKb} KB`);
+      failures.push(
+        `${relative}: JS ${(weight.jsBytes / 1024).toFixed(1)} KB > ${BUDGETS.jsKb} KB`,
+      );
     }
     if (weight.cssBytes > BUDGETS.cssKb * 1024) {
-      failures.push(`${relative}: CSS ${(weight.cssBytes / 1024).toFixed(1)} KB > ${BUDGETS.cssKb} KB`);
+      failures.push(
+        `${relative}: CSS ${(weight.cssBytes / 1024).toFixed(1)} KB > ${BUDGETS.cssKb} KB`,
+      );
     }
   }
   for (const kind of ['home', 'category', 'product', 'brand']) {
@@ -120,7 +128,9 @@ if (import.meta.main) {
       `[budgets] ${kind.padEnd(8)} heaviest ${h.page}: JS ${(h.jsBytes / 1024).toFixed(1)} KB gz, CSS ${(h.cssBytes / 1024).toFixed(1)} KB gz`,
     );
   }
-  console.log(`[budgets] ${pages} catalogue pages checked (JS <= ${BUDGETS.jsKb} KB, CSS <= ${BUDGETS.cssKb} KB gzipped)`);
+  console.log(
+    `[budgets] ${pages} catalogue pages checked (JS <= ${BUDGETS.jsKb} KB, CSS <= ${BUDGETS.cssKb} KB gzipped)`,
+  );
   if (failures.length) {
     console.error(failures.slice(0, 20).join('\n'));
     process.exit(1);

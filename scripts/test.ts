@@ -81,7 +81,8 @@ for (const step of steps) {
 }
 
 console.log('\n[test] summary');
-for (const r of results) console.log(`  ${r.status.padEnd(22)} ${r.name} (${r.seconds.toFixed(1)} s)`);
+for (const r of results)
+  console.log(`  ${r.status.padEnd(22)} ${r.name} (${r.seconds.toFixed(1)} s)`);
 const passed = results.filter((r) => r.status === 'passed').length;
 const failedCount = results.filter((r) => r.status.startsWith('FAILED')).length;
 console.log(`${passed} passed, ${failedCount} failed`);
