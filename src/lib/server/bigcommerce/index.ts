@@ -11,6 +11,7 @@ export {
 } from './client.ts';
 export { BigCommerceError, isBigCommerceError, type BigCommerceErrorCode } from './errors.ts';
 export {
+  collectPages,
   DEFAULT_PRODUCT_INCLUDE,
   getAllProducts,
   getBrands,

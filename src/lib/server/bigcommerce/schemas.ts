@@ -236,6 +236,7 @@ export const ProductSchema = z
     price_hidden_label: text,
     inventory_tracking: InventoryTrackingSchema,
     inventory_level: count,
+    inventory_warning_level: count,
     is_visible: flag(true),
     brand_id: count,
     categories: ids,
