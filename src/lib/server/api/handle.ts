@@ -1,0 +1,254 @@
+/**
+ * The API middleware of spec §7 as a plain function: `POST /api/{service}/{method}` with the
+ * call's arguments as a JSON array, answered `{ data }` or `{ message, statusCode }`.
+ * Arguments are validated with zod before any upstream call. Framework-free: the Astro route
+ * `src/pages/api/[service]/[method].ts` and the integration tests call it the same way.
+ */
+import type { z } from 'zod';
+
+/** One callable method: a zod tuple for its arguments and the call itself. */
+export interface ApiMethod<C> {
+  readonly args: z.ZodType<readonly unknown[]>;
+  /** `args` is the output of `args` (typed by `defineMethod`). */
+  run(context: C, args: never): Promise<unknown>;
+}
+
+/** Declares a method, tying `run`'s arguments to the tuple schema. */
+export function defineMethod<C, S extends z.ZodType<readonly unknown[]>>(
+  args: S,
+  run: (context: C, args: z.output<S>) => Promise<unknown>,
+): ApiMethod<C> {
+  return { args, run };
+}
+
+/** A service: its methods, and how to build their context (e.g. a client) for a request. */
+export interface ApiService<C> {
+  readonly methods: Readonly<Record<string, ApiMethod<C>>>;
+  context(request: Request): C;
+}
+
+/** A service with its context type hidden, as the handler sees it. */
+export interface BoundService {
+  method(name: string): BoundMethod | undefined;
+}
+
+export interface BoundMethod {
+  readonly args: z.ZodType<readonly unknown[]>;
+  call(request: Request, args: readonly unknown[]): Promise<unknown>;
+}
+
+export function bindService<C>(service: ApiService<C>): BoundService {
+  return {
+    method(name) {
+      // Own properties only: `toString`, `__proto__`... are not methods of the API.
+      if (!Object.hasOwn(service.methods, name)) return undefined;
+      const method = service.methods[name];
+      if (method === undefined) return undefined;
+      return {
+        args: method.args,
+        call: (request, args) => method.run(service.context(request), args as never),
+      };
+    },
+  };
+}
+
+export type ApiServices = Readonly<Record<string, BoundService>>;
+
+/** An error answered as is: bad input (400), too large (413), unknown middleware (500)... */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  readonly code: string;
+  readonly status: number;
+
+  constructor(status: number, code: string, message: string) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+/** Largest accepted request body; the arguments of a call are small. */
+export const MAX_BODY_BYTES = 100 * 1024;
+
+const JSON_HEADERS = {
+  'Content-Type': 'application/json; charset=utf-8',
+  // Replies depend on the caller (host, cookies): never cached by the browser or a CDN.
+  'Cache-Control': 'no-store',
+  'X-Content-Type-Options': 'nosniff',
+};
+
+export interface ApiCall {
+  service: string;
+  method: string;
+}
+
+export interface ApiErrorBody {
+  message: string;
+  statusCode: number;
+}
+
+/** Answers one API call; never throws. */
+export async function handleApiCall(
+  request: Request,
+  { service, method }: ApiCall,
+  services: ApiServices,
+): Promise<Response> {
+  try {
+    if (request.method !== 'POST') {
+      return reply(
+        { message: 'Method not allowed: use POST', statusCode: 405 },
+        { status: 405, headers: { Allow: 'POST' } },
+      );
+    }
+    const target = Object.hasOwn(services, service) ? services[service] : undefined;
+    if (target === undefined) {
+      throw new ApiError(500, 'UNKNOWN_SERVICE', `Unknown middleware: ${clip(service)}`);
+    }
+    const found = target.method(method);
+    if (found === undefined) {
+      throw new ApiError(
+        500,
+        'UNKNOWN_METHOD',
+        `Unknown middleware method: ${clip(service)}.${clip(method)}`,
+      );
+    }
+    const body = await readJsonArray(request);
+    const args = validateArgs(found.args, body, `${service}.${method}`);
+    const data = await found.call(request, args);
+    return reply({ data: data ?? null }, { status: 200 });
+  } catch (error) {
+    const body = normaliseError(error);
+    if (body.statusCode >= 500) {
+      console.error(`[api] ${clip(service)}.${clip(method)} failed:`, error);
+    }
+    return reply(body, { status: body.statusCode });
+  }
+}
+
+/**
+ * Spec §8 "Errors in the call layer": `{ message, statusCode }` where statusCode is the
+ * error's status, else its response's status, else 500. Only errors that carry a status are
+ * deliberate (connector and API errors, with safe messages); anything else is a bug whose
+ * message may hold internals, so it is answered with a generic one.
+ */
+export function normaliseError(error: unknown): ApiErrorBody {
+  const status = httpStatus(readProp(error, 'status'));
+  const responseStatus = httpStatus(readProp(readProp(error, 'response'), 'status'));
+  const statusCode = status ?? responseStatus ?? 500;
+  const known = error instanceof Error && (status !== undefined || responseStatus !== undefined);
+  return { message: known ? error.message : 'Internal server error', statusCode };
+}
+
+function readProp(value: unknown, key: string): unknown {
+  return typeof value === 'object' && value !== null
+    ? (value as Record<string, unknown>)[key]
+    : undefined;
+}
+
+function httpStatus(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 400 && value <= 599
+    ? value
+    : undefined;
+}
+
+function reply(body: unknown, init: { status: number; headers?: Record<string, string> }) {
+  return new Response(JSON.stringify(body), {
+    status: init.status,
+    headers: { ...JSON_HEADERS, ...init.headers },
+  });
+}
+
+/** Route parameters come from the URL: keep them short in messages and logs. */
+function clip(value: string): string {
+  return value.length > 64 ? `${value.slice(0, 64)}…` : value;
+}
+
+/** Reads the body (at most MAX_BODY_BYTES) as a JSON array; an empty body is `[]`. */
+async function readJsonArray(request: Request): Promise<unknown[]> {
+  const tooLarge = () =>
+    new ApiError(413, 'BODY_TOO_LARGE', `Request body exceeds ${MAX_BODY_BYTES} bytes`);
+  const declared = Number(request.headers.get('content-length') ?? '0');
+  if (declared > MAX_BODY_BYTES) throw tooLarge();
+
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (request.body !== null) {
+    const reader = request.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > MAX_BODY_BYTES) {
+        await reader.cancel();
+        throw tooLarge();
+      }
+      chunks.push(value);
+    }
+  }
+  const text = new TextDecoder().decode(Buffer.concat(chunks));
+  if (text.trim() === '') return [];
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new ApiError(400, 'INVALID_JSON', 'Request body is not valid JSON');
+  }
+  if (!Array.isArray(parsed)) {
+    throw new ApiError(
+      400,
+      'INVALID_ARGUMENTS',
+      "Request body must be a JSON array of the call's arguments",
+    );
+  }
+  return parsed as unknown[];
+}
+
+/** Validates the arguments; the 400 message names the argument and the field at fault. */
+function validateArgs(
+  schema: z.ZodType<readonly unknown[]>,
+  args: unknown[],
+  call: string,
+): readonly unknown[] {
+  const result = schema.safeParse(args);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  if (issue === undefined) {
+    throw new ApiError(400, 'INVALID_ARGUMENTS', `Invalid arguments for ${call}`);
+  }
+  const [index, ...path] = issue.path;
+  if (typeof index !== 'number') {
+    // An issue on the tuple itself: too many or too few arguments.
+    const expected = tupleLength(schema);
+    throw new ApiError(
+      400,
+      'INVALID_ARGUMENTS',
+      `Wrong number of arguments for ${call}: got ${args.length}, expected ${expected}`,
+    );
+  }
+  const name = argumentName(schema, index);
+  const at = path.length > 0 ? ` at ${path.map(String).join('.')}` : '';
+  throw new ApiError(
+    400,
+    'INVALID_ARGUMENTS',
+    `Invalid argument ${index + 1}${name === undefined ? '' : ` (${name})`} of ${call}${at}: ${issue.message}`,
+  );
+}
+
+interface TupleDef {
+  items?: readonly { description?: string | undefined; isOptional?: () => boolean }[];
+}
+
+function tupleItems(schema: z.ZodType) {
+  return (schema.def as TupleDef).items ?? [];
+}
+
+/** Names given with `.describe('query')` to the tuple's items. */
+function argumentName(schema: z.ZodType, index: number): string | undefined {
+  return tupleItems(schema)[index]?.description;
+}
+
+function tupleLength(schema: z.ZodType): string {
+  const items = tupleItems(schema);
+  const required = items.filter((item) => item.isOptional?.() !== true).length;
+  return required === items.length ? String(items.length) : `${required} to ${items.length}`;
+}
