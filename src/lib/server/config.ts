@@ -60,6 +60,11 @@ const routingConfig = buildStorefrontConfig({
 });
 const storefrontFor = createStorefrontResolver(routingConfig);
 
+/** Hosts with their own storefront entry in `STOREFRONTS`. */
+export const storefrontHosts: readonly string[] = Object.keys(routingConfig).filter(
+  (host) => host !== 'default',
+);
+
 let defaultClient: BigCommerceClient | undefined;
 
 /** The shop's BigCommerce client, on the default channel (BIGCOMMERCE_CHANNEL_ID). */

@@ -1,0 +1,52 @@
+import type { MiddlewareHandler } from 'astro';
+import { matchRedirect } from '../../commerce/redirects.ts';
+import type { Redirect } from '../../commerce/types.ts';
+
+export interface RedirectsOptions {
+  /** Loads the storefront redirect list (e.g. `getRedirects` of the BigCommerce connector). */
+  load: () => Promise<Redirect[]>;
+  /** Hosts of this shop besides the request's own: absolute targets there stay local. */
+  shopHosts?: readonly string[];
+  /** Where a failed load is reported (spec §8: logged only). */
+  logError?: (message: string, error: unknown) => void;
+}
+
+// Astro internals and the API middleware never answer a storefront redirect.
+const SKIPPED_PREFIXES = ['/api/', '/_'];
+
+/**
+ * spec §2 redirections, for on-demand routes (pre-rendered pages are files, served before
+ * Astro): the list is loaded once (memoised; a failed load is logged, the request goes on and
+ * the next one tries again), and a path matching a `from_path` answers 301 to its target,
+ * a local path or an external URL.
+ */
+export function createWithRedirects(options: RedirectsOptions): MiddlewareHandler {
+  const logError =
+    options.logError ??
+    ((message: string, error: unknown) => {
+      console.error(message, error);
+    });
+  let list: Promise<Redirect[]> | undefined;
+  const redirects = () => {
+    list ??= options.load().catch((error: unknown) => {
+      list = undefined;
+      logError('[redirects] Could not load the redirect list:', error);
+      return [];
+    });
+    return list;
+  };
+
+  return async (context, next) => {
+    const { pathname } = context.url;
+    if (context.isPrerendered || SKIPPED_PREFIXES.some((p) => pathname.startsWith(p))) {
+      return next();
+    }
+    const target = matchRedirect(pathname, await redirects(), {
+      shopHosts: [context.url.host, ...(options.shopHosts ?? [])],
+    });
+    if (target === null) return next();
+    const location = target.external ? target.location : `/${target.location.replace(/^\/+/, '')}`;
+    if (!target.external && location === pathname) return next();
+    return new Response(null, { status: 301, headers: { Location: location } });
+  };
+}

@@ -1,0 +1,14 @@
+import type { MiddlewareHandler } from 'astro';
+import { trailingSlashRedirect } from '../../commerce/redirects.ts';
+
+/**
+ * spec §2: a path ending with '/' (other than the root) answers 301 to the same path without
+ * it, query kept.
+ */
+export const withTrailingSlash: MiddlewareHandler = (context, next) => {
+  const target = trailingSlashRedirect(context.url.pathname);
+  if (target === null) return next();
+  // `//evil.example/` must not become the protocol-relative `//evil.example`.
+  const path = `/${target.replace(/^\/+/, '')}`;
+  return new Response(null, { status: 301, headers: { Location: path + context.url.search } });
+};
