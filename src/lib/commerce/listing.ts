@@ -194,9 +194,9 @@ export function listingQueryString(
   for (const size of sortedLabels(f.sizes)) query.append(p.size, size);
   for (const colour of sortedLabels(f.colours)) query.append(p.colour, colour);
   if (f.inStock === true) query.set(p.availability, IN_STOCK_VALUE);
+  // spec §5: the sort is looked up by the numeric id of the sort option, so links carry it.
   if (params.sort && params.sort.id !== DEFAULT_SORT_OPTION.id) {
-    query.set(p.sort, params.sort.value.sort);
-    query.set(p.direction, params.sort.value.direction);
+    query.set(p.sort, String(params.sort.id));
   }
   const perPageDefault = itemsPerPage(null, config.itemsPerPageOptions);
   if (params.perPage !== undefined && params.perPage !== perPageDefault) {
