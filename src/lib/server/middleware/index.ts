@@ -1,10 +1,12 @@
-import { sequence } from 'astro/middleware';
 import type { MiddlewareHandler } from 'astro';
+import { sequence } from 'astro/middleware';
+import { getRedirects, getStoreMeta, type BigCommerceClient } from '../bigcommerce/index.ts';
 import { withListingView } from './with-listing-view.ts';
-import { createWithRedirects, type RedirectsOptions } from './with-redirects.ts';
+import { createWithRedirects, type RedirectList, type RedirectsOptions } from './with-redirects.ts';
 import { withTrailingSlash } from './with-trailing-slash.ts';
 
-export { createWithRedirects, withListingView, withTrailingSlash, type RedirectsOptions };
+export { createWithRedirects, withListingView, withTrailingSlash };
+export type { RedirectList, RedirectsOptions };
 
 /**
  * The shop's Astro middleware, top to bottom: trailing-slash 301, listing view rewrite,
@@ -12,4 +14,25 @@ export { createWithRedirects, withListingView, withTrailingSlash, type Redirects
  */
 export function createMiddleware(redirects: RedirectsOptions): MiddlewareHandler {
   return sequence(withTrailingSlash, withListingView, createWithRedirects(redirects));
+}
+
+/**
+ * The BigCommerce redirect list, with the store's own hosts (its `to_url` targets are written
+ * on the store domain) plus `extraHosts` (the storefront hosts) as this shop's hosts.
+ */
+export async function loadRedirectList(
+  client: BigCommerceClient,
+  extraHosts: readonly string[] = [],
+): Promise<RedirectList> {
+  const [redirects, store] = await Promise.all([getRedirects(client), getStoreMeta(client)]);
+  const storeHosts = [store.domain, hostOf(store.secureUrl)].filter((h) => h !== '');
+  return { redirects, shopHosts: [...new Set([...storeHosts, ...extraHosts])] };
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return '';
+  }
 }

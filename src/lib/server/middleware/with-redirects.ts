@@ -2,17 +2,24 @@ import type { MiddlewareHandler } from 'astro';
 import { matchRedirect } from '../../commerce/redirects.ts';
 import type { Redirect } from '../../commerce/types.ts';
 
+/** The storefront redirects, and the hosts whose absolute URLs are this shop's. */
+export interface RedirectList {
+  redirects: readonly Redirect[];
+  /** e.g. the BigCommerce store's domain, which `to_url` targets are written on. */
+  shopHosts: readonly string[];
+}
+
 export interface RedirectsOptions {
-  /** Loads the storefront redirect list (e.g. `getRedirects` of the BigCommerce connector). */
-  load: () => Promise<Redirect[]>;
-  /** Hosts of this shop besides the request's own: absolute targets there stay local. */
-  shopHosts?: readonly string[];
+  /** Loads the list (see `loadRedirectList`); called once, again only after a failure. */
+  load: () => Promise<RedirectList>;
   /** Where a failed load is reported (spec §8: logged only). */
   logError?: (message: string, error: unknown) => void;
 }
 
 // Astro internals and the API middleware never answer a storefront redirect.
 const SKIPPED_PREFIXES = ['/api/', '/_'];
+
+const EMPTY: RedirectList = { redirects: [], shopHosts: [] };
 
 /**
  * spec §2 redirections, for on-demand routes (pre-rendered pages are files, served before
@@ -26,12 +33,12 @@ export function createWithRedirects(options: RedirectsOptions): MiddlewareHandle
     ((message: string, error: unknown) => {
       console.error(message, error);
     });
-  let list: Promise<Redirect[]> | undefined;
+  let list: Promise<RedirectList> | undefined;
   const redirects = () => {
     list ??= options.load().catch((error: unknown) => {
       list = undefined;
       logError('[redirects] Could not load the redirect list:', error);
-      return [];
+      return EMPTY;
     });
     return list;
   };
@@ -41,10 +48,12 @@ export function createWithRedirects(options: RedirectsOptions): MiddlewareHandle
     if (context.isPrerendered || SKIPPED_PREFIXES.some((p) => pathname.startsWith(p))) {
       return next();
     }
-    const target = matchRedirect(pathname, await redirects(), {
-      shopHosts: [context.url.host, ...(options.shopHosts ?? [])],
+    const loaded = await redirects();
+    const target = matchRedirect(pathname, loaded.redirects, {
+      shopHosts: [context.url.host, ...loaded.shopHosts],
     });
     if (target === null) return next();
+    // A local target is a path of this origin, never a protocol-relative `//host`.
     const location = target.external ? target.location : `/${target.location.replace(/^\/+/, '')}`;
     if (!target.external && location === pathname) return next();
     return new Response(null, { status: 301, headers: { Location: location } });
