@@ -25,6 +25,7 @@ import {
 } from './bigcommerce/index.ts';
 import {
   buildStorefrontConfig,
+  createClientForHost,
   createStorefrontResolver,
   hasDefaultStorefront,
 } from './storefronts.ts';
@@ -73,22 +74,12 @@ export function bigcommerce(): BigCommerceClient {
   return defaultClient;
 }
 
-const clientsByChannel = new Map<number, BigCommerceClient>();
-
 /**
  * The client for a request host: on the channel of the host's storefront, or of the default
  * storefront with a warning once per unknown host (spec §3, §8).
  */
-export function bigcommerceForHost(host: string | null | undefined): BigCommerceClient {
-  const { channelId } = storefrontFor(host);
-  let client = clientsByChannel.get(channelId);
-  if (client === undefined) {
-    // Channel ids come from the config, never from the request: the map stays small.
-    client = bigcommerce().withChannel(channelId);
-    clientsByChannel.set(channelId, client);
-  }
-  return client;
-}
+export const bigcommerceForHost: (host: string | null | undefined) => BigCommerceClient =
+  createClientForHost(bigcommerce(), storefrontFor);
 
 let storefrontConfig: Promise<StorefrontConfig> | undefined;
 

@@ -3,6 +3,7 @@
  * JSON plus a default storefront, and resolved per request host with the spec §8 warning.
  * Reads no environment (`config.ts` passes the values), so tests build it freely.
  */
+import type { BigCommerceClient } from './bigcommerce/index.ts';
 import {
   resolveStorefront,
   StorefrontConfigSchema,
@@ -89,4 +90,25 @@ export function createStorefrontResolver(
 /** The host a request was made to: its `Host` header, else its URL's. */
 export function requestHost(request: Request): string {
   return request.headers.get('host') ?? new URL(request.url).host;
+}
+
+/**
+ * `host => client`: `base` on the channel of the host's storefront (spec §7: commerce calls
+ * carry the channel id of the current host's storefront). One client per channel, reused.
+ */
+export function createClientForHost(
+  base: BigCommerceClient,
+  storefrontFor: (host: string | null | undefined) => Storefront,
+): (host: string | null | undefined) => BigCommerceClient {
+  // Channel ids come from the config, never from the request: the map stays small.
+  const byChannel = new Map<number, BigCommerceClient>();
+  return (host) => {
+    const { channelId } = storefrontFor(host);
+    let client = byChannel.get(channelId);
+    if (client === undefined) {
+      client = base.withChannel(channelId);
+      byChannel.set(channelId, client);
+    }
+    return client;
+  };
 }
