@@ -1,0 +1,233 @@
+/**
+ * The sandbox database (node:sqlite). Records are stored as the JSON BigCommerce sends, with
+ * the columns filters and sorts need beside them, indexed.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import {
+  banners,
+  channel,
+  channelCurrencies,
+  redirects,
+  storeInformation,
+} from './seed/content.ts';
+import { buildSkeleton, generateProducts } from './seed/products.ts';
+import { fold } from './seed/random.ts';
+
+/** Bump when the seed or the schema changes: an older database is then re-seeded. */
+export const SEED_VERSION = 1;
+
+const SCHEMA = `
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE products (
+  id INTEGER PRIMARY KEY,
+  name TEXT NOT NULL,
+  sku TEXT NOT NULL,
+  price REAL NOT NULL,
+  brand_id INTEGER NOT NULL,
+  is_visible INTEGER NOT NULL,
+  total_sold INTEGER NOT NULL,
+  inventory_level INTEGER NOT NULL,
+  date_modified TEXT NOT NULL,
+  search TEXT NOT NULL,
+  base TEXT NOT NULL,
+  variants TEXT NOT NULL,
+  images TEXT NOT NULL,
+  custom_fields TEXT NOT NULL,
+  options TEXT NOT NULL
+);
+CREATE INDEX products_name ON products (name);
+CREATE INDEX products_sku ON products (sku);
+CREATE INDEX products_price ON products (price);
+CREATE INDEX products_brand ON products (brand_id);
+CREATE INDEX products_total_sold ON products (total_sold);
+CREATE INDEX products_date_modified ON products (date_modified);
+CREATE TABLE product_categories (
+  category_id INTEGER NOT NULL,
+  product_id INTEGER NOT NULL,
+  PRIMARY KEY (category_id, product_id)
+) WITHOUT ROWID;
+CREATE TABLE skus (sku TEXT NOT NULL, product_id INTEGER NOT NULL);
+CREATE INDEX skus_sku ON skus (sku);
+CREATE TABLE categories (
+  id INTEGER PRIMARY KEY,
+  parent_id INTEGER NOT NULL,
+  name TEXT NOT NULL,
+  is_visible INTEGER NOT NULL,
+  sort_order INTEGER NOT NULL,
+  search TEXT NOT NULL,
+  doc TEXT NOT NULL
+);
+CREATE TABLE brands (id INTEGER PRIMARY KEY, name TEXT NOT NULL, doc TEXT NOT NULL);
+CREATE TABLE metafields (
+  id INTEGER PRIMARY KEY,
+  resource_type TEXT NOT NULL,
+  resource_id INTEGER NOT NULL,
+  namespace TEXT NOT NULL,
+  key TEXT NOT NULL,
+  doc TEXT NOT NULL
+);
+CREATE TABLE redirects (
+  id INTEGER PRIMARY KEY,
+  site_id INTEGER NOT NULL,
+  from_path TEXT NOT NULL,
+  type TEXT NOT NULL,
+  doc TEXT NOT NULL
+);
+CREATE TABLE banners (id INTEGER PRIMARY KEY, doc TEXT NOT NULL);
+CREATE TABLE documents (name TEXT PRIMARY KEY, doc TEXT NOT NULL);
+`;
+
+export interface SeedOptions {
+  storeHash: string;
+  /** Catalogue size; undefined means the hand-written seed. */
+  products?: number | undefined;
+}
+
+export interface SeedReport {
+  seeded: boolean;
+  products: number;
+  ms: number;
+}
+
+function seedKey(options: SeedOptions): string {
+  return JSON.stringify({
+    v: SEED_VERSION,
+    storeHash: options.storeHash,
+    products: options.products ?? null,
+  });
+}
+
+/** Opens `{dataDir}/sandbox.db`, creating and seeding it when missing or from another seed. */
+export function openDatabase(
+  dataDir: string,
+  options: SeedOptions,
+): { db: DatabaseSync; report: SeedReport } {
+  mkdirSync(dataDir, { recursive: true });
+  const db = new DatabaseSync(join(dataDir, 'sandbox.db'));
+  db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;');
+  const started = performance.now();
+  let current: string | undefined;
+  try {
+    const row = db.prepare("SELECT value FROM meta WHERE key = 'seed'").get() as
+      { value: string } | undefined;
+    current = row?.value;
+  } catch {
+    current = undefined;
+  }
+  if (current === seedKey(options)) {
+    const count = db.prepare('SELECT COUNT(*) AS n FROM products').get() as { n: number };
+    return { db, report: { seeded: false, products: count.n, ms: performance.now() - started } };
+  }
+  const products = seed(db, options);
+  return { db, report: { seeded: true, products, ms: performance.now() - started } };
+}
+
+function seed(db: DatabaseSync, options: SeedOptions): number {
+  const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as {
+    name: string;
+  }[];
+  db.exec('BEGIN');
+  try {
+    for (const { name } of tables) db.exec(`DROP TABLE IF EXISTS "${name}"`);
+    db.exec(SCHEMA);
+    const skeleton = buildSkeleton();
+
+    const insertCategory = db.prepare('INSERT INTO categories VALUES (?, ?, ?, ?, ?, ?, ?)');
+    for (const c of skeleton.categories) {
+      insertCategory.run(
+        c.id,
+        c.parent_id,
+        c.name,
+        c.is_visible ? 1 : 0,
+        c.sort_order,
+        fold(c.name),
+        JSON.stringify(c),
+      );
+    }
+    const insertBrand = db.prepare('INSERT INTO brands VALUES (?, ?, ?)');
+    for (const b of skeleton.brands) insertBrand.run(b.id, b.name, JSON.stringify(b));
+    const insertMetafield = db.prepare('INSERT INTO metafields VALUES (?, ?, ?, ?, ?, ?)');
+    for (const m of skeleton.metafields) {
+      insertMetafield.run(
+        m.id,
+        m.resource_type,
+        m.resource_id,
+        m.namespace,
+        m.key,
+        JSON.stringify(m),
+      );
+    }
+
+    const insertProduct = db.prepare(
+      'INSERT INTO products VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    );
+    const insertLink = db.prepare('INSERT OR IGNORE INTO product_categories VALUES (?, ?)');
+    const insertSku = db.prepare('INSERT INTO skus VALUES (?, ?)');
+    const productByName = new Map<string, { id: number; url: string }>();
+    let count = 0;
+    for (const p of generateProducts(skeleton, { products: options.products })) {
+      const b = p.base;
+      const search = fold(
+        `${b.name} ${b.sku} ${b.description.replace(/<[^>]+>/g, ' ')} ${p.brandName}`,
+      );
+      insertProduct.run(
+        b.id,
+        b.name,
+        b.sku,
+        b.price,
+        b.brand_id,
+        b.is_visible ? 1 : 0,
+        b.total_sold,
+        b.inventory_level,
+        b.date_modified,
+        search,
+        JSON.stringify(b),
+        JSON.stringify(p.variants),
+        JSON.stringify(p.images),
+        JSON.stringify(p.custom_fields),
+        JSON.stringify(p.options),
+      );
+      for (const categoryId of b.categories) insertLink.run(categoryId, b.id);
+      for (const v of p.variants) insertSku.run(v.sku, b.id);
+      if (count < 1000) productByName.set(b.name, { id: b.id, url: b.custom_url.url });
+      count++;
+    }
+
+    const find = <T>(map: Map<string, T>, name: string): T => {
+      const found = map.get(name);
+      if (found === undefined) throw new Error(`seed: unknown ${name}`);
+      return found;
+    };
+    const categoryByName = new Map(
+      skeleton.categories.map((c) => [c.name, { id: c.id, url: c.custom_url.url }]),
+    );
+    const brandByName = new Map(
+      skeleton.brands.map((b) => [b.name, { id: b.id, url: b.custom_url.url }]),
+    );
+    const insertRedirect = db.prepare('INSERT INTO redirects VALUES (?, ?, ?, ?, ?)');
+    for (const r of redirects({
+      productUrl: (name) => find(productByName, name),
+      categoryUrl: (name) => find(categoryByName, name),
+      brandUrl: (name) => find(brandByName, name),
+    })) {
+      insertRedirect.run(r.id, r.site_id, r.from_path, r.to.type, JSON.stringify(r));
+    }
+    const insertBanner = db.prepare('INSERT INTO banners VALUES (?, ?)');
+    const matelas = find(categoryByName, 'Matelas');
+    const dormelune = find(brandByName, 'Dormelune');
+    for (const banner of banners(matelas.id, dormelune.id))
+      insertBanner.run(banner.id, JSON.stringify(banner));
+    const insertDocument = db.prepare('INSERT INTO documents VALUES (?, ?)');
+    insertDocument.run('store', JSON.stringify(storeInformation(options.storeHash)));
+    insertDocument.run('channel:1', JSON.stringify(channel()));
+    insertDocument.run('channel:1:currencies', JSON.stringify(channelCurrencies()));
+    db.prepare("INSERT INTO meta VALUES ('seed', ?)").run(seedKey(options));
+    db.exec('COMMIT');
+    return count;
+  } catch (error) {
+    db.exec('ROLLBACK');
+    throw error;
+  }
+}

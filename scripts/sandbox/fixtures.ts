@@ -1,0 +1,62 @@
+/**
+ * Notable records of the sandbox seed, for tests. The seed is deterministic: these ids hold for
+ * every data dir and for every catalogue size (generated products come after them).
+ * `tests/integration/sandbox.test.ts` checks each of them against a running sandbox.
+ */
+export const SANDBOX_TOKEN = 'sandbox-token';
+export const SANDBOX_STORE_HASH = 'sandbox';
+
+/** Number of hand-written products (ids 101 to 261). */
+export const SEED_PRODUCT_COUNT = 161;
+export const FIRST_PRODUCT_ID = 101;
+
+export const PRODUCTS = {
+  /** is_price_hidden true, price_hidden_label 'Prix sur demande en magasin'. */
+  priceHidden: 102,
+  /** Colour swatch option with 10 values (spec §2: 4 swatches then '+N'). */
+  manyColours: 197,
+  /** inventory_tracking 'none'. */
+  trackingNone: 151,
+  /** inventory_tracking 'product'. */
+  trackingProduct: 179,
+  /** inventory_tracking 'variant', with a sale price. */
+  trackingVariant: 101,
+  /** Retired model: is_visible false, custom_url '/matelas-confort-ancien-modele'. */
+  retired: 261,
+  /** Target of the redirect from '/matelas-confort-ancien-modele'. */
+  redirectTarget: 122,
+} as const;
+
+export const CATEGORIES = {
+  /** Root 'Matelas', url '/matelas'. */
+  matelas: 20,
+  /** Depth 3: Matelas > Matelas ressorts > Ressorts ensachés. */
+  ressortsEnsaches: 22,
+  /** 'Ventes privées': is_visible true but metafield shop/hide-category = 'true'. */
+  hiddenByMetafield: 58,
+  /** 'Déstockage': is_visible false. */
+  notVisible: 59,
+} as const;
+
+export const BRANDS = {
+  /** 'Dormelune', custom_url '/marque/dormelune'. */
+  dormelune: 40,
+} as const;
+
+/** Metafield that hides a category from the navigation (spec §5). */
+export const HIDE_CATEGORY_METAFIELD = {
+  namespace: 'shop',
+  key: 'hide-category',
+  value: 'true',
+} as const;
+
+/** The redirect used by the `/p/{id}/...` rule (spec §2): from_path is a product slug. */
+export const P_RULE_REDIRECT = {
+  id: 1,
+  fromPath: '/matelas-confort-ancien-modele',
+  toType: 'product',
+  toEntityId: PRODUCTS.redirectTarget,
+} as const;
+
+export const CHANNEL_ID = 1;
+export const SITE_ID = 1000;
