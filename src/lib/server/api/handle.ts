@@ -217,12 +217,21 @@ function validateArgs(
   }
   const [index, ...path] = issue.path;
   if (typeof index !== 'number') {
-    // An issue on the tuple itself: too many or too few arguments.
-    const expected = tupleLength(schema);
+    // An issue on the tuple itself: an argument is missing, or there are too many.
+    const items = tupleItems(schema);
+    const missing = items.findIndex((item, i) => i >= args.length && item.isOptional?.() !== true);
+    if (missing >= 0) {
+      const name = argumentName(schema, missing);
+      throw new ApiError(
+        400,
+        'INVALID_ARGUMENTS',
+        `Missing argument ${missing + 1}${name === undefined ? '' : ` (${name})`} of ${call}`,
+      );
+    }
     throw new ApiError(
       400,
       'INVALID_ARGUMENTS',
-      `Wrong number of arguments for ${call}: got ${args.length}, expected ${expected}`,
+      `Too many arguments for ${call}: got ${args.length}, expected at most ${items.length}`,
     );
   }
   const name = argumentName(schema, index);
@@ -245,10 +254,4 @@ function tupleItems(schema: z.ZodType) {
 /** Names given with `.describe('query')` to the tuple's items. */
 function argumentName(schema: z.ZodType, index: number): string | undefined {
   return tupleItems(schema)[index]?.description;
-}
-
-function tupleLength(schema: z.ZodType): string {
-  const items = tupleItems(schema);
-  const required = items.filter((item) => item.isOptional?.() !== true).length;
-  return required === items.length ? String(items.length) : `${required} to ${items.length}`;
 }
