@@ -1,0 +1,238 @@
+/**
+ * The Astro middleware (`createMiddleware`: trailing slash, listing view, redirects) over real
+ * HTTP: a node:http server builds an Astro APIContext per request and runs the same sequence
+ * `src/middleware.ts` exports, with the redirect list loaded from a sandbox (fresh database).
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { MiddlewareHandler } from 'astro';
+import { createContext } from 'astro/middleware';
+import { afterAll, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
+import {
+  createBigCommerceClient,
+  type BigCommerceClient,
+} from '../../src/lib/server/bigcommerce/index.ts';
+import {
+  createMiddleware,
+  loadRedirectList,
+  type RedirectList,
+} from '../../src/lib/server/middleware/index.ts';
+import { startTestSandbox, type TestSandbox } from './helpers/sandbox.ts';
+
+let sandbox: TestSandbox;
+let client: BigCommerceClient;
+let server: Server;
+let base = '';
+/** The middleware under test; replaced by tests that need their own loader. */
+let middleware: MiddlewareHandler;
+let rewrites: string[] = [];
+let redirectLoads = 0;
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox();
+  client = createBigCommerceClient({
+    apiUrl: sandbox.url,
+    storeHash: sandbox.storeHash,
+    accessToken: sandbox.token,
+  });
+  server = createServer((req, res) => {
+    const request = new Request(`http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`);
+    const context = createContext({ request, defaultLocale: 'fr' });
+    // What Astro knows per route: tests mark a request as pre-rendered with a header.
+    context.isPrerendered = req.headers['x-test-prerendered'] === '1';
+    context.rewrite = (payload) => {
+      const target = payload instanceof Request ? payload.url : payload.toString();
+      rewrites.push(target);
+      return Promise.resolve(new Response(`rewritten ${target}`));
+    };
+    const next = () =>
+      Promise.resolve(new Response(`page ${context.url.pathname}${context.url.search}`));
+    void Promise.resolve(middleware(context, next)).then(async (response) => {
+      const reply = response ?? new Response('no response', { status: 500 });
+      res.writeHead(reply.status, Object.fromEntries(reply.headers));
+      res.end(await reply.text());
+    });
+  });
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((ok) => server.close(ok));
+  await sandbox.close();
+});
+
+beforeEach(() => {
+  rewrites = [];
+  redirectLoads = 0;
+  middleware = createMiddleware({
+    load: () => {
+      redirectLoads += 1;
+      return loadRedirectList(client);
+    },
+  });
+});
+
+async function get(path: string, headers: Record<string, string> = {}) {
+  const response = await fetch(`${base}${path}`, { redirect: 'manual', headers });
+  return {
+    status: response.status,
+    location: response.headers.get('location'),
+    text: await response.text(),
+  };
+}
+
+describe('withTrailingSlash (spec §2)', () => {
+  test.each([
+    ['a path with a trailing slash', '/mon-compte/', '/mon-compte'],
+    [
+      'nested, query kept',
+      '/c/matelas/ressorts/?page=2&sort=1',
+      '/c/matelas/ressorts?page=2&sort=1',
+    ],
+    ['several slashes', '/panier//', '/panier'],
+    ['a protocol-relative lookalike stays on this site', '//evil.example/', '/evil.example'],
+  ])('%s → 301', async (_case, path, location) => {
+    const reply = await get(path);
+    expect(reply).toMatchObject({ status: 301, location });
+    expect(redirectLoads).toBe(0);
+  });
+
+  test('the root and paths without a trailing slash go on', async () => {
+    expect(await get('/')).toMatchObject({ status: 200, text: 'page /' });
+    expect(await get('/panier?x=1')).toMatchObject({ status: 200, text: 'page /panier?x=1' });
+  });
+});
+
+describe('withListingView', () => {
+  test('a category page with listing parameters is rewritten to its on-demand view', async () => {
+    const reply = await get('/c/matelas?page=2&sort=3');
+    expect(reply).toMatchObject({ status: 200, text: 'rewritten /vue/c/matelas?page=2&sort=3' });
+    expect(rewrites).toEqual(['/vue/c/matelas?page=2&sort=3']);
+  });
+
+  test('without listing parameters, or outside /c, the page serves', async () => {
+    expect(await get('/c/matelas')).toMatchObject({ status: 200, text: 'page /c/matelas' });
+    expect(await get('/marque/dormelune?page=2')).toMatchObject({ status: 200 });
+    expect(rewrites).toEqual([]);
+  });
+});
+
+describe('withRedirects (spec §2 redirections)', () => {
+  let list: RedirectList;
+
+  beforeAll(async () => {
+    list = await loadRedirectList(client);
+  });
+
+  const redirect = (fromPath: string) => {
+    const found = list.redirects.find((r) => r.fromPath === fromPath);
+    if (!found) throw new Error(`no sandbox redirect from ${fromPath}`);
+    return found;
+  };
+
+  test("the store's domain and the storefront hosts are this shop's hosts", async () => {
+    const store = await fetch(`${sandbox.url}/stores/${sandbox.storeHash}/v2/store`, {
+      headers: { 'X-Auth-Token': sandbox.token },
+    }).then((r) => r.json() as Promise<{ domain: string }>);
+    expect(list.shopHosts).toContain(store.domain);
+    const withHosts = await loadRedirectList(client, ['boutique-b.test']);
+    expect(withHosts.shopHosts).toContain('boutique-b.test');
+  });
+
+  test('a from_path → 301 to the path of its to_url', async () => {
+    const soldes = redirect('/soldes');
+    const expected = new URL(soldes.toUrl).pathname.replace(/\/$/, '');
+    expect(await get('/soldes')).toMatchObject({ status: 301, location: expected });
+    // Case and trailing slash are ignored like BigCommerce does.
+    expect(await get('/SOLDES')).toMatchObject({ status: 301, location: expected });
+  });
+
+  test('a product, category or brand target → 301 to its path on this shop', async () => {
+    const category = redirect('/linge');
+    expect(category.toType).toBe('category');
+    expect(await get('/linge')).toMatchObject({
+      status: 301,
+      location: new URL(category.toUrl).pathname.replace(/\/$/, ''),
+    });
+  });
+
+  test('/p/{id}/rest matches rest and keeps the product id form', async () => {
+    const product = redirect('/matelas-confort-ancien-modele');
+    expect(product.toEntityId).not.toBeNull();
+    expect(await get('/p/999/matelas-confort-ancien-modele')).toMatchObject({
+      status: 301,
+      location: `/p/${String(product.toEntityId)}/matelas-confort-ancien-modele`,
+    });
+  });
+
+  test('an external target → 301 to the absolute URL', async () => {
+    const guide = redirect('/guide-du-sommeil');
+    expect(await get('/guide-du-sommeil')).toMatchObject({ status: 301, location: guide.toUrl });
+  });
+
+  test('no match → the page', async () => {
+    expect(await get('/mentions-legales')).toMatchObject({
+      status: 200,
+      text: 'page /mentions-legales',
+    });
+  });
+
+  test('the list is loaded once for all requests', async () => {
+    await Promise.all([get('/soldes'), get('/linge'), get('/nothing-here'), get('/cgv')]);
+    await get('/soldes');
+    expect(redirectLoads).toBe(1);
+  });
+
+  test('pre-rendered routes, the API and Astro internals skip the redirects', async () => {
+    expect(await get('/soldes', { 'x-test-prerendered': '1' })).toMatchObject({
+      status: 200,
+      text: 'page /soldes',
+    });
+    expect(await get('/api/bigcommerce/getProducts')).toMatchObject({ status: 200 });
+    expect(await get('/_image')).toMatchObject({ status: 200 });
+    expect(redirectLoads).toBe(0);
+  });
+
+  test('a failed load is logged only, and the next request tries again', async () => {
+    const logError = vi.fn();
+    let attempts = 0;
+    middleware = createMiddleware({
+      load: () => {
+        attempts += 1;
+        return attempts === 1
+          ? Promise.reject(new Error('upstream down'))
+          : loadRedirectList(client);
+      },
+      logError,
+    });
+    expect(await get('/soldes')).toMatchObject({ status: 200, text: 'page /soldes' });
+    expect(logError).toHaveBeenCalledTimes(1);
+    expect(await get('/soldes')).toMatchObject({ status: 301 });
+    expect(await get('/linge')).toMatchObject({ status: 301 });
+    expect(attempts).toBe(2);
+  });
+
+  test('a failure of the real loader (bad token) is logged, never thrown', async () => {
+    const logError = vi.fn();
+    const wrong = createBigCommerceClient({
+      apiUrl: sandbox.url,
+      storeHash: sandbox.storeHash,
+      accessToken: 'nope',
+    });
+    middleware = createMiddleware({ load: () => loadRedirectList(wrong), logError });
+    expect(await get('/soldes')).toMatchObject({ status: 200 });
+    expect(logError).toHaveBeenCalledWith(
+      expect.stringContaining('redirect list'),
+      expect.objectContaining({ status: 401 }),
+    );
+  });
+});
+
+describe('order', () => {
+  test('the trailing slash goes first, then redirects apply to the clean path', async () => {
+    expect(await get('/soldes/')).toMatchObject({ status: 301, location: '/soldes' });
+    expect(redirectLoads).toBe(0);
+  });
+});
