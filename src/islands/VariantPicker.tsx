@@ -1,0 +1,210 @@
+/**
+ * Product page island: the price, stock message and option pickers of the selected variant.
+ * Renders only: the default variant (spec §4) and the price / stock view (spec §5, §8) come
+ * from the pure rules; the selection is shared through `$productSelection`.
+ */
+import { useStore } from '@nanostores/react';
+import { useEffect, useId, useMemo } from 'react';
+import { formatPrice } from '../lib/commerce/money.ts';
+import { defaultVariant, stockMessage, variantSelection } from '../lib/commerce/stock.ts';
+import { isColourOption } from '../lib/commerce/swatches.ts';
+import { swatchBackground } from '../components/catalogue/swatch.ts';
+import type { ProductOption } from '../lib/commerce/types.ts';
+import { t } from '../lib/i18n/index.ts';
+import {
+  $productSelection,
+  selectionView,
+  selectProductOptions,
+  type PickerProduct,
+} from '../lib/stores/product.ts';
+
+export interface VariantPickerProps {
+  product: PickerProduct & { priceHiddenLabel: string };
+}
+
+const STATUS_TONE = {
+  'in-stock': 'text-success',
+  'low-stock': 'text-highlight',
+  'out-of-stock': 'text-danger',
+  'exceeds-stock': 'text-danger',
+  unavailable: 'text-danger',
+} as const;
+
+export function VariantPicker({ product }: VariantPickerProps) {
+  const initial = useMemo(() => {
+    const variant = defaultVariant(product);
+    return variant ? variantSelection(variant) : {};
+  }, [product]);
+
+  const stored = useStore($productSelection, { ssr: 'initial' });
+  const current = stored?.productId === product.id ? stored : null;
+  const options = current?.options ?? initial;
+  const quantity = current?.quantity ?? 1;
+  const view = selectionView(product, options, quantity);
+
+  // Publish the default selection once mounted, so the add-to-cart island reads a variant
+  // even before the shopper touches an option.
+  useEffect(() => {
+    if ($productSelection.get()?.productId === product.id) return;
+    const first = selectionView(product, initial);
+    selectProductOptions(product.id, initial, first.variant?.id ?? null);
+  }, [product, initial]);
+
+  function choose(optionId: number, valueId: number) {
+    const next = { ...options, [optionId]: valueId };
+    selectProductOptions(product.id, next, selectionView(product, next).variant?.id ?? null);
+  }
+
+  return (
+    <div className="flex flex-col gap-5">
+      <div aria-live="polite" aria-atomic="true" className="flex flex-col gap-1">
+        <PriceLine product={product} view={view} />
+        <p className={`text-sm font-medium ${STATUS_TONE[view.status]}`} data-stock={view.status}>
+          {stockMessage(view.status, view.level)}
+        </p>
+      </div>
+      {product.options.map((option) => (
+        <OptionPicker
+          key={option.id}
+          option={option}
+          selected={options[option.id]}
+          onChoose={(valueId) => {
+            choose(option.id, valueId);
+          }}
+        />
+      ))}
+    </div>
+  );
+}
+
+function PriceLine({
+  product,
+  view,
+}: {
+  product: VariantPickerProps['product'];
+  view: ReturnType<typeof selectionView>;
+}) {
+  if (view.price.hidden) {
+    return (
+      <p className="text-lg font-semibold text-neutral-700">
+        {product.priceHiddenLabel || t('price.hidden')}
+      </p>
+    );
+  }
+  const { regular, special } = view.price;
+  return (
+    <p className="flex flex-wrap items-baseline gap-x-3 gap-y-1">
+      {special === null ? (
+        <span className="text-2xl font-semibold text-primary-900">
+          <span className="sr-only">{t('price.label')} </span>
+          {formatPrice(regular)}
+        </span>
+      ) : (
+        <>
+          <span className="text-2xl font-semibold text-sale">
+            <span className="sr-only">{t('price.special')} </span>
+            {formatPrice(special)}
+          </span>
+          <del className="text-base text-neutral-600">
+            <span className="sr-only">{t('price.regular')} </span>
+            {formatPrice(regular)}
+          </del>
+          {view.discount !== null && (
+            <span className="rounded-full bg-sale px-2 py-0.5 text-sm font-semibold text-white">
+              {view.discount}
+            </span>
+          )}
+        </>
+      )}
+    </p>
+  );
+}
+
+function OptionPicker({
+  option,
+  selected,
+  onChoose,
+}: {
+  option: ProductOption;
+  selected: number | undefined;
+  onChoose: (valueId: number) => void;
+}) {
+  const id = useId();
+  const chosen = option.values.find((value) => value.id === selected);
+  const swatch = isColourOption(option) && option.values.some((v) => v.colors.length > 0);
+
+  if (option.type === 'dropdown') {
+    return (
+      <div className="flex flex-col gap-2">
+        <label htmlFor={`${id}-select`} className="text-sm font-semibold text-neutral-800">
+          {option.displayName}
+        </label>
+        <select
+          id={`${id}-select`}
+          className="min-h-11 rounded-control border border-neutral-300 bg-white px-3 text-base"
+          value={selected ?? ''}
+          onChange={(event) => {
+            onChoose(Number(event.currentTarget.value));
+          }}
+        >
+          {option.values.map((value) => (
+            <option key={value.id} value={value.id}>
+              {value.label}
+            </option>
+          ))}
+        </select>
+      </div>
+    );
+  }
+
+  return (
+    <fieldset className="flex flex-col gap-2">
+      <legend className="mb-2 text-sm font-semibold text-neutral-800">
+        {option.displayName}
+        {chosen && <span className="font-normal text-neutral-700"> : {chosen.label}</span>}
+      </legend>
+      <div className="flex flex-wrap gap-2">
+        {option.values.map((value) => {
+          const inputId = `${id}-${value.id}`;
+          const checked = value.id === selected;
+          return (
+            <span key={value.id} className="relative">
+              <input
+                type="radio"
+                id={inputId}
+                name={`${id}-option`}
+                value={value.id}
+                checked={checked}
+                onChange={() => {
+                  onChoose(value.id);
+                }}
+                className="peer absolute inset-0 size-full cursor-pointer opacity-0"
+              />
+              {swatch ? (
+                <label
+                  htmlFor={inputId}
+                  title={value.label}
+                  className="flex size-11 cursor-pointer items-center justify-center rounded-full border-2 border-transparent peer-checked:border-primary-800 peer-focus-visible:outline-2 peer-focus-visible:outline-primary-600"
+                >
+                  <span
+                    aria-hidden="true"
+                    className="size-8 rounded-full border border-neutral-300"
+                    style={{ background: swatchBackground(value.colors) }}
+                  />
+                  <span className="sr-only">{value.label}</span>
+                </label>
+              ) : (
+                <label
+                  htmlFor={inputId}
+                  className="flex min-h-11 min-w-11 cursor-pointer items-center justify-center rounded-control border border-neutral-300 bg-white px-3 text-sm text-neutral-800 peer-checked:border-primary-800 peer-checked:bg-primary-50 peer-checked:font-semibold peer-focus-visible:outline-2 peer-focus-visible:outline-primary-600"
+                >
+                  {value.label}
+                </label>
+              )}
+            </span>
+          );
+        })}
+      </div>
+    </fieldset>
+  );
+}
