@@ -2,7 +2,8 @@
  * The sandbox database (node:sqlite). Records are stored as the JSON BigCommerce sends, with
  * the columns filters and sorts need beside them, indexed.
  */
-import { mkdirSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import {
@@ -15,8 +16,15 @@ import {
 import { buildSkeleton, generateProducts } from './seed/products.ts';
 import { fold } from './seed/random.ts';
 
-/** Bump when the seed or the schema changes: an older database is then re-seeded. */
-export const SEED_VERSION = 1;
+/** Hash of the seed's source (this file and seed/): editing either re-seeds older databases. */
+export const SEED_VERSION = (() => {
+  const hash = createHash('sha1');
+  const here = new URL('.', import.meta.url);
+  hash.update(readFileSync(new URL('db.ts', here)));
+  const seedDir = new URL('seed/', here);
+  for (const file of readdirSync(seedDir).sort()) hash.update(readFileSync(new URL(file, seedDir)));
+  return hash.digest('hex').slice(0, 12);
+})();
 
 const SCHEMA = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);

@@ -139,7 +139,7 @@ const SOMMIER_PARAGRAPHS = [
 const OREILLER_PARAGRAPHS = [
   [
     "{Art}{name} maintient la nuque dans l'alignement de la colonne, que l'on dorme sur le dos ou sur le côté. Son garnissage en {tech} reste {accueil} nuit après nuit.",
-    "Doux et {accueil}, {art}{name} de {brand} épouse la forme de la tête sans s'affaisser. Le garnissage en {tech} respire et évite la sensation de chaleur.",
+    "Doux et {accueil}, {art}{name} {deBrand} épouse la forme de la tête sans s'affaisser. Le garnissage en {tech} respire et évite la sensation de chaleur.",
   ],
   [
     "L'enveloppe en percale de coton peigné, finition passepoil, est agréable au toucher et solide au lavage.",
@@ -154,7 +154,7 @@ const OREILLER_PARAGRAPHS = [
 const COUETTE_PARAGRAPHS = [
   [
     '{Art}{name} vous tient au chaud sans alourdir le lit. Son garnissage en {tech} régule la température pour un sommeil {accueil} toute la nuit.',
-    'Légère et gonflante, {art}{name} de {brand} est garnie de {tech}. Les piqûres en carrés cousus maintiennent le garnissage bien réparti.',
+    'Légère et gonflante, {art}{name} {deBrand} est garnie de {tech}. Les piqûres en carrés cousus maintiennent le garnissage bien réparti.',
   ],
   [
     'Son enveloppe en percale de coton 100 % est douce et respirante ; la finition passepoil renforce ses bords.',
@@ -169,7 +169,7 @@ const COUETTE_PARAGRAPHS = [
 const LINGE_PARAGRAPHS = [
   [
     "Tissé en {tech}, {art}{name} est doux dès le premier jour et s'embellit au fil des lavages. Sa teinte {couleur} s'accorde avec tout notre linge de lit.",
-    '{Art}{name} de {brand} est confectionné en {tech}, une matière respirante, agréable en toute saison. Choisissez parmi de nombreux coloris pour composer votre lit.',
+    '{Art}{name} {deBrand} est confectionné en {tech}, une matière respirante, agréable en toute saison. Choisissez parmi de nombreux coloris pour composer votre lit.',
     "Fraîcheur en été, douceur en hiver : {art}{name} en {tech} apporte une touche d'hôtel raffiné à votre chambre.",
   ],
   [
@@ -187,7 +187,7 @@ const ACCESSOIRE_PARAGRAPHS = [
   [
     '{Art}{name} protège votre matelas des taches et des acariens tout en restant silencieux et respirant. Sa face en {tech} garde un toucher {accueil}.',
     'Ajoutez une couche de confort à votre lit avec {art}{name} : son garnissage en {tech} rend le couchage plus {accueil} sans changer de matelas.',
-    "{Art}{name} de {brand} complète votre literie avec une matière en {tech}, douce et facile d'entretien.",
+    "{Art}{name} {deBrand} complète votre literie avec une matière en {tech}, douce et facile d'entretien.",
   ],
   [
     'Il se fixe par bonnets élastiqués et se lave en machine à 60 °C.',

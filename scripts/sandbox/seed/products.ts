@@ -448,6 +448,8 @@ export function buildProduct(
     Art: family.article,
     art: family.article.toLowerCase(),
     brand: draft.brandName,
+    // French elision: "d'Ouate & Lin", "de Dormelune".
+    deBrand: /^[aeiouéh]/i.test(draft.brandName) ? `d'${draft.brandName}` : `de ${draft.brandName}`,
     tech: technology.toLowerCase(),
     accueil,
     fermete,
