@@ -103,17 +103,18 @@ function makeClient(
     return parseReply(schema, body, endpoint);
   }
 
-  return {
+  const client: BigCommerceClient = {
     channelId: options.channelId,
     get: (path, schema, searchParams) =>
       call('get', path, schema, searchParams === undefined ? {} : { searchParams }),
     send: (method, path, schema, init) => call(method, path, schema, init ?? {}),
     withChannel(channelId) {
-      if (channelId === options.channelId) return this;
+      if (channelId === options.channelId) return client;
       const next = http.extend({ headers: { [CHANNEL_ID_HEADER]: String(channelId) } });
       return makeClient(next, { ...options, channelId }, secrets);
     },
   };
+  return client;
 }
 
 /**
