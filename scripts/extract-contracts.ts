@@ -42,6 +42,12 @@ const ENDPOINTS: Endpoint[] = [
     error: CATALOG_ERROR,
   },
   {
+    id: 'GET /v3/catalog/products/{product_id}/reviews',
+    file: 'catalog.v3.yml',
+    path: '/catalog/products/{product_id}/reviews',
+    error: CATALOG_ERROR,
+  },
+  {
     id: 'GET /v3/catalog/categories',
     file: 'catalog.v3.yml',
     path: '/catalog/categories',

@@ -14,6 +14,7 @@ import { Query, QueryError, queryErrorReply, send, v2Error, v3Error, type Reply 
 import { ensureImages } from './images.ts';
 import * as catalog from './routes/catalog.ts';
 import type { RouteContext } from './routes/context.ts';
+import * as reviews from './routes/reviews.ts';
 import * as store from './routes/store.ts';
 
 export interface SandboxOptions {
@@ -62,6 +63,7 @@ function route(version: 'v2' | 'v3', path: string, handler: Handler): Route {
 const ROUTES: Route[] = [
   route('v3', '/catalog/products', catalog.listProducts),
   route('v3', '/catalog/products/{id}', catalog.getProduct),
+  route('v3', '/catalog/products/{id}/reviews', reviews.listReviews),
   route('v3', '/catalog/categories', catalog.listCategories),
   route('v3', '/catalog/categories/tree', catalog.categoryTree),
   route('v3', '/catalog/categories/metafields', catalog.allCategoryMetafields),

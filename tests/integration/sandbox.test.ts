@@ -174,6 +174,10 @@ describe('contract of every endpoint (tests/contracts/bigcommerce.json)', () => 
       `/v3/catalog/products/${PRODUCTS.trackingVariant}?include=variants,images,custom_fields,options`,
     ],
     ['GET /v3/catalog/products/{product_id}', `/v3/catalog/products/${PRODUCTS.retired}`],
+    [
+      'GET /v3/catalog/products/{product_id}/reviews',
+      `/v3/catalog/products/${PRODUCTS.trackingVariant}/reviews?limit=250`,
+    ],
     ['GET /v3/catalog/categories', '/v3/catalog/categories?limit=250'],
     ['GET /v3/catalog/categories/tree', '/v3/catalog/categories/tree'],
     [
@@ -203,6 +207,7 @@ describe('contract of every endpoint (tests/contracts/bigcommerce.json)', () => 
     ['GET /v3/catalog/products', '/v3/catalog/products?id:in=1,abc', 422],
     ['GET /v3/catalog/products', '/v3/catalog/products?limit=251', 422],
     ['GET /v3/catalog/products', '/v3/catalog/products?sort=colour', 422],
+    ['GET /v3/catalog/products/{product_id}/reviews', '/v3/catalog/products/999999/reviews', 404],
     ['GET /v3/catalog/categories/{category_id}', '/v3/catalog/categories/999999', 404],
     [
       'GET /v3/catalog/categories/{category_id}/metafields',
@@ -722,6 +727,26 @@ describe('seed invariants and fixtures', () => {
     for (const id of [CATEGORIES.hiddenByMetafield, CATEGORIES.notVisible]) {
       const reply = await products(`?categories:in=${id}`);
       expect(reply.meta.pagination.total).toBeGreaterThan(0);
+    }
+  });
+
+  test("reviews add up to the product's reviews_count and reviews_rating_sum", async () => {
+    for (const product of catalogue.slice(0, 12)) {
+      const reply = (await call(`/v3/catalog/products/${product.id}/reviews?limit=250`))
+        .body as Paginated<{
+        rating: number;
+        product_id: number;
+        status: string;
+      }>;
+      const facts = (await call(`/v3/catalog/products/${product.id}`)).body as {
+        data: { reviews_count: number; reviews_rating_sum: number };
+      };
+      expect(reply.meta.pagination.total).toBe(facts.data.reviews_count);
+      expect(reply.data.reduce((sum, r) => sum + r.rating, 0)).toBe(facts.data.reviews_rating_sum);
+      for (const r of reply.data) {
+        expect(r.rating >= 1 && r.rating <= 5).toBe(true);
+        expect(r).toMatchObject({ product_id: product.id, status: 'approved' });
+      }
     }
   });
 
