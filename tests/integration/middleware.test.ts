@@ -154,8 +154,14 @@ describe('withRedirects (spec §2 redirections)', () => {
     expect(category.toType).toBe('category');
     expect(await get('/linge')).toMatchObject({
       status: 301,
-      location: new URL(category.toUrl).pathname.replace(/\/$/, ''),
+      location: `/c${new URL(category.toUrl).pathname.replace(/\/$/, '')}`,
     });
+    const product = redirect('/matelas-confort-ancien-modele');
+    expect(await get('/matelas-confort-ancien-modele')).toMatchObject({
+      status: 301,
+      location: `/p/${String(product.toEntityId)}${new URL(product.toUrl).pathname}`,
+    });
+    expect(await get('/dormelune')).toMatchObject({ status: 301, location: '/marque/dormelune' });
   });
 
   test('/p/{id}/rest matches rest and keeps the product id form', async () => {

@@ -26,6 +26,20 @@ const redirects = [
     toEntityId: 7,
   }),
   redirect({ id: 6, fromPath: '/ancien-matelas', toUrl: '/ignored', toType: 'url' }),
+  redirect({
+    id: 7,
+    fromPath: '/marques/dormelune',
+    toUrl: 'https://store-abc.mybigcommerce.com/dormelune/',
+    toType: 'brand',
+    toEntityId: 40,
+  }),
+  redirect({
+    id: 8,
+    fromPath: '/marque-deja-locale',
+    toUrl: 'https://www.literie.fr/marque/dormelune',
+    toType: 'brand',
+    toEntityId: 40,
+  }),
 ];
 
 const options = { shopHosts: ['www.literie.fr'] };
@@ -33,14 +47,14 @@ const options = { shopHosts: ['www.literie.fr'] };
 describe('matchRedirect (spec §2 redirections)', () => {
   test.each([
     [
-      'exact from_path → path of to_url',
+      'exact from_path → path of to_url, on the product route /p/{entity_id}',
       '/ancien-matelas/',
-      { location: '/matelas-zen', external: false },
+      { location: '/p/42/matelas-zen', external: false },
     ],
     [
       'trailing slash ignored, first redirect wins',
       '/ancien-matelas',
-      { location: '/matelas-zen', external: false },
+      { location: '/p/42/matelas-zen', external: false },
     ],
     [
       'case ignored, local to_url keeps its query',
@@ -48,9 +62,9 @@ describe('matchRedirect (spec §2 redirections)', () => {
       { location: '/c/matelas?sort=price', external: false },
     ],
     [
-      'entity redirect on the platform host is local',
+      'category redirect on the platform host is local, on the /c route',
       '/vieille-categorie',
-      { location: '/literie', external: false },
+      { location: '/c/literie', external: false },
     ],
     [
       'absolute URL of this shop reduced to its path',
@@ -68,9 +82,19 @@ describe('matchRedirect (spec §2 redirections)', () => {
       { location: '/p/42/ancien-matelas', external: false },
     ],
     [
-      '/p/{number}/rest to a non-product: path of to_url',
+      '/p/{number}/rest to a non-product: path of to_url on its route',
       '/p/12/vieille-categorie',
-      { location: '/literie', external: false },
+      { location: '/c/literie', external: false },
+    ],
+    [
+      'brand redirect lands on the brand corner /marque/{slug}',
+      '/marques/dormelune',
+      { location: '/marque/dormelune', external: false },
+    ],
+    [
+      'brand redirect already on /marque/ is kept',
+      '/marque-deja-locale',
+      { location: '/marque/dormelune', external: false },
     ],
     ['no match', '/inconnu', null],
     ['/p/{number}/rest with no match', '/p/12/inconnu', null],

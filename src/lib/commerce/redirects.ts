@@ -38,7 +38,7 @@ function targetOf(redirect: Redirect, options: MatchRedirectOptions): RedirectTa
   if (toUrl.startsWith('/') && !toUrl.startsWith('//')) {
     const url = new URL(toUrl, 'http://local');
     return {
-      location: withoutTrailingSlash(url.pathname) + url.search + url.hash,
+      location: shopPath(redirect, withoutTrailingSlash(url.pathname)) + url.search + url.hash,
       external: false,
     };
   }
@@ -53,14 +53,37 @@ function targetOf(redirect: Redirect, options: MatchRedirectOptions): RedirectTa
   const local =
     redirect.toType !== 'url' || hosts.includes(url.host) || hosts.includes(url.hostname);
   if (!local) return { location: url.href, external: true };
-  return { location: withoutTrailingSlash(url.pathname) + url.search + url.hash, external: false };
+  return {
+    location: shopPath(redirect, withoutTrailingSlash(url.pathname)) + url.search + url.hash,
+    external: false,
+  };
+}
+
+/**
+ * The shop route of a catalogue entity's BigCommerce path: products live at
+ * `/p/{entity_id}{path}` (the same shape as the spec's `/p/{number}/...` rule), categories at
+ * `/c{path}` and brands at `/marque/{slug}`, so an entity redirect never lands on a 404.
+ */
+function shopPath(redirect: Redirect, path: string): string {
+  if (path === '/') return path;
+  const id = redirect.toEntityId;
+  switch (redirect.toType) {
+    case 'product':
+      return id === null || path.startsWith('/p/') ? path : `/p/${id}${path}`;
+    case 'category':
+      return path.startsWith('/c/') ? path : `/c${path}`;
+    case 'brand':
+      return path.startsWith('/marque/') ? path : `/marque/${path.split('/').pop() ?? ''}`;
+    default:
+      return path;
+  }
 }
 
 const PRODUCT_PATH = /^\/p\/\d+(\/.+)$/;
 
 /**
  * spec §2 redirections. An exact from_path match (case and trailing slash ignored, as
- * BigCommerce does) gives the path of its to_url. For `/p/{number}/rest` with no exact match,
+ * BigCommerce does) gives the path of its to_url, on the shop's route of the entity. For `/p/{number}/rest` with no exact match,
  * `/rest` is matched and a product redirect gives `/p/{entity_id}/rest`. Null when nothing
  * matches. The first redirect of the list wins.
  */
