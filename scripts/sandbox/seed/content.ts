@@ -1,5 +1,4 @@
 /** Store information, channel, banners and redirects of the sandbox (v2 store, v3 channels, redirects). */
-import { isoDate } from './random.ts';
 import type { BannerRecord, RedirectRecord } from './types.ts';
 
 export const STORE_DOMAIN = 'www.literie-lumiere.fr';
@@ -211,5 +210,3 @@ export function banners(categoryId: number, brandId: number): BannerRecord[] {
     },
   ];
 }
-
-export const CONTENT_DATE = isoDate(Date.UTC(2025, 0, 6, 9, 0, 0));
