@@ -15,7 +15,8 @@ const imageDomains = (process.env.IMAGE_DOMAINS ?? 'cdn11.bigcommerce.com,images
 export default defineConfig({
   site: process.env.SITE_URL ?? 'http://localhost:4321',
   output: 'static',
-  trailingSlash: 'never',
+  // 'ignore': the middleware answers the spec's trailing-slash 301 (dev and production alike).
+  trailingSlash: 'ignore',
   build: { format: 'file', inlineStylesheets: 'auto' },
   adapter: node({ mode: 'middleware' }),
   integrations: [
@@ -90,7 +91,11 @@ export default defineConfig({
         default: 'contact@literie-exemple.fr',
       }),
       SOCIAL_LINKEDIN_URL: envField.string({ context: 'client', access: 'public', optional: true }),
-      SOCIAL_INSTAGRAM_URL: envField.string({ context: 'client', access: 'public', optional: true }),
+      SOCIAL_INSTAGRAM_URL: envField.string({
+        context: 'client',
+        access: 'public',
+        optional: true,
+      }),
       SOCIAL_FACEBOOK_URL: envField.string({ context: 'client', access: 'public', optional: true }),
       REASSURANCE: envField.string({ context: 'client', access: 'public', optional: true }),
       REVIEWS_PROVIDER_URL: envField.string({

@@ -194,8 +194,7 @@ describe('listingQueryString (canonical, defaults and empty filters dropped)', (
   });
 
   test('round trip', () => {
-    const query =
-      '?marque=3&prix-min=100&couleur=Gris&sort=6&itemsperpage=60&page=2';
+    const query = '?marque=3&prix-min=100&couleur=Gris&sort=6&itemsperpage=60&page=2';
     expect(listingQueryString(parseListingParams(query))).toBe(query);
   });
 });
@@ -209,6 +208,7 @@ describe('listing view (on-demand rendering of /c/... with listing parameters)',
     ['category without query', '/c/matelas', '', null],
     ['not a category', '/p/1/matelas', '?page=2', null],
     ['prefix lookalike', '/cgv', '?page=2', null],
+    ['trailing slash: the 301 to the canonical path comes first', '/c/matelas/', '?page=2', null],
   ])('%s', (_case, pathname, search, expected) => {
     expect(listingViewPath(pathname, search)).toBe(expected);
   });

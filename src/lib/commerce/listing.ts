@@ -230,6 +230,8 @@ export const LISTING_VIEW_PREFIX = '/vue';
  */
 export function listingViewPath(pathname: string, search: string): string | null {
   if (pathname !== '/c' && !pathname.startsWith('/c/')) return null;
+  // A path with a trailing slash is not canonical: its 301 (spec §2) comes before the view.
+  if (pathname.endsWith('/')) return null;
   const query = search.startsWith('?') ? search : search === '' ? '' : `?${search}`;
   if (!isListingView(query)) return null;
   return `${LISTING_VIEW_PREFIX}${pathname}${query}`;

@@ -1,0 +1,195 @@
+import { expect, test } from '@playwright/test';
+import { applyListing, parseListingParams } from '../../src/lib/commerce/listing.ts';
+import { productPath } from '../../src/lib/commerce/slug.ts';
+import { findVariant, stockStatus } from '../../src/lib/commerce/stock.ts';
+import type { Page as ResultPage, Product } from '../../src/lib/commerce/types.ts';
+import { t } from '../../src/lib/i18n/index.ts';
+import { BRANDS, CATEGORIES, PRODUCTS } from '../../scripts/sandbox/fixtures.ts';
+import { api, shownPrice, waitForHydration } from './helpers.ts';
+
+const cardTitles = (page: import('@playwright/test').Page) =>
+  page.locator('[data-card] :is(h2, h3)').allInnerTexts();
+
+/** Every visible product of a category, through the shop's API (all pages). */
+async function categoryProducts(
+  request: import('@playwright/test').APIRequestContext,
+  categoryId: number,
+): Promise<Product[]> {
+  return allProducts(request, { categoryIds: [categoryId] });
+}
+
+async function allProducts(
+  request: import('@playwright/test').APIRequestContext,
+  query: Record<string, unknown>,
+): Promise<Product[]> {
+  const products: Product[] = [];
+  for (let page = 1; ; page++) {
+    const result = await api<ResultPage<Product>>(request, 'getProducts', [
+      { ...query, page, limit: 250 },
+    ]);
+    products.push(...result.items);
+    if (page >= result.pagination.totalPages) return products;
+  }
+}
+
+test('home shows the header, root categories, products and the footer', async ({ page }) => {
+  const res = await page.goto('/');
+  expect(res?.status()).toBe(200);
+  await expect(page).toHaveTitle(/.+/);
+  await expect(page.getByRole('searchbox').first()).toHaveAttribute(
+    'placeholder',
+    'Rechercher un matelas, un produit...',
+  );
+  const nav = page.getByRole('navigation', { name: t('header.mainNavigation') });
+  await expect(nav.getByRole('link', { name: 'Matelas', exact: true })).toBeVisible();
+  await expect(page.locator('[data-card]').first()).toBeVisible();
+  const footer = page.getByRole('contentinfo');
+  await expect(footer.getByRole('link', { name: t('legal.notice') })).toHaveAttribute(
+    'href',
+    '/mentions-legales',
+  );
+  for (const text of ['Livraison rapide', '4 magasins', 'Circuit court']) {
+    await expect(page.getByText(text, { exact: true }).first()).toBeVisible();
+  }
+});
+
+test('a category lists its products in the default order, pre-rendered', async ({
+  page,
+  request,
+}) => {
+  const products = await categoryProducts(request, CATEGORIES.matelas);
+  const expected = applyListing(products, parseListingParams(''));
+  await page.goto('/c/matelas');
+  await expect(page.getByRole('heading', { level: 1, name: 'Matelas' })).toBeVisible();
+  expect(await cardTitles(page)).toEqual(expected.items.map((p) => p.name));
+});
+
+test('sorting by price reorders the products and keeps the sort id in the URL', async ({
+  page,
+  request,
+}) => {
+  const products = await categoryProducts(request, CATEGORIES.matelas);
+  await page.goto('/c/matelas');
+  await waitForHydration(page);
+  await page.getByLabel(t('sort.label')).selectOption({ label: t('sort.priceAsc') });
+  await expect(page).toHaveURL(/[?&]sort=2(&|$)/);
+  const expected = applyListing(products, parseListingParams('sort=2'));
+  expect(await cardTitles(page)).toEqual(expected.items.map((p) => p.name));
+});
+
+test('a direct load of a query view is server-rendered with the right products', async ({
+  browser,
+  request,
+}) => {
+  // JavaScript off: what the shopper sees before any script runs, so nothing can jump.
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  const query = `sort=3&marque=${BRANDS.dormelune}`;
+  const products = await categoryProducts(request, CATEGORIES.matelas);
+  const expected = applyListing(products, parseListingParams(query));
+  expect(expected.items.length).toBeGreaterThan(0);
+  const res = await page.goto(`/c/matelas?${query}`);
+  expect(res?.status()).toBe(200);
+  expect(await cardTitles(page)).toEqual(expected.items.map((p) => p.name));
+  await context.close();
+});
+
+test('filtering by brand narrows the list, and removing the filter restores it', async ({
+  page,
+  request,
+}) => {
+  const products = await categoryProducts(request, CATEGORIES.matelas);
+  await page.goto('/c/matelas');
+  await waitForHydration(page);
+  const all = await cardTitles(page);
+  await page.getByRole('checkbox', { name: /Dormelune/ }).check();
+  // Without the auto-submit script the filter form has an explicit button.
+  if (!/marque=/.test(page.url()))
+    await page.getByRole('button', { name: t('filter.apply') }).click();
+  await expect(page).toHaveURL(new RegExp(`marque=${BRANDS.dormelune}`));
+  const expected = applyListing(products, parseListingParams(`marque=${BRANDS.dormelune}`));
+  expect(await cardTitles(page)).toEqual(expected.items.map((p) => p.name));
+  expect(expected.pagination.total).toBeLessThan(products.length);
+  await page.goto('/c/matelas');
+  expect(await cardTitles(page)).toEqual(all);
+});
+
+test('pagination goes to page 2 and marks the current page', async ({ page, request }) => {
+  const products = await categoryProducts(request, CATEGORIES.matelas);
+  const second = applyListing(products, parseListingParams('page=2'));
+  expect(second.items.length).toBeGreaterThan(0);
+  await page.goto('/c/matelas');
+  await page
+    .getByRole('navigation', { name: t('pagination.label') })
+    .getByRole('link', { name: t('pagination.next') })
+    .click();
+  await expect(page).toHaveURL(/[?&]page=2(&|$)/);
+  expect(await cardTitles(page)).toEqual(second.items.map((p) => p.name));
+  await expect(
+    page.getByRole('navigation', { name: t('pagination.label') }).locator('[aria-current="page"]'),
+  ).toHaveText(/2/);
+});
+
+test('the grid / list toggle switches the layout', async ({ page }) => {
+  await page.goto('/c/matelas');
+  await waitForHydration(page);
+  const card = page.locator('[data-card]').first();
+  const gridBox = await card.boundingBox();
+  await page.getByTitle(t('listing.list')).click();
+  await expect(page.getByRole('radio', { name: t('listing.list') })).toBeChecked();
+  const listBox = await card.boundingBox();
+  expect(listBox?.width).toBeGreaterThan((gridBox?.width ?? 0) * 1.5);
+});
+
+test('a product page: changing the variant updates price and stock', async ({ page, request }) => {
+  const product = await api<Product>(request, 'getProductById', [PRODUCTS.trackingVariant]);
+  const res = await page.goto(productPath(product));
+  expect(res?.status()).toBe(200);
+  await expect(page.getByRole('heading', { level: 1, name: product.name })).toBeVisible();
+  await waitForHydration(page);
+
+  // Pick a variant whose shown price differs from the current one, then one out of stock.
+  const priceArea = page.locator('[aria-live="polite"]').first();
+  for (const variant of product.variants) {
+    for (const value of variant.optionValues) {
+      await page
+        .getByRole('group', { name: new RegExp(`^${value.optionDisplayName}`) })
+        .getByRole('radio', { name: value.label, exact: true })
+        .check();
+    }
+    const selection = Object.fromEntries(variant.optionValues.map((v) => [v.optionId, v.id]));
+    expect(findVariant(product, selection)?.id).toBe(variant.id);
+    await expect(priceArea).toContainText(shownPrice(product, variant).replace(/\s/g, ' '), {
+      useInnerText: true,
+    });
+    const status = stockStatus(product, variant);
+    await expect(priceArea.locator('[data-stock]')).toHaveAttribute('data-stock', status);
+  }
+});
+
+test('a brand corner lists the brand products', async ({ page, request }) => {
+  const products = await allProducts(request, { brandId: BRANDS.dormelune });
+  await page.goto('/marque/dormelune');
+  await expect(page.getByRole('heading', { level: 1, name: /Dormelune/ })).toBeVisible();
+  const titles = await cardTitles(page);
+  expect(titles.length).toBeGreaterThan(0);
+  const names = new Set(products.map((p) => p.name));
+  for (const title of titles) expect(names.has(title), title).toBe(true);
+});
+
+test('the product JSON-LD carries offers and the rating', async ({ page, request }) => {
+  const product = await api<Product>(request, 'getProductById', [PRODUCTS.trackingVariant]);
+  await page.goto(productPath(product));
+  const blocks = await page.locator('script[type="application/ld+json"]').allTextContents();
+  type Ld = { '@type'?: string; offers?: unknown; name?: string; aggregateRating?: unknown };
+  const ld = blocks
+    .flatMap((b) => JSON.parse(b) as Ld | Ld[])
+    .find((b) => b['@type'] === 'Product');
+  expect(ld?.name).toBe(product.name);
+  expect(ld?.offers).toBeTruthy();
+  if (product.reviewsCount > 0) expect(ld?.aggregateRating).toBeTruthy();
+  await expect(page.locator('link[rel="canonical"]')).toHaveAttribute(
+    'href',
+    new RegExp(`${productPath(product)}$`),
+  );
+});

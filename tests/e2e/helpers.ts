@@ -1,0 +1,34 @@
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { formatPrice } from '../../src/lib/commerce/money.ts';
+import { displayPrice } from '../../src/lib/commerce/price.ts';
+import type { Product, Variant } from '../../src/lib/commerce/types.ts';
+
+/** Calls the shop's API middleware the way islands do (spec §7: body = argument array). */
+export async function api<T>(
+  request: APIRequestContext,
+  method: string,
+  args: unknown[],
+): Promise<T> {
+  const res = await request.post(`/api/bigcommerce/${method}`, { data: args });
+  expect(res.status(), `${method} answered ${res.status()}`).toBe(200);
+  return ((await res.json()) as { data: T }).data;
+}
+
+/** The price text a variant should show: the special price when on sale, else the regular. */
+export function shownPrice(product: Product, variant: Variant): string {
+  const price = displayPrice(product, variant);
+  return formatPrice(price.special ?? price.regular);
+}
+
+/** Waits until every island of the page has hydrated (Astro removes the `ssr` attribute). */
+export async function waitForHydration(page: Page): Promise<void> {
+  await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
+}
+
+/** Prices shown on product cards, in cents, in page order (special price when on sale). */
+export async function cardPrices(page: Page): Promise<number[]> {
+  const texts = await page
+    .locator('[data-card-price]')
+    .evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-card-price') ?? ''));
+  return texts.filter(Boolean).map(Number);
+}

@@ -1,0 +1,106 @@
+import { expect, test } from '@playwright/test';
+import { productPath } from '../../src/lib/commerce/slug.ts';
+import type { Product } from '../../src/lib/commerce/types.ts';
+import { t } from '../../src/lib/i18n/index.ts';
+import { P_RULE_REDIRECT, PRODUCTS } from '../../scripts/sandbox/fixtures.ts';
+import { api } from './helpers.ts';
+
+test('an unknown page answers 404 with the error page and its buttons', async ({ page }) => {
+  const res = await page.goto('/cette-page-n-existe-pas');
+  expect(res?.status()).toBe(404);
+  await expect(page.getByRole('heading', { level: 1, name: t('Page not found') })).toBeVisible();
+  await expect(
+    page.getByText(t("We are sorry that we can't find the page, please go back or try again")),
+  ).toBeVisible();
+  await expect(page.getByRole('link', { name: t('Return home') })).toHaveAttribute('href', '/');
+  await page.goto('/c/matelas');
+  await page.goto('/cette-page-n-existe-pas');
+  await page.getByRole('button', { name: t('Back'), exact: true }).click();
+  await expect(page).toHaveURL(/\/c\/matelas$/);
+});
+
+test('an unknown product id answers 404', async ({ request }) => {
+  const res = await request.get('/p/999999/inconnu', { maxRedirects: 0 });
+  expect(res.status()).toBe(404);
+});
+
+for (const [name, from, to] of [
+  ['a category', '/c/matelas/', '/c/matelas'],
+  ['a query is kept', '/c/matelas/?sort=2', '/c/matelas?sort=2'],
+  ['an unknown path', '/nulle-part/', '/nulle-part'],
+] as const) {
+  test(`a trailing slash on ${name} answers 301 without it`, async ({ request }) => {
+    const res = await request.get(from, { maxRedirects: 0 });
+    expect(res.status()).toBe(301);
+    const location = new URL(res.headers().location ?? '', 'http://x');
+    expect(location.pathname + location.search).toBe(to);
+  });
+}
+
+test('a storefront redirect sends its from_path to the target product', async ({ request }) => {
+  const target = await api<Product>(request, 'getProductById', [PRODUCTS.redirectTarget]);
+  const res = await request.get(P_RULE_REDIRECT.fromPath, { maxRedirects: 0 });
+  expect(res.status()).toBe(301);
+  expect(new URL(res.headers().location ?? '', 'http://x').pathname).toBe(productPath(target));
+});
+
+test('the /p/{number}/... rule drops the id and redirects to /p/{entity_id}{path}', async ({
+  request,
+}) => {
+  const res = await request.get(`/p/${PRODUCTS.retired}${P_RULE_REDIRECT.fromPath}`, {
+    maxRedirects: 0,
+  });
+  expect(res.status()).toBe(301);
+  expect(new URL(res.headers().location ?? '', 'http://x').pathname).toBe(
+    `/p/${P_RULE_REDIRECT.toEntityId}${P_RULE_REDIRECT.fromPath}`,
+  );
+});
+
+test('the API middleware answers { data }, 400 on bad arguments and 500 when unknown', async ({
+  request,
+}) => {
+  const ok = await request.post('/api/bigcommerce/getProductById', {
+    data: [PRODUCTS.trackingVariant],
+  });
+  expect(ok.status()).toBe(200);
+  expect(((await ok.json()) as { data: { id: number } }).data.id).toBe(PRODUCTS.trackingVariant);
+
+  const bad = await request.post('/api/bigcommerce/getProductById', { data: ['abc'] });
+  expect(bad.status()).toBe(400);
+  expect(await bad.json()).toMatchObject({
+    statusCode: 400,
+    message: expect.any(String) as string,
+  });
+
+  const unknown = await request.post('/api/inconnu/getProducts', { data: [] });
+  expect(unknown.status()).toBe(500);
+  expect(await unknown.json()).toMatchObject({ statusCode: 500 });
+});
+
+test('static pages are precompressed, assets immutable, HTML revalidated', async ({
+  page,
+  request,
+}) => {
+  const home = await request.get('/', { headers: { 'accept-encoding': 'br' } });
+  expect(home.headers()['content-encoding']).toBe('br');
+  expect(home.headers()['cache-control']).toBe('public, max-age=0, must-revalidate');
+  await page.goto('/');
+  const css = await page.locator('link[rel="stylesheet"]').first().getAttribute('href');
+  if (css) {
+    const asset = await request.get(css);
+    expect(asset.headers()['cache-control']).toBe('public, max-age=31536000, immutable');
+  }
+});
+
+test('sitemap and robots are served', async ({ request }) => {
+  const robots = await request.get('/robots.txt');
+  expect(robots.status()).toBe(200);
+  expect(await robots.text()).toContain('Sitemap:');
+  const index = await request.get('/sitemap-index.xml');
+  expect(index.status()).toBe(200);
+  const sitemap = await request.get('/sitemap-0.xml');
+  const xml = await sitemap.text();
+  expect(xml).toContain('/c/matelas</loc>');
+  expect(xml).toMatch(/\/p\/\d+\/[a-z0-9-]+<\/loc>/);
+  expect(xml).not.toContain('/Design');
+});
