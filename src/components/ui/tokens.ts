@@ -1,0 +1,35 @@
+/**
+ * Design constants of spec §9 that are not CSS tokens (those live in src/styles/global.css),
+ * shown on /Design and usable by components that need them in script.
+ */
+
+/** spec §9 viewport breakpoints, in CSS pixels. */
+export const VIEWPORT_BREAKPOINTS = {
+  mobile: 320,
+  mobileMedium: 375,
+  mobileWide: 425,
+  tablet: 768,
+  desktop: 1024,
+  desktopMedium: 1280,
+  desktopWide: 1600,
+} as const;
+
+export type ViewportBreakpoint = keyof typeof VIEWPORT_BREAKPOINTS;
+
+/** spec §9 screens (min widths in px); the same values are the `--breakpoint-*` of global.css. */
+export const SCREENS = {
+  xs: 320,
+  sm: 640,
+  md: 768,
+  lg: 1024,
+  xl: 1280,
+  xxl: 1536,
+} as const;
+
+export type Screen = keyof typeof SCREENS;
+
+/** spec §9 star rating: size in px, step, colour. */
+export const STAR = { size: 18, step: 0.5, color: '#CD9C4B' } as const;
+
+/** spec §9 header hide animation, in ms. */
+export const HEADER_HIDE_MS = 300;
