@@ -1,0 +1,36 @@
+/**
+ * Fixed destinations of the shell's links (spec §2): legal pages, sleep content, account,
+ * cart, the affiliate page, and the support site's FAQ and new-request pages.
+ */
+import { SUPPORT_URL } from 'astro:env/client';
+
+export const PATHS = {
+  home: '/',
+  login: '/connexion',
+  cart: '/panier',
+  sleepContent: '/les-yeux-fermes',
+  search: '/resultats-de-recherche',
+  /** Content page (catch-all route) presenting the affiliate programme. */
+  affiliate: '/devenir-affilie',
+} as const;
+
+/** spec §2: legal pages linked from the footer, in display order. */
+export const LEGAL_LINKS = [
+  { path: '/protection-des-donnees-personnelles', key: 'legal.privacy' },
+  { path: '/mentions-legales', key: 'legal.notice' },
+  { path: '/cgv', key: 'legal.terms' },
+  { path: '/cookies', key: 'legal.cookies' },
+  { path: '/conditions-des-offres', key: 'legal.offers' },
+  { path: '/cgu-photographies', key: 'legal.photos' },
+] as const;
+
+const supportBase = SUPPORT_URL?.trim().replace(/\/+$/, '');
+const support = supportBase === '' ? undefined : supportBase;
+
+/** spec §9 support site: FAQ and a new-request page; help falls back to the FAQ content page. */
+export const SUPPORT_LINKS = {
+  help: support ?? '/aide',
+  faq: support ?? '/aide',
+  contact: support ? `${support}/requests/new` : '/contact',
+  external: support !== undefined,
+} as const;
