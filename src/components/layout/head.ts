@@ -1,0 +1,13 @@
+/** Props of the document head, accepted by every layout (BaseHead.astro renders them). */
+export interface HeadProps {
+  title: string;
+  description?: string;
+  /** Path of the canonical URL (default: the current path), resolved against the site URL. */
+  canonical?: string;
+  noindex?: boolean;
+  /** Structured data, one object or several (schema.org). */
+  jsonLd?: Record<string, unknown> | readonly Record<string, unknown>[];
+  /** Share image: absolute URL or site path (default /og-default.png). */
+  image?: string;
+  ogType?: 'website' | 'article' | 'product';
+}
