@@ -5,11 +5,12 @@
  * flag of spec §5 from visibility and the hide-category metafield) and `brands`.
  *
  * Scale (build bench: 10,000 products in <= 60 s on 2 cores): products come in pages of 250
- * fetched a few at a time; every loader is linear in what it loads, with no per-product call.
+ * fetched a few at a time, their options by id in batches of 10; every loader is linear in
+ * what it loads, with no per-product call.
  */
 import { defineCollection } from 'astro:content';
 import { z } from 'astro/zod';
-import { hiddenCategoryIds, visibleTree } from './lib/commerce/category.ts';
+import { HIDE_CATEGORY_KEY, hiddenCategoryIds, visibleTree } from './lib/commerce/category.ts';
 import { brandPath, categoryPath } from './lib/commerce/slug.ts';
 import type { Brand, Category, CategoryNode, Product } from './lib/commerce/types.ts';
 import {
@@ -25,8 +26,12 @@ import { bigcommerce } from './lib/server/config.ts';
 
 /** Page size of BigCommerce list calls (its maximum). */
 const PAGE_SIZE = 250;
-/** Product pages in flight at once: enough to hide latency, gentle on the API's rate limit. */
-const CONCURRENT_PAGES = 4;
+/** Products per request when options are included (BigCommerce's cap). */
+const OPTIONS_PAGE_SIZE = 10;
+/** Sub-resources of the bulk product pages; options come separately (see loadAllProducts). */
+const BULK_INCLUDE = ['variants', 'images', 'custom_fields'] as const;
+/** Requests in flight at once: enough to hide latency, gentle on the API's rate limit. */
+const CONCURRENT_REQUESTS = 8;
 
 /** A category as the catalogue pages use it. */
 export interface CatalogueCategory extends Category {
@@ -46,22 +51,58 @@ export interface CatalogueBrand extends Brand {
   path: string;
 }
 
-/** Every visible product: page 1 tells the page count, the other pages load a few at a time. */
+/** Runs `task` over `items` with at most `limit` in flight; results in input order. */
+async function mapConcurrent<T, R>(
+  items: readonly T[],
+  limit: number,
+  task: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  async function worker(): Promise<void> {
+    for (let index = next++; index < items.length; index = next++) {
+      results[index] = await task(items[index] as T);
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
+/**
+ * Every visible product with its variants, images, custom fields and options.
+ *
+ * BigCommerce serves at most 10 products per page when `include` has `options`
+ * (catalog.v3.yml): 1,000 offset pages for 10,000 products. So products come in pages of 250
+ * without options, and the options by id, 10 products a request (`id:in`, no offset to walk).
+ */
 async function loadAllProducts(client: BigCommerceClient): Promise<Product[]> {
-  const query = { isVisible: true, limit: PAGE_SIZE } as const;
+  const query = { isVisible: true, limit: PAGE_SIZE, include: [...BULK_INCLUDE] };
   const first = await getProducts(client, { ...query, page: 1 });
-  const pages: Product[][] = [first.items];
-  const remaining = Array.from(
+  const pageNumbers = Array.from(
     { length: Math.max(0, first.pagination.totalPages - 1) },
     (_, index) => index + 2,
   );
-  async function worker(): Promise<void> {
-    for (let page = remaining.shift(); page !== undefined; page = remaining.shift()) {
-      pages[page - 1] = (await getProducts(client, { ...query, page })).items;
-    }
+  const rest = await mapConcurrent(
+    pageNumbers,
+    CONCURRENT_REQUESTS,
+    async (page) => (await getProducts(client, { ...query, page })).items,
+  );
+  const products = [...first.items, ...rest.flat()];
+
+  const ids = products.map((product) => product.id);
+  const chunks: number[][] = [];
+  for (let i = 0; i < ids.length; i += OPTIONS_PAGE_SIZE) {
+    chunks.push(ids.slice(i, i + OPTIONS_PAGE_SIZE));
   }
-  await Promise.all(Array.from({ length: CONCURRENT_PAGES }, worker));
-  return pages.flat();
+  const withOptions = await mapConcurrent(
+    chunks,
+    CONCURRENT_REQUESTS,
+    async (chunk) =>
+      (await getProducts(client, { ids: chunk, include: ['options'], limit: OPTIONS_PAGE_SIZE }))
+        .items,
+  );
+  const optionsById = new Map(withOptions.flat().map((product) => [product.id, product.options]));
+  return products.map((product) => ({ ...product, options: optionsById.get(product.id) ?? [] }));
 }
 
 function flatten(
@@ -97,7 +138,7 @@ const categories = defineCollection({
       const [tree, details, metafields] = await Promise.all([
         getCategoryTree(client),
         collectPages((page) => getCategories(client, { page, limit: PAGE_SIZE })),
-        getCategoriesBatchMetafields(client),
+        getCategoriesBatchMetafields(client, { key: HIDE_CATEGORY_KEY }),
       ]);
       const shownIds = new Set<number>();
       flatten(visibleTree(tree, hiddenCategoryIds(metafields)), 0, (node) => {

@@ -7,6 +7,7 @@
 import {
   breadcrumbs,
   findCategoryByPath,
+  HIDE_CATEGORY_KEY,
   hiddenCategoryIds,
   visibleTree,
   type Breadcrumb,
@@ -123,7 +124,7 @@ function liveTree(client: BigCommerceClient): Promise<CategoryNode[]> {
   return cached('tree', TREE_TTL_MS, async () => {
     const [tree, metafields] = await Promise.all([
       getCategoryTree(client),
-      getCategoriesBatchMetafields(client),
+      getCategoriesBatchMetafields(client, { key: HIDE_CATEGORY_KEY }),
     ]);
     return visibleTree(tree, hiddenCategoryIds(metafields));
   });

@@ -124,7 +124,9 @@ export function listingHead(
   site: URL | string,
 ): { title: string; description: string; jsonLd: JsonLd[] } {
   const { category } = source;
-  const name = category.pageTitle || category.name;
+  // spec: titles are "<name> | <shop>" (BaseHead adds the shop); upstream page titles often
+  // carry a shop name already.
+  const name = category.name;
   const description =
     category.metaDescription ||
     truncateDescription(category.description, META_DESCRIPTION_LENGTH) ||

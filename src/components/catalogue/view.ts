@@ -4,9 +4,14 @@
  */
 import {
   guaranteedReviews,
+  productBadges,
   type BadgeKind,
   type ProductBadge,
 } from '../../lib/commerce/custom-fields.ts';
+import { displayPrice, type DisplayPrice } from '../../lib/commerce/price.ts';
+import { productPath } from '../../lib/commerce/slug.ts';
+import { defaultVariant } from '../../lib/commerce/stock.ts';
+import { truncateDescription } from '../../lib/commerce/text.ts';
 import { rating } from '../../lib/commerce/rating.ts';
 import type { Product, ProductImage } from '../../lib/commerce/types.ts';
 
@@ -21,10 +26,19 @@ export function orderedImages(product: Pick<Product, 'images'>): ProductImage[] 
   );
 }
 
-/** The largest source of a picture (zoom, else standard): astro:assets derives every width. */
+/**
+ * The one source of a picture for every size (zoom, else standard): cards, gallery and
+ * thumbnails then share their transforms (the 340 and 680 px ones), so the build fetches and
+ * transforms each picture once per size, whichever pages show it.
+ */
 export function imageSource(image: ProductImage): string {
   return image.urlZoom || image.urlStandard;
 }
+
+/** Card picture: 340×340 (spec §9), and twice that for dense screens. */
+export const CARD_IMAGE = { width: 340, height: 340, widths: [340, 680] } as const;
+/** Gallery picture: the card's 680 px plus a 1024 px one for phones at 3× and desktops. */
+export const GALLERY_IMAGE = { width: 1024, height: 1024, widths: [680, 1024] } as const;
 
 /** The card picture: the product's thumbnail image, alt from its description or the name. */
 export function cardImage(
@@ -32,7 +46,7 @@ export function cardImage(
 ): { src: string; alt: string } | null {
   const image = orderedImages(product)[0];
   if (!image) return null;
-  return { src: image.urlStandard || image.urlZoom, alt: image.description || product.name };
+  return { src: imageSource(image), alt: image.description || product.name };
 }
 
 export interface ShownRating {
@@ -78,4 +92,34 @@ export function pictureBadges(badges: readonly ProductBadge[]): ProductBadge[] {
     seen.add(key);
     return true;
   });
+}
+
+/** What a product card shows, computed once per product (cards recur on many pages). */
+export interface CardView {
+  href: string;
+  price: DisplayPrice;
+  badges: ProductBadge[];
+  image: { src: string; alt: string } | null;
+  rating: ShownRating | null;
+  description: string;
+}
+
+const cardViews = new WeakMap<Product, CardView>();
+
+/** The card of a product: default variant's price (spec §4, §5), badges, picture, rating. */
+export function cardView(product: Product): CardView {
+  let view = cardViews.get(product);
+  if (!view) {
+    const variant = defaultVariant(product);
+    view = {
+      href: productPath(product),
+      price: displayPrice(product, variant),
+      badges: pictureBadges(productBadges(product, variant)),
+      image: cardImage(product),
+      rating: productRating(product),
+      description: truncateDescription(product.description),
+    };
+    cardViews.set(product, view);
+  }
+  return view;
 }
