@@ -10,6 +10,7 @@ import {
   getCategoryTree,
 } from '../../lib/server/bigcommerce/index.ts';
 import { bigcommerce } from '../../lib/server/config.ts';
+import { currentBanner } from './banner.ts';
 
 /** Promotional push of a root category's mega menu (content service, spec §3 titlePush / contentPush). */
 export interface MenuPush {
@@ -42,17 +43,6 @@ export const EMPTY_LAYOUT_DATA: LayoutData = Object.freeze({
   pushes: {},
   siteRating: null,
 });
-
-/** spec §3: among banners marked visible, the one with the highest id; null if none. */
-export function currentBanner(banners: readonly Banner[]): Banner | null {
-  let chosen: Banner | null = null;
-  for (const banner of banners) {
-    if (banner.visible && banner.content.trim() !== '' && (!chosen || banner.id > chosen.id)) {
-      chosen = banner;
-    }
-  }
-  return chosen;
-}
 
 async function fetchLayoutData(): Promise<LayoutData> {
   const client = bigcommerce();
