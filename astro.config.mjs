@@ -4,6 +4,7 @@ import react from '@astrojs/react';
 import sitemap from '@astrojs/sitemap';
 import tailwindcss from '@tailwindcss/vite';
 import { defineConfig, envField } from 'astro/config';
+import { devTrailingSlash } from './src/lib/server/middleware/with-trailing-slash.ts';
 
 // Remote image hosts the image proxy accepts (spec §7 "image proxy with allowed domains"):
 // the commerce platform's CDN, the content platform's CDN, and the local sandbox.
@@ -40,7 +41,9 @@ export default defineConfig({
   },
   prefetch: { prefetchAll: false, defaultStrategy: 'hover' },
   vite: {
-    plugins: [tailwindcss()],
+    plugins: [tailwindcss(), devTrailingSlash()],
+    // Build outputs and sandbox data are not sources: keep the dev watcher off them.
+    server: { watch: { ignored: ['**/dist-test/**', '**/.bench/**', '**/.sandbox/**'] } },
   },
   env: {
     validateSecrets: true,

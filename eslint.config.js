@@ -2,10 +2,11 @@
 import js from '@eslint/js';
 import astro from 'eslint-plugin-astro';
 import reactHooks from 'eslint-plugin-react-hooks';
+import { defineConfig } from 'eslint/config';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-export default tseslint.config(
+export default defineConfig(
   {
     ignores: [
       'dist/',
@@ -39,7 +40,13 @@ export default tseslint.config(
   {
     files: ['**/*.astro'],
     languageOptions: {
-      parserOptions: { parser: tseslint.parser, extraFileExtensions: ['.astro'] },
+      // astro-eslint-parser takes `project`, not `projectService`.
+      parserOptions: {
+        parser: tseslint.parser,
+        extraFileExtensions: ['.astro'],
+        projectService: false,
+        project: true,
+      },
     },
   },
   {

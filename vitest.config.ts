@@ -1,3 +1,4 @@
+/// <reference types="vitest/config" />
 import { getViteConfig } from 'astro/config';
 
 // Two projects: `unit` (pure rules, no I/O) and `integration` (connectors, middleware and the

@@ -24,8 +24,16 @@ const npx = (bin: string, ...args: string[]): string[] => [
 
 const testEnv = { ...process.env, ...TEST_ENV };
 const steps: Step[] = [
-  { name: 'types (astro check)', command: npx('astro/bin/astro.mjs', 'check') },
-  { name: 'lint (eslint)', command: npx('eslint/bin/eslint.js', '--max-warnings', '0', '.') },
+  {
+    name: 'types (astro check)',
+    command: [process.execPath, 'scripts/with-upstream.ts', 'astro', 'check'],
+    env: testEnv,
+  },
+  {
+    name: 'lint (eslint)',
+    command: [process.execPath, 'scripts/with-upstream.ts', 'eslint', '--max-warnings', '0', '.'],
+    env: testEnv,
+  },
   { name: 'format (prettier)', command: npx('prettier/bin/prettier.cjs', '--check', '.') },
   { name: 'unit', command: npx('vitest/vitest.mjs', 'run', '--project', 'unit') },
   { name: 'integration', command: npx('vitest/vitest.mjs', 'run', '--project', 'integration') },

@@ -6,7 +6,8 @@ import { PRODUCTS } from '../../scripts/sandbox/fixtures.ts';
 import { api, waitForHydration } from './helpers.ts';
 
 // One axe pass per page kind (STYLE.md): no violation of the WCAG 2.1 A/AA rules.
-const pages: [kind: string, path: string | 'product'][] = [
+// 'product' stands for the product page, whose path comes from the API.
+const pages: [kind: string, path: string][] = [
   ['home', '/'],
   ['category', '/c/matelas'],
   ['category query view', '/c/matelas?sort=2&page=2'],

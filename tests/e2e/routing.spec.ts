@@ -67,10 +67,9 @@ test('the API middleware answers { data }, 400 on bad arguments and 500 when unk
 
   const bad = await request.post('/api/bigcommerce/getProductById', { data: ['abc'] });
   expect(bad.status()).toBe(400);
-  expect(await bad.json()).toMatchObject({
-    statusCode: 400,
-    message: expect.any(String) as string,
-  });
+  const badBody = (await bad.json()) as { statusCode: number; message: unknown };
+  expect(badBody.statusCode).toBe(400);
+  expect(badBody.message).toMatch(/id/);
 
   const unknown = await request.post('/api/inconnu/getProducts', { data: [] });
   expect(unknown.status()).toBe(500);
