@@ -7,7 +7,7 @@
 import { getCollection } from 'astro:content';
 import type { CatalogueBrand, CatalogueCategory } from '../../content.config.ts';
 import { discountPercent, displayPrice } from '../../lib/commerce/price.ts';
-import { defaultVariant, isProductAvailable } from '../../lib/commerce/stock.ts';
+import { isProductAvailable } from '../../lib/commerce/stock.ts';
 import type { CategoryNode, Product } from '../../lib/commerce/types.ts';
 
 export type { CatalogueBrand, CatalogueCategory };
@@ -114,13 +114,13 @@ export function bestSellers(cat: Catalogue, count: number): Product[] {
     .slice(0, count);
 }
 
-/** Available products on sale (spec §5 discount on the default variant), biggest discount first. */
+/** Available products on sale (spec §5 discount, on the product price cards show), biggest first. */
 export function onSale(cat: Catalogue, count: number, exclude: readonly Product[] = []): Product[] {
   const skip = new Set(exclude.map((product) => product.id));
   return availableForSale(cat)
     .flatMap((product) => {
       if (skip.has(product.id)) return [];
-      const price = displayPrice(product, defaultVariant(product));
+      const price = displayPrice(product);
       const percent = discountPercent(price.regular, price.special);
       return percent > 0 ? [{ product, percent }] : [];
     })

@@ -70,10 +70,15 @@ export function activeFilters(
     });
   }
   if (f.priceMin !== null || f.priceMax !== null) {
-    const min = f.priceMin === null ? '' : formatPrice(f.priceMin, { decimals: false });
-    const max = f.priceMax === null ? '' : formatPrice(f.priceMax, { decimals: false });
+    const euros = (cents: number) => formatPrice(cents, { decimals: cents % 100 !== 0 });
+    const range =
+      f.priceMin !== null && f.priceMax !== null
+        ? t('filter.priceRange', { min: euros(f.priceMin), max: euros(f.priceMax) })
+        : f.priceMin !== null
+          ? t('filter.priceFrom', { min: euros(f.priceMin) })
+          : t('filter.priceUpTo', { max: euros(f.priceMax ?? 0) });
     chips.push({
-      label: `${t('filter.price')} : ${min} – ${max}`,
+      label: `${t('filter.price')} : ${range}`,
       href: listingHref(path, params, { filters: { priceMin: null, priceMax: null } }),
     });
   }

@@ -10,7 +10,6 @@ import {
 } from '../../lib/commerce/custom-fields.ts';
 import { displayPrice, type DisplayPrice } from '../../lib/commerce/price.ts';
 import { productPath } from '../../lib/commerce/slug.ts';
-import { defaultVariant } from '../../lib/commerce/stock.ts';
 import { truncateDescription } from '../../lib/commerce/text.ts';
 import { rating } from '../../lib/commerce/rating.ts';
 import type { Product, ProductImage } from '../../lib/commerce/types.ts';
@@ -98,7 +97,10 @@ export function pictureBadges(badges: readonly ProductBadge[]): ProductBadge[] {
 /** What a product card shows, computed once per product (cards recur on many pages). */
 export interface CardView {
   href: string;
+  /** The product's price, the one listings sort and filter on (spec §5). */
   price: DisplayPrice;
+  /** Variants are priced differently: the price is a "from" price. */
+  from: boolean;
   badges: ProductBadge[];
   image: { src: string; alt: string } | null;
   rating: ShownRating | null;
@@ -107,15 +109,21 @@ export interface CardView {
 
 const cardViews = new WeakMap<Product, CardView>();
 
-/** The card of a product: default variant's price (spec §4, §5), badges, picture, rating. */
+/**
+ * The card of a product: its price as listings sort and filter it (the product's, spec §5),
+ * "from" when its variants cost more or less, badges, picture, rating.
+ */
 export function cardView(product: Product): CardView {
   let view = cardViews.get(product);
   if (!view) {
-    const variant = defaultVariant(product);
+    const price = displayPrice(product);
     view = {
       href: productPath(product),
-      price: displayPrice(product, variant),
-      badges: pictureBadges(productBadges(product, variant)),
+      price,
+      from:
+        !price.hidden &&
+        product.variants.some((variant) => (variant.price ?? product.price) !== product.price),
+      badges: pictureBadges(productBadges(product)),
       image: cardImage(product),
       rating: productRating(product),
       description: truncateDescription(product.description),
