@@ -8,6 +8,7 @@ import { useEffect, useId, useMemo } from 'react';
 import { formatPrice } from '../lib/commerce/money.ts';
 import { defaultVariant, stockMessage, variantSelection } from '../lib/commerce/stock.ts';
 import { isColourOption } from '../lib/commerce/swatches.ts';
+import { imageKey } from '../components/catalogue/image-key.ts';
 import { swatchBackground } from '../components/catalogue/swatch.ts';
 import type { ProductOption } from '../lib/commerce/types.ts';
 import { t } from '../lib/i18n/index.ts';
@@ -52,7 +53,9 @@ export function VariantPicker({ product }: VariantPickerProps) {
 
   function choose(optionId: number, valueId: number) {
     const next = { ...options, [optionId]: valueId };
-    selectProductOptions(product.id, next, selectionView(product, next).variant?.id ?? null);
+    const variant = selectionView(product, next).variant;
+    selectProductOptions(product.id, next, variant?.id ?? null);
+    if (variant?.imageUrl) showGalleryImage(variant.imageUrl);
   }
 
   return (
@@ -207,4 +210,16 @@ function OptionPicker({
       </div>
     </fieldset>
   );
+}
+
+/**
+ * Shows the chosen variant's picture in the page gallery (ProductGallery's radio of the same
+ * picture), when the product has it; the gallery is static HTML, so this is a DOM lookup.
+ */
+function showGalleryImage(url: string): void {
+  const key = CSS.escape(imageKey(url));
+  const radio = document.querySelector<HTMLInputElement>(
+    `[data-gallery] input[data-image-key="${key}"]`,
+  );
+  if (radio) radio.checked = true;
 }
