@@ -49,11 +49,7 @@ export default defineConfig(
       },
     },
   },
-  {
-    files: ['**/*.tsx'],
-    plugins: { 'react-hooks': reactHooks },
-    rules: reactHooks.configs.recommended.rules,
-  },
+  { files: ['**/*.tsx'], ...reactHooks.configs.flat.recommended },
   {
     // STYLE.md: server code (connectors, secrets) is never imported from the browser.
     files: ['src/islands/**', 'src/lib/stores/**', 'src/lib/commerce/**'],
