@@ -87,8 +87,12 @@ async function load(): Promise<Catalogue> {
 
 let catalogue: Promise<Catalogue> | undefined;
 
-/** The indexed catalogue, loaded on first use and shared by every page of the build. */
+/**
+ * The indexed catalogue, loaded on first use and shared by every page of the build. In
+ * `astro dev` it is read again for each page, so a content sync shows without a restart.
+ */
 export function getCatalogue(): Promise<Catalogue> {
+  if (import.meta.env.DEV) return load();
   catalogue ??= load();
   return catalogue;
 }
