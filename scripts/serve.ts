@@ -6,11 +6,17 @@
  * to their on-demand route first, so a direct load shows the right products (spec §5).
  */
 import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip as gzipCallback } from 'node:zlib';
 import { listingViewPath } from '../src/lib/commerce/listing.ts';
+import { COMPRESSIBLE } from './lib/precompress.ts';
+
+const brotli = promisify(brotliCompress);
+const gzip = promisify(gzipCallback);
 
 type AstroHandler = (req: IncomingMessage, res: ServerResponse, next?: () => void) => unknown;
 
@@ -97,7 +103,6 @@ async function sendStatic(
     res.writeHead(304, headers).end();
     return;
   }
-  let body = found;
   const accepts = req.headers['accept-encoding'] ?? '';
   for (const [encoding, suffix] of [
     ['br', '.br'],
@@ -107,10 +112,28 @@ async function sendStatic(
     const compressed = await fileAt(found.file + suffix);
     if (compressed) {
       headers['Content-Encoding'] = encoding;
-      body = compressed;
-      break;
+      sendFile(req, res, headers, compressed);
+      return;
+    }
+    if (COMPRESSIBLE.test(found.file) && found.size >= 512) {
+      // Pages are not precompressed by the build (scripts/lib/precompress.ts): compress once.
+      const body = await compressedPage(found, encoding);
+      headers['Content-Encoding'] = encoding;
+      headers['Content-Length'] = String(body.length);
+      res.writeHead(200, headers);
+      res.end(req.method === 'HEAD' ? undefined : body);
+      return;
     }
   }
+  sendFile(req, res, headers, found);
+}
+
+function sendFile(
+  req: IncomingMessage,
+  res: ServerResponse,
+  headers: Record<string, string>,
+  body: StaticFile,
+): void {
   headers['Content-Length'] = String(body.size);
   res.writeHead(200, headers);
   if (req.method === 'HEAD') {
@@ -118,6 +141,43 @@ async function sendStatic(
     return;
   }
   createReadStream(body.file).pipe(res);
+}
+
+/** Compressed pages, most recently used last; bounded in bytes. */
+const pageCache = new Map<string, Buffer>();
+let pageCacheBytes = 0;
+const PAGE_CACHE_MAX_BYTES = 64 * 1024 * 1024;
+
+/**
+ * A page compressed with `encoding`, from the cache (keyed by file, size and mtime, so a new
+ * release never serves a stale body) or compressed now at a fast level (brotli 4, gzip 6).
+ */
+async function compressedPage(found: StaticFile, encoding: 'br' | 'gzip'): Promise<Buffer> {
+  const key = `${encoding}:${found.file}:${found.size}:${found.mtimeMs}`;
+  const hit = pageCache.get(key);
+  if (hit) {
+    pageCache.delete(key);
+    pageCache.set(key, hit);
+    return hit;
+  }
+  const raw = await readFile(found.file);
+  const body =
+    encoding === 'br'
+      ? await brotli(raw, {
+          params: {
+            [constants.BROTLI_PARAM_QUALITY]: 4,
+            [constants.BROTLI_PARAM_SIZE_HINT]: raw.length,
+          },
+        })
+      : await gzip(raw, { level: 6 });
+  pageCache.set(key, body);
+  pageCacheBytes += body.length;
+  for (const [oldKey, oldBody] of pageCache) {
+    if (pageCacheBytes <= PAGE_CACHE_MAX_BYTES) break;
+    pageCache.delete(oldKey);
+    pageCacheBytes -= oldBody.length;
+  }
+  return body;
 }
 
 export interface ServerOptions {

@@ -1,45 +1,79 @@
 /**
- * Writes `.br` and `.gz` siblings of every compressible file of the static output, so the
- * server sends them without compressing on each request.
+ * Writes `.br` and `.gz` siblings of the compressible assets of the static output (hashed JS
+ * and CSS, SVG, XML...), compressed hardest once so the server never compresses them again.
+ * Pages are left to the server, which compresses each on first request and keeps the result
+ * (`scripts/serve.ts`): 10,000 pages are ~1 GB of HTML, and compressing them here cost the
+ * build more time (~17 s on 2 cores) than it saves a shopper (~1 ms per page, once).
+ * The work is spread over one worker thread per core.
  */
 import { readdir, readFile, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
-import { brotliCompress, constants, gzip } from 'node:zlib';
-
-const brotli = promisify(brotliCompress);
-const gz = promisify(gzip);
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
 export const COMPRESSIBLE = /\.(html|css|js|mjs|json|svg|xml|txt|webmanifest)$/;
+/** What the build precompresses: every compressible file but the pages. */
+const PRECOMPRESSED = /\.(css|js|mjs|json|svg|xml|txt|webmanifest)$/;
+/** Below this size compression does not pay for its header. */
+const MIN_BYTES = 512;
 
 async function* walk(dir: string): AsyncGenerator<string> {
   for (const entry of await readdir(dir, { withFileTypes: true })) {
     const full = path.join(dir, entry.name);
     if (entry.isDirectory()) yield* walk(full);
-    else if (COMPRESSIBLE.test(entry.name)) yield full;
+    else if (PRECOMPRESSED.test(entry.name)) yield full;
   }
 }
 
+/** Compresses one file with the hardest settings (assets are few and cached for a year). */
+async function compressFile(file: string): Promise<void> {
+  const body = await readFile(file);
+  if (body.length < MIN_BYTES) return;
+  const br = brotliCompressSync(body, {
+    params: {
+      [constants.BROTLI_PARAM_QUALITY]: 11,
+      [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+    },
+  });
+  const gz = gzipSync(body, { level: 9 });
+  await Promise.all([writeFile(`${file}.br`, br), writeFile(`${file}.gz`, gz)]);
+}
+
+async function compressAll(files: readonly string[]): Promise<void> {
+  for (const file of files) await compressFile(file);
+}
+
 /** Compresses every compressible file below `dir`; returns the number of files. */
-export async function precompress(dir: string, concurrency = 8): Promise<number> {
+export async function precompress(
+  dir: string,
+  threads = Math.max(1, os.availableParallelism()),
+): Promise<number> {
   const files: string[] = [];
   for await (const file of walk(dir)) files.push(file);
-  let next = 0;
-  async function worker(): Promise<void> {
-    while (next < files.length) {
-      const file = files[next++];
-      if (!file) return;
-      const body = await readFile(file);
-      if (body.length < 512) continue;
-      // Hashed assets are few and cached for a year: compress them hardest.
-      const quality = file.includes(`${path.sep}_astro${path.sep}`) ? 11 : 6;
-      const [br, gzBody] = await Promise.all([
-        brotli(body, { params: { [constants.BROTLI_PARAM_QUALITY]: quality } }),
-        gz(body, { level: 9 }),
-      ]);
-      await Promise.all([writeFile(`${file}.br`, br), writeFile(`${file}.gz`, gzBody)]);
-    }
-  }
-  await Promise.all(Array.from({ length: concurrency }, worker));
+  const shares = Array.from({ length: threads }, (_, i) =>
+    files.filter((_, j) => j % threads === i),
+  );
+  await Promise.all(
+    shares.map(
+      (share) =>
+        new Promise<void>((resolve, reject) => {
+          const worker = new Worker(new URL(import.meta.url), { workerData: share });
+          worker.once('message', () => {
+            resolve();
+          });
+          worker.once('error', reject);
+          worker.once('exit', (code) => {
+            if (code !== 0) reject(new Error(`precompress worker exited with ${code}`));
+          });
+        }),
+    ),
+  );
   return files.length;
+}
+
+if (!isMainThread && parentPort) {
+  const port = parentPort;
+  await compressAll(workerData as string[]);
+  port.postMessage('done');
 }

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,6 +12,7 @@ import { startServer } from '../../scripts/serve.ts';
 let dir: string;
 let server: { url: string; close(): Promise<void> };
 const css = `body{color:#222}${'.x{margin:0}'.repeat(200)}`;
+const bigPage = `<h1>Matelas</h1>${'<p>Un matelas ferme et respirant.</p>'.repeat(100)}`;
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'serve-test-'));
@@ -21,6 +23,7 @@ beforeAll(async () => {
   await writeFile(path.join(dir, 'client/c/matelas.html'), '<h1>Matelas</h1>');
   await writeFile(path.join(dir, 'client/_astro/app.abc123.css'), css);
   await writeFile(path.join(dir, 'client/robots.txt'), 'User-agent: *');
+  await writeFile(path.join(dir, 'client/grande-page.html'), bigPage);
   await writeFile(
     path.join(dir, 'server/entry.mjs'),
     `export function handler(req, res) {
@@ -62,6 +65,23 @@ describe('storefront server', () => {
     const gz = await get('/_astro/app.abc123.css', { 'accept-encoding': 'gzip' });
     expect(gz.headers.get('content-encoding')).toBe('gzip');
     expect(await gz.text()).toBe(css);
+  });
+
+  test('pages are compressed on first request (br preferred, then gzip), then from cache', async () => {
+    expect(existsSync(path.join(dir, 'client/grande-page.html.br'))).toBe(false);
+    for (const [accept, encoding] of [
+      ['gzip, br', 'br'],
+      ['gzip', 'gzip'],
+      ['gzip, br', 'br'],
+    ]) {
+      const res = await get('/grande-page', { 'accept-encoding': accept ?? '' });
+      expect(res.headers.get('content-encoding')).toBe(encoding);
+      expect(Number(res.headers.get('content-length'))).toBeLessThan(bigPage.length / 4);
+      expect(await res.text()).toBe(bigPage);
+    }
+    const plain = await get('/grande-page', { 'accept-encoding': 'identity' });
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    expect(await plain.text()).toBe(bigPage);
   });
 
   test('an unchanged file answers 304 to its ETag', async () => {

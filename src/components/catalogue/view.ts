@@ -13,7 +13,6 @@ import { productPath } from '../../lib/commerce/slug.ts';
 import { truncateDescription } from '../../lib/commerce/text.ts';
 import { rating } from '../../lib/commerce/rating.ts';
 import type { Product, ProductImage } from '../../lib/commerce/types.ts';
-import { t, type MessageKey } from '../../lib/i18n/index.ts';
 
 /** Longest meta description search engines show in full. */
 export const META_DESCRIPTION_LENGTH = 155;
@@ -131,19 +130,4 @@ export function cardView(product: Product): CardView {
     cardViews.set(product, view);
   }
   return view;
-}
-
-const constantMessages = new Map<MessageKey, string>();
-
-/**
- * `t(key)` of a message without options, looked up once: product pages and cards repeat the
- * same labels 10,000 times a build, and an i18next lookup is not free.
- */
-export function tc(key: MessageKey): string {
-  let text = constantMessages.get(key);
-  if (text === undefined) {
-    text = t(key);
-    constantMessages.set(key, text);
-  }
-  return text;
 }

@@ -33,3 +33,6 @@ export const STAR = { size: 18, step: 0.5, color: '#CD9C4B' } as const;
 
 /** spec §9 header hide animation, in ms. */
 export const HEADER_HIDE_MS = 300;
+
+/** French one-decimal number format ("4,5") shared by the rating components. */
+export const DECIMAL_FORMAT = new Intl.NumberFormat('fr-FR', { maximumFractionDigits: 1 });
