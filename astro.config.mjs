@@ -4,7 +4,7 @@ import react from '@astrojs/react';
 import sitemap from '@astrojs/sitemap';
 import tailwindcss from '@tailwindcss/vite';
 import { defineConfig, envField } from 'astro/config';
-import { devTrailingSlash } from './src/lib/server/middleware/with-trailing-slash.ts';
+import { devServer } from './src/lib/server/middleware/dev-server.ts';
 
 // Remote image hosts the image proxy accepts (spec §7 "image proxy with allowed domains"):
 // the commerce platform's CDN, the content platform's CDN, and the local sandbox.
@@ -41,7 +41,7 @@ export default defineConfig({
   },
   prefetch: { prefetchAll: false, defaultStrategy: 'hover' },
   vite: {
-    plugins: [tailwindcss(), devTrailingSlash()],
+    plugins: [tailwindcss(), devServer()],
     // Build outputs and sandbox data are not sources: keep the dev watcher off them.
     server: { watch: { ignored: ['**/dist-test/**', '**/.bench/**', '**/.sandbox/**'] } },
   },

@@ -1,5 +1,5 @@
 /**
- * The Astro middleware (`createMiddleware`: trailing slash, listing view, redirects) over real
+ * The Astro middleware (`createMiddleware`: trailing slash, redirects) over real
  * HTTP: a node:http server builds an Astro APIContext per request and runs the same sequence
  * `src/middleware.ts` exports, with the redirect list loaded from a sandbox (fresh database).
  */
@@ -25,7 +25,6 @@ let server: Server;
 let base = '';
 /** The middleware under test; replaced by tests that need their own loader. */
 let middleware: MiddlewareHandler;
-let rewrites: string[] = [];
 let redirectLoads = 0;
 
 beforeAll(async () => {
@@ -40,11 +39,6 @@ beforeAll(async () => {
     const context = createContext({ request, defaultLocale: 'fr' });
     // What Astro knows per route: tests mark a request as pre-rendered with a header.
     context.isPrerendered = req.headers['x-test-prerendered'] === '1';
-    context.rewrite = (payload) => {
-      const target = payload instanceof Request ? payload.url : payload.toString();
-      rewrites.push(target);
-      return Promise.resolve(new Response(`rewritten ${target}`));
-    };
     const next = () =>
       Promise.resolve(new Response(`page ${context.url.pathname}${context.url.search}`));
     void Promise.resolve(middleware(context, next)).then(async (response) => {
@@ -64,7 +58,6 @@ afterAll(async () => {
 });
 
 beforeEach(() => {
-  rewrites = [];
   redirectLoads = 0;
   middleware = createMiddleware({
     load: () => {
@@ -102,20 +95,6 @@ describe('withTrailingSlash (spec §2)', () => {
   test('the root and paths without a trailing slash go on', async () => {
     expect(await get('/')).toMatchObject({ status: 200, text: 'page /' });
     expect(await get('/panier?x=1')).toMatchObject({ status: 200, text: 'page /panier?x=1' });
-  });
-});
-
-describe('withListingView', () => {
-  test('a category page with listing parameters is rewritten to its on-demand view', async () => {
-    const reply = await get('/c/matelas?page=2&sort=3');
-    expect(reply).toMatchObject({ status: 200, text: 'rewritten /vue/c/matelas?page=2&sort=3' });
-    expect(rewrites).toEqual(['/vue/c/matelas?page=2&sort=3']);
-  });
-
-  test('without listing parameters, or outside /c, the page serves', async () => {
-    expect(await get('/c/matelas')).toMatchObject({ status: 200, text: 'page /c/matelas' });
-    expect(await get('/marque/dormelune?page=2')).toMatchObject({ status: 200 });
-    expect(rewrites).toEqual([]);
   });
 });
 

@@ -1,19 +1,18 @@
 import type { MiddlewareHandler } from 'astro';
 import { sequence } from 'astro/middleware';
 import { getRedirects, getStoreMeta, type BigCommerceClient } from '../bigcommerce/index.ts';
-import { withListingView } from './with-listing-view.ts';
 import { createWithRedirects, type RedirectList, type RedirectsOptions } from './with-redirects.ts';
 import { withTrailingSlash } from './with-trailing-slash.ts';
 
-export { createWithRedirects, withListingView, withTrailingSlash };
+export { createWithRedirects, withTrailingSlash };
 export type { RedirectList, RedirectsOptions };
 
 /**
- * The shop's Astro middleware, top to bottom: trailing-slash 301, listing view rewrite,
- * storefront redirects. `src/middleware.ts` wires it to the config; tests to a sandbox.
+ * The shop's Astro middleware, top to bottom: trailing-slash 301, storefront redirects
+ * (listing views are rewritten ahead of Astro: `scripts/serve.ts`, and `dev-server.ts`). `src/middleware.ts` wires it to the config; tests to a sandbox.
  */
 export function createMiddleware(redirects: RedirectsOptions): MiddlewareHandler {
-  return sequence(withTrailingSlash, withListingView, createWithRedirects(redirects));
+  return sequence(withTrailingSlash, createWithRedirects(redirects));
 }
 
 /**
