@@ -277,11 +277,15 @@ function ids(query: string): number[] {
   return applyListing(catalogue, parseListingParams(query)).items.map((p) => p.id);
 }
 
-describe('applyListing: sort as BigCommerce sorts', () => {
+describe('applyListing: sort', () => {
   test.each([
     ['Pertinence: id ascending', '', [1, 2, 3, 4, 5]],
-    ['Prix croissant: product price, ties by id', 'sort=2', [4, 3, 2, 1, 5]],
-    ['Prix décroissant: ties still by id', 'sort=3', [1, 5, 2, 3, 4]],
+    [
+      'Prix croissant: price shown (sale price when on sale), hidden prices last',
+      'sort=2',
+      [3, 2, 1, 5, 4],
+    ],
+    ['Prix décroissant: price shown, hidden prices still last', 'sort=3', [5, 1, 2, 3, 4]],
     ['Nouveautés: date_modified descending', 'sort=4', [2, 1, 3, 4, 5]],
     ['Meilleures ventes: total_sold descending', 'sort=5', [2, 3, 1, 4, 5]],
     ['Nom A-Z: accents and case ignored', 'sort=6', [2, 3, 5, 1, 4]],

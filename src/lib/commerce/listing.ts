@@ -393,8 +393,9 @@ function compareBy(field: SortField): (a: Product, b: Product) => number {
     case 'sku':
       return (a, b) => collator.compare(a.sku, b.sku);
     case 'price':
-      // BigCommerce sorts on the product's `price` field, not on the sale price.
-      return (a, b) => a.price - b.price;
+      // The price the shopper sees on the card (sale price when on sale), not BigCommerce's
+      // bare `price` field, which would show 279 € before 259 € in "Prix croissant".
+      return (a, b) => productPrice(a) - productPrice(b);
     case 'date_modified':
       return (a, b) => Date.parse(a.dateModified) - Date.parse(b.dateModified);
     case 'inventory_level':
@@ -404,11 +405,14 @@ function compareBy(field: SortField): (a: Product, b: Product) => number {
   }
 }
 
-/** Products in the order of a BigCommerce sort; ties keep ascending id whatever the direction. */
+/** Products in a sort-option order (price: the price shown); ties keep ascending id either way. */
 export function sortProducts(products: readonly Product[], sort: SortOption['value']): Product[] {
   const compare = compareBy(sort.sort);
   const sign = sort.direction === 'desc' ? -1 : 1;
-  return [...products].sort((a, b) => sign * compare(a, b) || a.id - b.id);
+  const sorted = [...products].sort((a, b) => sign * compare(a, b) || a.id - b.id);
+  if (sort.sort !== 'price') return sorted;
+  // A hidden price has no place in a price order: those products come last either way.
+  return [...sorted.filter((p) => !p.isPriceHidden), ...sorted.filter((p) => p.isPriceHidden)];
 }
 
 export interface ListingResult {
