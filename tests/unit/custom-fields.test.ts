@@ -71,6 +71,13 @@ describe('productBadges', () => {
     ],
     ['made in France "No"', product({ customFields: fields({ made_in_france: 'No' }) }), []],
     [
+      'a label equal to an earlier badge is shown once',
+      product({
+        customFields: fields({ corner_flag: 'Fabriqué en France', made_in_france: 'Oui' }),
+      }),
+      [{ kind: 'corner', label: 'Fabriqué en France' }],
+    ],
+    [
       'hidden price: no discount badge',
       product({ isPriceHidden: true, price: 10000, salePrice: 5000 }),
       [],

@@ -78,19 +78,9 @@ export const BADGE_TONE = {
   label: 'neutral',
 } as const satisfies Record<BadgeKind, string>;
 
-/**
- * The badges shown beside a picture: the discount is left to the price (which shows `-N%`),
- * and a label equal to an earlier one (a corner flag "Fabriqué en France" and the made in
- * France badge) is shown once.
- */
+/** The badges shown beside a picture: the discount is left to the price (which shows `-N%`). */
 export function pictureBadges(badges: readonly ProductBadge[]): ProductBadge[] {
-  const seen = new Set<string>();
-  return badges.filter((badge) => {
-    const key = badge.label.trim().toLocaleLowerCase('fr');
-    if (badge.kind === 'discount' || seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
+  return badges.filter((badge) => badge.kind !== 'discount');
 }
 
 /** What a product card shows, computed once per product (cards recur on many pages). */

@@ -74,7 +74,15 @@ export function productBadges(
   for (const label of commaList(customField(product, CUSTOM_FIELD_NAMES.labels))) {
     badges.push({ kind: 'label', label });
   }
-  return badges;
+  // A label equal to an earlier badge (a corner flag "Fabriqué en France" beside the made in
+  // France badge) is shown once, as the earlier one.
+  const seen = new Set<string>();
+  return badges.filter((badge) => {
+    const key = badge.label.trim().toLocaleLowerCase('fr');
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 const decimal = z.union([
