@@ -6,12 +6,17 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useId, useMemo } from 'react';
 import { formatPrice } from '../lib/commerce/money.ts';
-import { defaultVariant, stockMessage, variantSelection } from '../lib/commerce/stock.ts';
+import {
+  defaultVariant,
+  STOCK_MESSAGE_KEYS,
+  stockMessage,
+  variantSelection,
+} from '../lib/commerce/stock.ts';
 import { isColourOption } from '../lib/commerce/swatches.ts';
 import { imageKey } from '../components/catalogue/image-key.ts';
 import { swatchBackground } from '../components/catalogue/swatch.ts';
 import type { ProductOption } from '../lib/commerce/types.ts';
-import { t } from '../lib/i18n/index.ts';
+import { createTranslator, type Messages, type Translate } from '../lib/i18n/translate.ts';
 import {
   $productSelection,
   selectionView,
@@ -21,7 +26,18 @@ import {
 
 export interface VariantPickerProps {
   product: PickerProduct & { priceHiddenLabel: string };
+  /** `pickMessages(VARIANT_PICKER_MESSAGES)`: the texts this island shows. */
+  messages: Messages;
 }
+
+/** Message keys the picker shows (handed to it as `messages`, see translate.ts). */
+export const VARIANT_PICKER_MESSAGES = [
+  'price.hidden',
+  'price.label',
+  'price.special',
+  'price.regular',
+  ...Object.values(STOCK_MESSAGE_KEYS),
+] as const;
 
 const STATUS_TONE = {
   'in-stock': 'text-success',
@@ -31,7 +47,8 @@ const STATUS_TONE = {
   unavailable: 'text-danger',
 } as const;
 
-export function VariantPicker({ product }: VariantPickerProps) {
+export function VariantPicker({ product, messages }: VariantPickerProps) {
+  const t = useMemo(() => createTranslator(messages), [messages]);
   const initial = useMemo(() => {
     const variant = defaultVariant(product);
     return variant ? variantSelection(variant) : {};
@@ -61,9 +78,9 @@ export function VariantPicker({ product }: VariantPickerProps) {
   return (
     <div className="flex flex-col gap-5">
       <div aria-live="polite" aria-atomic="true" className="flex flex-col gap-1">
-        <PriceLine product={product} view={view} />
+        <PriceLine product={product} view={view} t={t} />
         <p className={`text-sm font-medium ${STATUS_TONE[view.status]}`} data-stock={view.status}>
-          {stockMessage(view.status, view.level)}
+          {stockMessage(view.status, view.level, t)}
         </p>
       </div>
       {product.options.map((option) => (
@@ -83,9 +100,11 @@ export function VariantPicker({ product }: VariantPickerProps) {
 function PriceLine({
   product,
   view,
+  t,
 }: {
   product: VariantPickerProps['product'];
   view: ReturnType<typeof selectionView>;
+  t: Translate;
 }) {
   if (view.price.hidden) {
     return (

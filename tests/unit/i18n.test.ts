@@ -1,6 +1,13 @@
 import { describe, expect, test } from 'vitest';
 import fr from '../../src/lib/i18n/fr.json' with { type: 'json' };
-import { i18n, t, resolveI18nConfig } from '../../src/lib/i18n/index.ts';
+import {
+  i18n,
+  pickMessages,
+  resolveI18nConfig,
+  t,
+  type MessageKey,
+} from '../../src/lib/i18n/index.ts';
+import { createTranslator } from '../../src/lib/i18n/translate.ts';
 
 describe('message file', () => {
   test.each(Object.entries(fr))('key %j has a non-empty French value', (key, value) => {
@@ -135,5 +142,25 @@ describe('resolveI18nConfig (spec §5 startup check)', () => {
     } else {
       expect(() => resolveI18nConfig(input)).toThrow(new Error(error));
     }
+  });
+});
+
+describe("islands' translator (translate.ts) says what t() says", () => {
+  const translate = createTranslator(fr);
+  const bases = [...new Set(Object.keys(fr).map((key) => key.replace(/_(one|other)$/, '')))];
+  test.each(bases)('%j', (key) => {
+    const options = { count: 1, value: '4,5', label: 'Gris', term: 'latex', page: 2 };
+    expect(translate(key, options)).toBe(t(key as MessageKey, options));
+    expect(translate(key, { ...options, count: 3 })).toBe(
+      t(key as MessageKey, { ...options, count: 3 }),
+    );
+  });
+
+  test('pickMessages hands an island a key with its plural forms, and nothing else', () => {
+    expect(Object.keys(pickMessages(['stock.lowStock', 'Out of stock'])).sort()).toEqual([
+      'Out of stock',
+      'stock.lowStock_one',
+      'stock.lowStock_other',
+    ]);
   });
 });

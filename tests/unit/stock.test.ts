@@ -1,10 +1,13 @@
 import { describe, expect, test } from 'vitest';
+import { pickMessages, t } from '../../src/lib/i18n/index.ts';
+import { createTranslator } from '../../src/lib/i18n/translate.ts';
 import {
   defaultVariant,
   findVariant,
   isInStock,
   isProductAvailable,
   isPurchasable,
+  STOCK_MESSAGE_KEYS,
   stockMessage,
   stockStatus,
   variantSelection,
@@ -169,7 +172,10 @@ describe('stockStatus and its message (spec §8 stock dictionary messages)', () 
   ] as const)('%s', (_case, p, v, quantity, status, message) => {
     expect(stockStatus(p, v, quantity)).toBe(status);
     const level = v?.inventoryLevel ?? p.inventoryLevel;
-    expect(stockMessage(status, level)).toBe(message);
+    expect(stockMessage(status, level, t)).toBe(message);
+    // The islands' translator, over the messages an island is handed, says the same.
+    const island = createTranslator(pickMessages(Object.values(STOCK_MESSAGE_KEYS)));
+    expect(stockMessage(status, level, island)).toBe(message);
   });
 });
 

@@ -1,4 +1,4 @@
-import { t } from '../i18n/index.ts';
+import type { MessageKey } from '../i18n/index.ts';
 import type { Product, Variant } from './types.ts';
 
 type StockProduct = Pick<Product, 'inventoryTracking' | 'inventoryLevel'> &
@@ -93,9 +93,16 @@ export function stockStatus(
   return warning > 0 && level <= warning ? 'low-stock' : 'in-stock';
 }
 
-/** French text of a stock status; `low-stock` says how many units are left. */
-export function stockMessage(status: StockStatus, level?: number | null): string {
-  return t(STOCK_MESSAGE_KEYS[status], { count: level ?? 0 });
+/**
+ * French text of a stock status through `translate` (`t`, or an island's translator);
+ * `low-stock` says how many units are left.
+ */
+export function stockMessage(
+  status: StockStatus,
+  level: number | null | undefined,
+  translate: (key: MessageKey, options: { count: number }) => string,
+): string {
+  return translate(STOCK_MESSAGE_KEYS[status], { count: level ?? 0 });
 }
 
 /** Option value ids of a variant keyed by option id (the shape `findVariant` takes). */

@@ -48,3 +48,17 @@ export function t(key: MessageKey, options?: Record<string, unknown>): string {
 const constantMessages = new Map<string, string>();
 
 export { resolveI18nConfig, I18N_CONFIG_MISSING_MESSAGE, type I18nConfig } from './config.ts';
+
+/**
+ * The raw messages of `keys` (with their plural forms), for an island's `createTranslator`
+ * (`translate.ts`): islands get the few texts they show, not i18next and the whole file.
+ */
+export function pickMessages(keys: readonly MessageKey[]): Record<string, string> {
+  const picked: Record<string, string> = {};
+  for (const key of keys) {
+    for (const [name, text] of Object.entries(messages)) {
+      if (name === key || name.startsWith(`${key}_`)) picked[name] = text;
+    }
+  }
+  return picked;
+}
