@@ -52,13 +52,33 @@ export default defineConfig(
   { files: ['**/*.tsx'], ...reactHooks.configs.flat.recommended },
   {
     // STYLE.md: server code (connectors, secrets) is never imported from the browser.
-    files: ['src/islands/**', 'src/lib/stores/**', 'src/lib/commerce/**'],
+    files: ['src/lib/commerce/**'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
           patterns: [
             { group: ['**/lib/server/**', 'astro:env/server'], message: 'Server-only code.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Islands and stores run in the browser: no server code, and no i18next with the whole
+    // message file (pages hand islands their texts: pickMessages + i18n/translate.ts).
+    files: ['src/islands/**', 'src/lib/stores/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/lib/server/**', 'astro:env/server'], message: 'Server-only code.' },
+            {
+              group: ['**/lib/i18n/index.ts', 'i18next'],
+              allowTypeImports: true,
+              message: 'Use the texts handed as props with i18n/translate.ts.',
+            },
           ],
         },
       ],
