@@ -3,8 +3,10 @@
  * with the storefront redirect list read from BigCommerce.
  */
 import { bigcommerce, storefrontHosts } from './lib/server/config.ts';
+import { getProductById } from './lib/server/bigcommerce/index.ts';
 import { createMiddleware, loadRedirectList } from './lib/server/middleware/index.ts';
 
-export const onRequest = createMiddleware({
-  load: () => loadRedirectList(bigcommerce(), storefrontHosts),
-});
+export const onRequest = createMiddleware(
+  { load: () => loadRedirectList(bigcommerce(), storefrontHosts) },
+  { lookup: (id) => getProductById(bigcommerce(), id) },
+);

@@ -19,6 +19,13 @@ test('an unknown page answers 404 with the error page and its buttons', async ({
   await expect(page).toHaveURL(/\/c\/matelas$/);
 });
 
+test('a product page with an outdated slug answers 301 to its page', async ({ request }) => {
+  const target = await api<Product>(request, 'getProductById', [PRODUCTS.redirectTarget]);
+  const res = await request.get(`/p/${target.id}/ancien-nom`, { maxRedirects: 0 });
+  expect(res.status()).toBe(301);
+  expect(new URL(res.headers().location ?? '', 'http://x').pathname).toBe(productPath(target));
+});
+
 test('an unknown product id answers 404', async ({ request }) => {
   const res = await request.get('/p/999999/inconnu', { maxRedirects: 0 });
   expect(res.status()).toBe(404);

@@ -10,6 +10,7 @@ import { createContext } from 'astro/middleware';
 import { afterAll, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
 import {
   createBigCommerceClient,
+  getProductById,
   type BigCommerceClient,
 } from '../../src/lib/server/bigcommerce/index.ts';
 import {
@@ -17,6 +18,8 @@ import {
   loadRedirectList,
   type RedirectList,
 } from '../../src/lib/server/middleware/index.ts';
+import { productPath } from '../../src/lib/commerce/slug.ts';
+import { PRODUCTS } from '../../scripts/sandbox/fixtures.ts';
 import { startTestSandbox, type TestSandbox } from './helpers/sandbox.ts';
 
 let sandbox: TestSandbox;
@@ -26,6 +29,7 @@ let base = '';
 /** The middleware under test; replaced by tests that need their own loader. */
 let middleware: MiddlewareHandler;
 let redirectLoads = 0;
+let productLookups = 0;
 
 beforeAll(async () => {
   sandbox = await startTestSandbox();
@@ -59,12 +63,21 @@ afterAll(async () => {
 
 beforeEach(() => {
   redirectLoads = 0;
-  middleware = createMiddleware({
-    load: () => {
-      redirectLoads += 1;
-      return loadRedirectList(client);
+  productLookups = 0;
+  middleware = createMiddleware(
+    {
+      load: () => {
+        redirectLoads += 1;
+        return loadRedirectList(client);
+      },
     },
-  });
+    {
+      lookup: (id) => {
+        productLookups += 1;
+        return getProductById(client, id);
+      },
+    },
+  );
 });
 
 async function get(path: string, headers: Record<string, string> = {}) {
@@ -219,5 +232,41 @@ describe('order', () => {
   test('the trailing slash goes first, then redirects apply to the clean path', async () => {
     expect(await get('/soldes/')).toMatchObject({ status: 301, location: '/soldes' });
     expect(redirectLoads).toBe(0);
+  });
+});
+
+describe('withProductPath (outdated product slugs)', () => {
+  test('an outdated or missing slug answers 301 to the product page, looked up once', async () => {
+    const product = await getProductById(client, PRODUCTS.redirectTarget);
+    if (!product) throw new Error('fixture product missing');
+    const canonical = productPath(product);
+    expect(await get(`/p/${product.id}/ancien-nom?x=1`)).toMatchObject({
+      status: 301,
+      location: `${canonical}?x=1`,
+    });
+    expect(await get(`/p/${product.id}`)).toMatchObject({ status: 301, location: canonical });
+    expect(productLookups).toBe(1);
+  });
+
+  test('the canonical path itself (a product newer than the build) goes on', async () => {
+    const product = await getProductById(client, PRODUCTS.trackingNone);
+    if (!product) throw new Error('fixture product missing');
+    expect(await get(productPath(product))).toMatchObject({
+      status: 200,
+      text: `page ${productPath(product)}`,
+    });
+  });
+
+  test('an unknown or hidden product goes on to the 404', async () => {
+    expect(await get('/p/999999/inconnu')).toMatchObject({
+      status: 200,
+      text: 'page /p/999999/inconnu',
+    });
+    expect(await get(`/p/${PRODUCTS.retired}/ancien`)).toMatchObject({ status: 200 });
+  });
+
+  test('pre-rendered routes are not looked up', async () => {
+    expect(await get('/p/101/autre', { 'x-test-prerendered': '1' })).toMatchObject({ status: 200 });
+    expect(productLookups).toBe(0);
   });
 });

@@ -1,18 +1,25 @@
 import type { MiddlewareHandler } from 'astro';
 import { sequence } from 'astro/middleware';
 import { getRedirects, getStoreMeta, type BigCommerceClient } from '../bigcommerce/index.ts';
+import { createWithProductPath, type ProductPathOptions } from './with-product-path.ts';
 import { createWithRedirects, type RedirectList, type RedirectsOptions } from './with-redirects.ts';
 import { withTrailingSlash } from './with-trailing-slash.ts';
 
-export { createWithRedirects, withTrailingSlash };
-export type { RedirectList, RedirectsOptions };
+export { createWithProductPath, createWithRedirects, withTrailingSlash };
+export type { ProductPathOptions, RedirectList, RedirectsOptions };
 
 /**
- * The shop's Astro middleware, top to bottom: trailing-slash 301, storefront redirects
- * (listing views are rewritten ahead of Astro: `scripts/serve.ts`, and `dev-server.ts`). `src/middleware.ts` wires it to the config; tests to a sandbox.
+ * The shop's Astro middleware, top to bottom: trailing-slash 301, storefront redirects, product
+ * paths with an outdated slug (listing views are rewritten ahead of Astro: `scripts/serve.ts`,
+ * and `dev-server.ts`). `src/middleware.ts` wires it to the config; tests to a sandbox.
  */
-export function createMiddleware(redirects: RedirectsOptions): MiddlewareHandler {
-  return sequence(withTrailingSlash, createWithRedirects(redirects));
+export function createMiddleware(
+  redirects: RedirectsOptions,
+  products?: ProductPathOptions,
+): MiddlewareHandler {
+  const handlers = [withTrailingSlash, createWithRedirects(redirects)];
+  if (products) handlers.push(createWithProductPath(products));
+  return sequence(...handlers);
 }
 
 /**
