@@ -14,6 +14,7 @@ const pages: [kind: string, path: string][] = [
   ['product', 'product'],
   ['brand', '/marque/dormelune'],
   ['category index', '/categorie'],
+  ['search results', '/resultats-de-recherche/matelas'],
   ['error 404', '/page-inconnue'],
   ['design showcase', '/Design'],
 ];

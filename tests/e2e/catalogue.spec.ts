@@ -196,3 +196,27 @@ test('the product JSON-LD carries offers and the rating', async ({ page, request
     new RegExp(`${productPath(product)}$`),
   );
 });
+
+test('the header search leads to the results page of the trimmed term', async ({
+  page,
+  request,
+}) => {
+  const expected = await api<{ products: Product[] }>(request, 'getProductsWithFilter', [
+    { searchTerm: 'latex', limit: 20 },
+  ]);
+  expect(expected.products.length).toBeGreaterThan(0);
+  await page.goto('/c/matelas');
+  const search = page.getByRole('searchbox').first();
+  await search.fill('  latex ');
+  await search.press('Enter');
+  await expect(page).toHaveURL(/\/resultats-de-recherche\/latex$/);
+  await expect(
+    page.getByRole('heading', { level: 1, name: t('search.resultsTitle', { term: 'latex' }) }),
+  ).toBeVisible();
+  expect(await cardTitles(page)).toEqual(expected.products.map((p) => p.name));
+
+  await page.goto('/resultats-de-recherche/introuvablexyz');
+  await expect(page.getByText(t('No products found matching your search criteria.'))).toBeVisible();
+  await page.goto('/resultats-de-recherche');
+  await expect(page.getByText(t("You haven't searched for items yet"))).toBeVisible();
+});
