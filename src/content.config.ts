@@ -5,7 +5,7 @@
  * flag of spec §5 from visibility and the hide-category metafield) and `brands`.
  *
  * Scale (build bench: 10,000 products in <= 60 s on 2 cores): products come in pages of 250
- * fetched a few at a time, their options by id in batches of 10 (`loadProducts`); every loader
+ * fetched a few at a time, their options by id in batches of 10 (`getAllProducts`); every loader
  * is linear in what it loads, with no per-product call.
  */
 import { defineCollection } from 'astro:content';
@@ -15,13 +15,13 @@ import { brandPath, categoryPath } from './lib/commerce/slug.ts';
 import type { Brand, Category, CategoryNode, Product } from './lib/commerce/types.ts';
 import {
   collectPages,
+  getAllProducts,
   getBrands,
   getCategories,
   getCategoriesBatchMetafields,
   getCategoryTree,
 } from './lib/server/bigcommerce/index.ts';
 import { bigcommerce } from './lib/server/config.ts';
-import { loadProducts } from './components/catalogue/load-products.ts';
 
 /** Page size of BigCommerce list calls (its maximum). */
 const PAGE_SIZE = 250;
@@ -60,7 +60,7 @@ const products = defineCollection({
     name: 'bigcommerce-products',
     async load({ store, logger }) {
       const started = performance.now();
-      const items = await loadProducts(bigcommerce());
+      const items = await getAllProducts(bigcommerce(), { isVisible: true });
       store.clear();
       for (const product of items) store.set({ id: String(product.id), data: { ...product } });
       logger.info(`${items.length} products in ${Math.round(performance.now() - started)} ms`);

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import {
+  collectPages,
   BigCommerceError,
   createBigCommerceClient,
   getAllProducts,
@@ -21,6 +22,7 @@ import {
   type BigCommerceClient,
 } from '../../src/lib/server/bigcommerce/index.ts';
 import type { CategoryNode, Product } from '../../src/lib/commerce/types.ts';
+import { PRODUCTS } from '../../scripts/sandbox/fixtures.ts';
 import { startTestSandbox, type TestSandbox } from './helpers/sandbox.ts';
 
 let sandbox: TestSandbox;
@@ -183,14 +185,44 @@ describe('getProducts', () => {
 });
 
 describe('getAllProducts', () => {
-  test('follows meta.pagination to the last page (10 per page with options)', async () => {
+  test('loads every product in pages of 250, then their options 10 at a time by id', async () => {
     const upstream = await raw('v3/catalog/products?limit=1');
+    const total = upstream.meta.pagination.total;
     const all = await getAllProducts(client);
-    expect(all).toHaveLength(upstream.meta.pagination.total);
+    expect(all).toHaveLength(total);
     expect(new Set(all.map((p) => p.id)).size).toBe(all.length);
-    // include=options caps pages at 10: the page count comes from the reply, not from limit.
-    expect(requested.length).toBe(Math.ceil(upstream.meta.pagination.total / 10));
-    expect(requested.every((url) => new URL(url).searchParams.get('limit') === '250')).toBe(true);
+    // include=options caps pages at 10 (catalog.v3.yml): bulk pages go without options...
+    const params = requested.map((url) => new URL(url).searchParams);
+    const bulk = params.filter((q) => q.get('limit') === '250');
+    expect(bulk).toHaveLength(Math.ceil(total / 250));
+    expect(bulk.every((q) => !(q.get('include') ?? '').includes('options'))).toBe(true);
+    // ...and the options come by id, 10 products a request, no offset walked.
+    const byId = params.filter((q) => q.get('include') === 'options');
+    expect(byId).toHaveLength(Math.ceil(total / 10));
+    expect(byId.every((q) => q.get('id:in') !== null && q.get('page') === null)).toBe(true);
+    expect(requested).toHaveLength(bulk.length + byId.length);
+    // The options are the product's own, as a single-product read gives them.
+    const many = all.find((p) => p.id === PRODUCTS.manyColours);
+    const alone = await getProductById(client, PRODUCTS.manyColours);
+    expect(many?.options).toEqual(alone?.options);
+    expect(many?.options.length).toBeGreaterThan(0);
+  });
+
+  test.each([
+    ['one page after the other', 1],
+    ['a few pages at a time', 3],
+  ])('collectPages follows total_pages: %s', async (_case, concurrency) => {
+    const pages = [[1, 2], [3, 4], [5]];
+    const asked: number[] = [];
+    const items = await collectPages((page) => {
+      asked.push(page);
+      return Promise.resolve({
+        items: pages[page - 1] ?? [],
+        pagination: { total: 5, count: 2, perPage: 2, currentPage: page, totalPages: 3 },
+      });
+    }, concurrency);
+    expect(items).toEqual([1, 2, 3, 4, 5]);
+    expect(asked.sort()).toEqual([1, 2, 3]);
   });
 
   test('keeps the filters on every page', async () => {

@@ -15,6 +15,7 @@ import {
 import { categoryPath } from '../../lib/commerce/slug.ts';
 import type { Brand, Category, CategoryNode, Product } from '../../lib/commerce/types.ts';
 import {
+  getAllProducts,
   getBrands,
   getCategoriesBatchMetafields,
   getCategory,
@@ -22,7 +23,6 @@ import {
   type BigCommerceClient,
 } from '../../lib/server/bigcommerce/index.ts';
 import type { Catalogue, CatalogueCategory } from './catalogue.ts';
-import { loadProducts } from './load-products.ts';
 
 export interface ListingCategory {
   id: number;
@@ -148,7 +148,7 @@ export async function liveListingSource(
   const [category, products, brands] = await Promise.all([
     cached(`category:${node.id}`, PRODUCTS_TTL_MS, () => getCategory(client, node.id)),
     cached(`products:${node.id}`, PRODUCTS_TTL_MS, () =>
-      loadProducts(client, { categoryIds: [node.id] }),
+      getAllProducts(client, { categoryIds: [node.id], isVisible: true }),
     ),
     liveBrands(client),
   ]);

@@ -84,16 +84,39 @@ export async function getProducts(
   return client.get('v3/catalog/products', ProductPageSchema, productSearchParams(query));
 }
 
+/** Products per request when `include` has `options` (BigCommerce's cap, catalog.v3.yml). */
+const OPTIONS_PAGE_SIZE = 10;
+/** Requests in flight at once when loading a whole catalogue: hides latency, spares the rate limit. */
+const CONCURRENT_REQUESTS = 8;
+
 /**
- * Every product matching `query`, following `meta.pagination` with pages of 250 (BigCommerce
- * may serve fewer per page, e.g. 10 with `include=options`: the reply's page count rules).
- * For build-time loaders.
+ * Every product matching `query` (build-time loaders, on-demand listings). BigCommerce serves
+ * at most 10 products per page when `include` has `options`: 1,000 offset pages for 10,000
+ * products. So products come in pages of 250 without options, a few pages at a time, and their
+ * options by id, 10 products a request (`id:in`, no offset to walk).
  */
 export async function getAllProducts(
   client: BigCommerceClient,
   query: Omit<ProductsQuery, 'page' | 'limit'> = {},
 ): Promise<Product[]> {
-  return collectPages((page) => getProducts(client, { ...query, page, limit: MAX_PAGE_SIZE }));
+  const include = query.include ?? [...DEFAULT_PRODUCT_INCLUDE];
+  const bulkInclude = include.filter((name) => name !== 'options');
+  const products = await collectPages(
+    (page) => getProducts(client, { ...query, include: bulkInclude, page, limit: MAX_PAGE_SIZE }),
+    CONCURRENT_REQUESTS,
+  );
+  if (!include.includes('options') || products.length === 0) return products;
+  const withOptions = await mapConcurrent(
+    chunk(
+      products.map((product) => product.id),
+      OPTIONS_PAGE_SIZE,
+    ),
+    CONCURRENT_REQUESTS,
+    async (ids) =>
+      (await getProducts(client, { ids, include: ['options'], limit: OPTIONS_PAGE_SIZE })).items,
+  );
+  const optionsById = new Map(withOptions.flat().map((product) => [product.id, product.options]));
+  return products.map((product) => ({ ...product, options: optionsById.get(product.id) ?? [] }));
 }
 
 /** The product with this id, or null when BigCommerce answers 404. */
@@ -222,13 +245,48 @@ export async function getCategoriesBatchMetafields(
   );
 }
 
-/** Fetches page 1, 2, ... until the reply's `total_pages` is reached. */
-export async function collectPages<T>(fetchPage: (page: number) => Promise<Page<T>>): Promise<T[]> {
-  const items: T[] = [];
-  for (let page = 1; page <= MAX_PAGES; page += 1) {
+/**
+ * Every item of a paginated list: page 1, then the others up to the reply's `total_pages`,
+ * `concurrency` at a time (1: one after the other, stopping at an empty page).
+ */
+export async function collectPages<T>(
+  fetchPage: (page: number) => Promise<Page<T>>,
+  concurrency = 1,
+): Promise<T[]> {
+  const first = await fetchPage(1);
+  const last = Math.min(first.pagination.totalPages, MAX_PAGES);
+  if (first.items.length === 0 || last <= 1) return first.items;
+  if (concurrency > 1) {
+    const pages = Array.from({ length: last - 1 }, (_, index) => index + 2);
+    const rest = await mapConcurrent(
+      pages,
+      concurrency,
+      async (page) => (await fetchPage(page)).items,
+    );
+    return [...first.items, ...rest.flat()];
+  }
+  const items = [...first.items];
+  for (let page = 2; page <= last; page += 1) {
     const reply = await fetchPage(page);
     items.push(...reply.items);
-    if (reply.items.length === 0 || page >= reply.pagination.totalPages) break;
+    if (reply.items.length === 0) break;
   }
   return items;
+}
+
+/** Runs `task` over `items` with at most `limit` in flight; results in input order. */
+async function mapConcurrent<T, R>(
+  items: readonly T[],
+  limit: number,
+  task: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  async function worker(): Promise<void> {
+    for (let index = next++; index < items.length; index = next++) {
+      results[index] = await task(items[index] as T);
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
 }
