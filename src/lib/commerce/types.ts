@@ -197,3 +197,232 @@ export interface Page<T> {
   items: T[];
   pagination: Pagination;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Cart, customer, addresses, orders and reviews (spec §3, §4). Same rules: camelCase, cents.
+
+/** An option chosen on a cart line (BigCommerce `line_items.*.options`, with include=...options). */
+export interface CartLineItemOption {
+  /** Option display name ("Taille"). */
+  name: string;
+  nameId: number;
+  /** Chosen value's label ("140x190 cm"). */
+  value: string;
+  valueId: number | null;
+}
+
+/** spec §3 line item: a physical or digital line of a cart. */
+export interface CartLineItem {
+  /** BigCommerce line item id (a UUID string). */
+  id: string;
+  parentId: string | null;
+  productId: number;
+  variantId: number;
+  sku: string;
+  name: string;
+  /** Product page URL upstream (the shop links to `/p/{id}/{slug}` itself). */
+  url: string;
+  imageUrl: string;
+  quantity: number;
+  /** Unit price before any sale (`list_price`). */
+  listPrice: Cents;
+  /** Unit price paid (`sale_price`; equals listPrice without a sale). */
+  salePrice: Cents;
+  extendedListPrice: Cents;
+  extendedSalePrice: Cents;
+  options: CartLineItemOption[];
+}
+
+export interface CartGiftCertificate {
+  id: string;
+  name: string;
+  amount: Cents;
+  recipientEmail: string;
+}
+
+export interface CartCustomItem {
+  id: string;
+  sku: string;
+  name: string;
+  quantity: number;
+  listPrice: Cents;
+  extendedListPrice: Cents;
+}
+
+export interface CartLineItems {
+  physicalItems: CartLineItem[];
+  digitalItems: CartLineItem[];
+  giftCertificates: CartGiftCertificate[];
+  customItems: CartCustomItem[];
+}
+
+/** URLs BigCommerce returns with include=redirect_urls or POST .../redirect_urls. */
+export interface CartRedirectUrls {
+  cartUrl: string;
+  checkoutUrl: string;
+  embeddedCheckoutUrl: string;
+}
+
+/** spec §3 cart, as the connector returns it (always with an id: a stored cart). */
+export interface Cart {
+  /** UUID. */
+  id: string;
+  /** 0 for a guest cart. */
+  customerId: number;
+  channelId: number;
+  currency: string;
+  /** Sum of the items' list prices (spec §3: total and subtotal). */
+  baseAmount: Cents;
+  /** What the shopper pays (spec §3: special). */
+  cartAmount: Cents;
+  discountAmount: Cents;
+  lineItems: CartLineItems;
+  redirectUrls: CartRedirectUrls | null;
+  createdTime: string;
+  updatedTime: string;
+}
+
+export interface CartMetafield {
+  id: number;
+  key: string;
+  value: string;
+  namespace: string;
+  permissionSet: string;
+  /** The cart id. */
+  resourceId: string;
+}
+
+/** spec §3 customer form field: `{ name, value }` (value a string, or a list for checkboxes). */
+export interface FormFieldValue {
+  name: string;
+  value: string | string[];
+}
+
+/** spec §3 customer, as BigCommerce returns it (include=formfields). */
+export interface Customer {
+  id: number;
+  email: string;
+  firstName: string;
+  lastName: string;
+  company: string;
+  phone: string;
+  /** `accepts_product_review_abandoned_cart_emails`, set from the marketing checkbox. */
+  acceptsMarketing: boolean;
+  customerGroupId: number;
+  dateCreated: string;
+  dateModified: string;
+  formFields: FormFieldValue[];
+}
+
+/**
+ * The logged-in shopper as the browser sees it (spec §3 "the current customer"): the customer
+ * plus what the shop derives from the form fields.
+ */
+export interface CurrentCustomer extends Customer {
+  /** Reseller form field equals 'oui' (spec §3, §6). */
+  isReseller: boolean;
+  /** Reseller shop name form field, '' when none. */
+  shopName: string;
+  /** Saved cart id (form field 'Cart ID', spec §9), null when none. */
+  savedCartId: string | null;
+}
+
+/** spec §3 shipping address of a customer's address book. */
+export interface CustomerAddress {
+  id: number;
+  customerId: number;
+  firstName: string;
+  lastName: string;
+  company: string;
+  address1: string;
+  address2: string;
+  city: string;
+  stateOrProvince: string;
+  postalCode: string;
+  country: string;
+  countryCode: string;
+  phone: string;
+  addressType: 'residential' | 'commercial';
+  formFields: FormFieldValue[];
+}
+
+/** v2 order, as the account area shows it. */
+export interface Order {
+  id: number;
+  customerId: number;
+  /** spec §4: 0 to 14. */
+  statusId: number;
+  /** BigCommerce's English status name. */
+  status: string;
+  dateCreated: string;
+  dateModified: string;
+  currencyCode: string;
+  subtotalIncTax: Cents;
+  shippingCostIncTax: Cents;
+  totalIncTax: Cents;
+  itemsTotal: number;
+  itemsShipped: number;
+  paymentMethod: string;
+  /** Cart the order came from ('' for orders not made from a cart). */
+  cartId: string;
+  billingAddress: OrderAddress;
+}
+
+export interface OrderAddress {
+  firstName: string;
+  lastName: string;
+  company: string;
+  street1: string;
+  street2: string;
+  city: string;
+  state: string;
+  zip: string;
+  country: string;
+  countryIso2: string;
+  phone: string;
+  email: string;
+}
+
+export interface OrderShippingAddress extends OrderAddress {
+  id: number;
+  orderId: number;
+  shippingMethod: string;
+}
+
+export interface OrderProduct {
+  id: number;
+  orderId: number;
+  productId: number;
+  variantId: number;
+  name: string;
+  sku: string;
+  quantity: number;
+  basePrice: Cents;
+  totalIncTax: Cents;
+  options: { displayName: string; displayValue: string }[];
+}
+
+export interface Shipment {
+  id: number;
+  orderId: number;
+  dateCreated: string;
+  trackingNumber: string;
+  shippingProvider: string;
+  trackingCarrier: string;
+  trackingLink: string;
+  comments: string;
+  items: { orderProductId: number; productId: number; quantity: number }[];
+}
+
+/** A product review (catalog v3 `/products/{id}/reviews`). */
+export interface ProductReview {
+  id: number;
+  productId: number;
+  title: string;
+  text: string;
+  status: 'approved' | 'disapproved' | 'pending';
+  /** 1 to 5. */
+  rating: number;
+  name: string;
+  dateReviewed: string;
+}
