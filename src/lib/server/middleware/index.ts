@@ -1,23 +1,28 @@
 import type { MiddlewareHandler } from 'astro';
 import { sequence } from 'astro/middleware';
 import { getRedirects, getStoreMeta, type BigCommerceClient } from '../bigcommerce/index.ts';
+import { createWithGuards, type GuardsOptions } from './with-guards.ts';
 import { createWithProductPath, type ProductPathOptions } from './with-product-path.ts';
 import { createWithRedirects, type RedirectList, type RedirectsOptions } from './with-redirects.ts';
 import { withTrailingSlash } from './with-trailing-slash.ts';
 
-export { createWithProductPath, createWithRedirects, withTrailingSlash };
-export type { ProductPathOptions, RedirectList, RedirectsOptions };
+export { createWithGuards, createWithProductPath, createWithRedirects, withTrailingSlash };
+export type { GuardsOptions, ProductPathOptions, RedirectList, RedirectsOptions };
 
 /**
- * The shop's Astro middleware, top to bottom: trailing-slash 301, storefront redirects, product
+ * The shop's Astro middleware, top to bottom: trailing-slash 301, route guards (spec §2:
+ * login-required, cart-authenticated, `/login.php`, `/mot-de-passe`), storefront redirects, product
  * paths with an outdated slug (listing views are rewritten ahead of Astro: `scripts/serve.ts`,
  * and `dev-server.ts`). `src/middleware.ts` wires it to the config; tests to a sandbox.
  */
 export function createMiddleware(
   redirects: RedirectsOptions,
   products?: ProductPathOptions,
+  guards?: GuardsOptions,
 ): MiddlewareHandler {
-  const handlers = [withTrailingSlash, createWithRedirects(redirects)];
+  const handlers = [withTrailingSlash];
+  if (guards) handlers.push(createWithGuards(guards));
+  handlers.push(createWithRedirects(redirects));
   if (products) handlers.push(createWithProductPath(products));
   return sequence(...handlers);
 }

@@ -1,0 +1,33 @@
+import type { MiddlewareHandler } from 'astro';
+import { guardRequest, RETURN_PATH_COOKIE, RETURN_PATH_MAX_AGE } from '../../commerce/guards.ts';
+
+export interface GuardsOptions {
+  /**
+   * True when the request carries a valid customer session. The spec's `authenticated` marker
+   * cookie is only a UI hint (ARCHITECTURE.md): the guard trusts the signed session.
+   */
+  isLoggedIn(request: Request): boolean;
+}
+
+/**
+ * spec §2 route guards on on-demand routes: `/login.php` → `/deconnexion`, `/mot-de-passe`
+ * without a reset token → `/`, login-required account pages and the cart-authenticated cart
+ * (`?authenticated=true`) → `/connexion`, the requested path kept in a cookie for after login.
+ */
+export function createWithGuards(options: GuardsOptions): MiddlewareHandler {
+  return (context, next) => {
+    const url = new URL(context.request.url);
+    const decision = guardRequest(url, options.isLoggedIn(context.request));
+    if (decision.kind === 'next') return next();
+    const headers = new Headers({ Location: decision.location, 'Cache-Control': 'no-store' });
+    if (decision.returnPath !== undefined) {
+      // Read by the login island (not HttpOnly); Secure follows the request's scheme.
+      const secure = url.protocol === 'https:' ? '; Secure' : '';
+      headers.append(
+        'Set-Cookie',
+        `${RETURN_PATH_COOKIE}=${encodeURIComponent(decision.returnPath)}; Path=/; Max-Age=${RETURN_PATH_MAX_AGE}; SameSite=Lax${secure}`,
+      );
+    }
+    return new Response(null, { status: 302, headers });
+  };
+}
