@@ -8,6 +8,9 @@ export const TEST_ENV = {
   SANDBOX_PORT: '4392',
   SANDBOX_DIR: '.sandbox/test',
   DIST_DIR: 'dist-test',
+  // The sandbox's hosted checkout sends the shopper back to the shop here: the same host as
+  // the browser tests use, so the shop's cookies come along.
+  SANDBOX_SITE_URL: 'http://127.0.0.1:4391',
 } as const;
 
 export const TEST_BASE_URL = `http://127.0.0.1:${TEST_ENV.PORT}`;
