@@ -1,0 +1,162 @@
+/**
+ * Typed calls of the `bigcommerce` service of the shop API for the cart, customer, address,
+ * order and review methods (issue 3 contract): one function per method, its arguments as the
+ * API's tuple, its reply as the domain type. Identity always comes from the session cookie.
+ */
+import type { LineItemInput } from '../commerce/cart.ts';
+import type {
+  Cart,
+  CartMetafield,
+  CurrentCustomer,
+  CustomerAddress,
+  FormFieldValue,
+  Order,
+  OrderProduct,
+  OrderShippingAddress,
+  Page,
+  Product,
+  ProductReview,
+  Shipment,
+} from '../commerce/types.ts';
+import type {
+  AddressInput,
+  AddressUpdateInput,
+  LoginInput,
+  PasswordResetInput,
+  ProfileInput,
+  RegistrationInput,
+  ReviewInput,
+} from '../commerce/validation.ts';
+import { callApi, type CallApiInit } from './client.ts';
+
+export type { LineItemInput };
+
+/** The contract says `{ isValid: true, customer }`; read defensively (spec §5 login rules). */
+export interface LoginReply {
+  isValid: boolean;
+  customer: CurrentCustomer | null;
+}
+
+export interface CheckoutWithProducts {
+  /** The BigCommerce checkout (checkout id = cart id), as the API returns it. */
+  checkout: unknown;
+  products: Product[];
+}
+
+const call = <T>(method: string, args: readonly unknown[], init?: CallApiInit) =>
+  callApi<T>('bigcommerce', method, args, init);
+
+export const api = {
+  // -- customer --------------------------------------------------------------------------------
+  /** Logs in: sets the session and `authenticated=1`; 401 'Invalid credentials' otherwise. */
+  loginCustomer: (input: LoginInput, init?: CallApiInit) =>
+    call<LoginReply>('loginCustomer', [input], init),
+  /** Clears the session, `authenticated=0`. */
+  logoutCustomer: (init?: CallApiInit) => call<null>('logoutCustomer', [], init),
+  /** The session's customer, null for a visitor; 404 'Get user data failed'. */
+  getCustomers: (init?: CallApiInit) => call<CurrentCustomer | null>('getCustomers', [], init),
+  /** Registers and logs in; 409 'Email already in use'. */
+  createCustomer: (input: RegistrationInput, init?: CallApiInit) =>
+    call<CurrentCustomer | null>('createCustomer', [input], init),
+  /** 'Update client failed' on an empty reply. */
+  updateCustomer: (input: ProfileInput, init?: CallApiInit) =>
+    call<CurrentCustomer | null>('updateCustomer', [input], init),
+  /** 'Update form failed' on an empty reply; only the fields the shopper may change. */
+  updateCustomerFormFields: (
+    input: { data: { name: string; value: string | string[] }[] },
+    init?: CallApiInit,
+  ) => call<FormFieldValue[]>('updateCustomerFormFields', [input], init),
+  /** Mails a reset link when the account exists; always null (no account enumeration). */
+  generateOttAndToken: (input: { email: string }, init?: CallApiInit) =>
+    call<null>('generateOttAndToken', [input], init),
+  /** Sets the new password of the reset token's account; the client then logs in with it. */
+  sendResetPasswordEmail: (input: PasswordResetInput, init?: CallApiInit) =>
+    call<{ email: string }>('sendResetPasswordEmail', [input], init),
+
+  // -- addresses -------------------------------------------------------------------------------
+  getCustomerAddress: (init?: CallApiInit) =>
+    call<CustomerAddress[]>('getCustomerAddress', [], init),
+  createCustomerAddress: (input: AddressInput, init?: CallApiInit) =>
+    call<CustomerAddress>('createCustomerAddress', [input], init),
+  updateCustomerAddress: (input: AddressUpdateInput, init?: CallApiInit) =>
+    call<CustomerAddress>('updateCustomerAddress', [input], init),
+  deleteCustomerAddress: (input: { id: number[] }, init?: CallApiInit) =>
+    call<null>('deleteCustomerAddress', [input], init),
+
+  // -- cart ------------------------------------------------------------------------------------
+  /** The cart, or null when it is unknown or expired (the store then creates one). */
+  getCart: (input: { id: string; include?: string }, init?: CallApiInit) =>
+    call<Cart | null>('getCart', [input], init),
+  /** A new cart, assigned to the session's customer when logged in. */
+  createCart: (input: { lineItems?: LineItemInput[] } = {}, init?: CallApiInit) =>
+    call<Cart>('createCart', [input], init),
+  /** Assigns the cart to the session's customer and saves it as their 'Cart ID'. */
+  updateCart: (input: { id: string }, init?: CallApiInit) =>
+    call<Cart>('updateCart', [input], init),
+  addCartItems: (input: { cartId: string; lineItems: LineItemInput[] }, init?: CallApiInit) =>
+    call<Cart>('addCartItems', [input], init),
+  /** The cart, or null when its last item went and the cart with it. */
+  removeCartItem: (input: { cartId: string; itemId: string }, init?: CallApiInit) =>
+    call<Cart | null>('removeCartItem', [input], init),
+  updateCartItem: (
+    input: {
+      cartId: string;
+      itemId: string;
+      lineItem: { quantity: number; productId: number; variantId?: number };
+    },
+    init?: CallApiInit,
+  ) => call<Cart>('updateCartItem', [input], init),
+  updateItemOption: (
+    input: {
+      cartId: string;
+      itemId: string;
+      productId: number;
+      quantity: number;
+      variantId: number;
+      optionId: number;
+      optionValue: number | string;
+    },
+    init?: CallApiInit,
+  ) => call<Cart>('updateItemOption', [input], init),
+  deleteCart: (input: { id: string }, init?: CallApiInit) =>
+    call<null>('deleteCart', [input], init),
+  unassignCart: (input: { cartId: string }, init?: CallApiInit) =>
+    call<Cart>('unassignCart', [input], init),
+  /** The hosted checkout URL (wrapped in a customer-login token for a logged-in customer). */
+  getCheckoutUrl: (input: { cartId: string }, init?: CallApiInit) =>
+    call<{ url: string }>('getCheckoutUrl', [input], init),
+  getCheckoutByIdAndProductsByIds: (
+    input: { cartId: string; productIds: number[] },
+    init?: CallApiInit,
+  ) => call<CheckoutWithProducts>('getCheckoutByIdAndProductsByIds', [input], init),
+  createCartMetafields: (
+    input: { cartId: string; namespace: string; key: string; value: string; permissionSet: string },
+    init?: CallApiInit,
+  ) => call<CartMetafield>('createCartMetafields', [input], init),
+  getCartMetafields: (input: { cartId: string; namespace?: string }, init?: CallApiInit) =>
+    call<CartMetafield[]>('getCartMetafields', [input], init),
+
+  // -- orders ----------------------------------------------------------------------------------
+  /** The session customer's orders, newest first. */
+  getOrders: (input: { page?: number; limit?: number } = {}, init?: CallApiInit) =>
+    call<Page<Order>>('getOrders', [input], init),
+  getOrderProducts: (input: { orderId: number }, init?: CallApiInit) =>
+    call<OrderProduct[]>('getOrderProducts', [input], init),
+  getOrderShippingAddresses: (input: { orderId: number }, init?: CallApiInit) =>
+    call<OrderShippingAddress[]>('getOrderShippingAddresses', [input], init),
+  getShipments: (input: { orderId: number }, init?: CallApiInit) =>
+    call<Shipment[]>('getShipments', [input], init),
+  getOrderByCart: (input: { cartId: string }, init?: CallApiInit) =>
+    call<Order | null>('getOrderByCart', [input], init),
+
+  // -- reviews ---------------------------------------------------------------------------------
+  getProductReviewCollection: (
+    input: { productId: number; query?: { page?: number; limit?: number } },
+    init?: CallApiInit,
+  ) => call<Page<ProductReview>>('getProductReviewCollection', [input], init),
+  /** A pending review signed with the session customer's name; visitors 401 'Login required'. */
+  createProductReview: (input: ReviewInput, init?: CallApiInit) =>
+    call<ProductReview>('createProductReview', [input], init),
+};
+
+export type BigCommerceApi = typeof api;

@@ -1,0 +1,102 @@
+/**
+ * The browser's call to the shop's API middleware (spec §7): `POST /api/{service}/{method}`
+ * with the arguments as a JSON array, reply `{ data }` or `{ message, statusCode }`. Uses the
+ * global `fetch` at call time (tests stub it), with the session cookie (same origin).
+ */
+
+/** Stable kinds of failure of a call. */
+export type ApiCallErrorCode =
+  /** The API answered `{ message, statusCode }` (message = an English spec key, e.g. 'Invalid credentials'). */
+  | 'api'
+  /** The reply was not the API's JSON (an HTML error page, an empty body...). */
+  | 'invalid-response'
+  /** No reply: offline, DNS, aborted. */
+  | 'network';
+
+/** Message key shown when the API gave no message of its own. */
+export const GENERIC_ERROR_MESSAGE = 'error.generic';
+
+/** spec §8: errors of the call layer are a message plus a statusCode (else 500). */
+export class ApiCallError extends Error {
+  override readonly name = 'ApiCallError';
+  readonly statusCode: number;
+  readonly code: ApiCallErrorCode;
+
+  constructor(message: string, statusCode: number, code: ApiCallErrorCode, options?: ErrorOptions) {
+    super(message, options);
+    this.statusCode = statusCode;
+    this.code = code;
+  }
+}
+
+export interface CallApiInit {
+  signal?: AbortSignal;
+  /** Origin or path prefix of the API (default: same origin, `''`). */
+  baseUrl?: string;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Calls `service.method(...args)` on the API and resolves with the reply's `data`; throws an
+ * `ApiCallError` on an error reply, a reply that is not the API's JSON, or no reply.
+ */
+export async function callApi<T>(
+  service: string,
+  method: string,
+  args: readonly unknown[] = [],
+  init: CallApiInit = {},
+): Promise<T> {
+  const url = `${init.baseUrl ?? ''}/api/${encodeURIComponent(service)}/${encodeURIComponent(method)}`;
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+      body: JSON.stringify(args),
+      credentials: 'same-origin',
+      signal: init.signal ?? null,
+    });
+  } catch (cause) {
+    throw new ApiCallError(GENERIC_ERROR_MESSAGE, 500, 'network', { cause });
+  }
+
+  let body: unknown;
+  try {
+    body = await response.json();
+  } catch (cause) {
+    throw new ApiCallError(
+      GENERIC_ERROR_MESSAGE,
+      response.ok ? 500 : response.status,
+      'invalid-response',
+      { cause },
+    );
+  }
+
+  if (isRecord(body)) {
+    if (typeof body.message === 'string' && !('data' in body && response.ok)) {
+      const status = body.statusCode;
+      const statusCode =
+        typeof status === 'number' && Number.isInteger(status) && status >= 400
+          ? status
+          : response.ok
+            ? 500
+            : response.status;
+      throw new ApiCallError(body.message || GENERIC_ERROR_MESSAGE, statusCode, 'api');
+    }
+    if (response.ok && 'data' in body) return body.data as T;
+  }
+  throw new ApiCallError(
+    GENERIC_ERROR_MESSAGE,
+    response.ok ? 500 : response.status,
+    'invalid-response',
+  );
+}
+
+/** The message (key) of any error thrown by a call, for the stores' error slots. */
+export function errorMessage(error: unknown): string {
+  if (error instanceof ApiCallError) return error.message;
+  return GENERIC_ERROR_MESSAGE;
+}
