@@ -4,7 +4,8 @@
  * as configured. Without them, the local sandbox is started (or reused if one already answers
  * on its port) and the BigCommerce variables are pointed at it.
  */
-import { existsSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 export interface Upstream {
@@ -30,11 +31,29 @@ function hasCredentials(env: NodeJS.ProcessEnv): boolean {
 }
 
 /**
+ * The shop's session secret when it runs on the sandbox: 32 random bytes (hex) created once
+ * and kept in `{dataDir}/session-secret`, so sessions survive restarts.
+ */
+export function sandboxSessionSecret(dataDir: string): string {
+  const file = path.join(dataDir, 'session-secret');
+  if (existsSync(file)) {
+    const saved = readFileSync(file, 'utf8').trim();
+    if (/^[0-9a-f]{64}$/.test(saved)) return saved;
+  }
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(32).toString('hex');
+  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
+  return secret;
+}
+
+/**
  * Returns the upstream environment, starting the sandbox when no credentials are set.
- * `SANDBOX_PORT` (default 4010) and `SANDBOX_DIR` (default `.sandbox`) choose where it runs.
+ * `SANDBOX_PORT` (default 4010) and `SANDBOX_DIR` (default `.sandbox`) choose where it runs;
+ * `SANDBOX_SITE_URL` (default `http://localhost:${PORT ?? 4321}`) is the shop URL the hosted
+ * checkout sends shoppers back to.
  */
 export async function ensureUpstream(
-  options: { products?: number; dataDir?: string; port?: number } = {},
+  options: { products?: number; dataDir?: string; port?: number; siteUrl?: string } = {},
 ): Promise<Upstream> {
   const env = { ...process.env };
   if (hasCredentials(env)) {
@@ -46,6 +65,8 @@ export async function ensureUpstream(
   const token = env.SANDBOX_TOKEN ?? 'sandbox-token';
   const storeHash = 'sandbox';
   const url = `http://127.0.0.1:${port}`;
+  const siteUrl =
+    options.siteUrl ?? env.SANDBOX_SITE_URL ?? `http://localhost:${env.PORT ?? '4321'}`;
   let close = (): Promise<void> => Promise.resolve();
   if (await isSandboxListening(url)) {
     console.log(`[upstream] reusing the sandbox already running at ${url}`);
@@ -55,6 +76,7 @@ export async function ensureUpstream(
       dataDir,
       token,
       storeHash,
+      siteUrl,
       ...(options.products ? { products: options.products } : {}),
     });
     close = () => sandbox.close();
@@ -62,5 +84,10 @@ export async function ensureUpstream(
   env.BIGCOMMERCE_API_URL = url;
   env.BIGCOMMERCE_STORE_HASH = storeHash;
   env.BIGCOMMERCE_ACCESS_TOKEN = token;
+  env.BIGCOMMERCE_CLIENT_ID = 'sandbox-client';
+  env.BIGCOMMERCE_CLIENT_SECRET = 'sandbox-client-secret';
+  env.BREVO_API_URL = `${url}/brevo/v3`;
+  env.BREVO_API_KEY = 'sandbox-brevo-key';
+  env.SESSION_SECRET ??= sandboxSessionSecret(path.resolve(dataDir));
   return { env, kind: 'sandbox', close };
 }

@@ -13,14 +13,18 @@ import {
   redirects,
   storeInformation,
 } from './seed/content.ts';
+import { insertOrder, loadProduct } from './model.ts';
+import { hashPassword } from './passwords.ts';
+import { orderAddress, SEED_CUSTOMERS } from './seed/customers.ts';
 import { buildSkeleton, generateProducts } from './seed/products.ts';
 import { fold } from './seed/random.ts';
 
-/** Hash of the seed's source (this file and seed/): editing either re-seeds older databases. */
+/** Hash of the seed's source (this file, model.ts and seed/): editing one re-seeds older databases. */
 export const SEED_VERSION = (() => {
   const hash = createHash('sha1');
   const here = new URL('.', import.meta.url);
   hash.update(readFileSync(new URL('db.ts', here)));
+  hash.update(readFileSync(new URL('model.ts', here)));
   const seedDir = new URL('seed/', here);
   for (const file of readdirSync(seedDir).sort()) hash.update(readFileSync(new URL(file, seedDir)));
   return hash.digest('hex').slice(0, 12);
@@ -85,12 +89,80 @@ CREATE TABLE redirects (
 );
 CREATE TABLE banners (id INTEGER PRIMARY KEY, doc TEXT NOT NULL);
 CREATE TABLE documents (name TEXT PRIMARY KEY, doc TEXT NOT NULL);
+CREATE TABLE carts (
+  id TEXT PRIMARY KEY,
+  customer_id INTEGER NOT NULL,
+  updated_time TEXT NOT NULL,
+  doc TEXT NOT NULL
+);
+CREATE TABLE cart_metafields (
+  id INTEGER PRIMARY KEY,
+  cart_id TEXT NOT NULL,
+  namespace TEXT NOT NULL,
+  key TEXT NOT NULL,
+  doc TEXT NOT NULL
+);
+CREATE INDEX cart_metafields_cart ON cart_metafields (cart_id);
+CREATE TABLE customers (
+  id INTEGER PRIMARY KEY,
+  email TEXT NOT NULL UNIQUE COLLATE NOCASE,
+  password TEXT,
+  last_name TEXT NOT NULL,
+  date_created TEXT NOT NULL,
+  doc TEXT NOT NULL
+);
+CREATE TABLE addresses (id INTEGER PRIMARY KEY, customer_id INTEGER NOT NULL, doc TEXT NOT NULL);
+CREATE INDEX addresses_customer ON addresses (customer_id);
+CREATE TABLE form_field_values (
+  customer_id INTEGER,
+  address_id INTEGER,
+  name TEXT NOT NULL,
+  value TEXT NOT NULL
+);
+CREATE UNIQUE INDEX form_field_values_key
+  ON form_field_values (IFNULL(customer_id, 0), IFNULL(address_id, 0), name);
+CREATE TABLE orders (
+  id INTEGER PRIMARY KEY,
+  customer_id INTEGER NOT NULL,
+  cart_id TEXT NOT NULL,
+  status_id INTEGER NOT NULL,
+  email TEXT NOT NULL,
+  payment_method TEXT NOT NULL,
+  total REAL NOT NULL,
+  date_created TEXT NOT NULL,
+  date_modified TEXT NOT NULL,
+  doc TEXT NOT NULL,
+  products TEXT NOT NULL,
+  shipping_addresses TEXT NOT NULL,
+  shipments TEXT NOT NULL
+);
+CREATE INDEX orders_customer ON orders (customer_id);
+CREATE INDEX orders_cart ON orders (cart_id);
+CREATE TABLE order_products (id INTEGER PRIMARY KEY, order_id INTEGER NOT NULL);
+CREATE TABLE reviews (id INTEGER PRIMARY KEY, product_id INTEGER NOT NULL, doc TEXT NOT NULL);
+CREATE INDEX reviews_product ON reviews (product_id);
+CREATE TABLE outbox (
+  uuid TEXT PRIMARY KEY,
+  message_id TEXT NOT NULL,
+  recipients TEXT NOT NULL,
+  date TEXT NOT NULL,
+  doc TEXT NOT NULL
+);
+CREATE TABLE login_tokens (jti TEXT PRIMARY KEY, used_at TEXT NOT NULL);
 `;
+
+/** First id of reviews created through the API (derived ones are product id * 1000 + n). */
+export const FIRST_STORED_REVIEW_ID = 100_000_000;
 
 export interface SeedOptions {
   storeHash: string;
   /** Catalogue size; undefined means the hand-written seed. */
   products?: number | undefined;
+  /**
+   * Channel site URL. Given, it is written at each start (it wins over a former PUT); omitted,
+   * a fresh seed uses `http://localhost:4321`.
+   */
+  siteUrl?: string | undefined;
 }
 
 export interface SeedReport {
@@ -107,11 +179,23 @@ function seedKey(options: SeedOptions): string {
   });
 }
 
+export const DEFAULT_SITE_URL = 'http://localhost:4321';
+
+function siteDocument(url: string): string {
+  return JSON.stringify({
+    id: 1000,
+    url,
+    channel_id: 1,
+    created_at: '2024-01-02T09:00:00Z',
+    updated_at: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
+  });
+}
+
 /** Opens `{dataDir}/sandbox.db`, creating and seeding it when missing or from another seed. */
-export function openDatabase(
+export async function openDatabase(
   dataDir: string,
   options: SeedOptions,
-): { db: DatabaseSync; report: SeedReport } {
+): Promise<{ db: DatabaseSync; report: SeedReport }> {
   mkdirSync(dataDir, { recursive: true });
   const db = new DatabaseSync(join(dataDir, 'sandbox.db'));
   db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;');
@@ -125,14 +209,21 @@ export function openDatabase(
     current = undefined;
   }
   if (current === seedKey(options)) {
+    if (options.siteUrl !== undefined) {
+      db.prepare("UPDATE documents SET doc = ? WHERE name = 'site:1'").run(
+        siteDocument(options.siteUrl),
+      );
+    }
     const count = db.prepare('SELECT COUNT(*) AS n FROM products').get() as { n: number };
     return { db, report: { seeded: false, products: count.n, ms: performance.now() - started } };
   }
-  const products = seed(db, options);
+  // scrypt at OWASP's parameters takes ~0.3 s per password: hashed before the transaction, in parallel.
+  const passwords = await Promise.all(SEED_CUSTOMERS.map((c) => hashPassword(c.password)));
+  const products = seed(db, options, passwords);
   return { db, report: { seeded: true, products, ms: performance.now() - started } };
 }
 
-function seed(db: DatabaseSync, options: SeedOptions): number {
+function seed(db: DatabaseSync, options: SeedOptions, passwords: string[]): number {
   const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as {
     name: string;
   }[];
@@ -231,6 +322,8 @@ function seed(db: DatabaseSync, options: SeedOptions): number {
     insertDocument.run('store', JSON.stringify(storeInformation(options.storeHash)));
     insertDocument.run('channel:1', JSON.stringify(channel()));
     insertDocument.run('channel:1:currencies', JSON.stringify(channelCurrencies()));
+    insertDocument.run('site:1', siteDocument(options.siteUrl ?? DEFAULT_SITE_URL));
+    seedCustomers(db, passwords);
     db.prepare("INSERT INTO meta VALUES ('seed', ?)").run(seedKey(options));
     db.exec('COMMIT');
     return count;
@@ -238,4 +331,78 @@ function seed(db: DatabaseSync, options: SeedOptions): number {
     db.exec('ROLLBACK');
     throw error;
   }
+}
+
+/** Customers, their addresses and form fields, and their orders (needs the catalogue). */
+function seedCustomers(db: DatabaseSync, passwords: string[]): void {
+  const insertCustomer = db.prepare('INSERT INTO customers VALUES (?, ?, ?, ?, ?, ?)');
+  const insertAddress = db.prepare('INSERT INTO addresses VALUES (?, ?, ?)');
+  const insertField = db.prepare(
+    'INSERT INTO form_field_values (customer_id, address_id, name, value) VALUES (?, NULL, ?, ?)',
+  );
+  SEED_CUSTOMERS.forEach((c, index) => {
+    const doc = {
+      id: c.id,
+      email: c.email,
+      first_name: c.first_name,
+      last_name: c.last_name,
+      company: c.company,
+      phone: c.phone,
+      notes: '',
+      tax_exempt_category: '',
+      registration_ip_address: '',
+      customer_group_id: 0,
+      date_created: c.date_created,
+      date_modified: c.date_created,
+      accepts_product_review_abandoned_cart_emails: c.accepts_product_review_abandoned_cart_emails,
+      origin_channel_id: 1,
+      channel_ids: [1],
+      store_credit_amounts: [{ amount: 0 }],
+      force_password_reset: false,
+    };
+    insertCustomer.run(
+      c.id,
+      c.email,
+      passwords[index] ?? null,
+      c.last_name,
+      c.date_created,
+      JSON.stringify(doc),
+    );
+    for (const f of c.form_fields) insertField.run(c.id, f.name, JSON.stringify(f.value));
+    for (const a of c.addresses) {
+      insertAddress.run(a.id, c.id, JSON.stringify({ ...a, customer_id: c.id }));
+    }
+    const home = c.addresses[0];
+    if (!home) return;
+    for (const o of c.orders) {
+      insertOrder(db, {
+        customer_id: c.id,
+        status_id: o.status_id,
+        cart_id: '',
+        date: new Date(o.date),
+        billing: orderAddress(c, home),
+        shipping: orderAddress(c, home),
+        payment_method: 'Credit Card',
+        lines: o.lines.map((line) => {
+          const product = loadProduct(db, line.product_id);
+          const variant = product?.variants.find((v) => v.id === line.variant_id);
+          if (!product || !variant) throw new Error(`seed: unknown variant ${line.variant_id}`);
+          return { product, variant, quantity: line.quantity };
+        }),
+        ...(o.shipment
+          ? {
+              shipments: [
+                {
+                  date: new Date(o.shipment.date),
+                  tracking_number: o.shipment.tracking_number,
+                  tracking_carrier: 'colissimo',
+                  tracking_link: `https://www.laposte.fr/outils/suivre-vos-envois?code=${o.shipment.tracking_number}`,
+                  shipping_method: 'Colissimo',
+                },
+              ],
+            }
+          : {}),
+      });
+    }
+  });
 }

@@ -60,3 +60,49 @@ export const P_RULE_REDIRECT = {
 
 export const CHANNEL_ID = 1;
 export const SITE_ID = 1000;
+
+/**
+ * Customers of the seed (passwords in clear for tests; stored hashed with scrypt). Form field
+ * names are spec §3's; order ids are v2 order ids.
+ */
+export const CUSTOMERS = {
+  /** Marie Martin: 2 addresses, 4 orders (Completed, Shipped with a tracked shipment, Cancelled, Awaiting Fulfillment). */
+  marie: {
+    id: 1,
+    email: 'marie.martin@example.fr',
+    password: 'Sommeil2024',
+    firstName: 'Marie',
+    lastName: 'Martin',
+    addressIds: [1, 2],
+    orders: {
+      /** status 10, 2025-01-15, one shipment. */
+      completed: 100,
+      /** status 2, 2025-03-02, shipment with Colissimo tracking 6A12345678901. */
+      shipped: 101,
+      /** status 5, 2025-04-10. */
+      cancelled: 102,
+      /** status 11, 2025-06-20 (the newest). */
+      awaitingFulfillment: 103,
+    },
+    /** Tracking number of the shipment of `orders.shipped`. */
+    trackingNumber: '6A12345678901',
+  },
+  /** Paul Durand, reseller: form fields Revendeur 'oui', Nom de la boutique 'Literie du Centre'. */
+  reseller: {
+    id: 2,
+    email: 'revendeur@example.fr',
+    password: 'Revendeur2024',
+    firstName: 'Paul',
+    lastName: 'Durand',
+    shopName: 'Literie du Centre',
+    addressIds: [3],
+    orders: {},
+  },
+} as const;
+
+/** Sandbox credentials of the BigCommerce app (customer login JWTs) and of Brevo. */
+export const SANDBOX_CLIENT_ID = 'sandbox-client';
+export const SANDBOX_CLIENT_SECRET = 'sandbox-client-secret';
+export const SANDBOX_BREVO_KEY = 'sandbox-brevo-key';
+/** Default channel site URL (where the hosted checkout sends shoppers back). */
+export const SANDBOX_SITE_URL = 'http://localhost:4321';

@@ -190,3 +190,70 @@ export function projectFields<T extends object>(record: T, query: Query): Partia
 export function placeholders(n: number): string {
   return Array.from({ length: n }, () => '?').join(',');
 }
+
+/** 204 with no body. */
+export function noContent(): Reply {
+  return { status: 204, body: '' };
+}
+
+/** An HTML page (the sandbox's hosted storefront). */
+export function html(status: number, page: string, headers: Record<string, string> = {}): Reply {
+  return {
+    status,
+    body: Buffer.from(page, 'utf8'),
+    headers: { 'Content-Type': 'text/html; charset=utf-8', ...headers },
+  };
+}
+
+/** A redirect with no body. */
+export function redirect(
+  status: 302 | 303,
+  location: string,
+  headers: Record<string, string> = {},
+): Reply {
+  return { status, body: '', headers: { Location: location, ...headers } };
+}
+
+/** `{ data, meta: {} }` */
+export function single(status: number, data: unknown): Reply {
+  return json(status, { data, meta: {} });
+}
+
+/** Thrown by body validation; becomes a 422 (v3 `{ status, title, type, errors }`, v2 `[{ status, message }]`). */
+export class InvalidBody extends Error {
+  readonly status: number;
+  readonly errors: Record<string, string> | undefined;
+  constructor(title: string, errors?: Record<string, string>, status = 422) {
+    super(title);
+    this.name = 'InvalidBody';
+    this.errors = errors;
+    this.status = status;
+  }
+}
+
+/** Largest request body accepted (BigCommerce's own limit is larger; a sandbox needs no more). */
+export const BODY_LIMIT = 1_000_000;
+
+/** HTML-escapes text for the hosted pages. */
+export function escapeHtml(text: string): string {
+  return text.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
+  );
+}
+
+/** Reads cookies of a request header. */
+export function parseCookies(header: string | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const part of (header ?? '').split(';')) {
+    const index = part.indexOf('=');
+    if (index < 1) continue;
+    const name = part.slice(0, index).trim();
+    try {
+      out[name] = decodeURIComponent(part.slice(index + 1).trim());
+    } catch {
+      out[name] = part.slice(index + 1).trim();
+    }
+  }
+  return out;
+}

@@ -10,12 +10,27 @@ import { join, resolve } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import { fileURLToPath } from 'node:url';
 import { openDatabase, type SeedReport } from './db.ts';
-import { Query, QueryError, queryErrorReply, send, v2Error, v3Error, type Reply } from './http.ts';
+import {
+  BODY_LIMIT,
+  InvalidBody,
+  Query,
+  QueryError,
+  queryErrorReply,
+  send,
+  v2Error,
+  v3Error,
+  type Reply,
+} from './http.ts';
 import { ensureImages } from './images.ts';
+import * as brevo from './routes/brevo.ts';
+import * as carts from './routes/carts.ts';
 import * as catalog from './routes/catalog.ts';
-import type { RouteContext } from './routes/context.ts';
+import type { RouteContext, SandboxConfig } from './routes/context.ts';
+import * as customers from './routes/customers.ts';
+import * as orders from './routes/orders.ts';
 import * as reviews from './routes/reviews.ts';
 import * as store from './routes/store.ts';
+import * as storefront from './routes/storefront.ts';
 
 export interface SandboxOptions {
   /** 0 (default) picks a free port. */
@@ -30,6 +45,19 @@ export interface SandboxOptions {
   products?: number;
   /** Log the start line (the CLI does). */
   log?: boolean;
+  /** Seed value of the channel site URL (where the hosted checkout sends shoppers back); default `http://localhost:4321`. */
+  siteUrl?: string;
+  /** BigCommerce app client id (`iss` of customer login JWTs); default 'sandbox-client'. */
+  clientId?: string;
+  /** BigCommerce app client secret (signs customer login JWTs); default 'sandbox-client-secret'. */
+  clientSecret?: string;
+  /** Brevo `api-key`; default 'sandbox-brevo-key'. */
+  brevoKey?: string;
+  /**
+   * Milliseconds a cart write waits between reading the cart and writing it back (default 15;
+   * 0 allowed). Concurrent writes to one cart then lose updates, as they can upstream.
+   */
+  cartWriteLatencyMs?: number;
 }
 
 export interface Sandbox {
@@ -37,53 +65,95 @@ export interface Sandbox {
   url: string;
   storeHash: string;
   token: string;
+  clientId: string;
+  clientSecret: string;
+  brevoKey: string;
   seed: SeedReport;
   close(): Promise<void>;
 }
 
-type Handler = (ctx: RouteContext) => Reply;
+type Handler = (ctx: RouteContext) => Reply | Promise<Reply>;
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+type Family = 'v2' | 'v3' | 'brevo';
 
 interface Route {
-  version: 'v2' | 'v3';
+  family: Family;
+  method: Method;
   pattern: RegExp;
   keys: string[];
   handler: Handler;
 }
 
-function route(version: 'v2' | 'v3', path: string, handler: Handler): Route {
+/** `{id}` matches digits, `{id*}` any one path segment (UUIDs, e-mails). */
+function route(family: Family, method: Method, path: string, handler: Handler): Route {
   const keys: string[] = [];
-  const source = path.replace(/\{(\w+)\}/g, (_, key: string) => {
+  const source = path.replace(/\{(\w+)(\*?)\}/g, (_, key: string, any: string) => {
     keys.push(key);
-    return '(\\d+)';
+    return any ? '([^/]+)' : '(\\d+)';
   });
-  return { version, pattern: new RegExp(`^${source}/?$`), keys, handler };
+  return { family, method, pattern: new RegExp(`^${source}/?$`), keys, handler };
 }
 
-/** GET routes, in match order (literal segments before `{id}`). */
+/** Routes in match order (literal segments before parameters). */
 const ROUTES: Route[] = [
-  route('v3', '/catalog/products', catalog.listProducts),
-  route('v3', '/catalog/products/{id}', catalog.getProduct),
-  route('v3', '/catalog/products/{id}/reviews', reviews.listReviews),
-  route('v3', '/catalog/categories', catalog.listCategories),
-  route('v3', '/catalog/categories/tree', catalog.categoryTree),
-  route('v3', '/catalog/categories/metafields', catalog.allCategoryMetafields),
-  route('v3', '/catalog/categories/{id}', catalog.getCategory),
-  route('v3', '/catalog/categories/{id}/metafields', catalog.categoryMetafields),
-  route('v3', '/catalog/brands', catalog.listBrands),
-  route('v3', '/catalog/brands/{id}', catalog.getBrand),
-  route('v3', '/channels/{id}', store.getChannel),
-  route('v3', '/storefront/redirects', store.listRedirects),
-  route('v2', '/store', store.getStore),
-  route('v2', '/banners', store.listBanners),
-  route('v2', '/banners/{id}', store.getBanner),
+  route('v3', 'GET', '/catalog/products', catalog.listProducts),
+  route('v3', 'GET', '/catalog/products/{id}', catalog.getProduct),
+  route('v3', 'GET', '/catalog/products/{id}/reviews', reviews.listReviews),
+  route('v3', 'POST', '/catalog/products/{id}/reviews', reviews.createReview),
+  route('v3', 'GET', '/catalog/categories', catalog.listCategories),
+  route('v3', 'GET', '/catalog/categories/tree', catalog.categoryTree),
+  route('v3', 'GET', '/catalog/categories/metafields', catalog.allCategoryMetafields),
+  route('v3', 'GET', '/catalog/categories/{id}', catalog.getCategory),
+  route('v3', 'GET', '/catalog/categories/{id}/metafields', catalog.categoryMetafields),
+  route('v3', 'GET', '/catalog/brands', catalog.listBrands),
+  route('v3', 'GET', '/catalog/brands/{id}', catalog.getBrand),
+  route('v3', 'GET', '/channels/{id}', store.getChannel),
+  route('v3', 'GET', '/channels/{id}/site', store.getChannelSite),
+  route('v3', 'PUT', '/channels/{id}/site', store.putChannelSite),
+  route('v3', 'GET', '/storefront/redirects', store.listRedirects),
+  route('v3', 'POST', '/carts', carts.createCart),
+  route('v3', 'GET', '/carts/{cartId*}', carts.getCart),
+  route('v3', 'PUT', '/carts/{cartId*}', carts.updateCart),
+  route('v3', 'DELETE', '/carts/{cartId*}', carts.deleteCart),
+  route('v3', 'POST', '/carts/{cartId*}/items', carts.addItems),
+  route('v3', 'PUT', '/carts/{cartId*}/items/{itemId*}', carts.updateItem),
+  route('v3', 'DELETE', '/carts/{cartId*}/items/{itemId*}', carts.deleteItem),
+  route('v3', 'POST', '/carts/{cartId*}/redirect_urls', carts.createRedirectUrls),
+  route('v3', 'GET', '/carts/{cartId*}/metafields', carts.listMetafields),
+  route('v3', 'POST', '/carts/{cartId*}/metafields', carts.createMetafield),
+  route('v3', 'GET', '/carts/{cartId*}/metafields/{metafieldId}', carts.getMetafield),
+  route('v3', 'PUT', '/carts/{cartId*}/metafields/{metafieldId}', carts.updateMetafield),
+  route('v3', 'DELETE', '/carts/{cartId*}/metafields/{metafieldId}', carts.deleteMetafield),
+  route('v3', 'GET', '/checkouts/{checkoutId*}', carts.getCheckout),
+  route('v3', 'GET', '/customers', customers.listCustomers),
+  route('v3', 'POST', '/customers', customers.createCustomers),
+  route('v3', 'PUT', '/customers', customers.updateCustomers),
+  route('v3', 'DELETE', '/customers', customers.deleteCustomers),
+  route('v3', 'POST', '/customers/validate-credentials', customers.validateCredentials),
+  route('v3', 'GET', '/customers/form-field-values', customers.listFormFieldValues),
+  route('v3', 'PUT', '/customers/form-field-values', customers.upsertFormFieldValues),
+  route('v3', 'GET', '/customers/addresses', customers.listAddresses),
+  route('v3', 'POST', '/customers/addresses', customers.createAddresses),
+  route('v3', 'PUT', '/customers/addresses', customers.updateAddresses),
+  route('v3', 'DELETE', '/customers/addresses', customers.deleteAddresses),
+  route('v2', 'GET', '/store', store.getStore),
+  route('v2', 'GET', '/banners', store.listBanners),
+  route('v2', 'GET', '/banners/{id}', store.getBanner),
+  route('v2', 'GET', '/orders', orders.listOrders),
+  route('v2', 'GET', '/orders/{id}', orders.getOrder),
+  route('v2', 'GET', '/orders/{id}/products', orders.listOrderProducts),
+  route('v2', 'GET', '/orders/{id}/shipping_addresses', orders.listShippingAddresses),
+  route('v2', 'GET', '/orders/{id}/shipments', orders.listShipments),
+  route('brevo', 'POST', '/smtp/email', brevo.sendEmail),
+  route('brevo', 'GET', '/smtp/emails', brevo.listEmails),
+  route('brevo', 'GET', '/smtp/emails/{uuid*}', brevo.getEmail),
 ];
 
 const IMAGE_PATH = /^\/images\/(\d+x\d+)\/([a-z0-9-]+\.jpg)$/;
 
 interface ServerState {
   db: DatabaseSync;
-  token: string;
-  storeHash: string;
+  config: SandboxConfig;
   imagesDir: string;
 }
 
@@ -105,46 +175,120 @@ async function serveImage(path: string, state: ServerState): Promise<Reply> {
   }
 }
 
-function handle(req: IncomingMessage, state: ServerState, origin: string): Reply {
-  const url = new URL(req.url ?? '/', origin);
-  const prefix = `/stores/${state.storeHash}/`;
-  if (!url.pathname.startsWith(prefix)) return v3Error(404, 'Not Found');
-  const rest = url.pathname.slice(prefix.length - 1);
-  const version = rest.startsWith('/v2/') ? 'v2' : rest.startsWith('/v3/') ? 'v3' : undefined;
-  if (!version) return v3Error(404, 'Not Found');
-  const error = (status: number, message: string): Reply =>
-    version === 'v2' ? v2Error(status, message) : v3Error(status, message);
-
-  if (req.headers['x-auth-token'] !== state.token) {
-    return error(401, 'No valid credentials were found in this request.');
+/** Reads the request body; undefined when it is larger than BODY_LIMIT. */
+async function readBody(req: IncomingMessage): Promise<string | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.byteLength;
+    if (size > BODY_LIMIT) return undefined;
+    chunks.push(chunk);
   }
-  const path = rest.slice(3);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function familyError(family: Family, status: number, message: string): Reply {
+  if (family === 'v2') return v2Error(status, message);
+  if (family === 'brevo')
+    return brevo.brevoError(
+      status,
+      status === 404 ? 'document_not_found' : 'invalid_parameter',
+      message,
+    );
+  return v3Error(status, message);
+}
+
+/** Finds the route of an API path; 404 or 405 replies when there is none. */
+async function dispatch(
+  req: IncomingMessage,
+  state: ServerState,
+  origin: string,
+  url: URL,
+  family: Family,
+  path: string,
+): Promise<Reply> {
+  const method = req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET');
+  let pathMatched = false;
   for (const candidate of ROUTES) {
-    if (candidate.version !== version) continue;
+    if (candidate.family !== family) continue;
     const match = candidate.pattern.exec(path);
     if (!match) continue;
-    if (req.method !== 'GET' && req.method !== 'HEAD') return error(405, 'Method Not Allowed');
+    pathMatched = true;
+    if (candidate.method !== method) continue;
     const params: Record<string, string> = {};
     candidate.keys.forEach((key, index) => {
-      params[key] = match[index + 1] ?? '';
+      params[key] = decodeURIComponent(match[index + 1] ?? '');
     });
+    let rawBody = '';
+    let body: unknown = undefined;
+    if (method !== 'GET') {
+      const read = await readBody(req);
+      if (read === undefined) return familyError(family, 413, 'The request body is too large.');
+      rawBody = read;
+      if (rawBody.trim() !== '') {
+        try {
+          body = JSON.parse(rawBody) as unknown;
+        } catch {
+          if (family === 'brevo')
+            return brevo.brevoError(400, 'bad_request', 'Invalid JSON in the request body');
+          return familyError(family, 400, 'The request body is not valid JSON.');
+        }
+      }
+    }
     const ctx: RouteContext = {
       db: state.db,
       query: new Query(url.searchParams),
       params,
       origin,
-      storeHash: state.storeHash,
+      storeHash: state.config.storeHash,
+      method,
+      body,
+      rawBody,
+      headers: req.headers,
+      config: state.config,
     };
     try {
-      return candidate.handler(ctx);
+      return await candidate.handler(ctx);
     } catch (caught) {
       if (caught instanceof QueryError) {
-        return version === 'v2' ? v2Error(400, caught.message) : queryErrorReply(caught);
+        return family === 'v2' ? v2Error(400, caught.message) : queryErrorReply(caught);
+      }
+      if (caught instanceof InvalidBody) {
+        if (family === 'v2') return v2Error(caught.status, caught.message);
+        if (family === 'brevo') return brevo.brevoError(400, 'invalid_parameter', caught.message);
+        return v3Error(caught.status, caught.message, caught.errors);
       }
       throw caught;
     }
   }
-  return error(404, 'The requested resource was not found.');
+  if (pathMatched) return familyError(family, 405, 'Method Not Allowed');
+  return familyError(family, 404, 'The requested resource was not found.');
+}
+
+async function handle(req: IncomingMessage, state: ServerState, origin: string): Promise<Reply> {
+  const url = new URL(req.url ?? '/', origin);
+  if (url.pathname.startsWith('/brevo/v3/')) {
+    if (req.headers['api-key'] !== state.config.brevoKey) {
+      return brevo.brevoError(401, 'unauthorized', 'Key not found');
+    }
+    return dispatch(req, state, origin, url, 'brevo', url.pathname.slice('/brevo/v3'.length));
+  }
+  const hosted = await storefront.handleHosted(req, url, {
+    db: state.db,
+    config: state.config,
+    origin,
+    readBody: () => readBody(req),
+  });
+  if (hosted) return hosted;
+  const prefix = `/stores/${state.config.storeHash}/`;
+  if (!url.pathname.startsWith(prefix)) return v3Error(404, 'Not Found');
+  const rest = url.pathname.slice(prefix.length - 1);
+  const version = rest.startsWith('/v2/') ? 'v2' : rest.startsWith('/v3/') ? 'v3' : undefined;
+  if (!version) return v3Error(404, 'Not Found');
+  if (req.headers['x-auth-token'] !== state.config.token) {
+    return familyError(version, 401, 'No valid credentials were found in this request.');
+  }
+  return dispatch(req, state, origin, url, version, rest.slice(3));
 }
 
 /** Starts the sandbox; seeds `dataDir` on first use (or when the catalogue size changed). */
@@ -156,11 +300,22 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const sharedCache = resolve(
     fileURLToPath(new URL('../../node_modules/.cache/sandbox-images', import.meta.url)),
   );
+  const siteUrl = options.siteUrl ?? 'http://localhost:4321';
   const [{ db, report }] = await Promise.all([
-    Promise.resolve(openDatabase(dataDir, { storeHash, products: options.products })),
+    openDatabase(dataDir, { storeHash, products: options.products, siteUrl }),
     ensureImages(imagesDir, sharedCache),
   ]);
-  const state: ServerState = { db, token, storeHash, imagesDir };
+  const config: SandboxConfig = {
+    storeHash,
+    token,
+    clientId: options.clientId ?? 'sandbox-client',
+    clientSecret: options.clientSecret ?? 'sandbox-client-secret',
+    brevoKey: options.brevoKey ?? 'sandbox-brevo-key',
+    cartWriteLatencyMs: options.cartWriteLatencyMs ?? 15,
+    sessions: new Map(),
+  };
+  const state: ServerState = { db, config, imagesDir };
+  const inFlight = new Set<Promise<void>>();
 
   const server = createServer((req, res) => {
     const origin = `http://${req.headers.host ?? '127.0.0.1'}`;
@@ -168,16 +323,18 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const done = (reply: Reply): void => {
       send(res, reply, req.method === 'HEAD');
     };
-    if (path.startsWith('/images/')) {
-      void serveImage(path, state).then(done);
-      return;
-    }
-    try {
-      done(handle(req, state, origin));
-    } catch (caught) {
-      console.error('[sandbox]', caught);
-      done(v3Error(500, 'Internal Server Error'));
-    }
+    const work = (
+      path.startsWith('/images/') ? serveImage(path, state) : handle(req, state, origin)
+    )
+      .catch((caught: unknown) => {
+        console.error('[sandbox]', caught);
+        return v3Error(500, 'Internal Server Error');
+      })
+      .then((reply) => {
+        if (!res.destroyed) done(reply);
+      });
+    inFlight.add(work);
+    void work.finally(() => inFlight.delete(work));
   });
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((ok, fail) => {
@@ -192,21 +349,27 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   if (options.log) {
     console.log(
       `[sandbox] BigCommerce sandbox on ${url}/stores/${storeHash} (token ${token}), ${report.products} products, ` +
-        `${report.seeded ? `seeded in ${Math.round(report.ms)} ms` : 'reused'}, data in ${dataDir}`,
+        `${report.seeded ? `seeded in ${Math.round(report.ms)} ms` : 'reused'}, data in ${dataDir}; ` +
+        `hosted checkout and /login/token on ${url}, Brevo on ${url}/brevo/v3`,
     );
   }
   return {
     url,
     storeHash,
     token,
+    clientId: config.clientId,
+    clientSecret: config.clientSecret,
+    brevoKey: config.brevoKey,
     seed: report,
     close: () =>
       new Promise<void>((ok, fail) => {
         server.closeAllConnections();
         server.close((err) => {
-          db.close();
-          if (err) fail(err);
-          else ok();
+          void Promise.allSettled([...inFlight]).then(() => {
+            db.close();
+            if (err) fail(err);
+            else ok();
+          });
         });
       }),
   };
@@ -242,6 +405,7 @@ if (import.meta.main) {
   const sandbox = await startSandbox({
     port,
     log: true,
+    ...(process.env.SANDBOX_SITE_URL ? { siteUrl: process.env.SANDBOX_SITE_URL } : {}),
     ...(process.env.SANDBOX_DATA_DIR ? { dataDir: process.env.SANDBOX_DATA_DIR } : {}),
     ...(products ? { products } : {}),
   });

@@ -1,5 +1,22 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import type { DatabaseSync } from 'node:sqlite';
 import type { Query } from '../http.ts';
+
+/** Settings of a running sandbox that handlers need. */
+export interface SandboxConfig {
+  storeHash: string;
+  token: string;
+  /** BigCommerce app client id (the `iss` of customer login JWTs). */
+  clientId: string;
+  /** BigCommerce app client secret (signs customer login JWTs). */
+  clientSecret: string;
+  /** Brevo `api-key`. */
+  brevoKey: string;
+  /** Delay between reading and writing a cart (emulates upstream's racing cart writes). */
+  cartWriteLatencyMs: number;
+  /** Storefront sessions of the hosted pages: session token -> customer id. */
+  sessions: Map<string, number>;
+}
 
 /** What a route handler receives. */
 export interface RouteContext {
@@ -10,4 +27,11 @@ export interface RouteContext {
   /** Origin of the sandbox as the client reached it (`http://127.0.0.1:4010`). */
   origin: string;
   storeHash: string;
+  method: string;
+  /** Parsed JSON body (POST/PUT), undefined without one. */
+  body: unknown;
+  /** Raw body text (form posts of the hosted pages). */
+  rawBody: string;
+  headers: IncomingHttpHeaders;
+  config: SandboxConfig;
 }

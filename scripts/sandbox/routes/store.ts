@@ -10,6 +10,7 @@ import {
   type Reply,
 } from '../http.ts';
 import type { RedirectRecord } from '../seed/types.ts';
+import { assertValid, objectBody, str, type Errors } from '../validate.ts';
 import type { RouteContext } from './context.ts';
 
 interface DocRow {
@@ -103,4 +104,32 @@ export function listRedirects(ctx: RouteContext): Reply {
     return JSON.stringify({ ...record, to_url: undefined });
   });
   return collection(items, { pagination: pagination(query, paged, total, items.length) });
+}
+
+/** GET /v3/channels/{id}/site (channels.v3.yml site_Resp). */
+export function getChannelSite(ctx: RouteContext): Reply {
+  const doc = document(ctx, `site:${Number(ctx.params.id)}`);
+  if (!doc) return v3Error(404, 'Site not found for this channel.');
+  return { status: 200, body: `{"data":${doc},"meta":{}}` };
+}
+
+/** PUT /v3/channels/{id}/site `{ url }`: a fully qualified http(s) URL. */
+export function putChannelSite(ctx: RouteContext): Reply {
+  const name = `site:${Number(ctx.params.id)}`;
+  const doc = document(ctx, name);
+  if (!doc) return v3Error(404, 'Site not found for this channel.');
+  const body = objectBody(ctx.body);
+  const errors: Errors = {};
+  const url = str(body, 'url', errors, '', { required: true, min: 1, max: 255 });
+  if (url !== undefined && !/^https?:\/\/[^/\s]+/.test(url)) {
+    errors.url = 'url must be a fully qualified URL (scheme and host)';
+  }
+  assertValid(errors);
+  const site = {
+    ...(JSON.parse(doc) as Record<string, unknown>),
+    url,
+    updated_at: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
+  };
+  ctx.db.prepare('UPDATE documents SET doc = ? WHERE name = ?').run(JSON.stringify(site), name);
+  return json(200, { data: site, meta: {} });
 }

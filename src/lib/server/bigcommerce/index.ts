@@ -26,7 +26,51 @@ export {
   getProductsWithFilter,
   type ProductSearchResult,
 } from './catalog.ts';
-export { getAllBanners, getChannel, getRedirects, getStoreMeta } from './store.ts';
+export {
+  getAllBanners,
+  getChannel,
+  getChannelSiteUrl,
+  getRedirects,
+  getStoreMeta,
+} from './store.ts';
+export {
+  addCartItems,
+  createCart,
+  createCartMetafield,
+  createCartRedirectUrls,
+  DEFAULT_CART_INCLUDE,
+  deleteCart,
+  getCart,
+  getCartMetafields,
+  removeCartItem,
+  updateCartCustomer,
+  updateCartItem,
+  type CreateCartInput,
+} from './cart.ts';
+export { getCheckout, type Checkout } from './checkout.ts';
+export {
+  createCustomer,
+  createCustomerAddress,
+  deleteCustomerAddresses,
+  getCustomerAddresses,
+  getCustomerByEmail,
+  getCustomerById,
+  getCustomerFormFields,
+  updateCustomer,
+  updateCustomerAddress,
+  updateCustomerFormFields,
+  validateCustomerCredentials,
+} from './customer.ts';
+export {
+  getCustomerOrders,
+  getOrder,
+  getOrderProducts,
+  getOrdersByCart,
+  getOrderShipments,
+  getOrderShippingAddresses,
+} from './order.ts';
+export { createProductReview, getProductReviews } from './review.ts';
+export { decimalToCents } from './schemas.ts';
 export type {
   CategoriesMetafieldsQuery,
   CategoriesQuery,
@@ -35,4 +79,13 @@ export type {
   ProductsBySkuQuery,
   ProductSearchQuery,
   ProductsQuery,
+  AddressWrite,
+  CartInclude,
+  CartMetafieldInput,
+  CustomerWrite,
+  LineItemInput,
+  LineItemUpdate,
+  OrdersQuery,
+  ReviewsQuery,
+  ReviewWrite,
 } from './queries.ts';

@@ -106,3 +106,100 @@ export const ChannelQuerySchema = z.strictObject({
 export type ChannelQuery = z.input<typeof ChannelQuerySchema>;
 
 export const EntityIdSchema = entityId;
+
+// --- carts, customers, orders, reviews (issue 3) ------------------------------------------------
+
+/** BigCommerce cart and line item ids are UUIDs. */
+export const CartIdSchema = z.uuid();
+export const LineItemIdSchema = z.uuid();
+
+export const OptionSelectionSchema = z.strictObject({
+  optionId: entityId,
+  optionValue: z.union([z.number().int(), z.string().max(1000)]),
+});
+
+/** A line to add: product, variant, quantity and chosen options. */
+export const LineItemInputSchema = z.strictObject({
+  productId: entityId,
+  variantId: entityId.optional(),
+  quantity: z.number().int().min(1).max(1000),
+  optionSelections: z.array(OptionSelectionSchema).max(50).optional(),
+});
+export type LineItemInput = z.output<typeof LineItemInputSchema>;
+
+/** Sub-resources a cart read may include (`include=...`). */
+export const CartIncludeSchema = z.enum([
+  'redirect_urls',
+  'line_items.physical_items.options',
+  'line_items.digital_items.options',
+]);
+export type CartInclude = z.output<typeof CartIncludeSchema>;
+
+/** A line's new quantity (and product, variant and options, which BigCommerce requires). */
+export const LineItemUpdateSchema = z.strictObject({
+  productId: entityId,
+  variantId: entityId.optional(),
+  quantity: z.number().int().min(1).max(1000),
+  optionSelections: z.array(OptionSelectionSchema).max(50).optional(),
+});
+export type LineItemUpdate = z.output<typeof LineItemUpdateSchema>;
+
+export const CartMetafieldInputSchema = z.strictObject({
+  namespace: z.string().trim().min(1).max(64),
+  key: z.string().trim().min(1).max(64),
+  value: z.string().max(65_535),
+  permissionSet: z
+    .enum(['app_only', 'read', 'write', 'read_and_sf_access', 'write_and_sf_access'])
+    .default('app_only'),
+});
+export type CartMetafieldInput = z.input<typeof CartMetafieldInputSchema>;
+
+export const OrdersQuerySchema = z.strictObject({
+  page: z.number().int().positive().optional(),
+  limit: z.number().int().min(1).max(MAX_PAGE_SIZE).optional(),
+});
+export type OrdersQuery = z.output<typeof OrdersQuerySchema>;
+
+export const ReviewsQuerySchema = z.strictObject({
+  page: z.number().int().positive().optional(),
+  limit: z.number().int().min(1).max(MAX_PAGE_SIZE).optional(),
+});
+export type ReviewsQuery = z.output<typeof ReviewsQuerySchema>;
+
+/** Fields of a customer the shop writes (camelCase; snake_case upstream). */
+export interface CustomerWrite {
+  email?: string | undefined;
+  firstName?: string | undefined;
+  lastName?: string | undefined;
+  company?: string | undefined;
+  phone?: string | undefined;
+  acceptsMarketing?: boolean | undefined;
+  /** Sets the password (`authentication.new_password`). */
+  password?: string | undefined;
+}
+
+/** Fields of an address the shop writes. */
+export interface AddressWrite {
+  firstName: string;
+  lastName: string;
+  company?: string | undefined;
+  address1: string;
+  address2?: string | undefined;
+  city: string;
+  stateOrProvince?: string | undefined;
+  postalCode: string;
+  countryCode: string;
+  phone?: string | undefined;
+  addressType?: 'residential' | 'commercial' | undefined;
+}
+
+/** A new product review; name and e-mail come from the session customer. */
+export interface ReviewWrite {
+  title: string;
+  text: string;
+  rating: number;
+  name: string;
+  email: string;
+  status: 'approved' | 'disapproved' | 'pending';
+  dateReviewed: string;
+}

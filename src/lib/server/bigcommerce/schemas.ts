@@ -8,24 +8,42 @@
  * null); strict where the shop relies on a field (ids, names, prices, URLs of images).
  */
 import { z } from 'zod';
+import { toCents } from '../../commerce/money.ts';
 import type {
   Banner,
   Brand,
+  Cart,
+  CartCustomItem,
+  CartGiftCertificate,
+  CartLineItem,
+  CartLineItemOption,
+  CartMetafield,
+  CartRedirectUrls,
   Category,
   CategoryNode,
   Channel,
   CustomField,
+  Customer,
+  CustomerAddress,
+  FormFieldValue,
   InventoryTracking,
   Metafield,
+  Order,
+  OrderAddress,
+  OrderProduct,
+  OrderShippingAddress,
   Page,
   Pagination,
   Product,
   ProductImage,
   ProductOption,
+  ProductReview,
   Redirect,
+  Shipment,
   StoreMeta,
   Variant,
 } from '../../commerce/types.ts';
+import type { Checkout } from './checkout.ts';
 
 // --- building blocks -------------------------------------------------------------------------
 
@@ -54,10 +72,7 @@ const list = <T extends z.ZodType>(item: T) =>
     .nullish()
     .transform((v): z.output<T>[] => v ?? []);
 
-/** Euros (float) to integer cents, the domain's money unit. */
-export function toCents(euros: number): number {
-  return Math.round(euros * 100);
-}
+// Euros to integer cents (the domain's money unit), rounding on the decimal value: money.ts.
 /** A required price in euros, as cents. */
 const cents = z.number().transform(toCents);
 /** An optional price: absent or null reads as 0 cents (BigCommerce sends 0 for "none"). */
@@ -498,3 +513,520 @@ export const StoreMetaSchema = z
     language: s.language,
     country: s.country,
   }));
+
+// --- decimals -----------------------------------------------------------------------------------
+
+const DECIMAL = /^(-)?(\d+)(?:\.(\d*))?$/;
+
+/**
+ * A decimal amount in euros (v2 sends strings such as '129.9900'; v3 numbers) to integer
+ * cents, exactly: the digits are shifted, never multiplied as binary floats, and the third
+ * decimal rounds half away from zero ('0.005' → 1, '-0.005' → -1).
+ */
+export function decimalToCents(value: string | number): number {
+  if (typeof value === 'number') return toCents(value);
+  const match = DECIMAL.exec(value.trim());
+  if (match === null) throw new RangeError(`Not a decimal amount: ${JSON.stringify(value)}`);
+  const [, minus, whole = '0', fraction = ''] = match;
+  const digits = fraction.padEnd(3, '0');
+  const cents = Number(whole) * 100 + Number(digits.slice(0, 2)) + (Number(digits[2]) >= 5 ? 1 : 0);
+  return cents === 0 ? 0 : minus === undefined ? cents : -cents;
+}
+
+/** A decimal amount (string or number), as cents; absent or null reads as 0. */
+const decimalCents = z
+  .union([z.string(), z.number()])
+  .nullish()
+  .refine((v) => v == null || typeof v === 'number' || DECIMAL.test(v.trim()), {
+    message: 'Expected a decimal amount',
+  })
+  .transform((v) => (v == null || v === '' ? 0 : decimalToCents(v)));
+
+const uuid = z.string().min(1);
+
+// --- carts ----------------------------------------------------------------------------------------
+
+const CartLineItemOptionSchema = z
+  .object({
+    name: text,
+    name_id: count,
+    value: text,
+    value_id: z.number().int().nullish(),
+  })
+  .transform((o): CartLineItemOption => ({
+    name: o.name,
+    nameId: o.name_id,
+    value: o.value,
+    valueId: o.value_id ?? null,
+  }));
+
+export const CartLineItemSchema = z
+  .object({
+    id: uuid,
+    parent_id: z.union([z.string(), z.number()]).nullish(),
+    product_id: id,
+    variant_id: count,
+    sku: text,
+    name: text,
+    url: text,
+    image_url: text,
+    quantity: count,
+    list_price: decimalCents,
+    sale_price: decimalCents,
+    extended_list_price: decimalCents,
+    extended_sale_price: decimalCents,
+    options: list(CartLineItemOptionSchema),
+  })
+  .transform((i): CartLineItem => ({
+    id: i.id,
+    parentId: i.parent_id == null || i.parent_id === '' ? null : String(i.parent_id),
+    productId: i.product_id,
+    variantId: i.variant_id,
+    sku: i.sku,
+    name: i.name,
+    url: i.url,
+    imageUrl: i.image_url,
+    quantity: i.quantity,
+    listPrice: i.list_price,
+    salePrice: i.sale_price,
+    extendedListPrice: i.extended_list_price,
+    extendedSalePrice: i.extended_sale_price,
+    options: i.options,
+  }));
+
+const CartGiftCertificateSchema = z
+  .object({
+    id: z.union([z.string(), z.number()]).transform(String),
+    name: text,
+    amount: decimalCents,
+    recipient: z.object({ email: text }).nullish(),
+  })
+  .transform((g): CartGiftCertificate => ({
+    id: g.id,
+    name: g.name,
+    amount: g.amount,
+    recipientEmail: g.recipient?.email ?? '',
+  }));
+
+const CartCustomItemSchema = z
+  .object({
+    id: z.union([z.string(), z.number()]).transform(String),
+    sku: text,
+    name: text,
+    quantity: count,
+    list_price: decimalCents,
+    extended_list_price: decimalCents,
+  })
+  .transform((c): CartCustomItem => ({
+    id: c.id,
+    sku: c.sku,
+    name: c.name,
+    quantity: c.quantity,
+    listPrice: c.list_price,
+    extendedListPrice: c.extended_list_price,
+  }));
+
+export const CartRedirectUrlsSchema = z
+  .object({ cart_url: text, checkout_url: z.string().min(1), embedded_checkout_url: text })
+  .transform((r): CartRedirectUrls => ({
+    cartUrl: r.cart_url,
+    checkoutUrl: r.checkout_url,
+    embeddedCheckoutUrl: r.embedded_checkout_url,
+  }));
+
+export const CartSchema = z
+  .object({
+    id: uuid,
+    customer_id: count,
+    channel_id: count,
+    currency: z
+      .object({ code: text })
+      .nullish()
+      .transform((c) => c?.code ?? ''),
+    base_amount: decimalCents,
+    cart_amount: decimalCents,
+    discount_amount: decimalCents,
+    line_items: z
+      .object({
+        physical_items: list(CartLineItemSchema),
+        digital_items: list(CartLineItemSchema),
+        gift_certificates: list(CartGiftCertificateSchema),
+        custom_items: list(CartCustomItemSchema),
+      })
+      .nullish(),
+    redirect_urls: CartRedirectUrlsSchema.nullish(),
+    created_time: text,
+    updated_time: text,
+  })
+  .transform((c): Cart => ({
+    id: c.id,
+    customerId: c.customer_id,
+    channelId: c.channel_id,
+    currency: c.currency,
+    baseAmount: c.base_amount,
+    cartAmount: c.cart_amount,
+    discountAmount: c.discount_amount,
+    lineItems: {
+      physicalItems: c.line_items?.physical_items ?? [],
+      digitalItems: c.line_items?.digital_items ?? [],
+      giftCertificates: c.line_items?.gift_certificates ?? [],
+      customItems: c.line_items?.custom_items ?? [],
+    },
+    redirectUrls: c.redirect_urls ?? null,
+    createdTime: c.created_time,
+    updatedTime: c.updated_time,
+  }));
+
+export const CartReplySchema = v3DataSchema(CartSchema);
+/** DELETE of a cart's last item: 204 with no body (the cart is gone), else the cart. */
+export const CartOrNothingReplySchema = z
+  .union([z.undefined(), CartReplySchema])
+  .transform((cart) => cart ?? null);
+export const CartRedirectUrlsReplySchema = v3DataSchema(CartRedirectUrlsSchema);
+
+export const CartMetafieldSchema = z
+  .object({
+    id,
+    key: z.string(),
+    value: z.string(),
+    namespace: text,
+    permission_set: text,
+    resource_id: z.union([z.string(), z.number()]).transform(String),
+  })
+  .transform((m): CartMetafield => ({
+    id: m.id,
+    key: m.key,
+    value: m.value,
+    namespace: m.namespace,
+    permissionSet: m.permission_set,
+    resourceId: m.resource_id,
+  }));
+
+export const CartMetafieldReplySchema = v3DataSchema(CartMetafieldSchema);
+export const CartMetafieldPageSchema = v3PageSchema(CartMetafieldSchema);
+
+// --- checkouts ------------------------------------------------------------------------------------
+
+export const CheckoutSchema = z
+  .object({
+    id: uuid,
+    cart: CartSchema,
+    grand_total: decimalCents,
+    subtotal_inc_tax: decimalCents,
+    subtotal_ex_tax: decimalCents,
+    shipping_cost_total_inc_tax: decimalCents,
+    tax_total: decimalCents,
+    order_id: z.number().int().nullish(),
+    customer_message: text,
+  })
+  .transform((c): Checkout => ({
+    id: c.id,
+    cart: c.cart,
+    grandTotal: c.grand_total,
+    subtotalIncTax: c.subtotal_inc_tax,
+    subtotalExTax: c.subtotal_ex_tax,
+    shippingCostTotalIncTax: c.shipping_cost_total_inc_tax,
+    taxTotal: c.tax_total,
+    orderId: c.order_id ?? null,
+    customerMessage: c.customer_message,
+  }));
+
+export const CheckoutReplySchema = v3DataSchema(CheckoutSchema);
+
+// --- customers ------------------------------------------------------------------------------------
+
+const FormFieldValueSchema = z
+  .object({
+    name: z.string(),
+    value: z
+      .union([z.string(), z.number(), z.array(z.union([z.string(), z.number()]))])
+      .nullish()
+      .transform((v) => (v == null ? '' : Array.isArray(v) ? v.map(String) : String(v))),
+  })
+  .transform((f): FormFieldValue => ({ name: f.name, value: f.value }));
+
+/** An entry of `/v3/customers/form-field-values`: a customer's or an address's. */
+export const FormFieldValueEntrySchema = z
+  .object({
+    name: z.string(),
+    value: z.unknown(),
+    customer_id: z.number().int().nullish(),
+    address_id: z.number().int().nullish(),
+  })
+  .transform((f) => ({
+    field: FormFieldValueSchema.parse({ name: f.name, value: f.value }),
+    customerId: f.customer_id ?? null,
+    addressId: f.address_id ?? null,
+  }));
+
+export const FormFieldValuePageSchema = v3PageSchema(FormFieldValueEntrySchema);
+
+export const CustomerSchema = z
+  .object({
+    id,
+    email: z.string(),
+    first_name: text,
+    last_name: text,
+    company: text,
+    phone: text,
+    accepts_product_review_abandoned_cart_emails: flag(false),
+    customer_group_id: count,
+    date_created: text,
+    date_modified: text,
+    form_fields: list(FormFieldValueSchema),
+  })
+  .transform((c): Customer => ({
+    id: c.id,
+    email: c.email,
+    firstName: c.first_name,
+    lastName: c.last_name,
+    company: c.company,
+    phone: c.phone,
+    acceptsMarketing: c.accepts_product_review_abandoned_cart_emails,
+    customerGroupId: c.customer_group_id,
+    dateCreated: c.date_created,
+    dateModified: c.date_modified,
+    formFields: c.form_fields,
+  }));
+
+export const CustomerPageSchema = v3PageSchema(CustomerSchema);
+/** POST / PUT `/v3/customers` answer `{ data: [...] }` (possibly empty). */
+export const CustomerListReplySchema = z
+  .object({ data: list(CustomerSchema) })
+  .transform(({ data }) => data);
+
+export const ValidateCredentialsReplySchema = z
+  .object({ is_valid: z.boolean(), customer_id: z.number().int().nullish() })
+  .transform((r) => ({ isValid: r.is_valid, customerId: r.customer_id ?? null }));
+
+export const CustomerAddressSchema = z
+  .object({
+    id,
+    customer_id: id,
+    first_name: text,
+    last_name: text,
+    company: text,
+    address1: text,
+    address2: text,
+    city: text,
+    state_or_province: text,
+    postal_code: text,
+    country: text,
+    country_code: text,
+    phone: text,
+    address_type: z
+      .enum(['residential', 'commercial'])
+      .nullish()
+      .transform((v) => v ?? 'residential'),
+    form_fields: list(FormFieldValueSchema),
+  })
+  .transform((a): CustomerAddress => ({
+    id: a.id,
+    customerId: a.customer_id,
+    firstName: a.first_name,
+    lastName: a.last_name,
+    company: a.company,
+    address1: a.address1,
+    address2: a.address2,
+    city: a.city,
+    stateOrProvince: a.state_or_province,
+    postalCode: a.postal_code,
+    country: a.country,
+    countryCode: a.country_code,
+    phone: a.phone,
+    addressType: a.address_type,
+    formFields: a.form_fields,
+  }));
+
+export const CustomerAddressPageSchema = v3PageSchema(CustomerAddressSchema);
+export const CustomerAddressListReplySchema = z
+  .object({ data: list(CustomerAddressSchema) })
+  .transform(({ data }) => data);
+
+// --- v2 orders ------------------------------------------------------------------------------------
+
+const OrderAddressFields = {
+  first_name: text,
+  last_name: text,
+  company: text,
+  street_1: text,
+  street_2: text,
+  city: text,
+  state: text,
+  zip: text,
+  country: text,
+  country_iso2: text,
+  phone: text,
+  email: text,
+};
+
+type RawOrderAddress = { [K in keyof typeof OrderAddressFields]: string };
+
+function toOrderAddress(a: RawOrderAddress): OrderAddress {
+  return {
+    firstName: a.first_name,
+    lastName: a.last_name,
+    company: a.company,
+    street1: a.street_1,
+    street2: a.street_2,
+    city: a.city,
+    state: a.state,
+    zip: a.zip,
+    country: a.country,
+    countryIso2: a.country_iso2,
+    phone: a.phone,
+    email: a.email,
+  };
+}
+
+const EMPTY_ORDER_ADDRESS: RawOrderAddress = Object.fromEntries(
+  Object.keys(OrderAddressFields).map((k) => [k, '']),
+) as RawOrderAddress;
+
+export const OrderSchema = z
+  .object({
+    id,
+    customer_id: count,
+    status_id: z.number().int().min(0).max(14),
+    status: text,
+    date_created: text,
+    date_modified: text,
+    currency_code: text,
+    subtotal_inc_tax: decimalCents,
+    shipping_cost_inc_tax: decimalCents,
+    total_inc_tax: decimalCents,
+    items_total: count,
+    items_shipped: count,
+    payment_method: text,
+    cart_id: text,
+    billing_address: z.object(OrderAddressFields).nullish(),
+  })
+  .transform((o): Order => ({
+    id: o.id,
+    customerId: o.customer_id,
+    statusId: o.status_id,
+    status: o.status,
+    dateCreated: o.date_created,
+    dateModified: o.date_modified,
+    currencyCode: o.currency_code,
+    subtotalIncTax: o.subtotal_inc_tax,
+    shippingCostIncTax: o.shipping_cost_inc_tax,
+    totalIncTax: o.total_inc_tax,
+    itemsTotal: o.items_total,
+    itemsShipped: o.items_shipped,
+    paymentMethod: o.payment_method,
+    cartId: o.cart_id,
+    billingAddress: toOrderAddress(o.billing_address ?? EMPTY_ORDER_ADDRESS),
+  }));
+
+/** v2 lists: a bare array, or an empty 204 reply when there is none. */
+export const OrderListSchema = list(OrderSchema);
+
+export const OrderProductSchema = z
+  .object({
+    id,
+    order_id: id,
+    product_id: count,
+    variant_id: count,
+    name: text,
+    sku: text,
+    quantity: count,
+    base_price: decimalCents,
+    total_inc_tax: decimalCents,
+    product_options: list(z.object({ display_name: text, display_value: text })),
+  })
+  .transform((p): OrderProduct => ({
+    id: p.id,
+    orderId: p.order_id,
+    productId: p.product_id,
+    variantId: p.variant_id,
+    name: p.name,
+    sku: p.sku,
+    quantity: p.quantity,
+    basePrice: p.base_price,
+    totalIncTax: p.total_inc_tax,
+    options: p.product_options.map((o) => ({
+      displayName: o.display_name,
+      displayValue: o.display_value,
+    })),
+  }));
+
+export const OrderProductListSchema = list(OrderProductSchema);
+
+export const OrderShippingAddressSchema = z
+  .object({ id, order_id: id, shipping_method: text, ...OrderAddressFields })
+  .transform((a): OrderShippingAddress => ({
+    id: a.id,
+    orderId: a.order_id,
+    shippingMethod: a.shipping_method,
+    ...toOrderAddress(a),
+  }));
+
+export const OrderShippingAddressListSchema = list(OrderShippingAddressSchema);
+
+export const ShipmentSchema = z
+  .object({
+    id,
+    order_id: id,
+    date_created: text,
+    tracking_number: text,
+    shipping_provider: text,
+    tracking_carrier: text,
+    tracking_link: text,
+    comments: text,
+    items: list(z.object({ order_product_id: count, product_id: count, quantity: count })),
+  })
+  .transform((s): Shipment => ({
+    id: s.id,
+    orderId: s.order_id,
+    dateCreated: s.date_created,
+    trackingNumber: s.tracking_number,
+    shippingProvider: s.shipping_provider,
+    trackingCarrier: s.tracking_carrier,
+    trackingLink: s.tracking_link,
+    comments: s.comments,
+    items: s.items.map((i) => ({
+      orderProductId: i.order_product_id,
+      productId: i.product_id,
+      quantity: i.quantity,
+    })),
+  }));
+
+export const ShipmentListSchema = list(ShipmentSchema);
+
+// --- product reviews ------------------------------------------------------------------------------
+
+export const ProductReviewSchema = z
+  .object({
+    id,
+    product_id: id,
+    title: text,
+    text: text,
+    status: z.enum(['approved', 'disapproved', 'pending']),
+    rating: z.number().int().min(0).max(5),
+    name: text,
+    date_reviewed: text,
+  })
+  .transform((r): ProductReview => ({
+    id: r.id,
+    productId: r.product_id,
+    title: r.title,
+    text: r.text,
+    status: r.status,
+    rating: r.rating,
+    name: r.name,
+    dateReviewed: r.date_reviewed,
+  }));
+
+export const ProductReviewPageSchema = v3PageSchema(ProductReviewSchema);
+export const ProductReviewReplySchema = v3DataSchema(ProductReviewSchema);
+
+// --- channel site ---------------------------------------------------------------------------------
+
+export const ChannelSiteReplySchema = v3DataSchema(
+  z.object({ id, url: z.string().min(1), channel_id: id }).transform((s) => ({
+    id: s.id,
+    url: s.url,
+    channelId: s.channel_id,
+  })),
+);

@@ -11,6 +11,7 @@ import {
   BannerListSchema,
   ChannelReplySchema,
   ChannelSchema,
+  ChannelSiteReplySchema,
   RedirectPageSchema,
   StoreMetaSchema,
 } from './schemas.ts';
@@ -83,4 +84,11 @@ export async function getRedirects(client: BigCommerceClient): Promise<Redirect[
       limit: MAX_PAGE_SIZE,
     }),
   );
+}
+
+/** The public URL of the client's channel site (where the hosted checkout sends shoppers back). */
+export async function getChannelSiteUrl(client: BigCommerceClient): Promise<string> {
+  const channelId = client.channelId ?? DEFAULT_CHANNEL_ID;
+  const site = await client.get(`v3/channels/${channelId}/site`, ChannelSiteReplySchema);
+  return site.url;
 }
