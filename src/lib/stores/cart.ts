@@ -1,0 +1,368 @@
+/**
+ * The shopper's cart (spec §3, §4 cart lifecycle), shared by the cart button, the sidebar, the
+ * cart page and the add-to-cart buttons. Every upstream call goes through the shop API; every
+ * action runs in one queue, so writes to the cart never interleave; a failed action keeps the
+ * cart as it was (nothing the shopper put in is lost) and fills its own error slot (spec §8).
+ * Initial value: the empty cart (id null), also on the server; `initCart()` loads it in the
+ * browser.
+ */
+import { atom, computed, map } from 'nanostores';
+import { api } from '../api/bigcommerce.ts';
+import { ApiCallError, errorMessage } from '../api/client.ts';
+import {
+  CART_COOKIE_NAME,
+  cartCookie,
+  cartItemCount,
+  cartItems,
+  cartTotals,
+  clampQuantity,
+  DEFAULT_CART_COOKIE_MAX_AGE,
+  EMPTY_CART,
+  guestLineItems,
+  loginMergePlan,
+  parseCartId,
+  type CartState,
+  type LineItemInput,
+} from '../commerce/cart.ts';
+import type { Cart, CurrentCustomer } from '../commerce/types.ts';
+import { cookieJar } from './cookie-jar.ts';
+
+export type CartAction = 'load' | 'add' | 'remove' | 'update' | 'clear';
+
+/** What an error slot holds: the message key to show, with the API's status and code. */
+export interface ActionError {
+  /** A message key: the API's English spec key ('Cart not found'...) or a `cart.error.*` key. */
+  message: string;
+  statusCode: number;
+  code: string;
+}
+
+export const $cart = atom<CartState>(EMPTY_CART);
+/** True while any cart action is running or queued. */
+export const $cartLoading = atom(false);
+/** spec §8: each action keeps its own error slot (null: last run succeeded or not run). */
+export const $cartErrors = map<Record<CartAction, ActionError | null>>({
+  load: null,
+  add: null,
+  remove: null,
+  update: null,
+  clear: null,
+});
+/** spec §3 derived totals (cents). */
+export const $cartTotals = computed($cart, cartTotals);
+/** spec §3 total item count (badge of the cart button). */
+export const $cartItemCount = computed($cart, cartItemCount);
+/** spec §3 item list: physical plus digital lines. */
+export const $cartItems = computed($cart, cartItems);
+
+/** A cart action that cannot run: no cart yet (spec §5), or a line that is not in the cart. */
+export class CartActionError extends Error {
+  override readonly name = 'CartActionError';
+  readonly code: 'cart-missing' | 'line-missing';
+  readonly statusCode = 409;
+
+  constructor(code: 'cart-missing' | 'line-missing') {
+    super(code === 'cart-missing' ? 'cart.error.missing' : 'cart.error.update');
+    this.code = code;
+  }
+}
+
+let cookieMaxAge = DEFAULT_CART_COOKIE_MAX_AGE;
+
+/** Sets the lifetime of the `cart-id` cookie (public config CART_COOKIE_MAX_AGE), in seconds. */
+export function configureCartCookie(maxAge: number): void {
+  if (Number.isInteger(maxAge) && maxAge > 0) cookieMaxAge = maxAge;
+}
+
+// -- the queue --------------------------------------------------------------------------------
+
+let tail: Promise<unknown> = Promise.resolve();
+let pending = 0;
+
+/** Runs `task` after every action queued before it (one write to the cart at a time). */
+function enqueue<T>(task: () => Promise<T>): Promise<T> {
+  pending += 1;
+  $cartLoading.set(true);
+  const run = tail.then(task);
+  const settle = () => {
+    pending -= 1;
+    if (pending === 0) $cartLoading.set(false);
+  };
+  tail = run.then(settle, settle);
+  return run;
+}
+
+function toActionError(error: unknown): ActionError {
+  if (error instanceof ApiCallError || error instanceof CartActionError) {
+    return { message: error.message, statusCode: error.statusCode, code: error.code };
+  }
+  return { message: errorMessage(error), statusCode: 500, code: 'unknown' };
+}
+
+function fail(action: CartAction, error: unknown): false {
+  console.error(`cart ${action} failed:`, error);
+  $cartErrors.setKey(action, toActionError(error));
+  return false;
+}
+
+function writeCookie(cartId: string | null): void {
+  const jar = cookieJar();
+  jar.set(cartCookie(cartId, { maxAge: cookieMaxAge, secure: jar.secure }));
+}
+
+/** Keeps `cart` as the shopper's cart: the store and the cookie. */
+function keep(cart: Cart): Cart {
+  $cart.set(cart);
+  if (parseCartId(cookieJar().get(CART_COOKIE_NAME)) !== cart.id) writeCookie(cart.id);
+  return cart;
+}
+
+/**
+ * spec §4: an empty cart is created; logged in, the server assigns it to the customer, and the
+ * store records it as their saved cart (updateCart) so the next login finds it.
+ */
+async function createEmptyCart(): Promise<Cart> {
+  const created = await api.createCart({});
+  if (created.customerId !== 0) {
+    try {
+      return keep(await api.updateCart({ id: created.id }));
+    } catch (error) {
+      console.error('cart assign failed:', error);
+    }
+  }
+  return keep(created);
+}
+
+/** spec §4 load: no cookie or forced → create; else fetch, and create when fetching fails. */
+async function load(force: boolean): Promise<Cart> {
+  const cartId = force ? null : parseCartId(cookieJar().get(CART_COOKIE_NAME));
+  if (cartId !== null) {
+    try {
+      const cart = await api.getCart({ id: cartId });
+      if (cart) return keep(cart);
+    } catch (error) {
+      console.error('cart fetch failed, creating a new cart:', error);
+    }
+  }
+  return createEmptyCart();
+}
+
+function currentCartId(): string {
+  // spec §5: "Adding, removing, updating or clearing the cart requires an existing cart".
+  const id = $cart.get().id;
+  if (id === null) throw new CartActionError('cart-missing');
+  return id;
+}
+
+// -- actions ----------------------------------------------------------------------------------
+
+export interface LoadCartOptions {
+  /** Create a new empty cart whatever the cookie says. */
+  force?: boolean;
+}
+
+/** spec §4 cart lifecycle on load. Resolves true once a cart is in the store. */
+export function loadCart(options: LoadCartOptions = {}): Promise<boolean> {
+  return enqueue(async () => {
+    $cartErrors.setKey('load', null);
+    try {
+      await load(options.force === true);
+      return true;
+    } catch (error) {
+      return fail('load', error);
+    }
+  });
+}
+
+let started: Promise<boolean> | null = null;
+
+/**
+ * Loads the cart once per page (spec §4 "cart and wishlist are loaded on the client"): call it
+ * from every island that shows or changes the cart; later calls return the first one's promise.
+ */
+export function initCart(): Promise<boolean> {
+  started ??= loadCart();
+  return started;
+}
+
+/** Adds lines to the cart (BigCommerce merges a repeated product and variant into one line). */
+export function addCartItem(input: LineItemInput | readonly LineItemInput[]): Promise<boolean> {
+  const lineItems = (Array.isArray(input) ? input : [input]).map((item: LineItemInput) => ({
+    ...item,
+    quantity: clampQuantity(item.quantity),
+  }));
+  return enqueue(async () => {
+    $cartErrors.setKey('add', null);
+    try {
+      keep(await api.addCartItems({ cartId: currentCartId(), lineItems }));
+      return true;
+    } catch (error) {
+      return fail('add', error);
+    }
+  });
+}
+
+/** Removes a line; when it was the last one the cart is gone: a new cart is loaded (spec §4). */
+export function removeCartItem(itemId: string): Promise<boolean> {
+  return enqueue(async () => {
+    $cartErrors.setKey('remove', null);
+    try {
+      const cart = await api.removeCartItem({ cartId: currentCartId(), itemId });
+      if (cart) {
+        keep(cart);
+        return true;
+      }
+      // spec §4: "Removing an item where the reply has no data clears the cookie and loads a
+      // new cart". Until the new cart arrives the store shows the empty cart.
+      writeCookie(null);
+      $cart.set(EMPTY_CART);
+    } catch (error) {
+      return fail('remove', error);
+    }
+    try {
+      await load(true);
+      return true;
+    } catch (error) {
+      return fail('load', error);
+    }
+  });
+}
+
+/**
+ * Sets the quantity of a line (clamped to 1..99; the island debounces the selector, spec §9
+ * 500 ms). Removing is `removeCartItem`.
+ */
+export function updateCartItemQuantity(itemId: string, quantity: number): Promise<boolean> {
+  return enqueue(async () => {
+    $cartErrors.setKey('update', null);
+    try {
+      const cartId = currentCartId();
+      const line = cartItems($cart.get()).find((item) => item.id === itemId);
+      if (!line) throw new CartActionError('line-missing');
+      const cart = await api.updateCartItem({
+        cartId,
+        itemId,
+        lineItem: {
+          quantity: clampQuantity(quantity),
+          productId: line.productId,
+          variantId: line.variantId,
+        },
+      });
+      keep(cart);
+      return true;
+    } catch (error) {
+      return fail('update', error);
+    }
+  });
+}
+
+/** spec §4: clearing deletes the cart and creates a new one. */
+export function clearCart(): Promise<boolean> {
+  return enqueue(async () => {
+    $cartErrors.setKey('clear', null);
+    try {
+      await api.deleteCart({ id: currentCartId() });
+    } catch (error) {
+      return fail('clear', error);
+    }
+    writeCookie(null);
+    $cart.set(EMPTY_CART);
+    try {
+      await createEmptyCart();
+      return true;
+    } catch (error) {
+      return fail('clear', error);
+    }
+  });
+}
+
+/**
+ * spec §4 login merge, run right after a login or a registration:
+ * no saved cart → the current cart is assigned to the customer; a saved cart and a non-empty
+ * guest cart → the guest items are added to the saved cart, which is then assigned; a saved
+ * cart and an empty guest cart → the saved cart is loaded. On any failure a new cart is created
+ * (with the guest's items, so none is lost) and assigned.
+ */
+export function mergeCartOnLogin(customer: Pick<CurrentCustomer, 'savedCartId'>): Promise<boolean> {
+  return enqueue(async () => {
+    $cartErrors.setKey('load', null);
+    const guest = $cart.get();
+    const plan = loginMergePlan(customer.savedCartId, guest);
+    try {
+      switch (plan.action) {
+        case 'assign':
+          keep(await api.updateCart({ id: plan.cartId }));
+          return true;
+        case 'create':
+          keep(await api.updateCart({ id: (await api.createCart({})).id }));
+          return true;
+        case 'merge':
+          await api.addCartItems({ cartId: plan.savedCartId, lineItems: plan.lineItems });
+          keep(await api.updateCart({ id: plan.savedCartId }));
+          return true;
+        case 'load-saved': {
+          const saved = await api.getCart({ id: plan.savedCartId });
+          if (!saved) throw new ApiCallError('Cart not found', 404, 'api');
+          keep(saved);
+          return true;
+        }
+      }
+    } catch (error) {
+      console.error(`cart login merge (${plan.action}) failed, creating a new cart:`, error);
+    }
+    try {
+      const lineItems = guestLineItems(guest);
+      const created = await api.createCart(lineItems.length > 0 ? { lineItems } : {});
+      keep(await api.updateCart({ id: created.id }));
+      return true;
+    } catch (error) {
+      return fail('load', error);
+    }
+  });
+}
+
+/**
+ * After logout the customer's cart is no longer the shopper's: the cookie is cleared and a new
+ * guest cart is created (the customer finds theirs again at the next login, spec §4).
+ */
+export function resetCartOnLogout(): Promise<boolean> {
+  return enqueue(async () => {
+    $cartErrors.setKey('load', null);
+    writeCookie(null);
+    $cart.set(EMPTY_CART);
+    try {
+      await load(true);
+      return true;
+    } catch (error) {
+      return fail('load', error);
+    }
+  });
+}
+
+/** Empties every error slot (e.g. when the sidebar closes). */
+export function clearCartErrors(): void {
+  $cartErrors.set({ load: null, add: null, remove: null, update: null, clear: null });
+}
+
+/** Calls `fn` once `wait` ms have passed without another call (the quantity selector, spec §9). */
+export function debounce<A extends unknown[]>(
+  fn: (...args: A) => void,
+  wait: number,
+): ((...args: A) => void) & { cancel(): void } {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const debounced = (...args: A) => {
+    if (timer !== undefined) clearTimeout(timer);
+    timer = setTimeout(() => {
+      timer = undefined;
+      fn(...args);
+    }, wait);
+  };
+  debounced.cancel = () => {
+    if (timer !== undefined) clearTimeout(timer);
+    timer = undefined;
+  };
+  return debounced;
+}
+
+/** spec §9: the cart quantity debounce. */
+export const CART_QUANTITY_DEBOUNCE_MS = 500;

@@ -1,0 +1,705 @@
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import type { CartState } from '../../src/lib/commerce/cart.ts';
+import type { Cart } from '../../src/lib/commerce/types.ts';
+import {
+  ApiReplyError,
+  CART_A,
+  CART_B,
+  CART_C,
+  cart,
+  line,
+  memoryCookieJar,
+  methods,
+  NetworkFailure,
+  record,
+  stubShopApi,
+} from './helpers/shop-api.ts';
+
+// Fresh store modules for each test: the queue and the once-per-page start are module state.
+type CartStore = typeof import('../../src/lib/stores/cart.ts');
+let store: CartStore;
+let jar: ReturnType<typeof memoryCookieJar>;
+
+async function setup(cookies: Record<string, string> = {}): Promise<CartStore> {
+  vi.resetModules();
+  const jarModule = await import('../../src/lib/stores/cookie-jar.ts');
+  jar = memoryCookieJar(cookies);
+  jarModule.setCookieJar(jar);
+  store = await import('../../src/lib/stores/cart.ts');
+  return store;
+}
+
+beforeEach(() => {
+  vi.spyOn(console, 'error').mockImplementation(() => undefined);
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+const ids = (values: readonly CartState[]) => values.map((value) => value.id);
+const setCookie = (id: string) => `cart-id=${id}; Max-Age=2592000; Path=/; SameSite=Lax`;
+const deleteCookie = 'cart-id=; Max-Age=0; Path=/; SameSite=Lax';
+
+const mattress = line({
+  id: 'line-1',
+  productId: 1,
+  variantId: 100,
+  quantity: 1,
+  listPrice: 50_000,
+  salePrice: 40_000,
+});
+const pillow = line({ id: 'line-2', productId: 2, variantId: 200, quantity: 2, listPrice: 5_000 });
+
+describe('initial values (right on the server too)', () => {
+  test('empty cart, not loading, no errors, zero totals', async () => {
+    const { $cart, $cartLoading, $cartErrors, $cartTotals, $cartItemCount, $cartItems } =
+      await setup();
+    expect($cart.get()).toMatchObject({ id: null });
+    expect($cartLoading.get()).toBe(false);
+    expect($cartErrors.get()).toEqual({
+      load: null,
+      add: null,
+      remove: null,
+      update: null,
+      clear: null,
+    });
+    expect($cartTotals.get()).toEqual({ total: 0, subtotal: 0, special: 0 });
+    expect($cartItemCount.get()).toBe(0);
+    expect($cartItems.get()).toEqual([]);
+  });
+});
+
+describe('loadCart (spec §4 cart lifecycle)', () => {
+  test('no cookie: an empty cart is created and its id stored in the cookie', async () => {
+    await setup();
+    const calls = stubShopApi({ createCart: () => cart(CART_A) });
+    const carts = record(store.$cart);
+    const loading = record(store.$cartLoading);
+    await expect(store.loadCart()).resolves.toBe(true);
+    expect(methods(calls)).toEqual(['createCart']);
+    expect(calls[0]?.args).toEqual([{}]);
+    expect(ids(carts)).toEqual([CART_A]);
+    expect(loading).toEqual([true, false]);
+    expect(jar.writes).toEqual([setCookie(CART_A)]);
+  });
+
+  test('cookie: the cart is fetched, the cookie left as it is', async () => {
+    await setup({ 'cart-id': CART_A });
+    const calls = stubShopApi({ getCart: () => cart(CART_A, [mattress]) });
+    const carts = record(store.$cart);
+    await store.loadCart();
+    expect(calls).toEqual([{ method: 'getCart', args: [{ id: CART_A }] }]);
+    expect(ids(carts)).toEqual([CART_A]);
+    expect(store.$cartItemCount.get()).toBe(1);
+    expect(jar.writes).toEqual([]);
+  });
+
+  test.each([
+    ['the cart is unknown or expired (null)', () => null],
+    [
+      "the cart is another customer's (404)",
+      () => {
+        throw new ApiReplyError('Cart not found', 404);
+      },
+    ],
+    [
+      'the API is down (500)',
+      () => {
+        throw new ApiReplyError('An error occured', 500);
+      },
+    ],
+    [
+      'the network fails',
+      () => {
+        throw new NetworkFailure();
+      },
+    ],
+  ])('fetching fails when %s: a new cart is created', async (_case, getCart) => {
+    await setup({ 'cart-id': CART_A });
+    const calls = stubShopApi({ getCart, createCart: () => cart(CART_B) });
+    const carts = record(store.$cart);
+    await expect(store.loadCart()).resolves.toBe(true);
+    expect(methods(calls)).toEqual(['getCart', 'createCart']);
+    expect(ids(carts)).toEqual([CART_B]);
+    expect(jar.values.get('cart-id')).toBe(CART_B);
+    expect(store.$cartErrors.get().load).toBeNull();
+  });
+
+  test('a cookie that is not a cart id is ignored: a new cart is created', async () => {
+    await setup({ 'cart-id': 'not-a-uuid' });
+    const calls = stubShopApi({ createCart: () => cart(CART_A) });
+    await store.loadCart();
+    expect(methods(calls)).toEqual(['createCart']);
+    expect(jar.values.get('cart-id')).toBe(CART_A);
+  });
+
+  test('forced: a new cart even with a cookie', async () => {
+    await setup({ 'cart-id': CART_A });
+    const calls = stubShopApi({ createCart: () => cart(CART_B) });
+    await store.loadCart({ force: true });
+    expect(methods(calls)).toEqual(['createCart']);
+    expect(jar.values.get('cart-id')).toBe(CART_B);
+  });
+
+  test("logged in: the created cart (assigned by the server) is saved as the customer's", async () => {
+    await setup();
+    const calls = stubShopApi({
+      createCart: () => cart(CART_A, [], { customerId: 1 }),
+      updateCart: () => cart(CART_A, [], { customerId: 1 }),
+    });
+    await store.loadCart();
+    expect(calls).toEqual([
+      { method: 'createCart', args: [{}] },
+      { method: 'updateCart', args: [{ id: CART_A }] },
+    ]);
+    expect(store.$cart.get()).toMatchObject({ id: CART_A, customerId: 1 });
+  });
+
+  test('creating fails too: the cart stays as it was, the load slot says why', async () => {
+    await setup();
+    stubShopApi({
+      createCart: () => {
+        throw new ApiReplyError('An error occured', 502);
+      },
+    });
+    const carts = record(store.$cart);
+    const errors = record(store.$cartErrors);
+    await expect(store.loadCart()).resolves.toBe(false);
+    expect(carts).toEqual([]);
+    expect(errors.map((e) => e.load)).toEqual([
+      { message: 'An error occured', statusCode: 502, code: 'api' },
+    ]);
+    expect(jar.writes).toEqual([]);
+  });
+
+  test('a new load clears the load slot', async () => {
+    await setup();
+    let fail = true;
+    stubShopApi({
+      createCart: () => {
+        if (fail) throw new NetworkFailure();
+        return cart(CART_A);
+      },
+    });
+    await store.loadCart();
+    expect(store.$cartErrors.get().load).toMatchObject({
+      code: 'network',
+      message: 'error.generic',
+    });
+    fail = false;
+    await store.loadCart();
+    expect(store.$cartErrors.get().load).toBeNull();
+  });
+
+  test('configureCartCookie sets the cookie lifetime (public config)', async () => {
+    await setup();
+    stubShopApi({ createCart: () => cart(CART_A) });
+    store.configureCartCookie(3600);
+    await store.loadCart();
+    expect(jar.writes).toEqual([`cart-id=${CART_A}; Max-Age=3600; Path=/; SameSite=Lax`]);
+  });
+
+  test('initCart loads once per page', async () => {
+    await setup();
+    const calls = stubShopApi({ createCart: () => cart(CART_A) });
+    const first = store.initCart();
+    const second = store.initCart();
+    expect(second).toBe(first);
+    await first;
+    await store.initCart();
+    expect(methods(calls)).toEqual(['createCart']);
+  });
+});
+
+describe('derived stores (spec §3)', () => {
+  test('totals, item count and items follow the cart', async () => {
+    await setup({ 'cart-id': CART_A });
+    stubShopApi({
+      getCart: () => cart(CART_A, [mattress]),
+      addCartItems: () => cart(CART_A, [mattress, pillow]),
+    });
+    const totals = record(store.$cartTotals);
+    const counts = record(store.$cartItemCount);
+    const items = record(store.$cartItems);
+    await store.loadCart();
+    await store.addCartItem({ productId: 2, variantId: 200, quantity: 2 });
+    expect(totals).toEqual([
+      { total: 50_000, subtotal: 50_000, special: 40_000 },
+      { total: 60_000, subtotal: 60_000, special: 50_000 },
+    ]);
+    expect(counts).toEqual([1, 3]);
+    expect(items.map((list) => list.map((item) => item.id))).toEqual([
+      ['line-1'],
+      ['line-1', 'line-2'],
+    ]);
+  });
+});
+
+describe('addCartItem', () => {
+  test('adds to the loaded cart', async () => {
+    await setup({ 'cart-id': CART_A });
+    const calls = stubShopApi({
+      getCart: () => cart(CART_A),
+      addCartItems: () => cart(CART_A, [mattress]),
+    });
+    await store.loadCart();
+    const carts = record(store.$cart);
+    await expect(store.addCartItem({ productId: 1, variantId: 100, quantity: 1 })).resolves.toBe(
+      true,
+    );
+    expect(calls[1]).toEqual({
+      method: 'addCartItems',
+      args: [{ cartId: CART_A, lineItems: [{ productId: 1, variantId: 100, quantity: 1 }] }],
+    });
+    expect(ids(carts)).toEqual([CART_A]);
+    expect(store.$cartItemCount.get()).toBe(1);
+  });
+
+  test('quantities are clamped to 1..99', async () => {
+    await setup({ 'cart-id': CART_A });
+    const calls = stubShopApi({ getCart: () => cart(CART_A), addCartItems: () => cart(CART_A) });
+    await store.loadCart();
+    await store.addCartItem([
+      { productId: 1, quantity: 0 },
+      { productId: 2, quantity: 500 },
+    ]);
+    expect(calls[1]?.args).toEqual([
+      {
+        cartId: CART_A,
+        lineItems: [
+          { productId: 1, quantity: 1 },
+          { productId: 2, quantity: 99 },
+        ],
+      },
+    ]);
+  });
+
+  test('spec §5: without a cart, an error and no call', async () => {
+    await setup();
+    const calls = stubShopApi({});
+    const errors = record(store.$cartErrors);
+    await expect(store.addCartItem({ productId: 1, quantity: 1 })).resolves.toBe(false);
+    expect(calls).toEqual([]);
+    expect(errors.map((e) => e.add)).toEqual([
+      { message: 'cart.error.missing', statusCode: 409, code: 'cart-missing' },
+    ]);
+  });
+
+  test('an add queued while the cart loads waits for it (no "no cart" error)', async () => {
+    await setup();
+    const calls = stubShopApi({
+      createCart: () => cart(CART_A),
+      addCartItems: () => cart(CART_A, [mattress]),
+    });
+    const load = store.loadCart();
+    const add = store.addCartItem({ productId: 1, variantId: 100, quantity: 1 });
+    await expect(Promise.all([load, add])).resolves.toEqual([true, true]);
+    expect(methods(calls)).toEqual(['createCart', 'addCartItems']);
+    expect(store.$cartItemCount.get()).toBe(1);
+  });
+
+  test('a failed add keeps the cart (nothing is lost) and fills the add slot', async () => {
+    await setup({ 'cart-id': CART_A });
+    stubShopApi({
+      getCart: () => cart(CART_A, [mattress]),
+      addCartItems: () => {
+        throw new ApiReplyError('The selected quantity exceeds available stock.', 422);
+      },
+    });
+    await store.loadCart();
+    const before = store.$cart.get();
+    const carts = record(store.$cart);
+    await expect(store.addCartItem({ productId: 2, quantity: 1 })).resolves.toBe(false);
+    expect(carts).toEqual([]);
+    expect(store.$cart.get()).toBe(before);
+    expect(store.$cartErrors.get().add).toEqual({
+      message: 'The selected quantity exceeds available stock.',
+      statusCode: 422,
+      code: 'api',
+    });
+  });
+
+  test('writes are serialised: the second add starts after the first one answered', async () => {
+    await setup({ 'cart-id': CART_A });
+    const releases: (() => void)[] = [];
+    let quantity = 0;
+    const calls = stubShopApi({
+      getCart: () => cart(CART_A),
+      addCartItems: (input: { lineItems: { quantity: number }[] }) =>
+        new Promise<Cart>((resolve) => {
+          releases.push(() => {
+            quantity += input.lineItems[0]?.quantity ?? 0;
+            resolve(cart(CART_A, [line({ id: 'line-1', quantity })]));
+          });
+        }),
+    });
+    await store.loadCart();
+    const loading = record(store.$cartLoading);
+    const counts = record(store.$cartItemCount);
+    const first = store.addCartItem({ productId: 1, quantity: 1 });
+    const second = store.addCartItem({ productId: 1, quantity: 2 });
+    await vi.waitFor(() => {
+      expect(releases).toHaveLength(1);
+    });
+    // The first add has not answered: the second is not sent.
+    expect(methods(calls)).toEqual(['getCart', 'addCartItems']);
+    releases[0]?.();
+    await vi.waitFor(() => {
+      expect(releases).toHaveLength(2);
+    });
+    expect(methods(calls)).toEqual(['getCart', 'addCartItems', 'addCartItems']);
+    releases[1]?.();
+    await expect(Promise.all([first, second])).resolves.toEqual([true, true]);
+    expect(counts).toEqual([1, 3]);
+    expect(loading).toEqual([true, false]);
+  });
+});
+
+describe('removeCartItem', () => {
+  test('the reply is the cart', async () => {
+    await setup({ 'cart-id': CART_A });
+    const calls = stubShopApi({
+      getCart: () => cart(CART_A, [mattress, pillow]),
+      removeCartItem: () => cart(CART_A, [pillow]),
+    });
+    await store.loadCart();
+    await expect(store.removeCartItem('line-1')).resolves.toBe(true);
+    expect(calls[1]).toEqual({
+      method: 'removeCartItem',
+      args: [{ cartId: CART_A, itemId: 'line-1' }],
+    });
+    expect(store.$cartItemCount.get()).toBe(2);
+  });
+
+  test('spec §4: a reply with no data clears the cookie and loads a new cart', async () => {
+    await setup({ 'cart-id': CART_A });
+    const calls = stubShopApi({
+      getCart: () => cart(CART_A, [mattress]),
+      removeCartItem: () => null,
+      createCart: () => cart(CART_B),
+    });
+    await store.loadCart();
+    const carts = record(store.$cart);
+    await expect(store.removeCartItem('line-1')).resolves.toBe(true);
+    expect(methods(calls)).toEqual(['getCart', 'removeCartItem', 'createCart']);
+    expect(ids(carts)).toEqual([null, CART_B]);
+    expect(jar.writes).toEqual([deleteCookie, setCookie(CART_B)]);
+  });
+
+  test('a failed remove keeps the cart', async () => {
+    await setup({ 'cart-id': CART_A });
+    stubShopApi({
+      getCart: () => cart(CART_A, [mattress]),
+      removeCartItem: () => {
+        throw new ApiReplyError('Cart item not found', 404);
+      },
+    });
+    await store.loadCart();
+    const carts = record(store.$cart);
+    await expect(store.removeCartItem('line-9')).resolves.toBe(false);
+    expect(carts).toEqual([]);
+    expect(store.$cartErrors.get().remove).toMatchObject({
+      message: 'Cart item not found',
+      statusCode: 404,
+    });
+  });
+
+  test('without a cart: the remove slot says so', async () => {
+    await setup();
+    stubShopApi({});
+    await store.removeCartItem('line-1');
+    expect(store.$cartErrors.get().remove).toMatchObject({
+      code: 'cart-missing',
+      message: 'cart.error.missing',
+    });
+  });
+});
+
+describe('updateCartItemQuantity', () => {
+  test.each([
+    ['a quantity', 3, 3],
+    ['above 99', 150, 99],
+    ['below 1', 0, 1],
+  ])('%s', async (_case, asked, sent) => {
+    await setup({ 'cart-id': CART_A });
+    const calls = stubShopApi({
+      getCart: () => cart(CART_A, [mattress]),
+      updateCartItem: () => cart(CART_A, [{ ...mattress, quantity: sent }]),
+    });
+    await store.loadCart();
+    await expect(store.updateCartItemQuantity('line-1', asked)).resolves.toBe(true);
+    expect(calls[1]).toEqual({
+      method: 'updateCartItem',
+      args: [
+        {
+          cartId: CART_A,
+          itemId: 'line-1',
+          lineItem: { quantity: sent, productId: 1, variantId: 100 },
+        },
+      ],
+    });
+    expect(store.$cartItemCount.get()).toBe(sent);
+  });
+
+  test('a line that is not in the cart: update slot, no call', async () => {
+    await setup({ 'cart-id': CART_A });
+    const calls = stubShopApi({ getCart: () => cart(CART_A, [mattress]) });
+    await store.loadCart();
+    await expect(store.updateCartItemQuantity('line-9', 2)).resolves.toBe(false);
+    expect(methods(calls)).toEqual(['getCart']);
+    expect(store.$cartErrors.get().update).toEqual({
+      message: 'cart.error.update',
+      statusCode: 409,
+      code: 'line-missing',
+    });
+  });
+
+  test('a failed update keeps the quantity', async () => {
+    await setup({ 'cart-id': CART_A });
+    stubShopApi({
+      getCart: () => cart(CART_A, [mattress]),
+      updateCartItem: () => {
+        throw new ApiReplyError('The selected quantity exceeds available stock.', 422);
+      },
+    });
+    await store.loadCart();
+    await store.updateCartItemQuantity('line-1', 5);
+    expect(store.$cartItemCount.get()).toBe(1);
+    expect(store.$cartErrors.get().update).toMatchObject({ statusCode: 422 });
+  });
+});
+
+describe('clearCart (spec §4: deletes the cart and creates a new one)', () => {
+  test('delete, then a new empty cart in the store and the cookie', async () => {
+    await setup({ 'cart-id': CART_A });
+    const calls = stubShopApi({
+      getCart: () => cart(CART_A, [mattress, pillow]),
+      deleteCart: () => null,
+      createCart: () => cart(CART_B),
+    });
+    await store.loadCart();
+    const carts = record(store.$cart);
+    const counts = record(store.$cartItemCount);
+    await expect(store.clearCart()).resolves.toBe(true);
+    expect(calls.slice(1)).toEqual([
+      { method: 'deleteCart', args: [{ id: CART_A }] },
+      { method: 'createCart', args: [{}] },
+    ]);
+    expect(ids(carts)).toEqual([null, CART_B]);
+    expect(counts).toEqual([0]);
+    expect(jar.writes).toEqual([deleteCookie, setCookie(CART_B)]);
+  });
+
+  test('a failed delete keeps the cart', async () => {
+    await setup({ 'cart-id': CART_A });
+    stubShopApi({
+      getCart: () => cart(CART_A, [mattress]),
+      deleteCart: () => {
+        throw new NetworkFailure();
+      },
+    });
+    await store.loadCart();
+    await expect(store.clearCart()).resolves.toBe(false);
+    expect(store.$cart.get().id).toBe(CART_A);
+    expect(store.$cartItemCount.get()).toBe(1);
+    expect(store.$cartErrors.get().clear).toMatchObject({ code: 'network' });
+  });
+
+  test('without a cart: the clear slot says so', async () => {
+    await setup();
+    stubShopApi({});
+    await store.clearCart();
+    expect(store.$cartErrors.get().clear).toMatchObject({ code: 'cart-missing' });
+  });
+});
+
+describe('mergeCartOnLogin (spec §4 login merge)', () => {
+  test('no saved cart: the current cart is assigned to the customer', async () => {
+    await setup({ 'cart-id': CART_A });
+    const calls = stubShopApi({
+      getCart: () => cart(CART_A, [mattress]),
+      updateCart: () => cart(CART_A, [mattress], { customerId: 1 }),
+    });
+    await store.loadCart();
+    await expect(store.mergeCartOnLogin({ savedCartId: null })).resolves.toBe(true);
+    expect(calls.slice(1)).toEqual([{ method: 'updateCart', args: [{ id: CART_A }] }]);
+    expect(store.$cart.get()).toMatchObject({ id: CART_A, customerId: 1 });
+    expect(jar.values.get('cart-id')).toBe(CART_A);
+  });
+
+  test('saved cart and a non-empty guest cart: guest items added to the saved cart, then assigned', async () => {
+    await setup({ 'cart-id': CART_A });
+    const calls = stubShopApi({
+      getCart: () => cart(CART_A, [mattress, pillow]),
+      addCartItems: () => cart(CART_B, [mattress, pillow], { customerId: 1 }),
+      updateCart: () => cart(CART_B, [mattress, pillow], { customerId: 1 }),
+    });
+    await store.loadCart();
+    const carts = record(store.$cart);
+    await expect(store.mergeCartOnLogin({ savedCartId: CART_B })).resolves.toBe(true);
+    expect(calls.slice(1)).toEqual([
+      {
+        method: 'addCartItems',
+        args: [
+          {
+            cartId: CART_B,
+            lineItems: [
+              { productId: 1, variantId: 100, quantity: 1 },
+              { productId: 2, variantId: 200, quantity: 2 },
+            ],
+          },
+        ],
+      },
+      { method: 'updateCart', args: [{ id: CART_B }] },
+    ]);
+    expect(ids(carts)).toEqual([CART_B]);
+    expect(store.$cartItemCount.get()).toBe(3);
+    expect(jar.values.get('cart-id')).toBe(CART_B);
+  });
+
+  test('saved cart and an empty guest cart: the saved cart is loaded', async () => {
+    await setup({ 'cart-id': CART_A });
+    const calls = stubShopApi({
+      getCart: ({ id }: { id: string }) =>
+        id === CART_A ? cart(CART_A) : cart(CART_B, [pillow], { customerId: 1 }),
+    });
+    await store.loadCart();
+    await expect(store.mergeCartOnLogin({ savedCartId: CART_B })).resolves.toBe(true);
+    expect(calls.slice(1)).toEqual([{ method: 'getCart', args: [{ id: CART_B }] }]);
+    expect(store.$cart.get().id).toBe(CART_B);
+    expect(jar.values.get('cart-id')).toBe(CART_B);
+  });
+
+  test.each([
+    [
+      'adding to the saved cart fails',
+      CART_B,
+      {
+        addCartItems: () => {
+          throw new ApiReplyError('Cart not found', 404);
+        },
+      },
+      ['addCartItems', 'createCart', 'updateCart'],
+    ],
+    [
+      'assigning the current cart fails',
+      null,
+      {
+        updateCart: ({ id }: { id: string }) => {
+          if (id === CART_A) throw new ApiReplyError('An error occured', 500);
+          return cart(CART_C, [mattress], { customerId: 1 });
+        },
+      },
+      ['updateCart', 'createCart', 'updateCart'],
+    ],
+  ])(
+    'on any failure (%s) a new cart with the guest items is created and assigned',
+    async (_case, savedCartId, handlers, sequence) => {
+      await setup({ 'cart-id': CART_A });
+      const calls = stubShopApi({
+        getCart: () => cart(CART_A, [mattress]),
+        createCart: () => cart(CART_C, [mattress], { customerId: 1 }),
+        updateCart: () => cart(CART_C, [mattress], { customerId: 1 }),
+        ...handlers,
+      });
+      await store.loadCart();
+      await expect(store.mergeCartOnLogin({ savedCartId })).resolves.toBe(true);
+      expect(methods(calls.slice(1))).toEqual(sequence);
+      expect(calls.find((c) => c.method === 'createCart')?.args).toEqual([
+        { lineItems: [{ productId: 1, variantId: 100, quantity: 1 }] },
+      ]);
+      expect(calls.at(-1)?.args).toEqual([{ id: CART_C }]);
+      expect(store.$cart.get().id).toBe(CART_C);
+      expect(store.$cartItemCount.get()).toBe(1);
+      expect(jar.values.get('cart-id')).toBe(CART_C);
+    },
+  );
+
+  test('the saved cart is gone (null) and the guest cart is empty: a new cart is created and assigned', async () => {
+    await setup({ 'cart-id': CART_A });
+    const calls = stubShopApi({
+      getCart: ({ id }: { id: string }) => (id === CART_A ? cart(CART_A) : null),
+      createCart: () => cart(CART_C, [], { customerId: 1 }),
+      updateCart: () => cart(CART_C, [], { customerId: 1 }),
+    });
+    await store.loadCart();
+    await store.mergeCartOnLogin({ savedCartId: CART_B });
+    expect(calls.slice(1)).toEqual([
+      { method: 'getCart', args: [{ id: CART_B }] },
+      { method: 'createCart', args: [{}] },
+      { method: 'updateCart', args: [{ id: CART_C }] },
+    ]);
+    expect(store.$cart.get().id).toBe(CART_C);
+  });
+
+  test('everything fails: the guest cart stays in the store, the load slot says why', async () => {
+    await setup({ 'cart-id': CART_A });
+    stubShopApi({
+      getCart: () => cart(CART_A, [mattress]),
+      updateCart: () => {
+        throw new NetworkFailure();
+      },
+      createCart: () => {
+        throw new NetworkFailure();
+      },
+    });
+    await store.loadCart();
+    await expect(store.mergeCartOnLogin({ savedCartId: null })).resolves.toBe(false);
+    expect(store.$cart.get().id).toBe(CART_A);
+    expect(store.$cartItemCount.get()).toBe(1);
+    expect(store.$cartErrors.get().load).toMatchObject({ code: 'network' });
+  });
+
+  test('no cart loaded and no saved cart: one is created and assigned', async () => {
+    await setup();
+    const calls = stubShopApi({
+      createCart: () => cart(CART_A, [], { customerId: 1 }),
+      updateCart: () => cart(CART_A, [], { customerId: 1 }),
+    });
+    await store.mergeCartOnLogin({ savedCartId: null });
+    expect(methods(calls)).toEqual(['createCart', 'updateCart']);
+    expect(store.$cart.get().id).toBe(CART_A);
+  });
+});
+
+describe('resetCartOnLogout', () => {
+  test('the cookie is cleared and a new guest cart created', async () => {
+    await setup({ 'cart-id': CART_A });
+    const calls = stubShopApi({
+      getCart: () => cart(CART_A, [mattress], { customerId: 1 }),
+      createCart: () => cart(CART_B),
+    });
+    await store.loadCart();
+    const carts = record(store.$cart);
+    await expect(store.resetCartOnLogout()).resolves.toBe(true);
+    expect(methods(calls)).toEqual(['getCart', 'createCart']);
+    expect(ids(carts)).toEqual([null, CART_B]);
+    expect(jar.writes).toEqual([deleteCookie, setCookie(CART_B)]);
+  });
+});
+
+describe('debounce (spec §9 cart quantity 500 ms)', () => {
+  test('only the last call within the wait runs, once', async () => {
+    await setup();
+    vi.useFakeTimers();
+    try {
+      const fn = vi.fn();
+      const debounced = store.debounce(fn, store.CART_QUANTITY_DEBOUNCE_MS);
+      debounced(1);
+      vi.advanceTimersByTime(499);
+      debounced(2);
+      vi.advanceTimersByTime(499);
+      expect(fn).not.toHaveBeenCalled();
+      vi.advanceTimersByTime(1);
+      expect(fn.mock.calls).toEqual([[2]]);
+      debounced(3);
+      debounced.cancel();
+      vi.advanceTimersByTime(1000);
+      expect(fn).toHaveBeenCalledTimes(1);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
