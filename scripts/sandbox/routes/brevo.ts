@@ -52,10 +52,16 @@ function people(value: unknown, field: string, required: boolean): Person[] {
   return value.map((v: unknown, i) => person(v, `${field}[${i}]`));
 }
 
+function paramText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return `${value}`;
+  return value === undefined || value === null ? '' : JSON.stringify(value);
+}
+
 /** Replaces `{{ params.name }}` (Brevo's template syntax) with the given params, HTML-escaped. */
 function render(template: string, params: Obj): string {
   return template.replace(/\{\{\s*params\.([\w]+)\s*\}\}/g, (_, name: string) =>
-    String(params[name] ?? '').replace(
+    paramText(params[name]).replace(
       /[&<>"]/g,
       (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] ?? c,
     ),

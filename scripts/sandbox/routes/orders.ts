@@ -16,16 +16,15 @@ interface OrderRow {
   shipments: string;
 }
 
-const SORTS = [
-  'id',
-  'customer_id',
-  'date_created',
-  'date_modified',
-  'status_id',
-  'channel_id',
-  'external_id',
-] as const;
-const SORT_COLUMNS: Record<(typeof SORTS)[number], string> = {
+type Sort =
+  | 'id'
+  | 'customer_id'
+  | 'date_created'
+  | 'date_modified'
+  | 'status_id'
+  | 'channel_id'
+  | 'external_id';
+const SORT_COLUMNS: Record<Sort, string> = {
   id: 'id',
   customer_id: 'customer_id',
   date_created: 'date_created',
@@ -105,7 +104,7 @@ export function listOrders(ctx: RouteContext): Reply {
   const sort = query.string('sort');
   if (sort !== undefined) {
     const [field, direction = 'asc'] = sort.split(':');
-    const column = SORT_COLUMNS[field as (typeof SORTS)[number]] as string | undefined;
+    const column = SORT_COLUMNS[field as Sort] as string | undefined;
     if (!column || !['asc', 'desc'].includes(direction.toLowerCase())) {
       throw new QueryError('sort', 'The field sort is invalid.');
     }

@@ -168,9 +168,7 @@ export function listReviews(ctx: RouteContext): Reply {
   const statusParam = ctx.query.string('status');
   let status: ReviewStatus | undefined;
   if (statusParam !== undefined) {
-    status =
-      STATUS_FILTER[statusParam] ??
-      (STATUSES.find((candidate) => candidate === statusParam) as ReviewStatus | undefined);
+    status = STATUS_FILTER[statusParam] ?? STATUSES.find((candidate) => candidate === statusParam);
     if (!status) {
       throw new QueryError('status', 'status must be 0 (pending), 1 (approved) or 2 (disapproved)');
     }

@@ -274,7 +274,7 @@ export function verifyLoginToken(
   const [head = '', body = '', signature = ''] = parts;
   const expected = createHmac('sha256', config.clientSecret).update(`${head}.${body}`).digest();
   const given = base64url(signature);
-  if (!given || given.length !== expected.length || !timingSafeEqual(given, expected)) {
+  if (given?.length !== expected.length || !timingSafeEqual(given, expected)) {
     return { error: 'bad signature' };
   }
   let header: Record<string, unknown>;
