@@ -3,7 +3,8 @@
  * Without JavaScript the header's menu is a native popover; islands that take over read and
  * write these. Initial values (all closed) are right on the server too.
  */
-import { atom } from 'nanostores';
+import { atom, type WritableAtom } from 'nanostores';
+import { clearCustomerErrors } from './customer.ts';
 
 export const $mobileMenuOpen = atom(false);
 export const $detailsMenuOpen = atom(false);
@@ -49,4 +50,93 @@ export function closeMenus(): void {
   $mobileMenuOpen.set(false);
   $detailsMenuOpen.set(false);
   $searchOpen.set(false);
+}
+
+// -- sidebars and the login modal (spec §2 sidebars and modals, §4 UI state) ------------------
+
+export const $cartSidebarOpen = atom(false);
+export const $wishlistSidebarOpen = atom(false);
+export const $filterSidebarOpen = atom(false);
+
+/** spec §4: opening the cart, wishlist, login or filter sidebar closes the mobile menu. */
+function openPanel(panel: WritableAtom<boolean>): void {
+  $mobileMenuOpen.set(false);
+  panel.set(true);
+}
+
+export function openCartSidebar(): void {
+  openPanel($cartSidebarOpen);
+}
+
+export function closeCartSidebar(): void {
+  $cartSidebarOpen.set(false);
+}
+
+export function toggleCartSidebar(): void {
+  if ($cartSidebarOpen.get()) closeCartSidebar();
+  else openCartSidebar();
+}
+
+export function openWishlistSidebar(): void {
+  openPanel($wishlistSidebarOpen);
+}
+
+export function closeWishlistSidebar(): void {
+  $wishlistSidebarOpen.set(false);
+}
+
+export function toggleWishlistSidebar(): void {
+  if ($wishlistSidebarOpen.get()) closeWishlistSidebar();
+  else openWishlistSidebar();
+}
+
+export function openFilterSidebar(): void {
+  openPanel($filterSidebarOpen);
+}
+
+export function closeFilterSidebar(): void {
+  $filterSidebarOpen.set(false);
+}
+
+/** spec §4: the login and register screens (and the forgotten-password form of the login screen). */
+export type LoginScreen = 'login' | 'register' | 'forgot';
+
+export interface LoginModalState {
+  open: boolean;
+  screen: LoginScreen;
+  /**
+   * Grows at each opening: the modal keys its forms on it, so opening starts from empty fields
+   * (spec §4 "opening resets the form").
+   */
+  resetKey: number;
+}
+
+/** spec §4: closed, on the register screen by default. */
+export const $loginModal = atom<LoginModalState>({ open: false, screen: 'register', resetKey: 0 });
+
+/**
+ * spec §4: opening resets the form and the errors and closes the mobile menu; the screen is
+ * the one asked for, else the current one (register at first, login after a close).
+ */
+export function openLoginModal(screen?: LoginScreen): void {
+  const current = $loginModal.get();
+  clearCustomerErrors(['login', 'register']);
+  $mobileMenuOpen.set(false);
+  $loginModal.set({
+    open: true,
+    screen: screen ?? current.screen,
+    resetKey: current.resetKey + 1,
+  });
+}
+
+/** spec §4: closing clears the errors and returns to the login screen. */
+export function closeLoginModal(): void {
+  clearCustomerErrors(['login', 'register']);
+  $loginModal.set({ ...$loginModal.get(), open: false, screen: 'login' });
+}
+
+/** The register ↔ login switch inside the modal (errors of the other screen are cleared). */
+export function showLoginScreen(screen: LoginScreen): void {
+  clearCustomerErrors(['login', 'register']);
+  $loginModal.set({ ...$loginModal.get(), screen });
 }

@@ -1,0 +1,121 @@
+import { afterEach, describe, expect, test } from 'vitest';
+import { $customerErrors } from '../../src/lib/stores/customer.ts';
+import {
+  $cartSidebarOpen,
+  $filterSidebarOpen,
+  $loginModal,
+  $mobileMenuOpen,
+  $wishlistSidebarOpen,
+  closeCartSidebar,
+  closeFilterSidebar,
+  closeLoginModal,
+  closeWishlistSidebar,
+  openCartSidebar,
+  openFilterSidebar,
+  openLoginModal,
+  openMobileMenu,
+  openWishlistSidebar,
+  showLoginScreen,
+  toggleCartSidebar,
+  toggleWishlistSidebar,
+} from '../../src/lib/stores/ui.ts';
+import { record } from './helpers/shop-api.ts';
+
+afterEach(() => {
+  $cartSidebarOpen.set(false);
+  $wishlistSidebarOpen.set(false);
+  $filterSidebarOpen.set(false);
+  $mobileMenuOpen.set(false);
+  $loginModal.set({ open: false, screen: 'register', resetKey: 0 });
+  $customerErrors.set({
+    load: null,
+    login: null,
+    register: null,
+    update: null,
+    logout: null,
+    reset: null,
+  });
+});
+
+const anError = { message: 'Invalid credentials', statusCode: 401, code: 'api' };
+
+describe('sidebars (spec §4: each toggles; opening closes the mobile menu)', () => {
+  test.each([
+    ['cart', $cartSidebarOpen, openCartSidebar, closeCartSidebar],
+    ['wishlist', $wishlistSidebarOpen, openWishlistSidebar, closeWishlistSidebar],
+    ['filter', $filterSidebarOpen, openFilterSidebar, closeFilterSidebar],
+  ] as const)('%s sidebar', (_name, $open, open, close) => {
+    openMobileMenu();
+    const menu = record($mobileMenuOpen);
+    const states = record($open);
+    open();
+    close();
+    expect(states).toEqual([true, false]);
+    expect(menu).toEqual([false]);
+  });
+
+  test.each([
+    ['cart', $cartSidebarOpen, toggleCartSidebar],
+    ['wishlist', $wishlistSidebarOpen, toggleWishlistSidebar],
+  ] as const)('%s toggles', (_name, $open, toggle) => {
+    const states = record($open);
+    toggle();
+    toggle();
+    expect(states).toEqual([true, false]);
+  });
+
+  test('opening the login modal closes the mobile menu', () => {
+    openMobileMenu();
+    openLoginModal();
+    expect($mobileMenuOpen.get()).toBe(false);
+  });
+});
+
+describe('login modal (spec §4 UI state)', () => {
+  test('closed on the register screen by default', () => {
+    expect($loginModal.get()).toEqual({ open: false, screen: 'register', resetKey: 0 });
+  });
+
+  test('open → register, switch to login and back, close → login screen, reopen → login', () => {
+    const states = record($loginModal);
+    openLoginModal();
+    showLoginScreen('login');
+    showLoginScreen('register');
+    closeLoginModal();
+    openLoginModal();
+    expect(states).toEqual([
+      { open: true, screen: 'register', resetKey: 1 },
+      { open: true, screen: 'login', resetKey: 1 },
+      { open: true, screen: 'register', resetKey: 1 },
+      { open: false, screen: 'login', resetKey: 1 },
+      { open: true, screen: 'login', resetKey: 2 },
+    ]);
+  });
+
+  test('opening on a given screen', () => {
+    openLoginModal('login');
+    expect($loginModal.get()).toEqual({ open: true, screen: 'login', resetKey: 1 });
+  });
+
+  test('opening resets the form (new key) and the login and register errors', () => {
+    $customerErrors.setKey('login', anError);
+    $customerErrors.setKey('register', anError);
+    $customerErrors.setKey('update', anError);
+    openLoginModal();
+    expect($customerErrors.get()).toMatchObject({ login: null, register: null, update: anError });
+  });
+
+  test('closing clears the errors', () => {
+    openLoginModal();
+    $customerErrors.setKey('login', anError);
+    closeLoginModal();
+    expect($customerErrors.get().login).toBeNull();
+  });
+
+  test('switching screens clears the errors of the other screen', () => {
+    openLoginModal('login');
+    $customerErrors.setKey('login', anError);
+    showLoginScreen('register');
+    expect($customerErrors.get().login).toBeNull();
+  });
+});
