@@ -1,0 +1,207 @@
+/**
+ * Tag-manager dataLayer events (spec §9 analytics events), in GA4's recommended ecommerce
+ * shape: `{ event, ecommerce: { currency, value, items } }`, currency always EUR, prices in
+ * euros. The builders are pure (domain types in, plain objects out); `pushDataLayer` is the
+ * one place that touches `window.dataLayer`.
+ */
+import { displayPrice, effectivePrice } from '../commerce/price.ts';
+import type { CartState } from '../commerce/cart.ts';
+import { cartItems } from '../commerce/cart.ts';
+import type { CartLineItem, Cents, CurrentCustomer, Product, Variant } from '../commerce/types.ts';
+
+/** spec §9: analytics always in EUR. */
+export const ANALYTICS_CURRENCY = 'EUR';
+
+/** A GA4 ecommerce item. */
+export interface AnalyticsItem {
+  item_id: string;
+  item_name: string;
+  item_brand?: string;
+  item_variant?: string;
+  item_list_name?: string;
+  index?: number;
+  /** Unit price paid, in euros. */
+  price: number;
+  quantity: number;
+}
+
+export interface EcommerceData {
+  currency: typeof ANALYTICS_CURRENCY;
+  value?: number;
+  item_list_id?: string;
+  item_list_name?: string;
+  items: AnalyticsItem[];
+}
+
+/** spec §9: the customer personal data fields events carry when the shopper is logged in. */
+export interface CustomerData {
+  customer_id: number;
+  customer_email: string;
+  customer_first_name: string;
+  customer_last_name: string;
+}
+
+export interface UserDataEvent extends CustomerData {
+  event: 'user_data';
+}
+
+export interface EcommerceEvent extends Partial<CustomerData> {
+  event: 'view_item_list' | 'view_item' | 'add_to_cart' | 'view_cart';
+  ecommerce: EcommerceData;
+}
+
+export type DataLayerEvent = UserDataEvent | EcommerceEvent;
+
+/** Integer cents to euros with at most 2 decimals (12990 → 129.9). */
+export function toEuros(cents: Cents): number {
+  return Math.round(cents) / 100;
+}
+
+const sumValue = (items: readonly AnalyticsItem[]): number =>
+  toEuros(items.reduce((sum, item) => sum + Math.round(item.price * 100) * item.quantity, 0));
+
+export interface ProductItemOptions {
+  variant?: Pick<Variant, 'sku' | 'price' | 'salePrice'> | null;
+  brand?: string;
+  quantity?: number;
+  /** Position in the list, from 0. */
+  index?: number;
+  listName?: string;
+}
+
+/** A product (and chosen variant) as an item: the price the shop shows as paid (spec §5). */
+export function productItem(
+  product: Pick<Product, 'id' | 'name' | 'sku' | 'price' | 'salePrice' | 'isPriceHidden'>,
+  options: ProductItemOptions = {},
+): AnalyticsItem {
+  const item: AnalyticsItem = {
+    item_id: String(product.id),
+    item_name: product.name,
+    price: toEuros(effectivePrice(displayPrice(product, options.variant))),
+    quantity: options.quantity ?? 1,
+  };
+  if (options.brand) item.item_brand = options.brand;
+  const variantSku = options.variant?.sku ?? product.sku;
+  if (variantSku) item.item_variant = variantSku;
+  if (options.listName !== undefined) item.item_list_name = options.listName;
+  if (options.index !== undefined) item.index = options.index;
+  return item;
+}
+
+/** A cart line as an item: unit sale price, its quantity (or `quantity` when given). */
+export function cartLineItem(
+  line: Pick<CartLineItem, 'productId' | 'name' | 'sku' | 'salePrice' | 'quantity'>,
+  options: { index?: number; quantity?: number } = {},
+): AnalyticsItem {
+  const item: AnalyticsItem = {
+    item_id: String(line.productId),
+    item_name: line.name,
+    price: toEuros(line.salePrice),
+    quantity: options.quantity ?? line.quantity,
+  };
+  if (line.sku) item.item_variant = line.sku;
+  if (options.index !== undefined) item.index = options.index;
+  return item;
+}
+
+/** The customer fields of spec §9, or none for a visitor. */
+export function customerData(
+  customer: Pick<CurrentCustomer, 'id' | 'email' | 'firstName' | 'lastName'> | null | undefined,
+): CustomerData | Record<string, never> {
+  if (!customer) return {};
+  return {
+    customer_id: customer.id,
+    customer_email: customer.email,
+    customer_first_name: customer.firstName,
+    customer_last_name: customer.lastName,
+  };
+}
+
+/** spec §4: pushed on route change while authenticated. */
+export function userDataEvent(
+  customer: Pick<CurrentCustomer, 'id' | 'email' | 'firstName' | 'lastName'>,
+): UserDataEvent {
+  return {
+    event: 'user_data',
+    customer_id: customer.id,
+    customer_email: customer.email,
+    customer_first_name: customer.firstName,
+    customer_last_name: customer.lastName,
+  };
+}
+
+/** A product list was shown (category, search, related products). */
+export function viewItemListEvent(
+  listName: string,
+  items: readonly AnalyticsItem[],
+  listId?: string,
+): EcommerceEvent {
+  const ecommerce: EcommerceData = {
+    currency: ANALYTICS_CURRENCY,
+    item_list_name: listName,
+    items: items.map((item, index) => ({
+      ...item,
+      item_list_name: listName,
+      index: item.index ?? index,
+    })),
+  };
+  if (listId !== undefined) ecommerce.item_list_id = listId;
+  return { event: 'view_item_list', ecommerce };
+}
+
+/** A product page was shown. */
+export function viewItemEvent(item: AnalyticsItem): EcommerceEvent {
+  return {
+    event: 'view_item',
+    ecommerce: { currency: ANALYTICS_CURRENCY, value: sumValue([item]), items: [item] },
+  };
+}
+
+/** Items were added to the cart (value = sum of price × quantity). */
+export function addToCartEvent(items: readonly AnalyticsItem[]): EcommerceEvent {
+  return {
+    event: 'add_to_cart',
+    ecommerce: { currency: ANALYTICS_CURRENCY, value: sumValue(items), items: [...items] },
+  };
+}
+
+/** The cart was shown: its lines, value = what the shopper pays (cart_amount). */
+export function viewCartEvent(cart: CartState): EcommerceEvent {
+  return {
+    event: 'view_cart',
+    ecommerce: {
+      currency: ANALYTICS_CURRENCY,
+      value: toEuros(cart.cartAmount),
+      items: cartItems(cart).map((line, index) => cartLineItem(line, { index })),
+    },
+  };
+}
+
+/** The event with the customer fields of a logged-in shopper (spec §9), unchanged otherwise. */
+export function withCustomer<E extends DataLayerEvent>(
+  event: E,
+  customer: Pick<CurrentCustomer, 'id' | 'email' | 'firstName' | 'lastName'> | null | undefined,
+): E {
+  return { ...event, ...customerData(customer) };
+}
+
+interface DataLayerHost {
+  dataLayer?: unknown[];
+}
+
+/**
+ * Pushes `event` onto `window.dataLayer` (created when missing), after `{ ecommerce: null }`
+ * for ecommerce events, as GA4 recommends so that one event's items never leak into the next.
+ * No-op without a window (server rendering).
+ */
+export function pushDataLayer(
+  event: DataLayerEvent,
+  host: DataLayerHost | undefined = typeof window === 'undefined'
+    ? undefined
+    : (window as DataLayerHost),
+): void {
+  if (!host) return;
+  host.dataLayer ??= [];
+  if ('ecommerce' in event) host.dataLayer.push({ ecommerce: null });
+  host.dataLayer.push(event);
+}
