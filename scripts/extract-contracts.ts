@@ -23,11 +23,188 @@ interface Endpoint {
   file: string;
   /** Path in the yml (relative to its base path). */
   path: string;
-  /** Where the error schema comes from: a definition of the same file. */
+  /** Where the error schema comes from: a definition of the same file ('' for v2, 'v3' for the common v3 error). */
   error: string;
+  /** HTTP method in the yml; default get. */
+  method?: 'get' | 'post' | 'put' | 'delete';
+  /** Status of the success reply in the yml; default '200'. */
+  status?: string;
 }
 
 const CATALOG_ERROR = '#/definitions/errorResponse_Full';
+const CUSTOMERS_ERROR = '#/components/schemas/ErrorResponse';
+const CHANNELS_ERROR = '#/components/responses/error_Resp';
+
+/** Write endpoints and their reads (issue 3): carts, checkouts, customers, orders, reviews, channel site. */
+const WRITE_ENDPOINTS: Endpoint[] = [
+  {
+    id: 'POST /v3/carts',
+    file: 'carts.v3.yml',
+    path: '/carts',
+    method: 'post',
+    status: '201',
+    error: 'v3',
+  },
+  { id: 'GET /v3/carts/{cartId}', file: 'carts.v3.yml', path: '/carts/{cartId}', error: 'v3' },
+  {
+    id: 'PUT /v3/carts/{cartId}',
+    file: 'carts.v3.yml',
+    path: '/carts/{cartId}',
+    method: 'put',
+    status: '201',
+    error: 'v3',
+  },
+  {
+    id: 'POST /v3/carts/{cartId}/items',
+    file: 'carts.v3.yml',
+    path: '/carts/{cartId}/items',
+    method: 'post',
+    status: '201',
+    error: 'v3',
+  },
+  {
+    id: 'PUT /v3/carts/{cartId}/items/{itemId}',
+    file: 'carts.v3.yml',
+    path: '/carts/{cartId}/items/{itemId}',
+    method: 'put',
+    error: 'v3',
+  },
+  {
+    id: 'DELETE /v3/carts/{cartId}/items/{itemId}',
+    file: 'carts.v3.yml',
+    path: '/carts/{cartId}/items/{itemId}',
+    method: 'delete',
+    error: 'v3',
+  },
+  {
+    id: 'POST /v3/carts/{cartId}/redirect_urls',
+    file: 'carts.v3.yml',
+    path: '/carts/{cartId}/redirect_urls',
+    method: 'post',
+    status: '201',
+    error: 'v3',
+  },
+  {
+    id: 'GET /v3/checkouts/{checkoutId}',
+    file: 'checkouts.v3.yml',
+    path: '/checkouts/{checkoutId}',
+    error: 'v3',
+  },
+  { id: 'GET /v3/customers', file: 'customers.v3.yml', path: '/customers', error: CUSTOMERS_ERROR },
+  {
+    id: 'POST /v3/customers',
+    file: 'customers.v3.yml',
+    path: '/customers',
+    method: 'post',
+    error: CUSTOMERS_ERROR,
+  },
+  {
+    id: 'PUT /v3/customers',
+    file: 'customers.v3.yml',
+    path: '/customers',
+    method: 'put',
+    error: CUSTOMERS_ERROR,
+  },
+  {
+    id: 'POST /v3/customers/validate-credentials',
+    file: 'customers.v3.yml',
+    path: '/customers/validate-credentials',
+    method: 'post',
+    error: CUSTOMERS_ERROR,
+  },
+  {
+    id: 'GET /v3/customers/form-field-values',
+    file: 'customers.v3.yml',
+    path: '/customers/form-field-values',
+    error: CUSTOMERS_ERROR,
+  },
+  {
+    id: 'PUT /v3/customers/form-field-values',
+    file: 'customers.v3.yml',
+    path: '/customers/form-field-values',
+    method: 'put',
+    error: CUSTOMERS_ERROR,
+  },
+  {
+    id: 'GET /v3/customers/addresses',
+    file: 'customers.v3.yml',
+    path: '/customers/addresses',
+    error: CUSTOMERS_ERROR,
+  },
+  {
+    id: 'POST /v3/customers/addresses',
+    file: 'customers.v3.yml',
+    path: '/customers/addresses',
+    method: 'post',
+    error: CUSTOMERS_ERROR,
+  },
+  {
+    id: 'PUT /v3/customers/addresses',
+    file: 'customers.v3.yml',
+    path: '/customers/addresses',
+    method: 'put',
+    error: CUSTOMERS_ERROR,
+  },
+  { id: 'GET /v2/orders', file: 'orders.v2.oas2.yml', path: '/orders', error: '' },
+  {
+    id: 'GET /v2/orders/{order_id}',
+    file: 'orders.v2.oas2.yml',
+    path: '/orders/{order_id}',
+    error: '',
+  },
+  {
+    id: 'GET /v2/orders/{order_id}/products',
+    file: 'orders.v2.oas2.yml',
+    path: '/orders/{order_id}/products',
+    error: '',
+  },
+  {
+    id: 'GET /v2/orders/{order_id}/shipping_addresses',
+    file: 'orders.v2.oas2.yml',
+    path: '/orders/{order_id}/shipping_addresses',
+    error: '',
+  },
+  {
+    id: 'GET /v2/orders/{order_id}/shipments',
+    file: 'orders.v2.oas2.yml',
+    path: '/orders/{order_id}/shipments',
+    error: '',
+  },
+  {
+    id: 'POST /v3/catalog/products/{product_id}/reviews',
+    file: 'catalog.v3.yml',
+    path: '/catalog/products/{product_id}/reviews',
+    method: 'post',
+    error: CATALOG_ERROR,
+  },
+  {
+    id: 'GET /v3/channels/{channel_id}/site',
+    file: 'channels.v3.yml',
+    path: '/channels/{channel_id}/site',
+    error: CHANNELS_ERROR,
+  },
+  {
+    id: 'PUT /v3/channels/{channel_id}/site',
+    file: 'channels.v3.yml',
+    path: '/channels/{channel_id}/site',
+    method: 'put',
+    error: CHANNELS_ERROR,
+  },
+];
+
+/** The common v3 error `{ status, title, type, errors? }` (files without an error definition). */
+const V3_ERROR: JsonObject = {
+  type: 'object',
+  required: ['status', 'title', 'type'],
+  properties: {
+    status: { type: 'integer' },
+    title: { type: 'string' },
+    type: { type: 'string' },
+    instance: { type: 'string' },
+    errors: { type: 'object', additionalProperties: { type: 'string' } },
+  },
+};
+
 const ENDPOINTS: Endpoint[] = [
   {
     id: 'GET /v3/catalog/products',
@@ -96,6 +273,7 @@ const ENDPOINTS: Endpoint[] = [
     error: '#/definitions/ErrorResponse',
   },
   { id: 'GET /v2/store', file: 'store_information.v2.yml', path: '/store', error: '' },
+  ...WRITE_ENDPOINTS,
 ];
 
 /** A v2 error: a bare array of `{ status, message }` (the v2 files define no error schema). */
@@ -293,6 +471,104 @@ const ERRATA: Erratum[] = [
   },
 ];
 
+/** `{ data: <schema>, meta }` */
+function wrapped(schema: Json): JsonObject {
+  return {
+    type: 'object',
+    required: ['data'],
+    properties: { data: schema, meta: { type: 'object' } },
+  };
+}
+
+const CART_REPLIES = [
+  'POST /v3/carts',
+  'GET /v3/carts/{cartId}',
+  'PUT /v3/carts/{cartId}',
+  'POST /v3/carts/{cartId}/items',
+  'PUT /v3/carts/{cartId}/items/{itemId}',
+  'DELETE /v3/carts/{cartId}/items/{itemId}',
+  'POST /v3/carts/{cartId}/redirect_urls',
+];
+
+/** Errata of the write endpoints (issue 3). */
+const WRITE_ERRATA: Erratum[] = [
+  {
+    where:
+      'carts.v3 CartResponse, CartRedirectResponse and the 200 of DELETE /carts/{cartId}/items/{itemId}',
+    change: 'the bare Cart_Full (or redirect URLs) -> { data: <it>, meta }',
+    why: "the file's own examples and the live API wrap every cart reply in `data`",
+    apply(_definitions, endpoints) {
+      for (const id of CART_REPLIES) {
+        const endpoint = endpoints[id];
+        if (!endpoint) throw new Error(`erratum target missing: ${id}`);
+        endpoint.response = wrapped(endpoint.response ?? {});
+      }
+    },
+  },
+  {
+    where: 'carts.v3 CartRedirectResponse',
+    change: 'adds embedded_checkout_url (string)',
+    why: 'the live API returns it beside cart_url and checkout_url',
+    apply(_definitions, endpoints) {
+      const props = at(endpoints['POST /v3/carts/{cartId}/redirect_urls'] ?? null, [
+        'response',
+        'properties',
+        'data',
+        'properties',
+      ]);
+      props.embedded_checkout_url = { type: 'string' };
+    },
+  },
+  {
+    where: 'checkouts.v3.Checkout order_id',
+    change: 'string -> nullable string',
+    why: 'a checkout without an order has order_id null in the live API',
+    apply(definitions) {
+      at(definitions['checkouts.v3.Checkout'] ?? null, ['properties', 'order_id']).nullable = true;
+    },
+  },
+  {
+    where: 'checkouts.v3.Checkout cart.line_items.physical_items[].coupons',
+    change: 'number -> array',
+    why: "a line item's coupons are a list, as in the cart (carts.v3.yml) and the live API",
+    apply(definitions) {
+      const item = at(definitions['checkouts.v3.Checkout'] ?? null, [
+        'properties',
+        'cart',
+        'properties',
+        'line_items',
+        'properties',
+        'physical_items',
+        'items',
+        'properties',
+      ]);
+      item.coupons = { type: 'array', items: { type: 'object' } };
+    },
+  },
+  {
+    where: 'orders.v2.oas2.billingAddress_Base zip, phone',
+    change: 'number -> string',
+    why: "the file's own examples (zip '78751', phone '') and the live API send strings",
+    apply(definitions) {
+      const props = at(definitions['orders.v2.oas2.billingAddress_Base'] ?? null, ['properties']);
+      at(props, ['zip']).type = 'string';
+      at(props, ['phone']).type = 'string';
+    },
+  },
+  {
+    where: 'orders.v2.oas2.orderShipment shipping_provider',
+    change: "enum gains '' (empty string)",
+    why: 'shipments of a custom carrier (tracking_carrier set) have an empty shipping_provider in the live API',
+    apply(definitions) {
+      const provider = at(definitions['orders.v2.oas2.orderShipment'] ?? null, [
+        'properties',
+        'shipping_provider',
+      ]);
+      provider.enum = [...((provider.enum as Json[] | undefined) ?? []), ''];
+    },
+  },
+];
+
 /** Shapes the snapshot does not contain; written from the upstream README (same shapes as their siblings). */
 function supplements(endpoints: Record<string, JsonObject>): void {
   const metafields = endpoints['GET /v3/catalog/categories/{category_id}/metafields'];
@@ -321,6 +597,48 @@ function supplements(endpoints: Record<string, JsonObject>): void {
       visible: { type: 'string', enum: ['0', '1'] },
     },
   };
+  // The catalogue's metafield_Full with resource_type 'cart' and a string (the cart id) as resource_id.
+  const metafield: JsonObject = {
+    type: 'object',
+    required: ['id', 'key', 'value', 'namespace', 'permission_set', 'resource_type', 'resource_id'],
+    properties: {
+      id: { type: 'integer' },
+      key: { type: 'string' },
+      value: { type: 'string' },
+      namespace: { type: 'string' },
+      permission_set: {
+        type: 'string',
+        enum: ['app_only', 'read', 'write', 'read_and_sf_access', 'write_and_sf_access'],
+      },
+      resource_type: { type: 'string', enum: ['cart'] },
+      resource_id: { type: 'string' },
+      description: { type: 'string' },
+      date_created: { type: 'string', format: 'date-time' },
+      date_modified: { type: 'string', format: 'date-time' },
+      owner_client_id: { type: 'string' },
+    },
+  };
+  const cartMetafieldsSource =
+    'not in the snapshot; same shape as the catalogue metafields (upstream README), resource_type cart and the cart id (a string) as resource_id';
+  endpoints['GET /v3/carts/{cartId}/metafields'] = {
+    source: cartMetafieldsSource,
+    response: {
+      type: 'object',
+      required: ['data', 'meta'],
+      properties: {
+        data: { type: 'array', items: metafield },
+        meta: { $ref: '#/definitions/catalog.v3.metaCollection_Full' },
+      },
+    },
+    error: V3_ERROR,
+  };
+  for (const id of [
+    'POST /v3/carts/{cartId}/metafields',
+    'GET /v3/carts/{cartId}/metafields/{metafieldId}',
+    'PUT /v3/carts/{cartId}/metafields/{metafieldId}',
+  ]) {
+    endpoints[id] = { source: cartMetafieldsSource, response: wrapped(metafield), error: V3_ERROR };
+  }
   endpoints['GET /v2/banners'] = {
     source: 'not in the snapshot; shape from the upstream README (`visible` is the string 1 or 0)',
     response: { type: 'array', items: banner },
@@ -343,26 +661,31 @@ export function extractContracts(folder: string): JsonObject {
     files.add(endpoint.file);
     const paths = converter.doc.paths;
     const item = isObject(paths) ? paths[endpoint.path] : undefined;
-    const operation = isObject(item) ? item.get : undefined;
+    const method = endpoint.method ?? 'get';
+    const status = endpoint.status ?? '200';
+    const operation = isObject(item) ? item[method] : undefined;
     if (!isObject(operation) || !isObject(operation.responses)) {
-      throw new Error(`${endpoint.file}: no GET ${endpoint.path}`);
+      throw new Error(`${endpoint.file}: no ${method} ${endpoint.path}`);
     }
-    const ok = operation.responses['200'];
+    const ok = operation.responses[status];
     if (ok === undefined)
-      throw new Error(`${endpoint.file}: GET ${endpoint.path} has no 200 reply`);
-    const error = endpoint.error
-      ? endpoint.error.includes('responses/')
-        ? converter.responseSchema({ $ref: endpoint.error })
-        : converter.schema({ $ref: endpoint.error })
-      : V2_ERROR;
+      throw new Error(`${endpoint.file}: ${method} ${endpoint.path} has no ${status} reply`);
+    const error =
+      endpoint.error === 'v3'
+        ? V3_ERROR
+        : endpoint.error
+          ? endpoint.error.includes('responses/')
+            ? converter.responseSchema({ $ref: endpoint.error })
+            : converter.schema({ $ref: endpoint.error })
+          : V2_ERROR;
     endpoints[endpoint.id] = {
-      source: `${endpoint.file}#/paths/${endpoint.path.replace(/~/g, '~0').replace(/\//g, '~1')}/get`,
+      source: `${endpoint.file}#/paths/${endpoint.path.replace(/~/g, '~0').replace(/\//g, '~1')}/${method}`,
       response: converter.responseSchema(ok),
       error,
     };
   }
   supplements(endpoints);
-  for (const erratum of ERRATA) erratum.apply(definitions, endpoints);
+  for (const erratum of [...ERRATA, ...WRITE_ERRATA]) erratum.apply(definitions, endpoints);
   return {
     $comment:
       'Generated by scripts/extract-contracts.ts from BigCommerce OpenAPI files; do not edit. Structure only (no descriptions or examples).',
@@ -370,7 +693,11 @@ export function extractContracts(folder: string): JsonObject {
       repository: SOURCE_REPOSITORY,
       commit: SOURCE_COMMIT,
       files: [...files].sort(),
-      errata: ERRATA.map(({ where, change, why }) => ({ where, change, why })),
+      errata: [...ERRATA, ...WRITE_ERRATA].map(({ where, change, why }) => ({
+        where,
+        change,
+        why,
+      })),
     },
     endpoints,
     definitions: Object.fromEntries(

@@ -175,16 +175,18 @@ async function serveImage(path: string, state: ServerState): Promise<Reply> {
   }
 }
 
-/** Reads the request body; undefined when it is larger than BODY_LIMIT. */
+/**
+ * Reads the request body; undefined when it is larger than BODY_LIMIT (the rest is still
+ * read and dropped, so the connection stays usable).
+ */
 async function readBody(req: IncomingMessage): Promise<string | undefined> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.byteLength;
-    if (size > BODY_LIMIT) return undefined;
-    chunks.push(chunk);
+    if (size <= BODY_LIMIT) chunks.push(chunk);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return size > BODY_LIMIT ? undefined : Buffer.concat(chunks).toString('utf8');
 }
 
 function familyError(family: Family, status: number, message: string): Reply {
