@@ -77,12 +77,10 @@ function readMail(body: unknown): Obj {
   ) {
     throw new BrevoError('invalid_parameter', 'templateId is not valid');
   }
-  const sender =
-    body.sender === undefined && templateId !== undefined
-      ? undefined
-      : person(body.sender, 'sender');
-  if (body.sender === undefined && templateId === undefined)
+  if (body.sender === undefined && templateId === undefined) {
     throw new BrevoError('missing_parameter', 'sender is missing');
+  }
+  const sender = body.sender === undefined ? undefined : person(body.sender, 'sender');
   const to = people(body.to, 'to', true);
   const cc = people(body.cc, 'cc', false);
   const bcc = people(body.bcc, 'bcc', false);
