@@ -5,6 +5,8 @@
  */
 import { useStore } from '@nanostores/react';
 import { useEffect, useId, useMemo } from 'react';
+import type { AnalyticsItem } from '../lib/analytics/datalayer.ts';
+import { maxQuantity } from '../lib/commerce/cart.ts';
 import { formatPrice } from '../lib/commerce/money.ts';
 import {
   defaultVariant,
@@ -21,13 +23,21 @@ import {
   $productSelection,
   selectionView,
   selectProductOptions,
+  setSelectedQuantity,
   type PickerProduct,
 } from '../lib/stores/product.ts';
+import { ADD_TO_CART_MESSAGES, AddToCartButton } from './AddToCartButton.tsx';
+import { QuantitySelector } from './ui/QuantitySelector.tsx';
 
 export interface VariantPickerProps {
-  product: PickerProduct & { priceHiddenLabel: string };
+  product: PickerProduct & { priceHiddenLabel: string; name: string };
   /** `pickMessages(VARIANT_PICKER_MESSAGES)`: the texts this island shows. */
   messages: Messages;
+  /**
+   * The product's GA4 item (spec §9), when the add-to-cart is shown (transactional flag on,
+   * spec §6); without it the picker shows no quantity or add-to-cart.
+   */
+  analyticsItem?: AnalyticsItem | undefined;
 }
 
 /** Message keys the picker shows (handed to it as `messages`, see translate.ts). */
@@ -37,6 +47,10 @@ export const VARIANT_PICKER_MESSAGES = [
   'price.special',
   'price.regular',
   ...Object.values(STOCK_MESSAGE_KEYS),
+  ...ADD_TO_CART_MESSAGES,
+  'cart.quantity',
+  'cart.increase',
+  'cart.decrease',
 ] as const;
 
 const STATUS_TONE = {
@@ -47,7 +61,7 @@ const STATUS_TONE = {
   unavailable: 'text-danger',
 } as const;
 
-export function VariantPicker({ product, messages }: VariantPickerProps) {
+export function VariantPicker({ product, messages, analyticsItem }: VariantPickerProps) {
   const t = useMemo(() => createTranslator(messages), [messages]);
   const initial = useMemo(() => {
     const variant = defaultVariant(product);
@@ -93,6 +107,34 @@ export function VariantPicker({ product, messages }: VariantPickerProps) {
           }}
         />
       ))}
+      {analyticsItem !== undefined && (
+        <div className="flex flex-wrap items-center gap-3">
+          <QuantitySelector
+            value={quantity}
+            max={maxQuantity(view.level)}
+            debounceMs={0}
+            labels={{
+              quantity: t('cart.quantity'),
+              decrease: t('cart.decrease'),
+              increase: t('cart.increase'),
+            }}
+            onCommit={setSelectedQuantity}
+          />
+          <AddToCartButton
+            productId={product.id}
+            variantId={view.variant?.id ?? null}
+            quantity={quantity}
+            purchasable={view.purchasable && !product.isPriceHidden}
+            name={product.name}
+            analyticsItem={{
+              ...analyticsItem,
+              ...(view.variant ? { item_variant: view.variant.sku } : {}),
+            }}
+            messages={messages}
+            size="lg"
+          />
+        </div>
+      )}
     </div>
   );
 }

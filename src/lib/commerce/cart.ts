@@ -4,6 +4,7 @@
  * The store (`src/lib/stores/cart.ts`) applies them; nothing here does I/O.
  */
 import { serializeCookie } from './cookie.ts';
+import { CHECKOUT_PATH } from './guards.ts';
 import type { DisplayPrice } from './price.ts';
 import type { Cart, CartLineItem, CartLineItems, Cents } from './types.ts';
 
@@ -132,8 +133,6 @@ export function cartCookie(cartId: string | null, options: CartCookieOptions = {
 }
 
 // -- checkout (spec §4: go-to-checkout links to checkout with a time-stamp parameter t) -------
-
-export const CHECKOUT_PATH = '/paiement';
 
 /** `/paiement?t={now}`: the time stamp makes every visit a fresh request of the page. */
 export function checkoutLink(now: number = Date.now(), path: string = CHECKOUT_PATH): string {

@@ -1,0 +1,116 @@
+/**
+ * Add-to-cart button (spec §2 catalogue UI): adds one line to the cart, shows "Ajouté" for 1 s
+ * (spec §9), and is disabled when the variant is not purchasable or while the cart loads
+ * (spec §4). A product card hydrates it alone; the product page renders it inside the variant
+ * picker, with the chosen variant and quantity.
+ */
+import { useStore } from '@nanostores/react';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { ADD_TO_CART_FEEDBACK_MS } from '../lib/commerce/cart.ts';
+import { createTranslator, type Messages } from '../lib/i18n/translate.ts';
+import { trackAddToCart, type AnalyticsItem } from '../lib/stores/analytics.ts';
+import { $cartLoading, addCartItem, initCart } from '../lib/stores/cart.ts';
+import { notify } from '../lib/stores/notifications.ts';
+import { openCartSidebar } from '../lib/stores/ui.ts';
+import { buttonClass } from './ui/classes.ts';
+
+/** Message keys the button shows. */
+export const ADD_TO_CART_MESSAGES = [
+  'cart.add',
+  'cart.adding',
+  'cart.added',
+  'cart.addLabel',
+  'Added to cart',
+  'cart.viewCart',
+  'cart.error.add',
+  'Currently unavailable',
+] as const;
+
+export interface AddToCartButtonProps {
+  productId: number;
+  /** The variant to add; null when the chosen combination does not exist. */
+  variantId: number | null;
+  quantity?: number;
+  purchasable: boolean;
+  /** Product name, for the button's accessible name on cards and for analytics. */
+  name: string;
+  /** GA4 item of the product, pushed with add_to_cart (spec §9 analytics). */
+  analyticsItem: AnalyticsItem;
+  messages: Messages;
+  size?: 'md' | 'lg';
+  fullWidth?: boolean;
+}
+
+type Phase = 'idle' | 'adding' | 'added';
+
+export function AddToCartButton({
+  productId,
+  variantId,
+  quantity = 1,
+  purchasable,
+  name,
+  analyticsItem,
+  messages,
+  size = 'md',
+  fullWidth = false,
+}: AddToCartButtonProps) {
+  const t = useMemo(() => createTranslator(messages), [messages]);
+  const loading = useStore($cartLoading);
+  const [phase, setPhase] = useState<Phase>('idle');
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(
+    () => () => {
+      clearTimeout(timer.current);
+    },
+    [],
+  );
+
+  const canAdd = purchasable && variantId !== null;
+  async function add() {
+    if (!canAdd || phase === 'adding') return;
+    setPhase('adding');
+    // The shell loads the cart when idle; a click before that starts the load (once per page).
+    void initCart();
+    // Store actions do not throw: a failure is `false`, its error in the add slot.
+    const added = await addCartItem({ productId, variantId, quantity });
+    if (!added) {
+      setPhase('idle');
+      notify({ message: t('cart.error.add'), type: 'danger' });
+      return;
+    }
+    setPhase('added');
+    trackAddToCart({ ...analyticsItem, quantity });
+    notify({
+      message: t('Added to cart'),
+      type: 'success',
+      action: { text: t('cart.viewCart'), onClick: openCartSidebar },
+    });
+    clearTimeout(timer.current);
+    timer.current = setTimeout(() => {
+      setPhase('idle');
+    }, ADD_TO_CART_FEEDBACK_MS);
+  }
+
+  const label = !canAdd
+    ? t('Currently unavailable')
+    : phase === 'adding'
+      ? t('cart.adding')
+      : phase === 'added'
+        ? t('cart.added')
+        : t('cart.add');
+  return (
+    <button
+      type="button"
+      className={buttonClass('primary', size, { fullWidth })}
+      disabled={!canAdd || loading || phase === 'adding'}
+      // "Ajouter au panier : {name}" on a page of many cards; it starts with the visible text.
+      aria-label={canAdd && phase === 'idle' ? t('cart.addLabel', { name }) : undefined}
+      data-phase={phase}
+      onClick={() => {
+        void add();
+      }}
+    >
+      {label}
+    </button>
+  );
+}

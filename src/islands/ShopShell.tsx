@@ -1,0 +1,66 @@
+/**
+ * The page shell's browser part (spec §4 "layout load": cart and customer are loaded on the
+ * client): loads the cart and the customer once per page, pushes user_data to the tag manager
+ * when logged in, and holds the cart sidebar, the login modal and the notifications. The
+ * sidebar and the modal are fetched on their first opening, so a page that never opens them
+ * does not load their code.
+ */
+import { useStore } from '@nanostores/react';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
+import { createTranslator, type Messages } from '../lib/i18n/translate.ts';
+import { trackUserData } from '../lib/stores/analytics.ts';
+import { CART_COOKIE_MAX_AGE } from 'astro:env/client';
+import { configureCartCookie, initCart } from '../lib/stores/cart.ts';
+import { $customer, initCustomer } from '../lib/stores/customer.ts';
+import { $cartSidebarOpen, $loginModal } from '../lib/stores/ui.ts';
+import { Notifications } from './Notifications.tsx';
+
+const CartSidebar = lazy(() =>
+  import('./cart/CartSidebar.tsx').then((m) => ({ default: m.CartSidebar })),
+);
+const LoginModal = lazy(() =>
+  import('./auth/LoginModal.tsx').then((m) => ({ default: m.LoginModal })),
+);
+
+export interface ShopShellProps {
+  /** `pickMessages(SHOP_SHELL_MESSAGES)` (see shell-messages.ts). */
+  messages: Messages;
+}
+
+export function ShopShell({ messages }: ShopShellProps) {
+  const t = useMemo(() => createTranslator(messages), [messages]);
+  const sidebarOpen = useStore($cartSidebarOpen);
+  const modal = useStore($loginModal);
+  const customer = useStore($customer);
+  const wantSidebar = useSticky(sidebarOpen);
+  const wantModal = useSticky(modal.open);
+
+  useEffect(() => {
+    configureCartCookie(CART_COOKIE_MAX_AGE);
+    void initCart();
+    void initCustomer();
+  }, []);
+
+  // spec §4: on route change while authenticated, user data goes to the tag manager. Each page
+  // load is a route change here (multi-page site).
+  useEffect(() => {
+    if (customer !== null) trackUserData(customer);
+  }, [customer]);
+
+  return (
+    <>
+      <Notifications t={t} />
+      <Suspense fallback={null}>
+        {wantSidebar && <CartSidebar t={t} />}
+        {wantModal && <LoginModal t={t} />}
+      </Suspense>
+    </>
+  );
+}
+
+/** True from the first time `value` is true: keeps a lazy part mounted once it was opened. */
+function useSticky(value: boolean): boolean {
+  const [seen, setSeen] = useState(value);
+  if (value && !seen) setSeen(true);
+  return seen || value;
+}

@@ -1,0 +1,332 @@
+/**
+ * The login and registration forms (spec §2 login modal, /connexion, /inscription) and the
+ * "forgotten password" request. Validation runs on the shared schemas of
+ * `src/lib/commerce/validation.ts` (the API methods check the same ones); the login or register
+ * error appears above the submit button (spec §8) and the form stays open.
+ */
+import { useStore } from '@nanostores/react';
+import { useId, useState, type SubmitEvent } from 'react';
+import {
+  fieldErrors,
+  LoginInputSchema,
+  PasswordResetRequestSchema,
+  RegistrationInputSchema,
+  validateForm,
+} from '../../lib/commerce/validation.ts';
+import type { Translate } from '../../lib/i18n/translate.ts';
+import {
+  $customerErrors,
+  login,
+  register,
+  requestPasswordReset,
+} from '../../lib/stores/customer.ts';
+import { buttonClass } from '../ui/classes.ts';
+import { CheckboxField, TextField } from '../ui/TextField.tsx';
+
+export type AuthScreen = 'login' | 'register' | 'forgot';
+
+/** Message keys the forms read (validation and API error keys included). */
+export const AUTH_FORMS_MESSAGES = [
+  'login.title',
+  'login.email',
+  'login.password',
+  'login.submit',
+  'login.forgotPassword',
+  'login.toRegister',
+  'register.title',
+  'register.firstName',
+  'register.lastName',
+  'register.submit',
+  'register.toLogin',
+  'register.marketing',
+  'register.passwordHint',
+  'I want to create an account',
+  'forgot.title',
+  'forgot.intro',
+  'forgot.submit',
+  'forgot.sent',
+  'forgot.back',
+  'common.loading',
+  'validation.required',
+  'validation.nameMin',
+  'validation.createAccount',
+  'validation.tooLong',
+  'Invalid email',
+  'Password must have at least 7 characters including one letter and a number',
+  'Invalid credentials',
+  'Get user data failed',
+  'Email already in use',
+  'error.generic',
+] as const;
+
+export interface AuthFormsProps {
+  screen: AuthScreen;
+  onScreenChange: (screen: AuthScreen) => void;
+  /** Called once the shopper is logged in (after login or registration). */
+  onSuccess: () => void;
+  t: Translate;
+  /** Heading level of the form titles (2 in a dialog or page section). */
+  headingLevel?: 1 | 2;
+}
+
+export function AuthForms(props: AuthFormsProps) {
+  if (props.screen === 'register') return <RegisterForm {...props} />;
+  if (props.screen === 'forgot') return <ForgotForm {...props} />;
+  return <LoginForm {...props} />;
+}
+
+type Errors = Partial<Record<string, string>>;
+
+function formValues(event: SubmitEvent<HTMLFormElement>): FormData {
+  event.preventDefault();
+  return new FormData(event.currentTarget);
+}
+
+function text(data: FormData, name: string): string {
+  const value = data.get(name);
+  return typeof value === 'string' ? value : '';
+}
+
+function Heading({ level = 2, children }: { level?: 1 | 2 | undefined; children: string }) {
+  const className = 'text-2xl font-semibold text-primary-900';
+  return level === 1 ? (
+    <h1 className={className}>{children}</h1>
+  ) : (
+    <h2 className={className}>{children}</h2>
+  );
+}
+
+/** The API or store error above the submit button (spec §8), as an alert. */
+function FormError({ message, t }: { message: string | null | undefined; t: Translate }) {
+  if (message === null || message === undefined || message === '') return null;
+  return (
+    <p
+      role="alert"
+      className="rounded-control bg-danger/10 px-3 py-2 text-sm font-semibold text-danger"
+    >
+      {t(message)}
+    </p>
+  );
+}
+
+function LoginForm({ onScreenChange, onSuccess, t, headingLevel }: AuthFormsProps) {
+  const [errors, setErrors] = useState<Errors>({});
+  const [pending, setPending] = useState(false);
+  const apiError = useStore($customerErrors).login;
+
+  async function submit(event: SubmitEvent<HTMLFormElement>) {
+    const data = formValues(event);
+    const input = { email: text(data, 'email'), password: text(data, 'password') };
+    const found = fieldErrors(LoginInputSchema, input);
+    setErrors(found);
+    if (Object.keys(found).length > 0) return;
+    setPending(true);
+    const ok = await login(input);
+    setPending(false);
+    if (ok) onSuccess();
+  }
+
+  return (
+    <form noValidate className="flex flex-col gap-4" onSubmit={(e) => void submit(e)}>
+      <Heading level={headingLevel}>{t('login.title')}</Heading>
+      <TextField
+        name="email"
+        type="email"
+        autoComplete="email"
+        required
+        label={t('login.email')}
+        error={errors.email === undefined ? undefined : t(errors.email)}
+      />
+      <TextField
+        name="password"
+        type="password"
+        autoComplete="current-password"
+        required
+        label={t('login.password')}
+        error={errors.password === undefined ? undefined : t(errors.password)}
+      />
+      <button
+        type="button"
+        className={buttonClass('link', 'sm', { className: 'self-start' })}
+        onClick={() => {
+          onScreenChange('forgot');
+        }}
+      >
+        {t('login.forgotPassword')}
+      </button>
+      <FormError message={apiError?.message} t={t} />
+      <button
+        type="submit"
+        className={buttonClass('primary', 'lg', { fullWidth: true })}
+        disabled={pending}
+      >
+        {pending ? t('common.loading') : t('login.submit')}
+      </button>
+      <button
+        type="button"
+        className={buttonClass('link', 'sm', { className: 'self-center' })}
+        onClick={() => {
+          onScreenChange('register');
+        }}
+      >
+        {t('login.toRegister')}
+      </button>
+    </form>
+  );
+}
+
+function RegisterForm({ onScreenChange, onSuccess, t, headingLevel }: AuthFormsProps) {
+  const [errors, setErrors] = useState<Errors>({});
+  const [pending, setPending] = useState(false);
+  const apiError = useStore($customerErrors).register;
+  const message = (key: string | undefined) => (key === undefined ? undefined : t(key));
+
+  async function submit(event: SubmitEvent<HTMLFormElement>) {
+    const data = formValues(event);
+    const input = {
+      email: text(data, 'email'),
+      firstName: text(data, 'firstName'),
+      lastName: text(data, 'lastName'),
+      password: text(data, 'password'),
+      createAccount: data.get('createAccount') === 'on',
+      acceptsMarketing: data.get('acceptsMarketing') === 'on',
+    };
+    const result = validateForm(RegistrationInputSchema, input);
+    setErrors(result.errors);
+    if (!result.success) return;
+    setPending(true);
+    const ok = await register(result.data);
+    setPending(false);
+    if (ok) onSuccess();
+  }
+
+  return (
+    <form noValidate className="flex flex-col gap-4" onSubmit={(e) => void submit(e)}>
+      <Heading level={headingLevel}>{t('register.title')}</Heading>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <TextField
+          name="firstName"
+          autoComplete="given-name"
+          required
+          label={t('register.firstName')}
+          error={message(errors.firstName)}
+        />
+        <TextField
+          name="lastName"
+          autoComplete="family-name"
+          required
+          label={t('register.lastName')}
+          error={message(errors.lastName)}
+        />
+      </div>
+      <TextField
+        name="email"
+        type="email"
+        autoComplete="email"
+        required
+        label={t('login.email')}
+        error={message(errors.email)}
+      />
+      <TextField
+        name="password"
+        type="password"
+        autoComplete="new-password"
+        required
+        label={t('login.password')}
+        hint={t('register.passwordHint')}
+        error={message(errors.password)}
+      />
+      <CheckboxField
+        name="createAccount"
+        required
+        label={t('I want to create an account')}
+        error={message(errors.createAccount)}
+      />
+      <CheckboxField name="acceptsMarketing" label={t('register.marketing')} />
+      <FormError message={apiError?.message} t={t} />
+      <button
+        type="submit"
+        className={buttonClass('primary', 'lg', { fullWidth: true })}
+        disabled={pending}
+      >
+        {pending ? t('common.loading') : t('register.submit')}
+      </button>
+      <button
+        type="button"
+        className={buttonClass('link', 'sm', { className: 'self-center' })}
+        onClick={() => {
+          onScreenChange('login');
+        }}
+      >
+        {t('register.toLogin')}
+      </button>
+    </form>
+  );
+}
+
+function ForgotForm({ onScreenChange, t, headingLevel }: AuthFormsProps) {
+  const [error, setError] = useState<string | undefined>(undefined);
+  const [sent, setSent] = useState(false);
+  const [pending, setPending] = useState(false);
+  const apiError = useStore($customerErrors).reset;
+  const introId = useId();
+
+  async function submit(event: SubmitEvent<HTMLFormElement>) {
+    const data = formValues(event);
+    const input = { email: text(data, 'email') };
+    const found = fieldErrors(PasswordResetRequestSchema, input);
+    setError(found.email);
+    if (found.email !== undefined) return;
+    setPending(true);
+    const ok = await requestPasswordReset(input.email);
+    setPending(false);
+    setSent(ok);
+  }
+
+  return (
+    <form
+      noValidate
+      aria-describedby={introId}
+      className="flex flex-col gap-4"
+      onSubmit={(e) => void submit(e)}
+    >
+      <Heading level={headingLevel}>{t('forgot.title')}</Heading>
+      <p id={introId} className="text-sm text-neutral-700">
+        {t('forgot.intro')}
+      </p>
+      <TextField
+        name="email"
+        type="email"
+        autoComplete="email"
+        required
+        label={t('login.email')}
+        error={error === undefined ? undefined : t(error)}
+      />
+      {sent && (
+        <p
+          role="status"
+          className="rounded-control bg-success/10 px-3 py-2 text-sm font-semibold text-success"
+        >
+          {t('forgot.sent')}
+        </p>
+      )}
+      <FormError message={apiError?.message} t={t} />
+      <button
+        type="submit"
+        className={buttonClass('primary', 'lg', { fullWidth: true })}
+        disabled={pending}
+      >
+        {pending ? t('common.loading') : t('forgot.submit')}
+      </button>
+      <button
+        type="button"
+        className={buttonClass('link', 'sm', { className: 'self-center' })}
+        onClick={() => {
+          onScreenChange('login');
+        }}
+      >
+        {t('forgot.back')}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,32 @@
+/**
+ * /connexion and /inscription (spec §2): the login and registration forms on a page, the same
+ * as the modal's. After login the shopper goes to the path a guard kept, else mes-informations.
+ */
+import { useMemo, useState } from 'react';
+import { createTranslator, type Messages } from '../../lib/i18n/translate.ts';
+import { takeReturnPath } from './after-login.ts';
+import { AuthForms, type AuthScreen } from './AuthForms.tsx';
+
+export { AUTH_FORMS_MESSAGES as AUTH_PAGE_MESSAGES } from './AuthForms.tsx';
+
+export function AuthPage({
+  screen: initial,
+  messages,
+}: {
+  screen: AuthScreen;
+  messages: Messages;
+}) {
+  const t = useMemo(() => createTranslator(messages), [messages]);
+  const [screen, setScreen] = useState<AuthScreen>(initial);
+  return (
+    <AuthForms
+      screen={screen}
+      onScreenChange={setScreen}
+      t={t}
+      headingLevel={1}
+      onSuccess={() => {
+        window.location.assign(takeReturnPath());
+      }}
+    />
+  );
+}

@@ -1,0 +1,114 @@
+/**
+ * /panier (spec §2): the cart's lines with quantities, the totals (spec §3: subtotal = base
+ * amount, what is paid = cart amount), clear, go to checkout (with `t`, spec §4) and back to
+ * shopping. Pushes view_cart (spec §9) once the cart is loaded.
+ */
+import { useStore } from '@nanostores/react';
+import { useEffect, useMemo } from 'react';
+import { checkoutLink } from '../../lib/commerce/cart.ts';
+import { formatPrice } from '../../lib/commerce/money.ts';
+import { createTranslator, type Messages } from '../../lib/i18n/translate.ts';
+import { trackViewCart } from '../../lib/stores/analytics.ts';
+import { $cart, $cartItems, $cartLoading, $cartTotals, clearCart } from '../../lib/stores/cart.ts';
+import { buttonClass } from '../ui/classes.ts';
+import { CART_LINES_MESSAGES, CartLines } from './CartLines.tsx';
+
+export const CART_PAGE_MESSAGES = [
+  ...CART_LINES_MESSAGES,
+  'cart.empty',
+  'cart.subtotal',
+  'cart.discount',
+  'cart.total',
+  'cart.clear',
+  'cart.checkout',
+  'cart.continueShopping',
+  'cart.summary',
+  'common.loading',
+] as const;
+
+export function CartPage({ messages }: { messages: Messages }) {
+  const t = useMemo(() => createTranslator(messages), [messages]);
+  const cart = useStore($cart);
+  const items = useStore($cartItems);
+  const totals = useStore($cartTotals);
+  const loading = useStore($cartLoading);
+  const loaded = cart.id !== null;
+
+  useEffect(() => {
+    void initCart();
+  }, []);
+  useEffect(() => {
+    if (loaded) trackViewCart($cart.get());
+  }, [loaded]);
+
+  if (!loaded) {
+    return (
+      <p className="py-10 text-neutral-700" aria-busy={loading}>
+        {t('common.loading')}
+      </p>
+    );
+  }
+  if (items.length === 0) {
+    return (
+      <div className="flex flex-col items-start gap-4 py-10">
+        <p className="text-lg text-neutral-700">{t('cart.empty')}</p>
+        <a href="/" className={buttonClass('primary')}>
+          {t('cart.continueShopping')}
+        </a>
+      </div>
+    );
+  }
+  const discount = totals.subtotal - totals.special;
+  return (
+    <div className="grid gap-8 lg:grid-cols-[2fr_1fr]">
+      <div className="flex flex-col gap-4">
+        <CartLines t={t} size="lg" />
+        <button
+          type="button"
+          className={buttonClass('link', 'sm', { className: 'self-start' })}
+          onClick={() => void clearCart()}
+        >
+          {t('cart.clear')}
+        </button>
+      </div>
+      <section
+        aria-labelledby="cart-summary"
+        className="flex h-fit flex-col gap-4 rounded-card bg-neutral-50 p-5"
+      >
+        <h2 id="cart-summary" className="text-xl font-semibold">
+          {t('cart.summary')}
+        </h2>
+        <dl className="flex flex-col gap-2">
+          <div className="flex justify-between">
+            <dt>{t('cart.subtotal')}</dt>
+            <dd className="tabular-nums">{formatPrice(totals.subtotal)}</dd>
+          </div>
+          {discount > 0 && (
+            <div className="flex justify-between text-sale">
+              <dt>{t('cart.discount')}</dt>
+              <dd className="tabular-nums">−{formatPrice(discount)}</dd>
+            </div>
+          )}
+          <div className="flex justify-between border-t border-neutral-200 pt-2 text-lg font-semibold">
+            <dt>{t('cart.total')}</dt>
+            <dd className="tabular-nums" data-cart-total>
+              {formatPrice(totals.special)}
+            </dd>
+          </div>
+        </dl>
+        <a
+          href={checkoutLink()}
+          className={buttonClass('primary', 'lg', { fullWidth: true })}
+          onClick={(event) => {
+            event.currentTarget.href = checkoutLink();
+          }}
+        >
+          {t('cart.checkout')}
+        </a>
+        <a href="/" className={buttonClass('ghost', 'md', { fullWidth: true })}>
+          {t('cart.continueShopping')}
+        </a>
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,119 @@
+/**
+ * Cart sidebar (spec §2): the lines, subtotal, clear cart, go to checkout (with the `t`
+ * time-stamp, spec §4) and back to shopping. Opened by the header's cart button and by the
+ * "added to cart" notification; a drawer on the native `<dialog>`.
+ */
+import { useStore } from '@nanostores/react';
+import { useEffect } from 'react';
+import { checkoutLink } from '../../lib/commerce/cart.ts';
+import { formatPrice } from '../../lib/commerce/money.ts';
+import type { Translate } from '../../lib/i18n/translate.ts';
+import { trackViewCart } from '../../lib/stores/analytics.ts';
+import {
+  $cart,
+  $cartItemCount,
+  $cartItems,
+  $cartTotals,
+  clearCart,
+} from '../../lib/stores/cart.ts';
+import { $cartSidebarOpen, closeCartSidebar } from '../../lib/stores/ui.ts';
+import { buttonClass } from '../ui/classes.ts';
+import { Dialog } from '../ui/Dialog.tsx';
+import { CART_LINES_MESSAGES, CartLines } from './CartLines.tsx';
+
+/** Message keys the sidebar reads. */
+export const CART_SIDEBAR_MESSAGES = [
+  ...CART_LINES_MESSAGES,
+  'cart.title',
+  'cart.close',
+  'cart.empty',
+  'cart.subtotal',
+  'cart.clear',
+  'cart.checkout',
+  'cart.continueShopping',
+  'cart.viewCart',
+  'header.cartCount_one',
+  'header.cartCount_other',
+] as const;
+
+export function CartSidebar({ t }: { t: Translate }) {
+  const open = useStore($cartSidebarOpen);
+  const items = useStore($cartItems);
+  const count = useStore($cartItemCount);
+  const totals = useStore($cartTotals);
+  const empty = items.length === 0;
+
+  // spec §9 analytics: view_cart each time the sidebar opens.
+  useEffect(() => {
+    if (open) trackViewCart($cart.get());
+  }, [open]);
+
+  return (
+    <Dialog
+      open={open}
+      onClose={closeCartSidebar}
+      title={t('cart.title')}
+      closeLabel={t('cart.close')}
+      variant="drawer-right"
+      footer={
+        empty ? undefined : (
+          <div className="flex flex-col gap-3">
+            <p className="flex items-baseline justify-between text-lg">
+              <span>{t('cart.subtotal')}</span>
+              <span className="font-semibold tabular-nums" data-cart-subtotal>
+                {formatPrice(totals.special)}
+              </span>
+            </p>
+            <a
+              href={checkoutLink()}
+              className={buttonClass('primary', 'lg', { fullWidth: true })}
+              onClick={(event) => {
+                // The time-stamp is taken at the click, not when the sidebar rendered.
+                event.currentTarget.href = checkoutLink();
+              }}
+            >
+              {t('cart.checkout')}
+            </a>
+            <div className="flex flex-wrap items-center justify-between gap-2">
+              <a href="/panier" className={buttonClass('link', 'sm')}>
+                {t('cart.viewCart')}
+              </a>
+              <button
+                type="button"
+                className={buttonClass('link', 'sm')}
+                onClick={() => {
+                  void clearCart();
+                }}
+              >
+                {t('cart.clear')}
+              </button>
+            </div>
+          </div>
+        )
+      }
+    >
+      <p className="sr-only" aria-live="polite">
+        {t('header.cartCount', { count })}
+      </p>
+      {empty ? (
+        <div className="flex flex-col items-start gap-4 py-6">
+          <p className="text-neutral-700">{t('cart.empty')}</p>
+          <button type="button" className={buttonClass('outline')} onClick={closeCartSidebar}>
+            {t('cart.continueShopping')}
+          </button>
+        </div>
+      ) : (
+        <>
+          <CartLines t={t} />
+          <button
+            type="button"
+            className={buttonClass('ghost', 'sm', { className: 'mt-2' })}
+            onClick={closeCartSidebar}
+          >
+            {t('cart.continueShopping')}
+          </button>
+        </>
+      )}
+    </Dialog>
+  );
+}

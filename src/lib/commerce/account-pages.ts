@@ -1,0 +1,46 @@
+/**
+ * The account area's pages (spec §2 /mon-compte/{pageName}, default mes-informations) and how a
+ * requested path maps to one of them. Pure: the page `src/pages/mon-compte/[...page].astro`
+ * renders the view this returns.
+ */
+import { ACCOUNT_PATH } from './guards.ts';
+
+export const ACCOUNT_PAGES = [
+  {
+    slug: 'mes-informations',
+    label: 'account.myInformation',
+    path: `${ACCOUNT_PATH}/mes-informations`,
+  },
+  { slug: 'mes-adresses', label: 'account.addresses', path: `${ACCOUNT_PATH}/mes-adresses` },
+  { slug: 'mes-commandes', label: 'account.orders', path: `${ACCOUNT_PATH}/mes-commandes` },
+] as const;
+
+export type AccountPageSlug = (typeof ACCOUNT_PAGES)[number]['slug'];
+
+export type AccountView =
+  | { kind: 'redirect'; location: string }
+  | { kind: 'profile' }
+  | { kind: 'addresses' }
+  | { kind: 'orders' }
+  | { kind: 'order'; orderId: number }
+  | { kind: 'not-found' };
+
+/** The view of `/mon-compte/{page}` (the part after `/mon-compte/`, possibly empty). */
+export function accountView(page: string | undefined): AccountView {
+  const parts = (page ?? '').split('/').filter((part) => part !== '');
+  const [section, id, ...rest] = parts;
+  if (section === undefined) return { kind: 'redirect', location: ACCOUNT_PAGES[0].path };
+  if (rest.length > 0) return { kind: 'not-found' };
+  if (section === 'mes-informations' && id === undefined) return { kind: 'profile' };
+  if (section === 'mes-adresses' && id === undefined) return { kind: 'addresses' };
+  if (section === 'mes-commandes') {
+    if (id === undefined) return { kind: 'orders' };
+    if (/^[1-9]\d{0,9}$/.test(id)) return { kind: 'order', orderId: Number(id) };
+  }
+  return { kind: 'not-found' };
+}
+
+/** Path of an order's detail page. */
+export function orderPath(orderId: number): string {
+  return `${ACCOUNT_PATH}/mes-commandes/${String(orderId)}`;
+}
