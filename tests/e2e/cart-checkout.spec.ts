@@ -1,0 +1,127 @@
+/**
+ * Issue 3 browser flows: a guest fills the cart from a card and a product page, uses the cart
+ * sidebar and /panier, goes to /paiement, registers on the way, pays on the sandbox's hosted
+ * checkout and finds the order with its status colour in /mon-compte.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { productPath } from '../../src/lib/commerce/slug.ts';
+import { t } from '../../src/lib/i18n/index.ts';
+import { PRODUCTS } from '../../scripts/sandbox/fixtures.ts';
+import { waitForHydration } from './helpers.ts';
+
+const header = (page: Page) => page.getByRole('banner');
+const cartLink = (page: Page) => header(page).getByRole('link', { name: /Panier$/ });
+
+/** The header badge's count (0 when no badge is shown). */
+async function badgeCount(page: Page): Promise<number> {
+  const badge = header(page).locator('[data-cart-count]');
+  if ((await badge.count()) === 0) return 0;
+  return Number(await badge.getAttribute('data-cart-count'));
+}
+
+export function uniqueEmail(prefix: string): string {
+  return `${prefix}.${Date.now()}.${Math.floor(Math.random() * 1e6)}@example.fr`;
+}
+
+test('a guest fills the cart, registers on the way and pays: the order shows in the account', async ({
+  page,
+}) => {
+  // 1. From a product card of a category.
+  await page.goto(`/c/matelas`);
+  await waitForHydration(page);
+  const addButtons = page
+    .locator('[data-card]')
+    .getByRole('button', { name: /^Ajouter au panier : / });
+  await addButtons.first().scrollIntoViewIfNeeded();
+  await waitForHydration(page);
+  await addButtons.first().click();
+  await expect(page.getByRole('status').filter({ hasText: t('Added to cart') })).toBeVisible();
+  await expect.poll(() => badgeCount(page)).toBe(1);
+
+  // 2. From a product page, after the 1 s feedback.
+  const product = PRODUCTS.trackingNone;
+  await page.goto(productPath({ id: product, name: 'x' }));
+  await waitForHydration(page);
+  const add = page.getByRole('button', { name: /^Ajouter au panier/ });
+  await add.click();
+  await expect(page.getByRole('button', { name: t('cart.added') })).toBeVisible();
+  await expect.poll(() => badgeCount(page)).toBe(2);
+  await expect(page.getByRole('button', { name: /^Ajouter au panier/ })).toBeVisible();
+
+  // 3. The sidebar: two lines; one more unit of the first (debounced 500 ms).
+  await cartLink(page).click();
+  const sidebar = page.getByRole('dialog', { name: t('cart.title') });
+  await expect(sidebar).toBeVisible();
+  await expect(sidebar.locator('[data-cart-line]')).toHaveCount(2);
+  const subtotalBefore = await sidebar.locator('[data-cart-subtotal]').innerText();
+  await sidebar
+    .getByRole('button', { name: t('cart.increase') })
+    .first()
+    .click();
+  await expect.poll(() => badgeCount(page)).toBe(3);
+  await expect(sidebar.locator('[data-cart-subtotal]')).not.toHaveText(subtotalBefore);
+
+  // 4. /panier, then /paiement.
+  await sidebar.getByRole('link', { name: t('cart.viewCart') }).click();
+  await expect(page).toHaveURL(/\/panier$/);
+  await waitForHydration(page);
+  await expect(page.locator('[data-cart-line]')).toHaveCount(2);
+  const total = await page.locator('[data-cart-total]').innerText();
+  await page
+    .getByRole('main')
+    .getByRole('link', { name: t('cart.checkout') })
+    .click();
+  await expect(page).toHaveURL(/\/paiement\?t=\d+$/);
+  await expect(page.locator('[data-checkout-total]')).toHaveText(total);
+  // The checkout layout: no search, no cart button.
+  await expect(page.getByRole('searchbox')).toHaveCount(0);
+  await expect(cartLink(page)).toHaveCount(0);
+
+  // 5. Register from the checkout, come back to it with the same cart.
+  await page
+    .getByRole('main')
+    .getByRole('link', { name: t('register.title') })
+    .click();
+  await expect(page).toHaveURL(/\/inscription$/);
+  await waitForHydration(page);
+  const email = uniqueEmail('acheteur');
+  await page.getByLabel(t('register.firstName')).fill('Camille');
+  await page.getByLabel(t('register.lastName')).fill('Durand');
+  await page.getByLabel(t('login.email')).fill(email);
+  await page.getByLabel(t('login.password')).fill('Literie2026');
+  await page.getByLabel(t('I want to create an account')).check();
+  await page.getByRole('button', { name: t('register.submit') }).click();
+  await expect(page).toHaveURL(/\/paiement$/);
+  await expect(page.locator('[data-checkout-total]')).toHaveText(total);
+
+  // 6. Pay on the hosted checkout; back on /paiement?commande=N.
+  await page.getByRole('button', { name: t('checkout.pay') }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await page
+    .getByLabel(/Adresse/)
+    .first()
+    .fill('12 rue des Lilas');
+  await page.getByLabel(/Code postal/).fill('69003');
+  await page.getByLabel(/Ville/).fill('Lyon');
+  await page.getByLabel(/Téléphone/).fill('0472000000');
+  await page.getByRole('button', { name: 'Payer' }).click();
+  await expect(page).toHaveURL(/\/paiement\?commande=\d+$/);
+  await expect(page.getByRole('heading', { name: t('checkout.thanks') })).toBeVisible();
+  const orderId = Number(new URL(page.url()).searchParams.get('commande'));
+
+  // 7. The order in the account, with its status colour (Awaiting Fulfillment: highlight).
+  await page.getByRole('link', { name: t('checkout.viewOrder') }).click();
+  await expect(page).toHaveURL(new RegExp(`/mon-compte/mes-commandes/${orderId}$`));
+  const status = page.locator('[data-order-detail] [data-status-color]').first();
+  await expect(status).toHaveText(t('Awaiting Fulfillment'));
+  await expect(status).toHaveAttribute('data-status-color', 'highlight');
+  await page.getByRole('link', { name: t('account.orders') }).click();
+  const row = page.locator(`[data-order="${orderId}"]`);
+  await expect(row.locator('[data-status-color]')).toHaveText(t('Awaiting Fulfillment'));
+
+  // The paid cart is gone: a new, empty cart.
+  await page.goto('/panier');
+  await waitForHydration(page);
+  await expect(page.getByText(t('cart.empty'))).toBeVisible();
+  await expect.poll(() => badgeCount(page)).toBe(0);
+});
