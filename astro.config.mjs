@@ -64,6 +64,36 @@ export default defineConfig({
         default: 1,
       }),
       STOREFRONTS: envField.string({ context: 'server', access: 'public', optional: true }),
+      // Signs the customer session cookie and password-reset links (keys derived per purpose).
+      SESSION_SECRET: envField.string({ context: 'server', access: 'secret', min: 32 }),
+      // BigCommerce API account of the Customer Login API (hosted checkout as the customer).
+      BIGCOMMERCE_CLIENT_ID: envField.string({ context: 'server', access: 'secret' }),
+      BIGCOMMERCE_CLIENT_SECRET: envField.string({ context: 'server', access: 'secret' }),
+      BREVO_API_URL: envField.string({
+        context: 'server',
+        access: 'public',
+        url: true,
+        default: 'https://api.brevo.com/v3',
+      }),
+      BREVO_API_KEY: envField.string({ context: 'server', access: 'secret' }),
+      MAIL_SENDER_EMAIL: envField.string({
+        context: 'server',
+        access: 'public',
+        default: 'contact@literie-exemple.fr',
+      }),
+      MAIL_SENDER_NAME: envField.string({
+        context: 'server',
+        access: 'public',
+        default: 'Literie',
+      }),
+      // spec §9: the cart cookie's lifetime comes from configuration (seconds; 30 days).
+      CART_COOKIE_MAX_AGE: envField.number({
+        context: 'client',
+        access: 'public',
+        int: true,
+        gt: 0,
+        default: 2_592_000,
+      }),
       SHOP_LOCALE: envField.string({ context: 'server', access: 'public', default: 'fr' }),
       SHOP_CURRENCY: envField.string({ context: 'server', access: 'public', default: 'EUR' }),
       SHOP_COUNTRY: envField.string({ context: 'server', access: 'public', default: 'FR' }),

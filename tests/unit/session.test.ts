@@ -156,6 +156,7 @@ describe('password-reset token', () => {
       customerId: 5,
       fingerprint: tokens.fingerprint(customer.dateModified),
       expiresAt: T0 + RESET_TOKEN_TTL_SECONDS,
+      id: expect.any(String) as unknown,
     });
     time.advance(RESET_TOKEN_TTL_SECONDS);
     expect(tokens.verify(token)).toBeNull();
@@ -166,6 +167,17 @@ describe('password-reset token', () => {
     const claims = tokens.verify(tokens.create(customer));
     expect(claims?.fingerprint).toBe(tokens.fingerprint(customer.dateModified));
     expect(claims?.fingerprint).not.toBe(tokens.fingerprint('2024-11-05T10:00:00Z'));
+  });
+
+  test('a consumed link is refused, even within the same second', () => {
+    const tokens = createResetTokens({ secret: SECRET });
+    const token = tokens.create(customer);
+    const other = tokens.create(customer);
+    const claims = tokens.verify(token);
+    if (claims === null) throw new Error('valid token expected');
+    tokens.consume(claims);
+    expect(tokens.verify(token)).toBeNull();
+    expect(tokens.verify(other)).not.toBeNull();
   });
 
   test('a session cookie is not a reset token, nor the other way round', () => {

@@ -1,20 +1,36 @@
 /**
  * The one module that reads the environment (`astro:env`, declared in `astro.config.mjs`):
  * BigCommerce connection, storefronts per host, i18n config and feature flags, plus the
- * shop's configured BigCommerce clients. Works at build time (content loaders in
+ * shop's configured BigCommerce and Brevo clients, the session and the account services. Works at build time (content loaders in
  * `src/content.config.ts`) and at request time; a missing secret fails at startup.
  */
-import { FEATURE_RESELLER_AREA, FEATURE_REVIEWS, FEATURE_TRANSACTIONAL } from 'astro:env/client';
+import {
+  CART_COOKIE_MAX_AGE,
+  FEATURE_RESELLER_AREA,
+  FEATURE_REVIEWS,
+  FEATURE_TRANSACTIONAL,
+} from 'astro:env/client';
 import {
   BIGCOMMERCE_ACCESS_TOKEN,
   BIGCOMMERCE_API_URL,
   BIGCOMMERCE_CHANNEL_ID,
+  BIGCOMMERCE_CLIENT_ID,
+  BIGCOMMERCE_CLIENT_SECRET,
   BIGCOMMERCE_STORE_HASH,
+  BREVO_API_KEY,
+  BREVO_API_URL,
+  MAIL_SENDER_EMAIL,
+  MAIL_SENDER_NAME,
+  SESSION_SECRET,
   SHOP_COUNTRY,
   SHOP_CURRENCY,
   SHOP_LOCALE,
   STOREFRONTS,
 } from 'astro:env/server';
+import { createAccountServices, type AccountServices } from './api/context.ts';
+import { createBrevoClient, sendTransactionalEmail, type BrevoClient } from './brevo/index.ts';
+import { createResetTokens } from './password-reset.ts';
+import { createSessionManager, type SessionManager } from './session.ts';
 import type { StorefrontConfig } from '../commerce/storefront.ts';
 import { resolveI18nConfig, type I18nConfig } from '../i18n/config.ts';
 import {
@@ -104,4 +120,60 @@ export function getStorefrontConfig(): Promise<StorefrontConfig> {
     },
   );
   return storefrontConfig;
+}
+
+/** spec §9: lifetime of the cart id cookie, in seconds (the browser store writes it). */
+export const cartCookieMaxAge: number = CART_COOKIE_MAX_AGE;
+
+let sessionManager: SessionManager | undefined;
+
+/** The customer session (signed cookie), for the API, the route guards and the pages. */
+export function sessions(): SessionManager {
+  sessionManager ??= createSessionManager({ secret: SESSION_SECRET });
+  return sessionManager;
+}
+
+let brevoClient: BrevoClient | undefined;
+
+/** The shop's Brevo client (transactional e-mail). */
+export function brevo(): BrevoClient {
+  brevoClient ??= createBrevoClient({ apiUrl: BREVO_API_URL, apiKey: BREVO_API_KEY });
+  return brevoClient;
+}
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * The origin of links in the shop's e-mails: the request's own origin when its host is a
+ * configured storefront, the site (`SITE_URL`) or a loopback address (development, tests);
+ * the site otherwise, so a forged `Host` cannot redirect a reset link elsewhere.
+ */
+export function linkOrigin(request: Request): string {
+  const url = new URL(request.url);
+  // `site` is always set (astro.config.mjs: SITE_URL or the local default).
+  const site = new URL(import.meta.env.SITE);
+  const trusted =
+    storefrontHosts.includes(url.host) ||
+    url.host === site.host ||
+    LOOPBACK_HOSTS.has(url.hostname);
+  return trusted ? url.origin : site.origin;
+}
+
+let account: AccountServices | undefined;
+
+/** Sessions, reset tokens, mail and customer login of the API's account methods. */
+export function accountServices(): AccountServices {
+  account ??= createAccountServices({
+    sessions: sessions(),
+    resetTokens: createResetTokens({ secret: SESSION_SECRET }),
+    sendMail: (email) => sendTransactionalEmail(brevo(), email),
+    mailSender: { email: MAIL_SENDER_EMAIL, name: MAIL_SENDER_NAME },
+    linkOrigin,
+    customerLogin: {
+      clientId: BIGCOMMERCE_CLIENT_ID,
+      clientSecret: BIGCOMMERCE_CLIENT_SECRET,
+      storeHash: BIGCOMMERCE_STORE_HASH,
+    },
+  });
+  return account;
 }

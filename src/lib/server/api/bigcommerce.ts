@@ -29,7 +29,11 @@ import {
   ProductSearchQuerySchema,
   ProductsQuerySchema,
 } from '../bigcommerce/queries.ts';
+import { cartMethods } from './cart-methods.ts';
+import type { AccountServices, ShopContext } from './context.ts';
+import { customerMethods } from './customer-methods.ts';
 import { bindService, defineMethod, type ApiMethod, type BoundService } from './handle.ts';
+import { orderMethods } from './order-methods.ts';
 
 const visible = (products: Product[]) => products.filter((p) => p.isVisible);
 
@@ -39,53 +43,73 @@ const ShopperProductsQuerySchema = ProductsQuerySchema.omit({ isVisible: true })
 export const bigcommerceMethods = {
   getProducts: defineMethod(
     z.tuple([ShopperProductsQuerySchema.optional().describe('query')]),
-    (client: BigCommerceClient, [query]) => getProducts(client, { ...query, isVisible: true }),
+    ({ client }: ShopContext, [query]) => getProducts(client, { ...query, isVisible: true }),
   ),
   getProductById: defineMethod(
     z.tuple([EntityIdSchema.describe('id')]),
-    async (client: BigCommerceClient, [id]) => {
+    async ({ client }: ShopContext, [id]) => {
       const product = await getProductById(client, id);
       return product?.isVisible === true ? product : null;
     },
   ),
   getProductsById: defineMethod(
     z.tuple([ProductsByIdQuerySchema.describe('query')]),
-    async (client: BigCommerceClient, [query]) => visible(await getProductsById(client, query)),
+    async ({ client }: ShopContext, [query]) => visible(await getProductsById(client, query)),
   ),
   getProductsBySku: defineMethod(
     z.tuple([ProductsBySkuQuerySchema.describe('query')]),
-    async (client: BigCommerceClient, [query]) => visible(await getProductsBySku(client, query)),
+    async ({ client }: ShopContext, [query]) => visible(await getProductsBySku(client, query)),
   ),
   getProductsWithFilter: defineMethod(
     z.tuple([ProductSearchQuerySchema.describe('query')]),
-    (client: BigCommerceClient, [query]) => getProductsWithFilter(client, query),
+    ({ client }: ShopContext, [query]) => getProductsWithFilter(client, query),
   ),
-  getCategoryTree: defineMethod(z.tuple([]), (client: BigCommerceClient) =>
-    getCategoryTree(client),
-  ),
+  getCategoryTree: defineMethod(z.tuple([]), ({ client }: ShopContext) => getCategoryTree(client)),
   getCategory: defineMethod(
     z.tuple([EntityIdSchema.describe('id')]),
-    (client: BigCommerceClient, [id]) => getCategory(client, id),
+    ({ client }: ShopContext, [id]) => getCategory(client, id),
   ),
   getCategoriesBatchMetafields: defineMethod(
     z.tuple([CategoriesMetafieldsQuerySchema.optional().describe('query')]),
-    (client: BigCommerceClient, [query]) => getCategoriesBatchMetafields(client, query),
+    ({ client }: ShopContext, [query]) => getCategoriesBatchMetafields(client, query),
   ),
   getChannel: defineMethod(
     z.tuple([ChannelQuerySchema.optional().describe('query')]),
-    (client: BigCommerceClient, [query]) => getChannel(client, query),
+    ({ client }: ShopContext, [query]) => getChannel(client, query),
   ),
-  getStoreMeta: defineMethod(z.tuple([]), (client: BigCommerceClient) => getStoreMeta(client)),
-  getAllBanners: defineMethod(z.tuple([]), (client: BigCommerceClient) => getAllBanners(client)),
-  getRedirects: defineMethod(z.tuple([]), (client: BigCommerceClient) => getRedirects(client)),
-} satisfies Record<string, ApiMethod<BigCommerceClient>>;
+  getStoreMeta: defineMethod(z.tuple([]), ({ client }: ShopContext) => getStoreMeta(client)),
+  getAllBanners: defineMethod(z.tuple([]), ({ client }: ShopContext) => getAllBanners(client)),
+  getRedirects: defineMethod(z.tuple([]), ({ client }: ShopContext) => getRedirects(client)),
+} satisfies Record<string, ApiMethod<ShopContext>>;
+
+/** Every method: catalogue and store, customers and addresses, carts, orders and reviews. */
+export const shopMethods = {
+  ...bigcommerceMethods,
+  ...customerMethods,
+  ...cartMethods,
+  ...orderMethods,
+} satisfies Record<string, ApiMethod<ShopContext>>;
 
 /**
  * The service bound to a way of getting the client of a request: the one of the storefront
  * of the request's host (spec §3, §7), so the call carries that storefront's channel id.
+ * With `account` (sessions, tokens, mail...), it serves every method; without, the
+ * catalogue and store methods only.
  */
 export function bigcommerceService(
   clientFor: (request: Request) => BigCommerceClient,
+  account?: AccountServices,
 ): BoundService {
-  return bindService({ methods: bigcommerceMethods, context: clientFor });
+  const visitor = { customerId: null };
+  return bindService<ShopContext>({
+    methods: account === undefined ? bigcommerceMethods : shopMethods,
+    context: ({ request, cookies, clientAddress }) => ({
+      client: clientFor(request),
+      request,
+      cookies,
+      clientAddress,
+      session: account === undefined ? visitor : account.sessions.read(request),
+      account,
+    }),
+  });
 }

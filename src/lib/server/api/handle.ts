@@ -4,11 +4,18 @@
  * Arguments are validated with zod before any upstream call. Framework-free: the Astro route
  * `src/pages/api/[service]/[method].ts` and the integration tests call it the same way.
  */
-import type { z } from 'zod';
+import { z } from 'zod';
+import { ReplyCookies } from '../cookies.ts';
+import { isJsonRequest, isSameOriginRequest } from '../security.ts';
 
 /** One callable method: a zod tuple for its arguments and the call itself. */
 export interface ApiMethod<C> {
   readonly args: z.ZodType<readonly unknown[]>;
+  /**
+   * A state-changing method: called only with a JSON body from the shop's own origin
+   * (`Sec-Fetch-Site: same-origin` or a matching `Origin`), else 403 'Forbidden'.
+   */
+  readonly mutates: boolean;
   /** `args` is the output of `args` (typed by `defineMethod`). */
   run(context: C, args: never): Promise<unknown>;
 }
@@ -17,14 +24,24 @@ export interface ApiMethod<C> {
 export function defineMethod<C, S extends z.ZodType<readonly unknown[]>>(
   args: S,
   run: (context: C, args: z.output<S>) => Promise<unknown>,
+  options: { mutates?: boolean } = {},
 ): ApiMethod<C> {
-  return { args, run };
+  return { args, run, mutates: options.mutates ?? false };
 }
 
-/** A service: its methods, and how to build their context (e.g. a client) for a request. */
+/** What the handler knows of one call, from which a service builds its methods' context. */
+export interface CallContext {
+  request: Request;
+  /** Cookies to set on the reply (whatever the reply: data or error). */
+  cookies: ReplyCookies;
+  /** The client's IP address as the server saw it ('' when unknown). */
+  clientAddress: string;
+}
+
+/** A service: its methods, and how to build their context (e.g. a client) for a call. */
 export interface ApiService<C> {
   readonly methods: Readonly<Record<string, ApiMethod<C>>>;
-  context(request: Request): C;
+  context(call: CallContext): C;
 }
 
 /** A service with its context type hidden, as the handler sees it. */
@@ -34,7 +51,8 @@ export interface BoundService {
 
 export interface BoundMethod {
   readonly args: z.ZodType<readonly unknown[]>;
-  call(request: Request, args: readonly unknown[]): Promise<unknown>;
+  readonly mutates: boolean;
+  call(call: CallContext, args: readonly unknown[]): Promise<unknown>;
 }
 
 export function bindService<C>(service: ApiService<C>): BoundService {
@@ -46,7 +64,8 @@ export function bindService<C>(service: ApiService<C>): BoundService {
       if (method === undefined) return undefined;
       return {
         args: method.args,
-        call: (request, args) => method.run(service.context(request), args as never),
+        mutates: method.mutates,
+        call: (call, args) => method.run(service.context(call), args as never),
       };
     },
   };
@@ -87,12 +106,21 @@ export interface ApiErrorBody {
   statusCode: number;
 }
 
-/** Answers one API call; never throws. */
+export interface ApiCallOptions {
+  /** The client's IP address (Astro's `clientAddress`), for per-IP limits. */
+  clientAddress?: string | undefined;
+}
+
+/** Answers one API call; never throws. Cookies a method sets ride on any reply. */
 export async function handleApiCall(
   request: Request,
   { service, method }: ApiCall,
   services: ApiServices,
+  options: ApiCallOptions = {},
 ): Promise<Response> {
+  const cookies = new ReplyCookies();
+  const reply = (body: unknown, init: { status: number; headers?: Record<string, string> }) =>
+    replyWith(body, init, cookies);
   try {
     if (request.method !== 'POST') {
       return reply(
@@ -112,9 +140,13 @@ export async function handleApiCall(
         `Unknown middleware method: ${clip(service)}.${clip(method)}`,
       );
     }
+    if (found.mutates && !(isJsonRequest(request) && isSameOriginRequest(request))) {
+      throw new ApiError(403, 'FORBIDDEN', 'Forbidden');
+    }
     const body = await readJsonArray(request);
     const args = validateArgs(found.args, body, `${service}.${method}`);
-    const data = await found.call(request, args);
+    const call: CallContext = { request, cookies, clientAddress: options.clientAddress ?? '' };
+    const data = await found.call(call, args);
     return reply({ data: data ?? null }, { status: 200 });
   } catch (error) {
     const body = normaliseError(error);
@@ -151,11 +183,14 @@ function httpStatus(value: unknown): number | undefined {
     : undefined;
 }
 
-function reply(body: unknown, init: { status: number; headers?: Record<string, string> }) {
-  return new Response(JSON.stringify(body), {
-    status: init.status,
-    headers: { ...JSON_HEADERS, ...init.headers },
-  });
+function replyWith(
+  body: unknown,
+  init: { status: number; headers?: Record<string, string> },
+  cookies: ReplyCookies,
+) {
+  const headers = new Headers({ ...JSON_HEADERS, ...init.headers });
+  for (const cookie of cookies.headers()) headers.append('Set-Cookie', cookie);
+  return new Response(JSON.stringify(body), { status: init.status, headers });
 }
 
 /** Route parameters come from the URL: keep them short in messages and logs. */
@@ -251,7 +286,18 @@ function tupleItems(schema: z.ZodType) {
   return (schema.def as TupleDef).items ?? [];
 }
 
-/** Names given with `.describe('query')` to the tuple's items. */
+/**
+ * Names an argument schema for error messages, like `.describe(name)` does for a classic zod
+ * schema; also for the shared `zod/mini` schemas of `src/lib/commerce/validation.ts`.
+ */
+export function named<S extends z.core.$ZodType>(schema: S, name: string): S {
+  z.globalRegistry.add(schema, { description: name });
+  return schema;
+}
+
+/** Names given with `.describe('query')` or `named()` to the tuple's items. */
 function argumentName(schema: z.ZodType, index: number): string | undefined {
-  return tupleItems(schema)[index]?.description;
+  const item = tupleItems(schema)[index];
+  if (item === undefined) return undefined;
+  return item.description ?? z.globalRegistry.get(item as z.core.$ZodType)?.description;
 }

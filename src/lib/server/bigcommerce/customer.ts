@@ -185,14 +185,16 @@ export async function createCustomerAddress(
     'post',
     'v3/customers/addresses',
     CustomerAddressListReplySchema,
-    { json: [{ ...addressBody(input), customer_id: customerId }] },
+    // BigCommerce requires state_or_province, which French addresses leave empty.
+    { json: [{ state_or_province: '', ...addressBody(input), customer_id: customerId }] },
   );
   return created ?? null;
 }
 
-/** Changes an address; null when the reply holds none. */
+/** Changes an address of the customer; null when the reply holds none. */
 export async function updateCustomerAddress(
   client: BigCommerceClient,
+  customerId: number,
   addressId: number,
   input: Partial<AddressWrite>,
 ): Promise<CustomerAddress | null> {
@@ -200,7 +202,7 @@ export async function updateCustomerAddress(
     'put',
     'v3/customers/addresses',
     CustomerAddressListReplySchema,
-    { json: [{ id: addressId, ...addressBody(input) }] },
+    { json: [{ ...addressBody(input), id: addressId, customer_id: customerId }] },
   );
   return updated ?? null;
 }

@@ -9,9 +9,19 @@ import { apiServices } from '../../../lib/server/api/services.ts';
  * reply `{ data }` or `{ message, statusCode }`. Every verb lands here so that the handler
  * answers the others 405 (Astro would answer 404).
  */
-export const ALL: APIRoute = ({ request, params }) =>
+export const ALL: APIRoute = (context) =>
   handleApiCall(
-    request,
-    { service: params.service ?? '', method: params.method ?? '' },
+    context.request,
+    { service: context.params.service ?? '', method: context.params.method ?? '' },
     apiServices,
+    { clientAddress: clientAddressOf(context) },
   );
+
+// Astro throws when the adapter cannot tell the address: the per-IP login limit then keys on ''.
+function clientAddressOf(context: { clientAddress: string }): string {
+  try {
+    return context.clientAddress;
+  } catch {
+    return '';
+  }
+}

@@ -1,0 +1,312 @@
+/**
+ * Cart and checkout methods of the `bigcommerce` service (spec §4 cart lifecycle, §7
+ * "Commerce: cart"). Rights (spec §6): a guest cart (customer 0) is anyone's who holds its
+ * id; an assigned cart is its customer's only: for anyone else every method answers 404
+ * 'Cart not found', as for a cart that does not exist. Writes to one cart run one at a time
+ * (BigCommerce loses concurrent updates of a cart).
+ */
+import { z } from 'zod';
+import type { Cart } from '../../commerce/types.ts';
+import {
+  addCartItems,
+  createCart,
+  createCartMetafield,
+  deleteCart,
+  getCart,
+  getCartMetafields,
+  getCheckout,
+  getProductsById,
+  removeCartItem,
+  updateCartCustomer,
+  updateCartItem,
+  updateCustomerFormFields,
+  type BigCommerceClient,
+} from '../bigcommerce/index.ts';
+import {
+  CartIdSchema,
+  CartIncludeSchema,
+  CartMetafieldInputSchema,
+  EntityIdSchema,
+  LineItemIdSchema,
+  LineItemInputSchema,
+  LineItemUpdateSchema,
+  MAX_PAGE_SIZE,
+  OptionSelectionSchema,
+} from '../bigcommerce/queries.ts';
+import { checkoutUrlFor } from '../customer-login.ts';
+import { accountOf, requireCustomer, type ShopContext } from './context.ts';
+import { FORM_FIELDS } from './customer-view.ts';
+import { ApiError, defineMethod, type ApiMethod } from './handle.ts';
+
+const cartNotFound = () => new ApiError(404, 'CART_NOT_FOUND', 'Cart not found');
+const itemNotFound = () => new ApiError(404, 'CART_ITEM_NOT_FOUND', 'Cart item not found');
+
+/** Whether the session may use the cart: a guest cart, or the session customer's. */
+export function mayUseCart(cart: Pick<Cart, 'customerId'>, customerId: number | null): boolean {
+  return cart.customerId === 0 || cart.customerId === customerId;
+}
+
+/** The cart if the session may use it; 404 'Cart not found' otherwise. */
+async function usableCart(context: ShopContext, cartId: string): Promise<Cart> {
+  const cart = await getCart(context.client, cartId);
+  if (cart === null || !mayUseCart(cart, context.session.customerId)) throw cartNotFound();
+  return cart;
+}
+
+/** Runs a write on a cart the session may use, after the other writes to that cart. */
+function writeCart<T>(
+  context: ShopContext,
+  cartId: string,
+  write: (cart: Cart) => Promise<T>,
+): Promise<T> {
+  return accountOf(context).cartQueue.run(cartId, async () =>
+    write(await usableCart(context, cartId)),
+  );
+}
+
+const hasItem = (cart: Cart, itemId: string) =>
+  [...cart.lineItems.physicalItems, ...cart.lineItems.digitalItems].some((i) => i.id === itemId);
+
+/** spec §9: the saved customer cart lives in the 'Cart ID' form field. */
+async function saveCartId(client: BigCommerceClient, customerId: number, cartId: string) {
+  const saved = await updateCustomerFormFields(client, customerId, [
+    { name: FORM_FIELDS.cartId, value: cartId },
+  ]);
+  if (saved.length === 0) throw new ApiError(502, 'UPDATE_FORM_FAILED', 'Update form failed');
+}
+
+const IncludeSchema = z
+  .union([
+    z.array(CartIncludeSchema).max(3),
+    z
+      .string()
+      .max(200)
+      .transform((s, ctx) => {
+        const parts = s
+          .split(',')
+          .map((p) => p.trim())
+          .filter(Boolean);
+        const parsed = z.array(CartIncludeSchema).safeParse(parts);
+        if (!parsed.success) {
+          ctx.addIssue({ code: 'custom', message: 'Unknown cart include' });
+          return z.NEVER;
+        }
+        return parsed.data;
+      }),
+  ])
+  .optional();
+
+export const cartMethods = {
+  /** spec §4: the cart of the cookie, or null when it is gone (the store creates a new one). */
+  getCart: defineMethod(
+    z.tuple([z.strictObject({ id: CartIdSchema, include: IncludeSchema }).describe('cart')]),
+    async (context: ShopContext, [{ id, include }]) => {
+      const cart = await getCart(context.client, id, include);
+      if (cart === null) return null;
+      if (!mayUseCart(cart, context.session.customerId)) throw cartNotFound();
+      return cart;
+    },
+  ),
+
+  /**
+   * spec §4: a new cart, assigned to the logged-in customer and saved as their 'Cart ID'
+   * (so a cart made after clearing the old one is the one found at the next login).
+   * BigCommerce keeps no empty cart (it deletes a cart whose last line goes, and refuses to
+   * create one without lines): with no lines this answers null, spec §3's empty initial cart
+   * with a null id, and the cart is made by the first add.
+   */
+  createCart: defineMethod(
+    z.tuple([
+      z
+        .strictObject({ lineItems: z.array(LineItemInputSchema).max(100).optional() })
+        .optional()
+        .describe('cart'),
+    ]),
+    async (context: ShopContext, [input]): Promise<Cart | null> => {
+      const lineItems = input?.lineItems ?? [];
+      if (lineItems.length === 0) return null;
+      const { customerId } = context.session;
+      const cart = await createCart(context.client, { lineItems, customerId: customerId ?? 0 });
+      if (customerId !== null) await saveCartId(context.client, customerId, cart.id);
+      return cart;
+    },
+    { mutates: true },
+  ),
+
+  /** spec §4 login merge: assigns the cart to the session customer and saves its id. */
+  updateCart: defineMethod(
+    z.tuple([z.strictObject({ id: CartIdSchema }).describe('cart')]),
+    async (context: ShopContext, [{ id }]) => {
+      const customerId = requireCustomer(context);
+      const cart = await writeCart(context, id, (found) =>
+        found.customerId === customerId
+          ? Promise.resolve(found)
+          : updateCartCustomer(context.client, id, customerId),
+      );
+      await saveCartId(context.client, customerId, id);
+      return cart;
+    },
+    { mutates: true },
+  ),
+
+  addCartItems: defineMethod(
+    z.tuple([
+      z
+        .strictObject({
+          cartId: CartIdSchema,
+          lineItems: z.array(LineItemInputSchema).min(1).max(100),
+        })
+        .describe('items'),
+    ]),
+    (context: ShopContext, [{ cartId, lineItems }]) =>
+      writeCart(context, cartId, () => addCartItems(context.client, cartId, lineItems)),
+    { mutates: true },
+  ),
+
+  /** spec §4: null when the last item went with the cart ("the reply has no data"). */
+  removeCartItem: defineMethod(
+    z.tuple([z.strictObject({ cartId: CartIdSchema, itemId: LineItemIdSchema }).describe('item')]),
+    (context: ShopContext, [{ cartId, itemId }]) =>
+      writeCart(context, cartId, (cart) => {
+        if (!hasItem(cart, itemId)) throw itemNotFound();
+        return removeCartItem(context.client, cartId, itemId);
+      }),
+    { mutates: true },
+  ),
+
+  updateCartItem: defineMethod(
+    z.tuple([
+      z
+        .strictObject({
+          cartId: CartIdSchema,
+          itemId: LineItemIdSchema,
+          lineItem: LineItemUpdateSchema,
+        })
+        .describe('item'),
+    ]),
+    (context: ShopContext, [{ cartId, itemId, lineItem }]) =>
+      writeCart(context, cartId, (cart) => {
+        if (!hasItem(cart, itemId)) throw itemNotFound();
+        return updateCartItem(context.client, cartId, itemId, lineItem);
+      }),
+    { mutates: true },
+  ),
+
+  /** A line's variant and one option value (spec §7 updateItemOption). */
+  updateItemOption: defineMethod(
+    z.tuple([
+      z
+        .strictObject({
+          cartId: CartIdSchema,
+          itemId: LineItemIdSchema,
+          productId: EntityIdSchema,
+          quantity: z.number().int().min(1).max(1000),
+          variantId: EntityIdSchema,
+          ...OptionSelectionSchema.shape,
+        })
+        .describe('item'),
+    ]),
+    (context: ShopContext, [input]) =>
+      writeCart(context, input.cartId, (cart) => {
+        if (!hasItem(cart, input.itemId)) throw itemNotFound();
+        return updateCartItem(context.client, input.cartId, input.itemId, {
+          productId: input.productId,
+          variantId: input.variantId,
+          quantity: input.quantity,
+          optionSelections: [{ optionId: input.optionId, optionValue: input.optionValue }],
+        });
+      }),
+    { mutates: true },
+  ),
+
+  /** spec §4 clear: deletes the cart (the store then creates a new one). */
+  deleteCart: defineMethod(
+    z.tuple([z.strictObject({ id: CartIdSchema }).describe('cart')]),
+    async (context: ShopContext, [{ id }]) => {
+      await writeCart(context, id, () => deleteCart(context.client, id));
+      return null;
+    },
+    { mutates: true },
+  ),
+
+  /** Makes the session customer's cart a guest cart again (a reseller sending it on). */
+  unassignCart: defineMethod(
+    z.tuple([z.strictObject({ cartId: CartIdSchema }).describe('cart')]),
+    (context: ShopContext, [{ cartId }]) =>
+      writeCart(context, cartId, (cart) =>
+        cart.customerId === 0
+          ? Promise.resolve(cart)
+          : updateCartCustomer(context.client, cartId, 0),
+      ),
+    { mutates: true },
+  ),
+
+  /**
+   * The hosted checkout of the cart. For a logged-in customer, the cart is theirs (a guest
+   * cart is assigned first) and the URL logs them in on the way (Customer Login API).
+   */
+  getCheckoutUrl: defineMethod(
+    z.tuple([z.strictObject({ cartId: CartIdSchema }).describe('cart')]),
+    (context: ShopContext, [{ cartId }]) =>
+      writeCart(context, cartId, async (cart) => ({
+        url: await checkoutUrlFor(
+          context.client,
+          cart,
+          context.session.customerId,
+          accountOf(context).customerLogin,
+        ),
+      })),
+    { mutates: true },
+  ),
+
+  /** The cart's checkout and the (visible) products of its lines, for the checkout page. */
+  getCheckoutByIdAndProductsByIds: defineMethod(
+    z.tuple([
+      z
+        .strictObject({
+          cartId: CartIdSchema,
+          productIds: z.array(EntityIdSchema).max(MAX_PAGE_SIZE),
+        })
+        .describe('checkout'),
+    ]),
+    async (context: ShopContext, [{ cartId, productIds }]) => {
+      const checkout = await getCheckout(context.client, cartId);
+      if (checkout === null || !mayUseCart(checkout.cart, context.session.customerId)) {
+        throw cartNotFound();
+      }
+      const products =
+        productIds.length === 0
+          ? []
+          : (await getProductsById(context.client, { entityIds: productIds })).filter(
+              (p) => p.isVisible,
+            );
+      return { checkout, products };
+    },
+  ),
+
+  createCartMetafields: defineMethod(
+    z.tuple([
+      z
+        .strictObject({ cartId: CartIdSchema, ...CartMetafieldInputSchema.shape })
+        .describe('metafield'),
+    ]),
+    (context: ShopContext, [{ cartId, ...input }]) =>
+      writeCart(context, cartId, () => createCartMetafield(context.client, cartId, input)),
+    { mutates: true },
+  ),
+
+  getCartMetafields: defineMethod(
+    z.tuple([
+      z
+        .strictObject({
+          cartId: CartIdSchema,
+          namespace: z.string().trim().min(1).max(64).optional(),
+        })
+        .describe('cart'),
+    ]),
+    async (context: ShopContext, [{ cartId, namespace }]) => {
+      await usableCart(context, cartId);
+      return getCartMetafields(context.client, cartId, namespace);
+    },
+  ),
+} satisfies Record<string, ApiMethod<ShopContext>>;

@@ -1,0 +1,96 @@
+/**
+ * The context of a `bigcommerce` method: the storefront's client, the caller's session, the
+ * reply's cookies, the client address, and the shop's account services (session signing,
+ * reset tokens, mail, customer login to the hosted checkout, login limits, cart write queue).
+ */
+import type { MailAddress, TransactionalEmail } from '../brevo/index.ts';
+import type { BigCommerceClient } from '../bigcommerce/index.ts';
+import type { ReplyCookies } from '../cookies.ts';
+import type { ResetTokens } from '../password-reset.ts';
+import {
+  createKeyedQueue,
+  createRateLimiter,
+  type KeyedQueue,
+  type RateLimiter,
+} from '../security.ts';
+import type { Session, SessionManager } from '../session.ts';
+import { ApiError } from './handle.ts';
+
+export interface AccountServices {
+  sessions: SessionManager;
+  resetTokens: ResetTokens;
+  /** Sends a transactional e-mail (Brevo). */
+  sendMail(email: TransactionalEmail): Promise<unknown>;
+  /** Sender of the shop's e-mails. */
+  mailSender: MailAddress;
+  /**
+   * The origin links in e-mails point at, for a request. Never the raw `Host` of any request:
+   * a forged host would send the shopper's reset token to another site.
+   */
+  linkOrigin(request: Request): string;
+  /** Customer Login API (hosted checkout as the logged-in customer). */
+  customerLogin: { clientId: string; clientSecret: string; storeHash: string };
+  /** Failed logins per account (e-mail) and per client IP. */
+  loginLimits: { account: RateLimiter; ip: RateLimiter };
+  /** Reset e-mails per account and per client IP. */
+  resetLimits: { account: RateLimiter; ip: RateLimiter };
+  /** Writes to one cart run one at a time (keyed by cart id). */
+  cartQueue: KeyedQueue;
+}
+
+/** spec-free limits of issue 3: 5 failed logins per account, 20 per IP, in 15 minutes. */
+export const LOGIN_LIMITS = {
+  account: { limit: 5, windowMs: 15 * 60_000 },
+  ip: { limit: 20, windowMs: 15 * 60_000 },
+} as const;
+
+/** At most 3 reset e-mails per account and 10 per IP in an hour. */
+export const RESET_LIMITS = {
+  account: { limit: 3, windowMs: 60 * 60_000 },
+  ip: { limit: 10, windowMs: 60 * 60_000 },
+} as const;
+
+/** The account services with the default limits and a fresh cart queue. */
+export function createAccountServices(
+  services: Omit<AccountServices, 'loginLimits' | 'resetLimits' | 'cartQueue'> &
+    Partial<Pick<AccountServices, 'loginLimits' | 'resetLimits' | 'cartQueue'>>,
+): AccountServices {
+  return {
+    ...services,
+    loginLimits: services.loginLimits ?? {
+      account: createRateLimiter(LOGIN_LIMITS.account),
+      ip: createRateLimiter(LOGIN_LIMITS.ip),
+    },
+    resetLimits: services.resetLimits ?? {
+      account: createRateLimiter(RESET_LIMITS.account),
+      ip: createRateLimiter(RESET_LIMITS.ip),
+    },
+    cartQueue: services.cartQueue ?? createKeyedQueue(),
+  };
+}
+
+/** What every `bigcommerce` method receives. */
+export interface ShopContext {
+  client: BigCommerceClient;
+  request: Request;
+  session: Session;
+  cookies: ReplyCookies;
+  clientAddress: string;
+  /** Undefined when the service serves the catalogue only (no account configured). */
+  account: AccountServices | undefined;
+}
+
+/** The account services; a catalogue-only service has none (500, like an unknown method). */
+export function accountOf(context: ShopContext): AccountServices {
+  if (context.account === undefined) {
+    throw new ApiError(500, 'NOT_CONFIGURED', 'Customer accounts are not configured');
+  }
+  return context.account;
+}
+
+/** spec §6: the session's customer; a visitor gets 401 'Login required'. */
+export function requireCustomer(context: ShopContext): number {
+  const { customerId } = context.session;
+  if (customerId === null) throw new ApiError(401, 'LOGIN_REQUIRED', 'Login required');
+  return customerId;
+}

@@ -1,0 +1,130 @@
+/**
+ * Order and review methods of the `bigcommerce` service (spec §7 "Commerce: orders,
+ * reviews"). Orders are the session customer's: any other answers 404 'Order not found'.
+ */
+import { z } from 'zod';
+import type { Order, Page } from '../../commerce/types.ts';
+import { ReviewInputSchema } from '../../commerce/validation.ts';
+import {
+  createProductReview,
+  getCustomerById,
+  getCustomerOrders,
+  getOrder,
+  getOrderProducts,
+  getOrdersByCart,
+  getOrderShipments,
+  getOrderShippingAddresses,
+  getProductReviews,
+} from '../bigcommerce/index.ts';
+import {
+  CartIdSchema,
+  EntityIdSchema,
+  OrdersQuerySchema,
+  ReviewsQuerySchema,
+} from '../bigcommerce/queries.ts';
+import { requireCustomer, type ShopContext } from './context.ts';
+import { ApiError, defineMethod, named, type ApiMethod } from './handle.ts';
+
+/** Orders per page of the account area when the caller does not say. */
+export const DEFAULT_ORDERS_PER_PAGE = 10;
+
+/** The session customer's order; 404 'Order not found' for anyone else's or a missing one. */
+async function ownOrder(context: ShopContext, orderId: number): Promise<Order> {
+  const customerId = requireCustomer(context);
+  const order = await getOrder(context.client, orderId);
+  if (order?.customerId !== customerId) {
+    throw new ApiError(404, 'ORDER_NOT_FOUND', 'Order not found');
+  }
+  return order;
+}
+
+const OrderIdArgs = z.tuple([z.strictObject({ orderId: EntityIdSchema }).describe('order')]);
+
+export const orderMethods = {
+  /** The session customer's orders, newest first, by page. */
+  getOrders: defineMethod(
+    z.tuple([OrdersQuerySchema.optional().describe('query')]),
+    async (context: ShopContext, [query]): Promise<Page<Order>> => {
+      const orders = await getCustomerOrders(context.client, requireCustomer(context));
+      const perPage = query?.limit ?? DEFAULT_ORDERS_PER_PAGE;
+      const currentPage = query?.page ?? 1;
+      const items = orders.slice((currentPage - 1) * perPage, currentPage * perPage);
+      return {
+        items,
+        pagination: {
+          total: orders.length,
+          count: items.length,
+          perPage,
+          currentPage,
+          totalPages: Math.max(1, Math.ceil(orders.length / perPage)),
+        },
+      };
+    },
+  ),
+
+  getOrderProducts: defineMethod(OrderIdArgs, async (context: ShopContext, [{ orderId }]) => {
+    await ownOrder(context, orderId);
+    return getOrderProducts(context.client, orderId);
+  }),
+
+  getOrderShippingAddresses: defineMethod(
+    OrderIdArgs,
+    async (context: ShopContext, [{ orderId }]) => {
+      await ownOrder(context, orderId);
+      return getOrderShippingAddresses(context.client, orderId);
+    },
+  ),
+
+  getShipments: defineMethod(OrderIdArgs, async (context: ShopContext, [{ orderId }]) => {
+    await ownOrder(context, orderId);
+    return getOrderShipments(context.client, orderId);
+  }),
+
+  /**
+   * The order made from a cart (the payment return page), or null. A guest order is shown to
+   * whoever holds the cart id; a customer's order only to that customer.
+   */
+  getOrderByCart: defineMethod(
+    z.tuple([z.strictObject({ cartId: CartIdSchema }).describe('cart')]),
+    async (context: ShopContext, [{ cartId }]) => {
+      const orders = await getOrdersByCart(context.client, cartId);
+      const { customerId } = context.session;
+      return orders.find((o) => o.customerId === 0 || o.customerId === customerId) ?? null;
+    },
+  ),
+
+  /** A page of the product's approved reviews. */
+  getProductReviewCollection: defineMethod(
+    z.tuple([
+      z
+        .strictObject({ productId: EntityIdSchema, query: ReviewsQuerySchema.optional() })
+        .describe('reviews'),
+    ]),
+    (context: ShopContext, [{ productId, query }]) =>
+      getProductReviews(context.client, productId, query),
+  ),
+
+  /**
+   * A review by the session customer, pending until the shop approves it; signed with their
+   * first name and last initial, with their e-mail (never shown).
+   */
+  createProductReview: defineMethod(
+    z.tuple([named(ReviewInputSchema, 'review')]),
+    async (context: ShopContext, [input]) => {
+      const customerId = requireCustomer(context);
+      const customer = await getCustomerById(context.client, customerId);
+      if (customer === null) throw new ApiError(404, 'USER_DATA_FAILED', 'Get user data failed');
+      const initial = customer.lastName.trim().charAt(0);
+      return createProductReview(context.client, input.productId, {
+        title: input.title,
+        text: input.text,
+        rating: input.rating,
+        name: `${customer.firstName.trim()}${initial === '' ? '' : ` ${initial}.`}`,
+        email: customer.email,
+        status: 'pending',
+        dateReviewed: new Date().toISOString(),
+      });
+    },
+    { mutates: true },
+  ),
+} satisfies Record<string, ApiMethod<ShopContext>>;

@@ -1,0 +1,82 @@
+/**
+ * The one configured HTTP client of the Brevo API v3 (`api-key` header, JSON). For now only
+ * the transactional e-mail call (password reset); the newsletter calls join here later.
+ * Reads no environment: `src/lib/server/config.ts` builds the shop's client.
+ */
+import ky, { isHTTPError, isTimeoutError } from 'ky';
+import { z } from 'zod';
+
+export interface BrevoClientOptions {
+  /** e.g. `https://api.brevo.com/v3`, or the sandbox `http://127.0.0.1:port/brevo/v3`. */
+  apiUrl: string;
+  apiKey: string;
+  timeout?: number | undefined;
+  fetch?: ((input: Request | URL | string, init?: RequestInit) => Promise<Response>) | undefined;
+}
+
+/** Any failed Brevo call; the message never carries the API key. */
+export class BrevoError extends Error {
+  override readonly name = 'BrevoError';
+  /** Brevo's error code (`invalid_parameter`...), or TIMEOUT / NETWORK_ERROR / INVALID_RESPONSE. */
+  readonly code: string;
+  readonly status: number;
+
+  constructor(message: string, init: { code: string; status: number; cause?: unknown }) {
+    super(message, init.cause === undefined ? undefined : { cause: init.cause });
+    this.code = init.code;
+    this.status = init.status;
+  }
+}
+
+export interface BrevoClient {
+  post<S extends z.ZodType>(path: string, schema: S, json: unknown): Promise<z.output<S>>;
+}
+
+export function createBrevoClient(options: BrevoClientOptions): BrevoClient {
+  const http = ky.create({
+    prefix: `${options.apiUrl.replace(/\/+$/, '')}/`,
+    headers: { 'api-key': options.apiKey, Accept: 'application/json' },
+    timeout: options.timeout ?? 10_000,
+    retry: 0,
+    ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+  });
+  return {
+    async post(path, schema, json) {
+      let body: unknown;
+      try {
+        const response = await http.post(path, { json });
+        const text = await response.text();
+        body = text === '' ? undefined : (JSON.parse(text) as unknown);
+      } catch (error) {
+        throw toBrevoError(error, path);
+      }
+      const parsed = schema.safeParse(body);
+      if (!parsed.success) {
+        throw new BrevoError(`Unexpected Brevo reply for POST ${path}`, {
+          code: 'INVALID_RESPONSE',
+          status: 502,
+          cause: parsed.error,
+        });
+      }
+      return parsed.data;
+    },
+  };
+}
+
+const ErrorBodySchema = z.object({ code: z.string().optional(), message: z.string().optional() });
+
+function toBrevoError(error: unknown, path: string): BrevoError {
+  if (isHTTPError(error)) {
+    const details = ErrorBodySchema.safeParse(error.data);
+    const status = error.response.status;
+    return new BrevoError(
+      (details.success ? details.data.message : undefined) ??
+        `Brevo POST ${path} failed with status ${status}`,
+      { code: (details.success ? details.data.code : undefined) ?? 'REQUEST_FAILED', status },
+    );
+  }
+  if (isTimeoutError(error)) {
+    return new BrevoError(`Brevo POST ${path} timed out`, { code: 'TIMEOUT', status: 504 });
+  }
+  return new BrevoError(`Brevo POST ${path} failed`, { code: 'NETWORK_ERROR', status: 502 });
+}

@@ -1,0 +1,8 @@
+/** Brevo connector: one configured client and the calls the shop makes. */
+export {
+  BrevoError,
+  createBrevoClient,
+  type BrevoClient,
+  type BrevoClientOptions,
+} from './client.ts';
+export { sendTransactionalEmail, type MailAddress, type TransactionalEmail } from './email.ts';

@@ -1,0 +1,275 @@
+/**
+ * The shop API with its account services over real HTTP, against a fresh sandbox: a node:http
+ * server bridges to `handleApiCall` (the way the Astro route does), and `shopper()` gives a
+ * browser-like caller with its own cookie jar, sending same-origin JSON calls by default.
+ */
+import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
+import { bigcommerceService } from '../../../src/lib/server/api/bigcommerce.ts';
+import {
+  createAccountServices,
+  type AccountServices,
+} from '../../../src/lib/server/api/context.ts';
+import { handleApiCall, type ApiServices } from '../../../src/lib/server/api/handle.ts';
+import { createBigCommerceClient } from '../../../src/lib/server/bigcommerce/index.ts';
+import { createBrevoClient, sendTransactionalEmail } from '../../../src/lib/server/brevo/index.ts';
+import { createResetTokens } from '../../../src/lib/server/password-reset.ts';
+import { createSessionManager } from '../../../src/lib/server/session.ts';
+import { startTestSandbox, type TestSandbox } from './sandbox.ts';
+
+export const SESSION_SECRET = 'integration-tests-session-secret-0123456789';
+export const CLIENT_ID = 'sandbox-client';
+export const CLIENT_SECRET = 'sandbox-client-secret';
+export const BREVO_KEY = 'sandbox-brevo-key';
+/** Header the bridge reads the client address from (tests of per-IP limits). */
+export const CLIENT_IP_HEADER = 'x-test-client-ip';
+
+export interface ShopApi {
+  sandbox: TestSandbox;
+  /** `http://127.0.0.1:PORT` of the bridge. */
+  base: string;
+  account: AccountServices;
+  /** Upstream BigCommerce calls made since the last `clearUpstream()`: method and URL. */
+  upstream: { method: string; url: string }[];
+  clearUpstream(): void;
+  /** A new caller with an empty cookie jar. */
+  shopper(options?: { ip?: string }): Shopper;
+  /** BigCommerce API of the sandbox, directly (`v3/carts/...`), for set-up and checks. */
+  admin(method: string, path: string, body?: unknown): Promise<{ status: number; json: unknown }>;
+  close(): Promise<void>;
+}
+
+export interface Reply {
+  status: number;
+  json: { data?: unknown; message?: string; statusCode?: number };
+  setCookies: string[];
+}
+
+export interface CallOptions {
+  /** Replaces the default same-origin headers (Origin of the bridge, JSON content type). */
+  headers?: Record<string, string>;
+  /** A raw body instead of the JSON of the arguments. */
+  body?: string;
+}
+
+export interface Shopper {
+  readonly cookies: Map<string, string>;
+  call(method: string, args?: unknown[], options?: CallOptions): Promise<Reply>;
+  /** `call`, expecting 200: the data. */
+  data<T>(method: string, args?: unknown[]): Promise<T>;
+  /** Logs in with the sandbox's credentials; returns the customer id. */
+  login(email: string, password: string): Promise<number>;
+}
+
+function toRequest(req: IncomingMessage): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue;
+    for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
+  }
+  const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
+  return new Request(`http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`, {
+    method: req.method ?? 'GET',
+    headers,
+    ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream, duplex: 'half' } : {}),
+  });
+}
+
+export async function startShopApi(
+  options: { account?: Partial<AccountServices> } = {},
+): Promise<ShopApi> {
+  const sandbox = await startTestSandbox();
+  const upstream: { method: string; url: string }[] = [];
+  const client = createBigCommerceClient({
+    apiUrl: sandbox.url,
+    storeHash: sandbox.storeHash,
+    accessToken: sandbox.token,
+    channelId: 1,
+    fetch: (input, init) => {
+      const request = input instanceof Request ? input : new Request(input, init);
+      upstream.push({ method: request.method, url: request.url });
+      return fetch(request);
+    },
+  });
+  const brevo = createBrevoClient({ apiUrl: `${sandbox.url}/brevo/v3`, apiKey: BREVO_KEY });
+  const account = createAccountServices({
+    sessions: createSessionManager({ secret: SESSION_SECRET }),
+    resetTokens: createResetTokens({ secret: SESSION_SECRET }),
+    sendMail: (email) => sendTransactionalEmail(brevo, email),
+    mailSender: { email: 'contact@literie-exemple.fr', name: 'Literie' },
+    linkOrigin: (request) => new URL(request.url).origin,
+    customerLogin: {
+      clientId: CLIENT_ID,
+      clientSecret: CLIENT_SECRET,
+      storeHash: sandbox.storeHash,
+    },
+    ...options.account,
+  });
+  const services: ApiServices = { bigcommerce: bigcommerceService(() => client, account) };
+
+  const server: Server = createServer((req, res) => {
+    const request = toRequest(req);
+    const match = /^\/api\/([^/]+)\/([^/]+)$/.exec(new URL(request.url).pathname);
+    const ip = req.headers[CLIENT_IP_HEADER];
+    const reply = match
+      ? handleApiCall(request, { service: match[1] ?? '', method: match[2] ?? '' }, services, {
+          clientAddress: typeof ip === 'string' ? ip : (req.socket.remoteAddress ?? ''),
+        })
+      : Promise.resolve(new Response('not found', { status: 404 }));
+    void reply.then(async (response) => {
+      const headers: Record<string, string | string[]> = {};
+      for (const [name, value] of response.headers) {
+        if (name !== 'set-cookie') headers[name] = value;
+      }
+      const cookies = response.headers.getSetCookie();
+      if (cookies.length > 0) headers['set-cookie'] = cookies;
+      res.writeHead(response.status, headers);
+      res.end(Buffer.from(await response.arrayBuffer()));
+    });
+  });
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  function send(
+    path: string,
+    payload: string,
+    headers: Record<string, string>,
+  ): Promise<{ status: number; body: string; setCookies: string[] }> {
+    return new Promise((resolve, reject) => {
+      const req = httpRequest(
+        `${base}${path}`,
+        {
+          method: 'POST',
+          headers: { ...headers, 'Content-Length': String(Buffer.byteLength(payload)) },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => {
+            resolve({
+              status: res.statusCode ?? 0,
+              body: Buffer.concat(chunks).toString(),
+              setCookies: res.headers['set-cookie'] ?? [],
+            });
+          });
+        },
+      );
+      req.on('error', reject);
+      req.end(payload);
+    });
+  }
+
+  function shopper(shopperOptions: { ip?: string } = {}): Shopper {
+    const cookies = new Map<string, string>();
+    const self: Shopper = {
+      cookies,
+      async call(method, args = [], callOptions = {}) {
+        const headers: Record<string, string> = callOptions.headers ?? {
+          'Content-Type': 'application/json',
+          Origin: base,
+        };
+        if (cookies.size > 0) {
+          headers.Cookie = [...cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+        }
+        if (shopperOptions.ip !== undefined) headers[CLIENT_IP_HEADER] = shopperOptions.ip;
+        const reply = await send(
+          `/api/bigcommerce/${method}`,
+          callOptions.body ?? JSON.stringify(args),
+          headers,
+        );
+        for (const cookie of reply.setCookies) {
+          const [pair = '', ...attributes] = cookie.split(';').map((p) => p.trim());
+          const at = pair.indexOf('=');
+          const name = pair.slice(0, at);
+          const deleted = attributes.some((a) => /^max-age=0$/i.test(a));
+          if (deleted) cookies.delete(name);
+          else cookies.set(name, pair.slice(at + 1));
+        }
+        return {
+          status: reply.status,
+          json: JSON.parse(reply.body) as Reply['json'],
+          setCookies: reply.setCookies,
+        };
+      },
+      async data<T>(method: string, args: unknown[] = []) {
+        const reply = await self.call(method, args);
+        if (reply.status !== 200) {
+          throw new Error(`${method} answered ${reply.status}: ${JSON.stringify(reply.json)}`);
+        }
+        return reply.json.data as T;
+      },
+      async login(email, password) {
+        const data = await self.data<{ customer: { id: number } }>('loginCustomer', [
+          { email, password },
+        ]);
+        return data.customer.id;
+      },
+    };
+    return self;
+  }
+
+  return {
+    sandbox,
+    base,
+    account,
+    upstream,
+    clearUpstream: () => upstream.splice(0),
+    shopper,
+    async admin(method, path, body) {
+      const response = await fetch(`${sandbox.url}/stores/${sandbox.storeHash}/${path}`, {
+        method,
+        headers: {
+          'X-Auth-Token': sandbox.token,
+          'Content-Type': 'application/json',
+          Accept: 'application/json',
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      const text = await response.text();
+      return {
+        status: response.status,
+        json: text === '' ? undefined : (JSON.parse(text) as unknown),
+      };
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise((ok) => server.close(ok));
+      await sandbox.close();
+    },
+  };
+}
+
+/** A purchasable product line of the seed: product and variant ids. */
+export async function someVariant(
+  api: ShopApi,
+  index = 0,
+): Promise<{ productId: number; variantId: number }> {
+  const reply = await api.admin(
+    'GET',
+    'v3/catalog/products?is_visible=true&include=variants&limit=50',
+  );
+  const products = (
+    reply.json as {
+      data: {
+        id: number;
+        inventory_tracking: string;
+        inventory_level: number;
+        variants: { id: number; purchasing_disabled: boolean; inventory_level: number }[];
+      }[];
+    }
+  ).data;
+  const lines = products.flatMap((p) =>
+    p.variants
+      .filter(
+        (v) =>
+          !v.purchasing_disabled && (p.inventory_tracking !== 'variant' || v.inventory_level >= 25),
+      )
+      .filter(() => p.inventory_tracking !== 'product' || p.inventory_level >= 25)
+      .slice(0, 1)
+      .map((v) => ({ productId: p.id, variantId: v.id })),
+  );
+  const line = lines[index];
+  if (line === undefined) throw new Error('No purchasable variant in the seed');
+  return line;
+}
