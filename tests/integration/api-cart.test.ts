@@ -343,5 +343,9 @@ describe('cart metafields (spec §2 redirect-to-cart, §9 cart-redirection token
       { cartId: cart.id, namespace: 'cart-redirection' },
     ]);
     expect(some.map((m) => m.value)).toEqual(['abc123']);
+    // spec §7 getCartMetafield(s): the singular name answers the same.
+    expect(
+      await guest.data('getCartMetafield', [{ cartId: cart.id, namespace: 'cart-redirection' }]),
+    ).toEqual(some);
   });
 });

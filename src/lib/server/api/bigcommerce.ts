@@ -29,7 +29,7 @@ import {
   ProductSearchQuerySchema,
   ProductsQuerySchema,
 } from '../bigcommerce/queries.ts';
-import { cartMethods } from './cart-methods.ts';
+import { cartMethodAliases, cartMethods } from './cart-methods.ts';
 import type { AccountServices, ShopContext } from './context.ts';
 import { customerMethods } from './customer-methods.ts';
 import { bindService, defineMethod, type ApiMethod, type BoundService } from './handle.ts';
@@ -87,6 +87,7 @@ export const shopMethods = {
   ...bigcommerceMethods,
   ...customerMethods,
   ...cartMethods,
+  ...cartMethodAliases,
   ...orderMethods,
 } satisfies Record<string, ApiMethod<ShopContext>>;
 

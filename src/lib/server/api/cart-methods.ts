@@ -310,3 +310,8 @@ export const cartMethods = {
     },
   ),
 } satisfies Record<string, ApiMethod<ShopContext>>;
+
+// spec §7 names it getCartMetafield(s): both names answer.
+export const cartMethodAliases = {
+  getCartMetafield: cartMethods.getCartMetafields,
+} satisfies Record<string, ApiMethod<ShopContext>>;

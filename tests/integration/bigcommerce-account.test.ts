@@ -1,0 +1,120 @@
+/**
+ * Cart, customer, order and review connectors against the sandbox: replies parsed into the
+ * domain (cents, camelCase), empty replies (204) read as null or [], unknown ids as null; the
+ * spec §2 redirect-to-cart helper.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import {
+  addCartItems,
+  createCart,
+  createCartMetafield,
+  createBigCommerceClient,
+  getCart,
+  getChannelSiteUrl,
+  getCustomerByEmail,
+  getCustomerById,
+  getCustomerOrders,
+  getOrder,
+  getOrderProducts,
+  getOrderShipments,
+  removeCartItem,
+  updateCartCustomer,
+  validateCustomerCredentials,
+  type BigCommerceClient,
+} from '../../src/lib/server/bigcommerce/index.ts';
+import { resolveCartRedirect } from '../../src/lib/server/cart-redirect.ts';
+import { CUSTOMERS } from '../../scripts/sandbox/fixtures.ts';
+import { startTestSandbox, type TestSandbox } from './helpers/sandbox.ts';
+
+let sandbox: TestSandbox;
+let client: BigCommerceClient;
+const { marie } = CUSTOMERS;
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox();
+  client = createBigCommerceClient({
+    apiUrl: sandbox.url,
+    storeHash: sandbox.storeHash,
+    accessToken: sandbox.token,
+    channelId: 1,
+  });
+});
+
+afterAll(async () => {
+  await sandbox.close();
+});
+
+async function firstVariant(): Promise<{ productId: number; variantId: number }> {
+  const response = await fetch(
+    `${sandbox.url}/stores/${sandbox.storeHash}/v3/catalog/products/101?include=variants`,
+    { headers: { 'X-Auth-Token': sandbox.token } },
+  );
+  const { data } = (await response.json()) as { data: { id: number; variants: { id: number }[] } };
+  return { productId: data.id, variantId: data.variants[0]?.id ?? 0 };
+}
+
+describe('carts', () => {
+  test('create, add (merged), remove the last line → null and the cart is gone', async () => {
+    const line = await firstVariant();
+    const cart = await createCart(client, { lineItems: [{ ...line, quantity: 1 }] });
+    expect(cart).toMatchObject({ customerId: 0, channelId: 1, currency: 'EUR' });
+    const more = await addCartItems(client, cart.id, [{ ...line, quantity: 2 }]);
+    const [item] = more.lineItems.physicalItems;
+    expect(item?.quantity).toBe(3);
+    expect(more.baseAmount).toBe((item?.listPrice ?? 0) * 3);
+    expect(await removeCartItem(client, cart.id, item?.id ?? '')).toBeNull();
+    expect(await getCart(client, cart.id)).toBeNull();
+  });
+
+  test('assign and unassign', async () => {
+    const line = await firstVariant();
+    const cart = await createCart(client, { lineItems: [{ ...line, quantity: 1 }] });
+    expect((await updateCartCustomer(client, cart.id, marie.id)).customerId).toBe(marie.id);
+    expect((await updateCartCustomer(client, cart.id, 0)).customerId).toBe(0);
+  });
+});
+
+describe('customers and orders', () => {
+  test('customer by id and e-mail (any case), credentials', async () => {
+    expect((await getCustomerById(client, marie.id))?.email).toBe(marie.email);
+    expect((await getCustomerByEmail(client, marie.email.toUpperCase()))?.id).toBe(marie.id);
+    expect(await getCustomerById(client, 999_999)).toBeNull();
+    expect(await validateCustomerCredentials(client, marie)).toBe(marie.id);
+    expect(
+      await validateCustomerCredentials(client, { ...marie, password: 'Faux1234' }),
+    ).toBeNull();
+  });
+
+  test('orders: decimal strings to exact cents, unknown → null, no shipment → []', async () => {
+    const orders = await getCustomerOrders(client, marie.id);
+    expect(orders.map((o) => o.id)).toEqual([103, 102, 101, 100]);
+    expect(orders.find((o) => o.id === marie.orders.completed)?.totalIncTax).toBe(81_900);
+    expect(await getOrder(client, 999_999)).toBeNull();
+    expect(await getOrderShipments(client, marie.orders.cancelled)).toEqual([]);
+    const products = await getOrderProducts(client, marie.orders.completed);
+    expect(products.every((p) => Number.isInteger(p.totalIncTax))).toBe(true);
+  });
+
+  test('channel site URL', async () => {
+    expect(await getChannelSiteUrl(client)).toMatch(/^https?:\/\//);
+  });
+});
+
+describe('redirect-to-cart (spec §2, §9 cart-redirection token)', () => {
+  test('a guest cart with the matching token opens; anything else does not', async () => {
+    const line = await firstVariant();
+    const cart = await createCart(client, { lineItems: [{ ...line, quantity: 1 }] });
+    await createCartMetafield(client, cart.id, {
+      namespace: 'cart-redirection',
+      key: 'token',
+      value: 's3cr3t',
+    });
+    expect(await resolveCartRedirect(client, { id: cart.id, token: 's3cr3t' })).toBe(cart.id);
+    expect(await resolveCartRedirect(client, { id: cart.id, token: 'wrong' })).toBeNull();
+    expect(await resolveCartRedirect(client, { id: cart.id, token: '' })).toBeNull();
+    expect(await resolveCartRedirect(client, { id: null, token: 's3cr3t' })).toBeNull();
+    expect(await resolveCartRedirect(client, { id: 'nope', token: 's3cr3t' })).toBeNull();
+    await updateCartCustomer(client, cart.id, marie.id);
+    expect(await resolveCartRedirect(client, { id: cart.id, token: 's3cr3t' })).toBeNull();
+  });
+});
