@@ -7,7 +7,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { productPath } from '../../src/lib/commerce/slug.ts';
 import { t } from '../../src/lib/i18n/index.ts';
 import { CUSTOMERS, PRODUCTS } from '../../scripts/sandbox/fixtures.ts';
-import { waitForHydration } from './helpers.ts';
+import { waitForHydration, waitForIsland } from './helpers.ts';
 
 function uniqueEmail(prefix: string): string {
   return `${prefix}.${Date.now()}.${Math.floor(Math.random() * 1e6)}@example.fr`;
@@ -18,8 +18,9 @@ const accountButton = (page: Page) =>
 
 async function addFromProductPage(page: Page, productId: number): Promise<void> {
   await page.goto(productPath({ id: productId, name: 'x' }));
-  await waitForHydration(page);
-  await page.getByRole('button', { name: /^Ajouter au panier/ }).click();
+  const add = page.getByRole('button', { name: /^Ajouter au panier/ });
+  await waitForIsland(add);
+  await add.click();
   await expect(page.getByRole('button', { name: t('cart.added') })).toBeVisible();
 }
 
@@ -41,8 +42,8 @@ test('registration shows each validation message, then succeeds', async ({ page 
   await expect(form.getByText(t('validation.required'))).toHaveCount(4);
   await expect(form.getByText(t('validation.createAccount'))).toBeVisible();
 
-  await page.getByLabel(t('register.firstName')).fill('A');
-  await page.getByLabel(t('register.lastName')).fill('Durand');
+  await page.getByLabel(t('register.firstName'), { exact: true }).fill('A');
+  await page.getByLabel(t('register.lastName'), { exact: true }).fill('Durand');
   await page.getByLabel(t('login.email')).fill('pas-une-adresse');
   await page.getByLabel(t('login.password')).fill('abcdefg');
   await submit.click();
@@ -52,13 +53,13 @@ test('registration shows each validation message, then succeeds', async ({ page 
     form.getByText(t('Password must have at least 7 characters including one letter and a number')),
   ).toBeVisible();
 
-  await page.getByLabel(t('register.firstName')).fill('Alix');
+  await page.getByLabel(t('register.firstName'), { exact: true }).fill('Alix');
   await page.getByLabel(t('login.email')).fill(uniqueEmail('inscription'));
   await page.getByLabel(t('login.password')).fill('abcdef1');
   await page.getByLabel(t('I want to create an account')).check();
   await submit.click();
   await expect(page).toHaveURL(/\/mon-compte\/mes-informations$/);
-  await expect(page.getByLabel(t('register.firstName'))).toHaveValue('Alix');
+  await expect(page.getByLabel(t('register.firstName'), { exact: true })).toHaveValue('Alix');
   await expect(accountButton(page)).toContainText('Alix');
 });
 
@@ -88,8 +89,8 @@ test('login merge puts the guest items into the saved cart', async ({ page, brow
   const first = await other.newPage();
   await first.goto('/inscription');
   await waitForHydration(first);
-  await first.getByLabel(t('register.firstName')).fill('Noa');
-  await first.getByLabel(t('register.lastName')).fill('Petit');
+  await first.getByLabel(t('register.firstName'), { exact: true }).fill('Noa');
+  await first.getByLabel(t('register.lastName'), { exact: true }).fill('Petit');
   await first.getByLabel(t('login.email')).fill(email);
   await first.getByLabel(t('login.password')).fill('Fusion2026');
   await first.getByLabel(t('I want to create an account')).check();

@@ -7,7 +7,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { productPath } from '../../src/lib/commerce/slug.ts';
 import { t } from '../../src/lib/i18n/index.ts';
 import { PRODUCTS } from '../../scripts/sandbox/fixtures.ts';
-import { waitForHydration } from './helpers.ts';
+import { waitForHydration, waitForIsland } from './helpers.ts';
 
 const header = (page: Page) => page.getByRole('banner');
 const cartLink = (page: Page) => header(page).getByRole('link', { name: /Panier$/ });
@@ -41,8 +41,8 @@ test('a guest fills the cart, registers on the way and pays: the order shows in 
   // 2. From a product page, after the 1 s feedback.
   const product = PRODUCTS.trackingNone;
   await page.goto(productPath({ id: product, name: 'x' }));
-  await waitForHydration(page);
   const add = page.getByRole('button', { name: /^Ajouter au panier/ });
+  await waitForIsland(add);
   await add.click();
   await expect(page.getByRole('button', { name: t('cart.added') })).toBeVisible();
   await expect.poll(() => badgeCount(page)).toBe(2);
@@ -85,8 +85,8 @@ test('a guest fills the cart, registers on the way and pays: the order shows in 
   await expect(page).toHaveURL(/\/inscription$/);
   await waitForHydration(page);
   const email = uniqueEmail('acheteur');
-  await page.getByLabel(t('register.firstName')).fill('Camille');
-  await page.getByLabel(t('register.lastName')).fill('Durand');
+  await page.getByLabel(t('register.firstName'), { exact: true }).fill('Camille');
+  await page.getByLabel(t('register.lastName'), { exact: true }).fill('Durand');
   await page.getByLabel(t('login.email')).fill(email);
   await page.getByLabel(t('login.password')).fill('Literie2026');
   await page.getByLabel(t('I want to create an account')).check();

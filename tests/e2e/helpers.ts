@@ -1,4 +1,4 @@
-import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { formatPrice } from '../../src/lib/commerce/money.ts';
 import { displayPrice } from '../../src/lib/commerce/price.ts';
 import type { Product, Variant } from '../../src/lib/commerce/types.ts';
@@ -20,9 +20,18 @@ export function shownPrice(product: Product, variant: Variant): string {
   return formatPrice(price.special ?? price.regular);
 }
 
-/** Waits until every island of the page has hydrated (Astro removes the `ssr` attribute). */
+/**
+ * Waits until the page's islands have hydrated (Astro removes the `ssr` attribute). Islands
+ * hydrated `client:visible` only do so once scrolled to: wait for those with `waitForIsland`.
+ */
 export async function waitForHydration(page: Page): Promise<void> {
-  await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
+  await expect(page.locator('astro-island[ssr]:not([client="visible"])')).toHaveCount(0);
+}
+
+/** Scrolls `target` into view and waits until the island around it has hydrated. */
+export async function waitForIsland(target: Locator): Promise<void> {
+  await target.scrollIntoViewIfNeeded();
+  await expect(target.locator('xpath=ancestor::astro-island[1]')).not.toHaveAttribute('ssr');
 }
 
 /** Prices shown on product cards, in cents, in page order (special price when on sale). */

@@ -72,17 +72,19 @@ describe('initial values (right on the server too)', () => {
 });
 
 describe('loadCart (spec §4 cart lifecycle)', () => {
-  test('no cookie: an empty cart is created and its id stored in the cookie', async () => {
+  // BigCommerce creates no cart without a line item: the empty cart lives in the browser and
+  // the upstream cart is created by the first add.
+  test('no cookie: the empty cart, no call, no cookie', async () => {
     await setup();
-    const calls = stubShopApi({ createCart: () => cart(CART_A) });
+    const calls = stubShopApi({});
     const carts = record(store.$cart);
     const loading = record(store.$cartLoading);
     await expect(store.loadCart()).resolves.toBe(true);
-    expect(methods(calls)).toEqual(['createCart']);
-    expect(calls[0]?.args).toEqual([{}]);
-    expect(ids(carts)).toEqual([CART_A]);
+    expect(calls).toEqual([]);
+    expect(carts).toEqual([]);
+    expect(store.$cart.get()).toMatchObject({ id: null });
     expect(loading).toEqual([true, false]);
-    expect(jar.writes).toEqual([setCookie(CART_A)]);
+    expect(jar.writes).toEqual([]);
   });
 
   test('cookie: the cart is fetched, the cookie left as it is', async () => {
@@ -116,100 +118,56 @@ describe('loadCart (spec §4 cart lifecycle)', () => {
         throw new NetworkFailure();
       },
     ],
-  ])('fetching fails when %s: a new cart is created', async (_case, getCart) => {
+  ])('fetching fails when %s: a new (empty) cart, the cookie cleared', async (_case, getCart) => {
     await setup({ 'cart-id': CART_A });
-    const calls = stubShopApi({ getCart, createCart: () => cart(CART_B) });
+    const calls = stubShopApi({ getCart });
     const carts = record(store.$cart);
     await expect(store.loadCart()).resolves.toBe(true);
-    expect(methods(calls)).toEqual(['getCart', 'createCart']);
-    expect(ids(carts)).toEqual([CART_B]);
-    expect(jar.values.get('cart-id')).toBe(CART_B);
-    expect(store.$cartErrors.get().load).toBeNull();
-  });
-
-  test('a cookie that is not a cart id is ignored: a new cart is created', async () => {
-    await setup({ 'cart-id': 'not-a-uuid' });
-    const calls = stubShopApi({ createCart: () => cart(CART_A) });
-    await store.loadCart();
-    expect(methods(calls)).toEqual(['createCart']);
-    expect(jar.values.get('cart-id')).toBe(CART_A);
-  });
-
-  test('forced: a new cart even with a cookie', async () => {
-    await setup({ 'cart-id': CART_A });
-    const calls = stubShopApi({ createCart: () => cart(CART_B) });
-    await store.loadCart({ force: true });
-    expect(methods(calls)).toEqual(['createCart']);
-    expect(jar.values.get('cart-id')).toBe(CART_B);
-  });
-
-  test("logged in: the created cart (assigned by the server) is saved as the customer's", async () => {
-    await setup();
-    const calls = stubShopApi({
-      createCart: () => cart(CART_A, [], { customerId: 1 }),
-      updateCart: () => cart(CART_A, [], { customerId: 1 }),
-    });
-    await store.loadCart();
-    expect(calls).toEqual([
-      { method: 'createCart', args: [{}] },
-      { method: 'updateCart', args: [{ id: CART_A }] },
-    ]);
-    expect(store.$cart.get()).toMatchObject({ id: CART_A, customerId: 1 });
-  });
-
-  test('creating fails too: the cart stays as it was, the load slot says why', async () => {
-    await setup();
-    stubShopApi({
-      createCart: () => {
-        throw new ApiReplyError('An error occured', 502);
-      },
-    });
-    const carts = record(store.$cart);
-    const errors = record(store.$cartErrors);
-    await expect(store.loadCart()).resolves.toBe(false);
+    expect(methods(calls)).toEqual(['getCart']);
+    // The store already held the empty cart: it does not change.
     expect(carts).toEqual([]);
-    expect(errors.map((e) => e.load)).toEqual([
-      { message: 'An error occured', statusCode: 502, code: 'api' },
-    ]);
-    expect(jar.writes).toEqual([]);
+    expect(store.$cart.get()).toMatchObject({ id: null });
+    expect(jar.writes).toEqual([deleteCookie]);
+    expect(store.$cartErrors.get().load).toBeNull();
   });
 
-  test('a new load clears the load slot', async () => {
-    await setup();
-    let fail = true;
-    stubShopApi({
-      createCart: () => {
-        if (fail) throw new NetworkFailure();
-        return cart(CART_A);
-      },
-    });
+  test('a cookie that is not a cart id is ignored: no call', async () => {
+    await setup({ 'cart-id': 'not-a-uuid' });
+    const calls = stubShopApi({});
     await store.loadCart();
-    expect(store.$cartErrors.get().load).toMatchObject({
-      code: 'network',
-      message: 'error.generic',
-    });
-    fail = false;
+    expect(calls).toEqual([]);
+    expect(store.$cart.get()).toMatchObject({ id: null });
+  });
+
+  test('forced: a new (empty) cart even with a cookie', async () => {
+    await setup({ 'cart-id': CART_A });
+    const calls = stubShopApi({ getCart: () => cart(CART_A, [mattress]) });
     await store.loadCart();
-    expect(store.$cartErrors.get().load).toBeNull();
+    const carts = record(store.$cart);
+    await store.loadCart({ force: true });
+    expect(methods(calls)).toEqual(['getCart']);
+    expect(ids(carts)).toEqual([null]);
+    expect(jar.writes).toEqual([deleteCookie]);
   });
 
   test('configureCartCookie sets the cookie lifetime (public config)', async () => {
     await setup();
-    stubShopApi({ createCart: () => cart(CART_A) });
+    stubShopApi({ createCart: () => cart(CART_A, [mattress]) });
     store.configureCartCookie(3600);
     await store.loadCart();
+    await store.addCartItem({ productId: 1, variantId: 100, quantity: 1 });
     expect(jar.writes).toEqual([`cart-id=${CART_A}; Max-Age=3600; Path=/; SameSite=Lax`]);
   });
 
   test('initCart loads once per page', async () => {
-    await setup();
-    const calls = stubShopApi({ createCart: () => cart(CART_A) });
+    await setup({ 'cart-id': CART_A });
+    const calls = stubShopApi({ getCart: () => cart(CART_A) });
     const first = store.initCart();
     const second = store.initCart();
     expect(second).toBe(first);
     await first;
     await store.initCart();
-    expect(methods(calls)).toEqual(['createCart']);
+    expect(methods(calls)).toEqual(['getCart']);
   });
 });
 
@@ -276,28 +234,52 @@ describe('addCartItem', () => {
     ]);
   });
 
-  test('spec §5: without a cart, an error and no call', async () => {
+  test('the first add creates the upstream cart with the line, and stores its id', async () => {
     await setup();
-    const calls = stubShopApi({});
-    const errors = record(store.$cartErrors);
-    await expect(store.addCartItem({ productId: 1, quantity: 1 })).resolves.toBe(false);
-    expect(calls).toEqual([]);
-    expect(errors.map((e) => e.add)).toEqual([
-      { message: 'cart.error.missing', statusCode: 409, code: 'cart-missing' },
+    const calls = stubShopApi({ createCart: () => cart(CART_A, [mattress]) });
+    const carts = record(store.$cart);
+    await expect(store.addCartItem({ productId: 1, variantId: 100, quantity: 1 })).resolves.toBe(
+      true,
+    );
+    expect(calls).toEqual([
+      {
+        method: 'createCart',
+        args: [{ lineItems: [{ productId: 1, variantId: 100, quantity: 1 }] }],
+      },
     ]);
+    expect(ids(carts)).toEqual([CART_A]);
+    expect(jar.writes).toEqual([setCookie(CART_A)]);
   });
 
-  test('an add queued while the cart loads waits for it (no "no cart" error)', async () => {
+  test('a failed first add keeps the empty cart and fills the add slot', async () => {
     await setup();
+    stubShopApi({
+      createCart: () => {
+        throw new ApiReplyError('An error occured', 502);
+      },
+    });
+    const carts = record(store.$cart);
+    await expect(store.addCartItem({ productId: 1, quantity: 1 })).resolves.toBe(false);
+    expect(carts).toEqual([]);
+    expect(store.$cartErrors.get().add).toEqual({
+      message: 'An error occured',
+      statusCode: 502,
+      code: 'api',
+    });
+    expect(jar.writes).toEqual([]);
+  });
+
+  test('an add queued while the cart loads waits for it, then adds to the loaded cart', async () => {
+    await setup({ 'cart-id': CART_A });
     const calls = stubShopApi({
-      createCart: () => cart(CART_A),
-      addCartItems: () => cart(CART_A, [mattress]),
+      getCart: () => cart(CART_A, [pillow]),
+      addCartItems: () => cart(CART_A, [pillow, mattress]),
     });
     const load = store.loadCart();
     const add = store.addCartItem({ productId: 1, variantId: 100, quantity: 1 });
     await expect(Promise.all([load, add])).resolves.toEqual([true, true]);
-    expect(methods(calls)).toEqual(['createCart', 'addCartItems']);
-    expect(store.$cartItemCount.get()).toBe(1);
+    expect(methods(calls)).toEqual(['getCart', 'addCartItems']);
+    expect(store.$cartItemCount.get()).toBe(3);
   });
 
   test('a failed add keeps the cart (nothing is lost) and fills the add slot', async () => {
@@ -373,19 +355,18 @@ describe('removeCartItem', () => {
     expect(store.$cartItemCount.get()).toBe(2);
   });
 
-  test('spec §4: a reply with no data clears the cookie and loads a new cart', async () => {
+  test('spec §4: a reply with no data clears the cookie and starts a new (empty) cart', async () => {
     await setup({ 'cart-id': CART_A });
     const calls = stubShopApi({
       getCart: () => cart(CART_A, [mattress]),
       removeCartItem: () => null,
-      createCart: () => cart(CART_B),
     });
     await store.loadCart();
     const carts = record(store.$cart);
     await expect(store.removeCartItem('line-1')).resolves.toBe(true);
-    expect(methods(calls)).toEqual(['getCart', 'removeCartItem', 'createCart']);
-    expect(ids(carts)).toEqual([null, CART_B]);
-    expect(jar.writes).toEqual([deleteCookie, setCookie(CART_B)]);
+    expect(methods(calls)).toEqual(['getCart', 'removeCartItem']);
+    expect(ids(carts)).toEqual([null]);
+    expect(jar.writes).toEqual([deleteCookie]);
   });
 
   test('a failed remove keeps the cart', async () => {
@@ -472,24 +453,20 @@ describe('updateCartItemQuantity', () => {
 });
 
 describe('clearCart (spec §4: deletes the cart and creates a new one)', () => {
-  test('delete, then a new empty cart in the store and the cookie', async () => {
+  test('delete, then the empty cart in the store and no cookie', async () => {
     await setup({ 'cart-id': CART_A });
     const calls = stubShopApi({
       getCart: () => cart(CART_A, [mattress, pillow]),
       deleteCart: () => null,
-      createCart: () => cart(CART_B),
     });
     await store.loadCart();
     const carts = record(store.$cart);
     const counts = record(store.$cartItemCount);
     await expect(store.clearCart()).resolves.toBe(true);
-    expect(calls.slice(1)).toEqual([
-      { method: 'deleteCart', args: [{ id: CART_A }] },
-      { method: 'createCart', args: [{}] },
-    ]);
-    expect(ids(carts)).toEqual([null, CART_B]);
+    expect(calls.slice(1)).toEqual([{ method: 'deleteCart', args: [{ id: CART_A }] }]);
+    expect(ids(carts)).toEqual([null]);
     expect(counts).toEqual([0]);
-    expect(jar.writes).toEqual([deleteCookie, setCookie(CART_B)]);
+    expect(jar.writes).toEqual([deleteCookie]);
   });
 
   test('a failed delete keeps the cart', async () => {
@@ -581,7 +558,7 @@ describe('mergeCartOnLogin (spec §4 login merge)', () => {
           throw new ApiReplyError('Cart not found', 404);
         },
       },
-      ['addCartItems', 'createCart', 'updateCart'],
+      ['addCartItems', 'createCart'],
     ],
     [
       'assigning the current cart fails',
@@ -592,10 +569,10 @@ describe('mergeCartOnLogin (spec §4 login merge)', () => {
           return cart(CART_C, [mattress], { customerId: 1 });
         },
       },
-      ['updateCart', 'createCart', 'updateCart'],
+      ['updateCart', 'createCart'],
     ],
   ])(
-    'on any failure (%s) a new cart with the guest items is created and assigned',
+    'on any failure (%s) a new cart with the guest items is created (the server assigns it)',
     async (_case, savedCartId, handlers, sequence) => {
       await setup({ 'cart-id': CART_A });
       const calls = stubShopApi({
@@ -610,28 +587,22 @@ describe('mergeCartOnLogin (spec §4 login merge)', () => {
       expect(calls.find((c) => c.method === 'createCart')?.args).toEqual([
         { lineItems: [{ productId: 1, variantId: 100, quantity: 1 }] },
       ]);
-      expect(calls.at(-1)?.args).toEqual([{ id: CART_C }]);
       expect(store.$cart.get().id).toBe(CART_C);
       expect(store.$cartItemCount.get()).toBe(1);
       expect(jar.values.get('cart-id')).toBe(CART_C);
     },
   );
 
-  test('the saved cart is gone (null) and the guest cart is empty: a new cart is created and assigned', async () => {
+  test('the saved cart is gone (null) and the guest cart is empty: the empty cart, no cookie', async () => {
     await setup({ 'cart-id': CART_A });
     const calls = stubShopApi({
       getCart: ({ id }: { id: string }) => (id === CART_A ? cart(CART_A) : null),
-      createCart: () => cart(CART_C, [], { customerId: 1 }),
-      updateCart: () => cart(CART_C, [], { customerId: 1 }),
     });
     await store.loadCart();
-    await store.mergeCartOnLogin({ savedCartId: CART_B });
-    expect(calls.slice(1)).toEqual([
-      { method: 'getCart', args: [{ id: CART_B }] },
-      { method: 'createCart', args: [{}] },
-      { method: 'updateCart', args: [{ id: CART_C }] },
-    ]);
-    expect(store.$cart.get().id).toBe(CART_C);
+    await expect(store.mergeCartOnLogin({ savedCartId: CART_B })).resolves.toBe(true);
+    expect(calls.slice(1)).toEqual([{ method: 'getCart', args: [{ id: CART_B }] }]);
+    expect(store.$cart.get().id).toBeNull();
+    expect(jar.writes).toEqual([deleteCookie]);
   });
 
   test('everything fails: the guest cart stays in the store, the load slot says why', async () => {
@@ -652,31 +623,27 @@ describe('mergeCartOnLogin (spec §4 login merge)', () => {
     expect(store.$cartErrors.get().load).toMatchObject({ code: 'network' });
   });
 
-  test('no cart loaded and no saved cart: one is created and assigned', async () => {
+  test('no cart loaded and no saved cart: nothing to do until the first add', async () => {
     await setup();
-    const calls = stubShopApi({
-      createCart: () => cart(CART_A, [], { customerId: 1 }),
-      updateCart: () => cart(CART_A, [], { customerId: 1 }),
-    });
-    await store.mergeCartOnLogin({ savedCartId: null });
-    expect(methods(calls)).toEqual(['createCart', 'updateCart']);
-    expect(store.$cart.get().id).toBe(CART_A);
+    const calls = stubShopApi({});
+    await expect(store.mergeCartOnLogin({ savedCartId: null })).resolves.toBe(true);
+    expect(calls).toEqual([]);
+    expect(store.$cart.get().id).toBeNull();
   });
 });
 
 describe('resetCartOnLogout', () => {
-  test('the cookie is cleared and a new guest cart created', async () => {
+  test('the cookie is cleared and the shopper starts a new (empty) guest cart', async () => {
     await setup({ 'cart-id': CART_A });
     const calls = stubShopApi({
       getCart: () => cart(CART_A, [mattress], { customerId: 1 }),
-      createCart: () => cart(CART_B),
     });
     await store.loadCart();
     const carts = record(store.$cart);
     await expect(store.resetCartOnLogout()).resolves.toBe(true);
-    expect(methods(calls)).toEqual(['getCart', 'createCart']);
-    expect(ids(carts)).toEqual([null, CART_B]);
-    expect(jar.writes).toEqual([deleteCookie, setCookie(CART_B)]);
+    expect(methods(calls)).toEqual(['getCart']);
+    expect(ids(carts)).toEqual([null]);
+    expect(jar.writes).toEqual([deleteCookie]);
   });
 });
 

@@ -4,12 +4,19 @@
  * shopping. Pushes view_cart (spec §9) once the cart is loaded.
  */
 import { useStore } from '@nanostores/react';
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { checkoutLink } from '../../lib/commerce/cart.ts';
 import { formatPrice } from '../../lib/commerce/money.ts';
 import { createTranslator, type Messages } from '../../lib/i18n/translate.ts';
 import { trackViewCart } from '../../lib/stores/analytics.ts';
-import { $cart, $cartItems, $cartLoading, $cartTotals, clearCart } from '../../lib/stores/cart.ts';
+import {
+  $cart,
+  $cartItems,
+  $cartLoading,
+  $cartTotals,
+  clearCart,
+  initCart,
+} from '../../lib/stores/cart.ts';
 import { buttonClass } from '../ui/classes.ts';
 import { CART_LINES_MESSAGES, CartLines } from './CartLines.tsx';
 
@@ -32,14 +39,17 @@ export function CartPage({ messages }: { messages: Messages }) {
   const items = useStore($cartItems);
   const totals = useStore($cartTotals);
   const loading = useStore($cartLoading);
-  const loaded = cart.id !== null;
+  // The cart is known once the page's first load is done (an empty cart has no id).
+  const [loaded, setLoaded] = useState(false);
 
   useEffect(() => {
-    void initCart();
+    void initCart().then(() => {
+      setLoaded(true);
+    });
   }, []);
   useEffect(() => {
-    if (loaded) trackViewCart($cart.get());
-  }, [loaded]);
+    if (loaded && cart.id !== null) trackViewCart($cart.get());
+  }, [loaded, cart.id]);
 
   if (!loaded) {
     return (

@@ -87,9 +87,12 @@ export const api = {
   /** The cart, or null when it is unknown or expired (the store then creates one). */
   getCart: (input: { id: string; include?: string }, init?: CallApiInit) =>
     call<Cart | null>('getCart', [input], init),
-  /** A new cart, assigned to the session's customer when logged in. */
+  /**
+   * A new cart with these lines, assigned to the session's customer (and saved as their
+   * 'Cart ID') when logged in; null without lines (BigCommerce creates no empty cart).
+   */
   createCart: (input: { lineItems?: LineItemInput[] } = {}, init?: CallApiInit) =>
-    call<Cart>('createCart', [input], init),
+    call<Cart | null>('createCart', [input], init),
   /** Assigns the cart to the session's customer and saves it as their 'Cart ID'. */
   updateCart: (input: { id: string }, init?: CallApiInit) =>
     call<Cart>('updateCart', [input], init),

@@ -117,34 +117,30 @@ function keep(cart: Cart): Cart {
   return cart;
 }
 
-/**
- * spec §4: an empty cart is created; logged in, the server assigns it to the customer, and the
- * store records it as their saved cart (updateCart) so the next login finds it.
- */
-async function createEmptyCart(): Promise<Cart> {
-  const created = await api.createCart({});
-  if (created.customerId !== 0) {
-    try {
-      return keep(await api.updateCart({ id: created.id }));
-    } catch (error) {
-      console.error('cart assign failed:', error);
-    }
-  }
-  return keep(created);
+/** Forgets the cart in this browser: the empty initial cart (spec §3), no cookie. */
+function forget(): void {
+  writeCookie(null);
+  $cart.set(EMPTY_CART);
 }
 
-/** spec §4 load: no cookie or forced → create; else fetch, and create when fetching fails. */
-async function load(force: boolean): Promise<Cart> {
+/**
+ * spec §4 load: no cookie or forced → the empty cart; else fetch, and start again from the
+ * empty cart when fetching fails. BigCommerce creates no cart without a line item
+ * (`line_items` is required by POST /v3/carts), so "an empty cart is created" lives in the
+ * browser: the upstream cart is created by the first add.
+ */
+async function load(force: boolean): Promise<CartState> {
   const cartId = force ? null : parseCartId(cookieJar().get(CART_COOKIE_NAME));
   if (cartId !== null) {
     try {
       const cart = await api.getCart({ id: cartId });
       if (cart) return keep(cart);
     } catch (error) {
-      console.error('cart fetch failed, creating a new cart:', error);
+      console.error('cart fetch failed, starting a new cart:', error);
     }
   }
-  return createEmptyCart();
+  if (force || cartId !== null) forget();
+  return $cart.get();
 }
 
 function currentCartId(): string {
@@ -194,7 +190,16 @@ export function addCartItem(input: LineItemInput | readonly LineItemInput[]): Pr
   return enqueue(async () => {
     $cartErrors.setKey('add', null);
     try {
-      keep(await api.addCartItems({ cartId: currentCartId(), lineItems }));
+      const cartId = $cart.get().id;
+      if (cartId === null) {
+        // The first add creates the upstream cart; for a logged-in customer the server assigns
+        // it and saves it as their 'Cart ID'.
+        const created = await api.createCart({ lineItems });
+        if (created === null) throw new CartActionError('cart-missing');
+        keep(created);
+      } else {
+        keep(await api.addCartItems({ cartId, lineItems }));
+      }
       return true;
     } catch (error) {
       return fail('add', error);
@@ -213,17 +218,11 @@ export function removeCartItem(itemId: string): Promise<boolean> {
         return true;
       }
       // spec §4: "Removing an item where the reply has no data clears the cookie and loads a
-      // new cart". Until the new cart arrives the store shows the empty cart.
-      writeCookie(null);
-      $cart.set(EMPTY_CART);
-    } catch (error) {
-      return fail('remove', error);
-    }
-    try {
-      await load(true);
+      // new cart": the empty cart (see `load`).
+      forget();
       return true;
     } catch (error) {
-      return fail('load', error);
+      return fail('remove', error);
     }
   });
 }
@@ -256,7 +255,7 @@ export function updateCartItemQuantity(itemId: string, quantity: number): Promis
   });
 }
 
-/** spec §4: clearing deletes the cart and creates a new one. */
+/** spec §4: clearing deletes the cart and starts a new one (the empty cart, see `load`). */
 export function clearCart(): Promise<boolean> {
   return enqueue(async () => {
     $cartErrors.setKey('clear', null);
@@ -265,14 +264,8 @@ export function clearCart(): Promise<boolean> {
     } catch (error) {
       return fail('clear', error);
     }
-    writeCookie(null);
-    $cart.set(EMPTY_CART);
-    try {
-      await createEmptyCart();
-      return true;
-    } catch (error) {
-      return fail('clear', error);
-    }
+    forget();
+    return true;
   });
 }
 
@@ -294,7 +287,7 @@ export function mergeCartOnLogin(customer: Pick<CurrentCustomer, 'savedCartId'>)
           keep(await api.updateCart({ id: plan.cartId }));
           return true;
         case 'create':
-          keep(await api.updateCart({ id: (await api.createCart({})).id }));
+          // Nothing saved, nothing in the cart: the empty cart stays until the first add.
           return true;
         case 'merge':
           await api.addCartItems({ cartId: plan.savedCartId, lineItems: plan.lineItems });
@@ -312,8 +305,13 @@ export function mergeCartOnLogin(customer: Pick<CurrentCustomer, 'savedCartId'>)
     }
     try {
       const lineItems = guestLineItems(guest);
-      const created = await api.createCart(lineItems.length > 0 ? { lineItems } : {});
-      keep(await api.updateCart({ id: created.id }));
+      if (lineItems.length === 0) {
+        forget();
+        return true;
+      }
+      const created = await api.createCart({ lineItems });
+      if (created === null) throw new CartActionError('cart-missing');
+      keep(created);
       return true;
     } catch (error) {
       return fail('load', error);
@@ -322,20 +320,14 @@ export function mergeCartOnLogin(customer: Pick<CurrentCustomer, 'savedCartId'>)
 }
 
 /**
- * After logout the customer's cart is no longer the shopper's: the cookie is cleared and a new
- * guest cart is created (the customer finds theirs again at the next login, spec §4).
+ * After logout the customer's cart is no longer the shopper's: the cookie is cleared and the
+ * shopper starts a new guest cart (the customer finds theirs again at the next login, spec §4).
  */
 export function resetCartOnLogout(): Promise<boolean> {
-  return enqueue(async () => {
+  return enqueue(() => {
     $cartErrors.setKey('load', null);
-    writeCookie(null);
-    $cart.set(EMPTY_CART);
-    try {
-      await load(true);
-      return true;
-    } catch (error) {
-      return fail('load', error);
-    }
+    forget();
+    return Promise.resolve(true);
   });
 }
 

@@ -16,6 +16,8 @@ export interface GuardsOptions {
  */
 export function createWithGuards(options: GuardsOptions): MiddlewareHandler {
   return (context, next) => {
+    // Pre-rendered pages have no visitor (nor request headers) at build time.
+    if (context.isPrerendered) return next();
     const url = new URL(context.request.url);
     const decision = guardRequest(url, options.isLoggedIn(context.request));
     if (decision.kind === 'next') return next();
