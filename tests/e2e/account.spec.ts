@@ -18,7 +18,7 @@ const accountButton = (page: Page) =>
 
 async function addFromProductPage(page: Page, productId: number): Promise<void> {
   await page.goto(productPath({ id: productId, name: 'x' }));
-  const add = page.getByRole('button', { name: /^Ajouter au panier/ });
+  const add = page.getByRole('button', { name: /^Ajouter au panier/ }).first();
   await waitForIsland(add);
   await add.click();
   await expect(page.getByRole('button', { name: t('cart.added') })).toBeVisible();

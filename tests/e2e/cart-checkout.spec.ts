@@ -26,6 +26,8 @@ export function uniqueEmail(prefix: string): string {
 test('a guest fills the cart, registers on the way and pays: the order shows in the account', async ({
   page,
 }) => {
+  // The whole journey, across the shop and the hosted checkout: longer than one page's test.
+  test.setTimeout(90_000);
   // 1. From a product card of a category.
   await page.goto(`/c/matelas`);
   await waitForHydration(page);
@@ -41,12 +43,12 @@ test('a guest fills the cart, registers on the way and pays: the order shows in 
   // 2. From a product page, after the 1 s feedback.
   const product = PRODUCTS.trackingNone;
   await page.goto(productPath({ id: product, name: 'x' }));
-  const add = page.getByRole('button', { name: /^Ajouter au panier/ });
+  const add = page.getByRole('button', { name: /^Ajouter au panier/ }).first();
   await waitForIsland(add);
   await add.click();
   await expect(page.getByRole('button', { name: t('cart.added') })).toBeVisible();
   await expect.poll(() => badgeCount(page)).toBe(2);
-  await expect(page.getByRole('button', { name: /^Ajouter au panier/ })).toBeVisible();
+  await expect(add).toHaveAccessibleName(/^Ajouter au panier/);
 
   // 3. The sidebar: two lines; one more unit of the first (debounced 500 ms).
   await cartLink(page).click();
@@ -97,13 +99,12 @@ test('a guest fills the cart, registers on the way and pays: the order shows in 
   // 6. Pay on the hosted checkout; back on /paiement?commande=N.
   await page.getByRole('button', { name: t('checkout.pay') }).click();
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-  await page
-    .getByLabel(/Adresse/)
-    .first()
-    .fill('12 rue des Lilas');
-  await page.getByLabel(/Code postal/).fill('69003');
-  await page.getByLabel(/Ville/).fill('Lyon');
-  await page.getByLabel(/Téléphone/).fill('0472000000');
+  await page.getByLabel('Prénom', { exact: true }).fill('Camille');
+  await page.getByLabel('Nom', { exact: true }).fill('Durand');
+  await page.getByLabel('Adresse', { exact: true }).fill('12 rue des Lilas');
+  await page.getByLabel('Code postal', { exact: true }).fill('69003');
+  await page.getByLabel('Ville', { exact: true }).fill('Lyon');
+  await page.getByLabel('Téléphone', { exact: true }).fill('0472000000');
   await page.getByRole('button', { name: 'Payer' }).click();
   await expect(page).toHaveURL(/\/paiement\?commande=\d+$/);
   await expect(page.getByRole('heading', { name: t('checkout.thanks') })).toBeVisible();
@@ -115,7 +116,7 @@ test('a guest fills the cart, registers on the way and pays: the order shows in 
   const status = page.locator('[data-order-detail] [data-status-color]').first();
   await expect(status).toHaveText(t('Awaiting Fulfillment'));
   await expect(status).toHaveAttribute('data-status-color', 'highlight');
-  await page.getByRole('link', { name: t('account.orders') }).click();
+  await page.getByRole('link', { name: t('account.orders'), exact: true }).click();
   const row = page.locator(`[data-order="${orderId}"]`);
   await expect(row.locator('[data-status-color]')).toHaveText(t('Awaiting Fulfillment'));
 
