@@ -7,6 +7,7 @@ import { useStore } from '@nanostores/react';
 import { useEffect, useId, useMemo } from 'react';
 import type { AnalyticsItem } from '../lib/analytics/datalayer.ts';
 import { maxQuantity } from '../lib/commerce/cart.ts';
+import { trackViewItem } from '../lib/stores/analytics.ts';
 import { formatPrice } from '../lib/commerce/money.ts';
 import {
   defaultVariant,
@@ -33,11 +34,10 @@ export interface VariantPickerProps {
   product: PickerProduct & { priceHiddenLabel: string; name: string };
   /** `pickMessages(VARIANT_PICKER_MESSAGES)`: the texts this island shows. */
   messages: Messages;
-  /**
-   * The product's GA4 item (spec §9), when the add-to-cart is shown (transactional flag on,
-   * spec §6); without it the picker shows no quantity or add-to-cart.
-   */
-  analyticsItem?: AnalyticsItem | undefined;
+  /** The product's GA4 item (spec §9): view_item on mount, add_to_cart with the button. */
+  analyticsItem: AnalyticsItem;
+  /** The quantity and add-to-cart (transactional flag on, spec §6). */
+  addToCart?: boolean;
 }
 
 /** Message keys the picker shows (handed to it as `messages`, see translate.ts). */
@@ -61,7 +61,12 @@ const STATUS_TONE = {
   unavailable: 'text-danger',
 } as const;
 
-export function VariantPicker({ product, messages, analyticsItem }: VariantPickerProps) {
+export function VariantPicker({
+  product,
+  messages,
+  analyticsItem,
+  addToCart = false,
+}: VariantPickerProps) {
   const t = useMemo(() => createTranslator(messages), [messages]);
   const initial = useMemo(() => {
     const variant = defaultVariant(product);
@@ -73,6 +78,11 @@ export function VariantPicker({ product, messages, analyticsItem }: VariantPicke
   const options = current?.options ?? initial;
   const quantity = current?.quantity ?? 1;
   const view = selectionView(product, options, quantity);
+
+  // spec §9 analytics: view_item once per page.
+  useEffect(() => {
+    trackViewItem(analyticsItem);
+  }, [analyticsItem]);
 
   // Publish the default selection once mounted, so the add-to-cart island reads a variant
   // even before the shopper touches an option.
@@ -107,7 +117,7 @@ export function VariantPicker({ product, messages, analyticsItem }: VariantPicke
           }}
         />
       ))}
-      {analyticsItem !== undefined && (
+      {addToCart && (
         <div className="flex flex-wrap items-center gap-3">
           <QuantitySelector
             value={quantity}
