@@ -2,8 +2,9 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import { productPath } from '../../src/lib/commerce/slug.ts';
 import type { Product } from '../../src/lib/commerce/types.ts';
-import { PRODUCTS } from '../../scripts/sandbox/fixtures.ts';
-import { api, waitForHydration } from './helpers.ts';
+import { CUSTOMERS, PRODUCTS } from '../../scripts/sandbox/fixtures.ts';
+import { t } from '../../src/lib/i18n/index.ts';
+import { api, waitForHydration, waitForIsland } from './helpers.ts';
 
 // One axe pass per page kind (STYLE.md): no violation of the WCAG 2.1 A/AA rules.
 // 'product' stands for the product page, whose path comes from the API.
@@ -17,6 +18,10 @@ const pages: [kind: string, path: string][] = [
   ['search results', '/resultats-de-recherche/matelas'],
   ['error 404', '/page-inconnue'],
   ['design showcase', '/Design'],
+  ['cart (empty)', '/panier'],
+  ['checkout (empty cart)', '/paiement'],
+  ['login', '/connexion'],
+  ['registration', '/inscription'],
 ];
 
 for (const [kind, path] of pages) {
@@ -36,3 +41,59 @@ for (const [kind, path] of pages) {
     expect(violations).toEqual([]);
   });
 }
+
+async function axeViolations(page: import('@playwright/test').Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
+  return results.violations.map(
+    (v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+  );
+}
+
+test('axe: the cart sidebar, the cart page and the checkout with items', async ({ page }) => {
+  await page.goto(productPath({ id: PRODUCTS.trackingNone, name: 'x' }));
+  const add = page.getByRole('button', { name: /^Ajouter au panier/ }).first();
+  await waitForIsland(add);
+  await add.click();
+  await expect(page.getByRole('button', { name: t('cart.added') })).toBeVisible();
+  await page
+    .getByRole('banner')
+    .getByRole('link', { name: /Panier$/ })
+    .click();
+  await expect(page.getByRole('dialog', { name: t('cart.title') })).toBeVisible();
+  expect(await axeViolations(page)).toEqual([]);
+  await page.goto('/panier');
+  await waitForHydration(page);
+  await expect(page.locator('[data-cart-line]')).toHaveCount(1);
+  expect(await axeViolations(page)).toEqual([]);
+  await page.goto('/paiement');
+  expect(await axeViolations(page)).toEqual([]);
+});
+
+test('axe: the login modal and the account pages', async ({ page }) => {
+  await page.goto('/');
+  await waitForHydration(page);
+  await page
+    .getByRole('banner')
+    .getByRole('link', { name: t('header.login') })
+    .click();
+  await expect(page.getByRole('dialog', { name: t('account.title') })).toBeVisible();
+  expect(await axeViolations(page)).toEqual([]);
+  await page.goto('/connexion');
+  await waitForHydration(page);
+  await page.getByLabel(t('login.email')).fill(CUSTOMERS.marie.email);
+  await page.getByLabel(t('login.password')).fill(CUSTOMERS.marie.password);
+  await page.getByRole('button', { name: t('login.submit') }).click();
+  await expect(page).toHaveURL(/mes-informations$/);
+  for (const path of [
+    '/mon-compte/mes-informations',
+    '/mon-compte/mes-adresses',
+    '/mon-compte/mes-commandes',
+    `/mon-compte/mes-commandes/${CUSTOMERS.marie.orders.shipped}`,
+  ]) {
+    await page.goto(path);
+    await waitForHydration(page);
+    expect(await axeViolations(page), path).toEqual([]);
+  }
+});
