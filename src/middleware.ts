@@ -2,7 +2,15 @@
  * Astro middleware (ARCHITECTURE.md): the handlers of `src/lib/server/middleware/`, in order,
  * with the storefront redirect list read from BigCommerce.
  */
-import { bigcommerce, sessions, storefrontHosts } from './lib/server/config.ts';
+import { resolveCartRedirect } from './lib/server/cart-redirect.ts';
+import {
+  bigcommerce,
+  bigcommerceForHost,
+  cartCookieMaxAge,
+  sessions,
+  storefrontHosts,
+} from './lib/server/config.ts';
+import { requestHost } from './lib/server/storefronts.ts';
 import { getProductById } from './lib/server/bigcommerce/index.ts';
 import { createMiddleware, loadRedirectList } from './lib/server/middleware/index.ts';
 
@@ -11,4 +19,10 @@ export const onRequest = createMiddleware(
   { lookup: (id) => getProductById(bigcommerce(), id) },
   // spec §2 guards trust the signed session cookie, not the `authenticated` marker.
   { isLoggedIn: (request) => sessions().read(request).customerId !== null },
+  // spec §2 redirect-to-cart, on the channel of the request's storefront.
+  {
+    resolve: (request, query) =>
+      resolveCartRedirect(bigcommerceForHost(requestHost(request)), query),
+    cookieMaxAge: cartCookieMaxAge,
+  },
 );

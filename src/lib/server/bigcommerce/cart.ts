@@ -54,7 +54,7 @@ export interface CreateCartInput {
   include?: readonly CartInclude[] | undefined;
 }
 
-/** Creates a cart on the client's channel, possibly empty (spec §4: an empty cart on load). */
+/** Creates a cart on the client's channel (BigCommerce requires at least one line item). */
 export async function createCart(client: BigCommerceClient, input: CreateCartInput): Promise<Cart> {
   return client.send('post', 'v3/carts', CartReplySchema, {
     searchParams: includeParam(input.include),

@@ -1,17 +1,31 @@
 import type { MiddlewareHandler } from 'astro';
 import { sequence } from 'astro/middleware';
 import { getRedirects, getStoreMeta, type BigCommerceClient } from '../bigcommerce/index.ts';
+import { createWithCartRedirect, type CartRedirectOptions } from './with-cart-redirect.ts';
 import { createWithGuards, type GuardsOptions } from './with-guards.ts';
 import { createWithProductPath, type ProductPathOptions } from './with-product-path.ts';
 import { createWithRedirects, type RedirectList, type RedirectsOptions } from './with-redirects.ts';
 import { withTrailingSlash } from './with-trailing-slash.ts';
 
-export { createWithGuards, createWithProductPath, createWithRedirects, withTrailingSlash };
-export type { GuardsOptions, ProductPathOptions, RedirectList, RedirectsOptions };
+export {
+  createWithCartRedirect,
+  createWithGuards,
+  createWithProductPath,
+  createWithRedirects,
+  withTrailingSlash,
+};
+export type {
+  CartRedirectOptions,
+  GuardsOptions,
+  ProductPathOptions,
+  RedirectList,
+  RedirectsOptions,
+};
 
 /**
  * The shop's Astro middleware, top to bottom: trailing-slash 301, route guards (spec §2:
- * login-required, cart-authenticated, `/login.php`, `/mot-de-passe`), storefront redirects, product
+ * login-required, cart-authenticated, `/login.php`, `/mot-de-passe`), redirect-to-cart (`?id&token`),
+ * storefront redirects, product
  * paths with an outdated slug (listing views are rewritten ahead of Astro: `scripts/serve.ts`,
  * and `dev-server.ts`). `src/middleware.ts` wires it to the config; tests to a sandbox.
  */
@@ -19,9 +33,11 @@ export function createMiddleware(
   redirects: RedirectsOptions,
   products?: ProductPathOptions,
   guards?: GuardsOptions,
+  cartRedirect?: CartRedirectOptions,
 ): MiddlewareHandler {
   const handlers = [withTrailingSlash];
   if (guards) handlers.push(createWithGuards(guards));
+  if (cartRedirect) handlers.push(createWithCartRedirect(cartRedirect));
   handlers.push(createWithRedirects(redirects));
   if (products) handlers.push(createWithProductPath(products));
   return sequence(...handlers);

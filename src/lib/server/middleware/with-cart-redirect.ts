@@ -1,0 +1,43 @@
+import type { MiddlewareHandler } from 'astro';
+import { cartCookie } from '../../commerce/cart.ts';
+import { CART_PATH } from '../../commerce/guards.ts';
+
+export interface CartRedirectOptions {
+  /** The cart id to open for a request's `id` and `token`, or null (see cart-redirect.ts). */
+  resolve(request: Request, query: { id: string; token: string }): Promise<string | null>;
+  /** Lifetime of the cart cookie, in seconds (CART_COOKIE_MAX_AGE). */
+  cookieMaxAge: number;
+}
+
+/**
+ * spec §2 redirect-to-cart, on on-demand routes: when the query's `id` and `token` are both
+ * non-empty and the cart's metadata holds that token, the cart cookie is set to the id and the
+ * shopper goes to /panier. Otherwise the request goes on (a wrong token reveals nothing); an
+ * upstream failure is logged and the page shown as asked.
+ */
+export function createWithCartRedirect(options: CartRedirectOptions): MiddlewareHandler {
+  return async (context, next) => {
+    if (context.isPrerendered) return next();
+    const url = new URL(context.request.url);
+    const id = url.searchParams.get('id')?.trim() ?? '';
+    const token = url.searchParams.get('token')?.trim() ?? '';
+    if (id === '' || token === '') return next();
+    let cartId: string | null;
+    try {
+      cartId = await options.resolve(context.request, { id, token });
+    } catch (error) {
+      console.error('[cart-redirect] lookup failed:', error);
+      return next();
+    }
+    if (cartId === null) return next();
+    const headers = new Headers({ Location: CART_PATH, 'Cache-Control': 'no-store' });
+    headers.append(
+      'Set-Cookie',
+      cartCookie(cartId, {
+        maxAge: options.cookieMaxAge,
+        secure: url.protocol === 'https:',
+      }),
+    );
+    return new Response(null, { status: 302, headers });
+  };
+}

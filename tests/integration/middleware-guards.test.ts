@@ -1,0 +1,145 @@
+/**
+ * The route guards (spec §2: login-required, cart-authenticated, /login.php, /mot-de-passe) and
+ * the redirect-to-cart of the Astro middleware over real HTTP, with the cart lookup against a
+ * sandbox (fresh database). The session check is a test header here; its signing is tested in
+ * tests/unit/session.test.ts and end to end in the browser tests.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createContext } from 'astro/middleware';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { resolveCartRedirect } from '../../src/lib/server/cart-redirect.ts';
+import {
+  createBigCommerceClient,
+  createCart,
+  createCartMetafield,
+  getProductById,
+  type BigCommerceClient,
+} from '../../src/lib/server/bigcommerce/index.ts';
+import { createMiddleware } from '../../src/lib/server/middleware/index.ts';
+import { PRODUCTS } from '../../scripts/sandbox/fixtures.ts';
+import { startTestSandbox, type TestSandbox } from './helpers/sandbox.ts';
+
+let sandbox: TestSandbox;
+let client: BigCommerceClient;
+let server: Server;
+let base = '';
+let cartId = '';
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox();
+  client = createBigCommerceClient({
+    apiUrl: sandbox.url,
+    storeHash: sandbox.storeHash,
+    accessToken: sandbox.token,
+  });
+  const product = await getProductById(client, PRODUCTS.trackingNone);
+  const cart = await createCart(client, {
+    lineItems: [
+      { productId: PRODUCTS.trackingNone, variantId: product?.variants[0]?.id, quantity: 1 },
+    ],
+  });
+  cartId = cart.id;
+  await createCartMetafield(client, cartId, {
+    namespace: 'cart-redirection',
+    key: 'token',
+    value: 'jeton-secret',
+  });
+  const middleware = createMiddleware(
+    { load: () => Promise.resolve({ redirects: [], shopHosts: [] }) },
+    undefined,
+    { isLoggedIn: (request) => request.headers.get('x-test-session') === '1' },
+    { resolve: (_request, query) => resolveCartRedirect(client, query), cookieMaxAge: 3600 },
+  );
+  server = createServer((req, res) => {
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(req.headers)) {
+      if (typeof value === 'string') headers.set(name, value);
+    }
+    const request = new Request(`http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`, {
+      headers,
+    });
+    const context = createContext({ request, defaultLocale: 'fr' });
+    context.isPrerendered = req.headers['x-test-prerendered'] === '1';
+    const next = () => Promise.resolve(new Response(`page ${context.url.pathname}`));
+    void Promise.resolve(middleware(context, next)).then(async (response) => {
+      const reply = response ?? new Response('no response', { status: 500 });
+      const out: Record<string, string | string[]> = Object.fromEntries(reply.headers);
+      const cookies = reply.headers.getSetCookie();
+      if (cookies.length > 0) out['set-cookie'] = cookies;
+      res.writeHead(reply.status, out);
+      res.end(await reply.text());
+    });
+  });
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((ok) => server.close(ok));
+  await sandbox.close();
+});
+
+async function get(path: string, headers: Record<string, string> = {}) {
+  const response = await fetch(`${base}${path}`, { redirect: 'manual', headers });
+  return {
+    status: response.status,
+    location: response.headers.get('location'),
+    cookies: response.headers.getSetCookie(),
+    text: await response.text(),
+  };
+}
+
+describe('route guards (spec §2)', () => {
+  test.each([
+    ['/mon-compte/mes-commandes?page=2', '/mon-compte/mes-commandes?page=2'],
+    ['/mon-compte', '/mon-compte'],
+    ['/panier?authenticated=true', '/panier'],
+  ])('a visitor asking for %s goes to /connexion, %s kept for after login', async (path, kept) => {
+    const reply = await get(path);
+    expect(reply.status).toBe(302);
+    expect(reply.location).toBe('/connexion');
+    expect(reply.cookies).toEqual([
+      `redirect-after-login=${encodeURIComponent(kept)}; Path=/; Max-Age=600; SameSite=Lax`,
+    ]);
+  });
+
+  test('a logged-in customer gets the page', async () => {
+    expect(await get('/mon-compte/mes-commandes', { 'x-test-session': '1' })).toMatchObject({
+      status: 200,
+      text: 'page /mon-compte/mes-commandes',
+    });
+  });
+
+  test('/login.php goes to /deconnexion; /mot-de-passe without resetToken to /', async () => {
+    expect(await get('/login.php')).toMatchObject({ status: 302, location: '/deconnexion' });
+    expect(await get('/mot-de-passe')).toMatchObject({ status: 302, location: '/' });
+    expect(await get('/mot-de-passe?resetToken=abc')).toMatchObject({ status: 200 });
+  });
+
+  test('pre-rendered pages are not guarded (no visitor at build time)', async () => {
+    expect(await get('/mon-compte', { 'x-test-prerendered': '1' })).toMatchObject({ status: 200 });
+  });
+});
+
+describe('redirect-to-cart (spec §2)', () => {
+  test('a matching token sets the cart cookie and goes to /panier', async () => {
+    const reply = await get(`/panier?id=${cartId}&token=jeton-secret`);
+    expect(reply.status).toBe(302);
+    expect(reply.location).toBe('/panier');
+    expect(reply.cookies).toEqual([`cart-id=${cartId}; Max-Age=3600; Path=/; SameSite=Lax`]);
+  });
+
+  test.each([
+    ['a wrong token', () => `/panier?id=${cartId}&token=autre`],
+    ['an empty token', () => `/panier?id=${cartId}&token=`],
+    ['no id', () => '/panier?token=jeton-secret'],
+    ['an unknown cart', () => '/panier?id=00000000-0000-4000-8000-000000000000&token=x'],
+    ['an id that is not a cart id', () => '/panier?id=1%20OR%201&token=x'],
+  ])('%s: the page as asked, no cookie', async (_case, path) => {
+    const reply = await get(path());
+    expect(reply.status).toBe(200);
+    expect(reply.cookies).toEqual([]);
+  });
+});
