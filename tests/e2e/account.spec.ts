@@ -6,7 +6,8 @@
 import { expect, test, type Page } from '@playwright/test';
 import { productPath } from '../../src/lib/commerce/slug.ts';
 import { t } from '../../src/lib/i18n/index.ts';
-import { CUSTOMERS, PRODUCTS } from '../../scripts/sandbox/fixtures.ts';
+import { CUSTOMERS, PRODUCTS, SANDBOX_BREVO_KEY } from '../../scripts/sandbox/fixtures.ts';
+import { TEST_ENV } from '../../scripts/lib/test-env.ts';
 import { waitForHydration, waitForIsland } from './helpers.ts';
 
 function uniqueEmail(prefix: string): string {
@@ -147,4 +148,70 @@ test('the guard sends a visitor to /connexion and back to the page asked for; lo
   const res = await page.request.get('/login.php', { maxRedirects: 0 });
   expect(res.status()).toBe(302);
   expect(res.headers().location).toBe('/deconnexion');
+});
+
+test('a forgotten password: the e-mailed link sets a new one and logs the shopper in', async ({
+  page,
+  request,
+}) => {
+  // A fresh account, so the test owns its password.
+  const email = uniqueEmail('oubli');
+  await page.goto('/inscription');
+  await waitForHydration(page);
+  await page.getByLabel(t('register.firstName'), { exact: true }).fill('Lou');
+  await page.getByLabel(t('register.lastName'), { exact: true }).fill('Bernard');
+  await page.getByLabel(t('login.email')).fill(email);
+  await page.getByLabel(t('login.password')).fill('Ancien2026');
+  await page.getByLabel(t('I want to create an account')).check();
+  await page.getByRole('button', { name: t('register.submit') }).click();
+  await expect(page).toHaveURL(/mes-informations$/);
+  await page.goto('/deconnexion');
+
+  // "Mot de passe oublié ?" in the login modal.
+  await page.goto('/');
+  await waitForHydration(page);
+  await accountButton(page).click();
+  const modal = page.getByRole('dialog', { name: t('account.title') });
+  await modal.getByRole('button', { name: t('register.toLogin') }).click();
+  await modal.getByRole('button', { name: t('login.forgotPassword') }).click();
+  await modal.getByLabel(t('login.email')).fill(email);
+  await modal.getByRole('button', { name: t('forgot.submit') }).click();
+  await expect(modal.getByRole('status')).toHaveText(t('forgot.sent'));
+
+  // The mail, read from the sandbox's Brevo outbox.
+  const sandbox = `http://127.0.0.1:${TEST_ENV.SANDBOX_PORT}/brevo/v3`;
+  const headers = { 'api-key': SANDBOX_BREVO_KEY };
+  let uuid = '';
+  await expect
+    .poll(async () => {
+      const list = (await (
+        await request.get(`${sandbox}/smtp/emails?email=${encodeURIComponent(email)}`, { headers })
+      ).json()) as { transactionalEmails?: { uuid: string }[] };
+      uuid = list.transactionalEmails?.[0]?.uuid ?? '';
+      return uuid;
+    })
+    .not.toBe('');
+  const mail = (await (
+    await request.get(`${sandbox}/smtp/emails/${uuid}`, { headers })
+  ).json()) as {
+    body: string;
+  };
+  const link = /href="([^"]*\/mot-de-passe\?resetToken=[^"]+)"/.exec(mail.body)?.[1];
+  expect(link).toBeDefined();
+  const target = new URL((link ?? '').replaceAll('&amp;', '&'));
+
+  await page.goto(target.pathname + target.search);
+  await waitForHydration(page);
+  await page.getByLabel(t('password.new')).fill('Nouveau2026');
+  await page.getByRole('button', { name: t('password.submit') }).click();
+  await expect(page).toHaveURL(/mes-informations$/);
+  await expect(page.getByLabel(t('login.email'))).toHaveValue(email);
+
+  // The link is used: a second use is refused with the spec's kind of message.
+  await page.goto('/deconnexion');
+  await page.goto(target.pathname + target.search);
+  await waitForHydration(page);
+  await page.getByLabel(t('password.new')).fill('Encore2026');
+  await page.getByRole('button', { name: t('password.submit') }).click();
+  await expect(page.getByRole('alert')).toHaveText(t('Invalid or expired reset link'));
 });
