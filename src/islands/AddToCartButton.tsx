@@ -12,7 +12,7 @@ import { trackAddToCart, type AnalyticsItem } from '../lib/stores/analytics.ts';
 import { $cartLoading, addCartItem, initCart } from '../lib/stores/cart.ts';
 import { notify } from '../lib/stores/notifications.ts';
 import { openCartSidebar } from '../lib/stores/ui.ts';
-import { buttonClass } from './ui/classes.ts';
+import { buttonClass } from '../components/ui/classes.ts';
 
 /** Message keys the button shows. */
 export const ADD_TO_CART_MESSAGES = [

@@ -10,7 +10,8 @@ import type { CustomerAddress } from '../../lib/commerce/types.ts';
 import { AddressInputSchema, fieldErrors } from '../../lib/commerce/validation.ts';
 import { createTranslator, type Messages, type Translate } from '../../lib/i18n/translate.ts';
 import { notify } from '../../lib/stores/notifications.ts';
-import { buttonClass, inputClass } from '../ui/classes.ts';
+import { buttonClass, inputClass } from '../../components/ui/classes.ts';
+import { FormError, formText, SubmitButton } from '../ui/form.tsx';
 import { TextField } from '../ui/TextField.tsx';
 
 /** Countries of the locale config (spec §3): France first, then the supported ones. */
@@ -198,10 +199,7 @@ function AddressForm({
   async function submit(event: SubmitEvent<HTMLFormElement>) {
     event.preventDefault();
     const data = new FormData(event.currentTarget);
-    const value = (name: string) => {
-      const v = data.get(name);
-      return typeof v === 'string' ? v : '';
-    };
+    const value = (name: string) => formText(data, name);
     const input = {
       firstName: value('firstName'),
       lastName: value('lastName'),
@@ -262,15 +260,9 @@ function AddressForm({
         ))}
         <CountrySelect t={t} value={address?.countryCode ?? 'FR'} error={error('countryCode')} />
       </div>
-      {apiError !== null && (
-        <p role="alert" className="text-sm font-semibold text-danger">
-          {t(apiError)}
-        </p>
-      )}
+      <FormError message={apiError} t={t} />
       <div className="flex flex-wrap gap-3">
-        <button type="submit" className={buttonClass('primary')} disabled={pending}>
-          {pending ? t('common.loading') : t('account.save')}
-        </button>
+        <SubmitButton pending={pending} label={t('account.save')} t={t} />
         <button type="button" className={buttonClass('ghost')} onClick={onCancel}>
           {t('address.cancel')}
         </button>

@@ -9,7 +9,7 @@ import { fieldErrors, ProfileInputSchema } from '../../lib/commerce/validation.t
 import { createTranslator, type Messages } from '../../lib/i18n/translate.ts';
 import { $customerErrors, updateProfile } from '../../lib/stores/customer.ts';
 import { notify } from '../../lib/stores/notifications.ts';
-import { buttonClass } from '../ui/classes.ts';
+import { FormError, formChecked, formText, SubmitButton } from '../ui/form.tsx';
 import { CheckboxField, TextField } from '../ui/TextField.tsx';
 
 export const PROFILE_FORM_MESSAGES = [
@@ -47,17 +47,14 @@ export function ProfileForm({
   async function submit(event: SubmitEvent<HTMLFormElement>) {
     event.preventDefault();
     const data = new FormData(event.currentTarget);
-    const value = (name: string) => {
-      const v = data.get(name);
-      return typeof v === 'string' ? v : '';
-    };
+    const value = (name: string) => formText(data, name);
     const input = {
       firstName: value('firstName'),
       lastName: value('lastName'),
       email: value('email'),
       phone: value('phone'),
       company: value('company'),
-      acceptsMarketing: data.get('acceptsMarketing') === 'on',
+      acceptsMarketing: formChecked(data, 'acceptsMarketing'),
     };
     const found = fieldErrors(ProfileInputSchema, input);
     setErrors(found);
@@ -118,18 +115,8 @@ export function ProfileForm({
         label={t('register.marketing')}
         defaultChecked={customer.acceptsMarketing}
       />
-      {apiError !== null && (
-        <p role="alert" className="text-sm font-semibold text-danger">
-          {t(apiError.message)}
-        </p>
-      )}
-      <button
-        type="submit"
-        className={buttonClass('primary', 'md', { className: 'self-start' })}
-        disabled={pending}
-      >
-        {pending ? t('common.loading') : t('account.save')}
-      </button>
+      <FormError message={apiError?.message} t={t} />
+      <SubmitButton pending={pending} label={t('account.save')} t={t} />
     </form>
   );
 }

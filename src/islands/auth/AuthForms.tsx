@@ -20,7 +20,8 @@ import {
   register,
   requestPasswordReset,
 } from '../../lib/stores/customer.ts';
-import { buttonClass } from '../ui/classes.ts';
+import { buttonClass } from '../../components/ui/classes.ts';
+import { FormError, formChecked, formText, SubmitButton } from '../ui/form.tsx';
 import { CheckboxField, TextField } from '../ui/TextField.tsx';
 
 export type AuthScreen = 'login' | 'register' | 'forgot';
@@ -82,30 +83,12 @@ function formValues(event: SubmitEvent<HTMLFormElement>): FormData {
   return new FormData(event.currentTarget);
 }
 
-function text(data: FormData, name: string): string {
-  const value = data.get(name);
-  return typeof value === 'string' ? value : '';
-}
-
 function Heading({ level = 2, children }: { level?: 1 | 2 | undefined; children: string }) {
   const className = 'text-2xl font-semibold text-primary-900';
   return level === 1 ? (
     <h1 className={className}>{children}</h1>
   ) : (
     <h2 className={className}>{children}</h2>
-  );
-}
-
-/** The API or store error above the submit button (spec §8), as an alert. */
-function FormError({ message, t }: { message: string | null | undefined; t: Translate }) {
-  if (message === null || message === undefined || message === '') return null;
-  return (
-    <p
-      role="alert"
-      className="rounded-control bg-danger/10 px-3 py-2 text-sm font-semibold text-danger"
-    >
-      {t(message)}
-    </p>
   );
 }
 
@@ -116,7 +99,7 @@ function LoginForm({ onScreenChange, onSuccess, t, headingLevel }: AuthFormsProp
 
   async function submit(event: SubmitEvent<HTMLFormElement>) {
     const data = formValues(event);
-    const input = { email: text(data, 'email'), password: text(data, 'password') };
+    const input = { email: formText(data, 'email'), password: formText(data, 'password') };
     const found = fieldErrors(LoginInputSchema, input);
     setErrors(found);
     if (Object.keys(found).length > 0) return;
@@ -155,13 +138,7 @@ function LoginForm({ onScreenChange, onSuccess, t, headingLevel }: AuthFormsProp
         {t('login.forgotPassword')}
       </button>
       <FormError message={apiError?.message} t={t} />
-      <button
-        type="submit"
-        className={buttonClass('primary', 'lg', { fullWidth: true })}
-        disabled={pending}
-      >
-        {pending ? t('common.loading') : t('login.submit')}
-      </button>
+      <SubmitButton pending={pending} label={t('login.submit')} t={t} size="lg" fullWidth />
       <button
         type="button"
         className={buttonClass('link', 'sm', { className: 'self-center' })}
@@ -184,12 +161,12 @@ function RegisterForm({ onScreenChange, onSuccess, t, headingLevel }: AuthFormsP
   async function submit(event: SubmitEvent<HTMLFormElement>) {
     const data = formValues(event);
     const input = {
-      email: text(data, 'email'),
-      firstName: text(data, 'firstName'),
-      lastName: text(data, 'lastName'),
-      password: text(data, 'password'),
-      createAccount: data.get('createAccount') === 'on',
-      acceptsMarketing: data.get('acceptsMarketing') === 'on',
+      email: formText(data, 'email'),
+      firstName: formText(data, 'firstName'),
+      lastName: formText(data, 'lastName'),
+      password: formText(data, 'password'),
+      createAccount: formChecked(data, 'createAccount'),
+      acceptsMarketing: formChecked(data, 'acceptsMarketing'),
     };
     const result = validateForm(RegistrationInputSchema, input);
     setErrors(result.errors);
@@ -244,13 +221,7 @@ function RegisterForm({ onScreenChange, onSuccess, t, headingLevel }: AuthFormsP
       />
       <CheckboxField name="acceptsMarketing" label={t('register.marketing')} />
       <FormError message={apiError?.message} t={t} />
-      <button
-        type="submit"
-        className={buttonClass('primary', 'lg', { fullWidth: true })}
-        disabled={pending}
-      >
-        {pending ? t('common.loading') : t('register.submit')}
-      </button>
+      <SubmitButton pending={pending} label={t('register.submit')} t={t} size="lg" fullWidth />
       <button
         type="button"
         className={buttonClass('link', 'sm', { className: 'self-center' })}
@@ -273,7 +244,7 @@ function ForgotForm({ onScreenChange, t, headingLevel }: AuthFormsProps) {
 
   async function submit(event: SubmitEvent<HTMLFormElement>) {
     const data = formValues(event);
-    const input = { email: text(data, 'email') };
+    const input = { email: formText(data, 'email') };
     const found = fieldErrors(PasswordResetRequestSchema, input);
     setError(found.email);
     if (found.email !== undefined) return;
@@ -311,13 +282,7 @@ function ForgotForm({ onScreenChange, t, headingLevel }: AuthFormsProps) {
         </p>
       )}
       <FormError message={apiError?.message} t={t} />
-      <button
-        type="submit"
-        className={buttonClass('primary', 'lg', { fullWidth: true })}
-        disabled={pending}
-      >
-        {pending ? t('common.loading') : t('forgot.submit')}
-      </button>
+      <SubmitButton pending={pending} label={t('forgot.submit')} t={t} size="lg" fullWidth />
       <button
         type="button"
         className={buttonClass('link', 'sm', { className: 'self-center' })}

@@ -8,7 +8,7 @@ import { ACCOUNT_HOME } from '../../lib/commerce/guards.ts';
 import { fieldErrors, PasswordResetInputSchema } from '../../lib/commerce/validation.ts';
 import { createTranslator, type Messages } from '../../lib/i18n/translate.ts';
 import { $customerErrors, resetPassword } from '../../lib/stores/customer.ts';
-import { buttonClass } from '../ui/classes.ts';
+import { FormError, SubmitButton } from '../ui/form.tsx';
 import { TextField } from '../ui/TextField.tsx';
 
 export const PASSWORD_RESET_MESSAGES = [
@@ -59,14 +59,8 @@ export function PasswordResetForm({
         hint={t('register.passwordHint')}
         error={error === undefined ? undefined : t(error)}
       />
-      {apiError !== null && (
-        <p role="alert" className="text-sm font-semibold text-danger">
-          {t(apiError.message)}
-        </p>
-      )}
-      <button type="submit" className={buttonClass('primary')} disabled={pending}>
-        {pending ? t('common.loading') : t('password.submit')}
-      </button>
+      <FormError message={apiError?.message} t={t} />
+      <SubmitButton pending={pending} label={t('password.submit')} t={t} />
     </form>
   );
 }

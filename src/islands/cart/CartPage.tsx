@@ -5,7 +5,6 @@
  */
 import { useStore } from '@nanostores/react';
 import { useEffect, useMemo, useState } from 'react';
-import { checkoutLink } from '../../lib/commerce/cart.ts';
 import { formatPrice } from '../../lib/commerce/money.ts';
 import { createTranslator, type Messages } from '../../lib/i18n/translate.ts';
 import { trackViewCart } from '../../lib/stores/analytics.ts';
@@ -17,8 +16,9 @@ import {
   clearCart,
   initCart,
 } from '../../lib/stores/cart.ts';
-import { buttonClass } from '../ui/classes.ts';
+import { buttonClass } from '../../components/ui/classes.ts';
 import { CART_LINES_MESSAGES, CartLines } from './CartLines.tsx';
+import { CheckoutLink } from './CheckoutLink.tsx';
 
 export const CART_PAGE_MESSAGES = [
   ...CART_LINES_MESSAGES,
@@ -106,15 +106,7 @@ export function CartPage({ messages }: { messages: Messages }) {
             </dd>
           </div>
         </dl>
-        <a
-          href={checkoutLink()}
-          className={buttonClass('primary', 'lg', { fullWidth: true })}
-          onClick={(event) => {
-            event.currentTarget.href = checkoutLink();
-          }}
-        >
-          {t('cart.checkout')}
-        </a>
+        <CheckoutLink label={t('cart.checkout')} />
         <a href="/" className={buttonClass('ghost', 'md', { fullWidth: true })}>
           {t('cart.continueShopping')}
         </a>

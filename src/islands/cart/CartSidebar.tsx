@@ -5,7 +5,6 @@
  */
 import { useStore } from '@nanostores/react';
 import { useEffect } from 'react';
-import { checkoutLink } from '../../lib/commerce/cart.ts';
 import { formatPrice } from '../../lib/commerce/money.ts';
 import type { Translate } from '../../lib/i18n/translate.ts';
 import { trackViewCart } from '../../lib/stores/analytics.ts';
@@ -17,9 +16,10 @@ import {
   clearCart,
 } from '../../lib/stores/cart.ts';
 import { $cartSidebarOpen, closeCartSidebar } from '../../lib/stores/ui.ts';
-import { buttonClass } from '../ui/classes.ts';
+import { buttonClass } from '../../components/ui/classes.ts';
 import { Dialog } from '../ui/Dialog.tsx';
 import { CART_LINES_MESSAGES, CartLines } from './CartLines.tsx';
+import { CheckoutLink } from './CheckoutLink.tsx';
 
 /** Message keys the sidebar reads. */
 export const CART_SIDEBAR_MESSAGES = [
@@ -64,16 +64,7 @@ export function CartSidebar({ t }: { t: Translate }) {
                 {formatPrice(totals.special)}
               </span>
             </p>
-            <a
-              href={checkoutLink()}
-              className={buttonClass('primary', 'lg', { fullWidth: true })}
-              onClick={(event) => {
-                // The time-stamp is taken at the click, not when the sidebar rendered.
-                event.currentTarget.href = checkoutLink();
-              }}
-            >
-              {t('cart.checkout')}
-            </a>
+            <CheckoutLink label={t('cart.checkout')} />
             <div className="flex flex-wrap items-center justify-between gap-2">
               <a href="/panier" className={buttonClass('link', 'sm')}>
                 {t('cart.viewCart')}

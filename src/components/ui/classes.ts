@@ -1,6 +1,6 @@
 /**
- * Tailwind class strings of the shop's controls for the React islands, the same as the static
- * `src/components/ui/Button.astro` and `Input.astro`, so an island looks like the page around it.
+ * Tailwind class strings of the shop's controls, used by the static `Button.astro` and
+ * `Input.astro` and by the React islands alike, so an island looks like the page around it.
  */
 export type ButtonVariant = 'primary' | 'secondary' | 'outline' | 'ghost' | 'link';
 export type ButtonSize = 'sm' | 'md' | 'lg';
