@@ -78,6 +78,33 @@ export function AuthForms(props: AuthFormsProps) {
 
 type Errors = Partial<Record<string, string>>;
 
+/** A link-styled button to another screen of the forms. */
+function ScreenLink({
+  to,
+  onScreenChange,
+  align,
+  children,
+}: {
+  to: AuthScreen;
+  onScreenChange: (screen: AuthScreen) => void;
+  align: 'start' | 'center';
+  children: string;
+}) {
+  return (
+    <button
+      type="button"
+      className={buttonClass('link', 'sm', {
+        className: align === 'start' ? 'self-start' : 'self-center',
+      })}
+      onClick={() => {
+        onScreenChange(to);
+      }}
+    >
+      {children}
+    </button>
+  );
+}
+
 function formValues(event: SubmitEvent<HTMLFormElement>): FormData {
   event.preventDefault();
   return new FormData(event.currentTarget);
@@ -128,26 +155,14 @@ function LoginForm({ onScreenChange, onSuccess, t, headingLevel }: AuthFormsProp
         label={t('login.password')}
         error={errors.password === undefined ? undefined : t(errors.password)}
       />
-      <button
-        type="button"
-        className={buttonClass('link', 'sm', { className: 'self-start' })}
-        onClick={() => {
-          onScreenChange('forgot');
-        }}
-      >
+      <ScreenLink to="forgot" onScreenChange={onScreenChange} align="start">
         {t('login.forgotPassword')}
-      </button>
+      </ScreenLink>
       <FormError message={apiError?.message} t={t} />
       <SubmitButton pending={pending} label={t('login.submit')} t={t} size="lg" fullWidth />
-      <button
-        type="button"
-        className={buttonClass('link', 'sm', { className: 'self-center' })}
-        onClick={() => {
-          onScreenChange('register');
-        }}
-      >
+      <ScreenLink to="register" onScreenChange={onScreenChange} align="center">
         {t('login.toRegister')}
-      </button>
+      </ScreenLink>
     </form>
   );
 }
@@ -222,15 +237,9 @@ function RegisterForm({ onScreenChange, onSuccess, t, headingLevel }: AuthFormsP
       <CheckboxField name="acceptsMarketing" label={t('register.marketing')} />
       <FormError message={apiError?.message} t={t} />
       <SubmitButton pending={pending} label={t('register.submit')} t={t} size="lg" fullWidth />
-      <button
-        type="button"
-        className={buttonClass('link', 'sm', { className: 'self-center' })}
-        onClick={() => {
-          onScreenChange('login');
-        }}
-      >
+      <ScreenLink to="login" onScreenChange={onScreenChange} align="center">
         {t('register.toLogin')}
-      </button>
+      </ScreenLink>
     </form>
   );
 }
@@ -283,15 +292,9 @@ function ForgotForm({ onScreenChange, t, headingLevel }: AuthFormsProps) {
       )}
       <FormError message={apiError?.message} t={t} />
       <SubmitButton pending={pending} label={t('forgot.submit')} t={t} size="lg" fullWidth />
-      <button
-        type="button"
-        className={buttonClass('link', 'sm', { className: 'self-center' })}
-        onClick={() => {
-          onScreenChange('login');
-        }}
-      >
+      <ScreenLink to="login" onScreenChange={onScreenChange} align="center">
         {t('forgot.back')}
-      </button>
+      </ScreenLink>
     </form>
   );
 }
