@@ -101,7 +101,7 @@ describe('route guards (spec §2)', () => {
     expect(reply.status).toBe(302);
     expect(reply.location).toBe('/connexion');
     expect(reply.cookies).toEqual([
-      `redirect-after-login=${encodeURIComponent(kept)}; Path=/; Max-Age=600; SameSite=Lax`,
+      `redirect-after-login=${encodeURIComponent(kept)}; Max-Age=600; Path=/; SameSite=Lax`,
     ]);
   });
 

@@ -1,5 +1,10 @@
 import { describe, expect, test } from 'vitest';
-import { guardRequest, requiresLogin, safeReturnPath } from '../../src/lib/commerce/guards.ts';
+import {
+  guardRequest,
+  requiresLogin,
+  returnPathCookie,
+  safeReturnPath,
+} from '../../src/lib/commerce/guards.ts';
 
 const url = (path: string) => new URL(path, 'https://www.literie.test');
 
@@ -112,5 +117,25 @@ describe('safeReturnPath (same-origin paths only)', () => {
     ['a very long path', `/${'a'.repeat(3000)}`, undefined],
   ] as const)('%s', (_, value, expected) => {
     expect(safeReturnPath(value)).toBe(expected);
+  });
+});
+
+describe('returnPathCookie', () => {
+  test.each([
+    [
+      'keeps a path, encoded, for 10 minutes',
+      '/mon-compte?a=1',
+      {},
+      'redirect-after-login=%2Fmon-compte%3Fa%3D1; Max-Age=600; Path=/; SameSite=Lax',
+    ],
+    [
+      'Secure over https',
+      '/panier',
+      { secure: true },
+      'redirect-after-login=%2Fpanier; Max-Age=600; Path=/; SameSite=Lax; Secure',
+    ],
+    ['null forgets it', null, {}, 'redirect-after-login=; Max-Age=0; Path=/; SameSite=Lax'],
+  ] as const)('%s', (_, path, options, expected) => {
+    expect(returnPathCookie(path, options)).toBe(expected);
   });
 });

@@ -4,6 +4,7 @@
  * (`src/lib/server/middleware/with-guards.ts`) applies them; the login islands read the
  * stored path back with `safeReturnPath`.
  */
+import { serializeCookie } from './cookie.ts';
 
 /** Cookie keeping the path asked for before login (spec §2 login-required). */
 export const RETURN_PATH_COOKIE = 'redirect-after-login';
@@ -22,9 +23,21 @@ export const ACCOUNT_HOME = `${ACCOUNT_PATH}/mes-informations`;
 /** spec §2: a request to /login.php is redirected to the logout page. */
 export const LEGACY_LOGIN_PATH = '/login.php';
 
+/**
+ * The `Set-Cookie` / `document.cookie` string keeping `path` for after login, or forgetting it
+ * (null). Read back by the login islands, so not HttpOnly.
+ */
+export function returnPathCookie(path: string | null, options: { secure?: boolean } = {}): string {
+  return serializeCookie(RETURN_PATH_COOKIE, path ?? '', {
+    maxAge: path === null ? 0 : RETURN_PATH_MAX_AGE,
+    secure: options.secure === true,
+  });
+}
+
 export type GuardDecision =
   /** Let the request through. */
   | { kind: 'next' }
+
   /** Redirect; `returnPath` (when set) is stored for after login. */
   | { kind: 'redirect'; location: string; returnPath?: string };
 

@@ -8,14 +8,15 @@
  * scripts and only a UI hint: nothing on the server trusts it.
  */
 import { randomUUID } from 'node:crypto';
+import { AUTHENTICATED_COOKIE_MAX_AGE, AUTHENTICATED_COOKIE_NAME } from '../commerce/account.ts';
 import { readCookie, type CookieOptions, type ReplyCookies } from './cookies.ts';
 import { deriveKey, signPayload, verifyPayload } from './keys.ts';
 
 export const SESSION_COOKIE = 'session';
-/** spec §4 authentication marker. */
-export const AUTHENTICATED_COOKIE = 'authenticated';
+/** spec §4 authentication marker (the name and lifetime the browser store reads too). */
+export const AUTHENTICATED_COOKIE = AUTHENTICATED_COOKIE_NAME;
 /** spec §9: 604800 s (7 days), for the session and the marker alike. */
-export const SESSION_MAX_AGE = 604_800;
+export const SESSION_MAX_AGE = AUTHENTICATED_COOKIE_MAX_AGE;
 
 /** What a method knows of the caller. */
 export interface Session {

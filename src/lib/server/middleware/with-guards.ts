@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'astro';
-import { guardRequest, RETURN_PATH_COOKIE, RETURN_PATH_MAX_AGE } from '../../commerce/guards.ts';
+import { guardRequest, returnPathCookie } from '../../commerce/guards.ts';
 
 export interface GuardsOptions {
   /**
@@ -23,11 +23,9 @@ export function createWithGuards(options: GuardsOptions): MiddlewareHandler {
     if (decision.kind === 'next') return next();
     const headers = new Headers({ Location: decision.location, 'Cache-Control': 'no-store' });
     if (decision.returnPath !== undefined) {
-      // Read by the login island (not HttpOnly); Secure follows the request's scheme.
-      const secure = url.protocol === 'https:' ? '; Secure' : '';
       headers.append(
         'Set-Cookie',
-        `${RETURN_PATH_COOKIE}=${encodeURIComponent(decision.returnPath)}; Path=/; Max-Age=${RETURN_PATH_MAX_AGE}; SameSite=Lax${secure}`,
+        returnPathCookie(decision.returnPath, { secure: url.protocol === 'https:' }),
       );
     }
     return new Response(null, { status: 302, headers });
