@@ -85,9 +85,8 @@ export function createSessionManager(options: SessionOptions): SessionManager {
     return signPayload(key, payload);
   };
 
-  const cookieOptions = (request: Request, httpOnly: boolean): CookieOptions => ({
+  const cookieOptions = (request: Request, httpOnly: boolean): Omit<CookieOptions, 'maxAge'> => ({
     path: '/',
-    sameSite: 'Lax',
     secure: isSecureRequest(request),
     httpOnly,
   });
