@@ -2,9 +2,30 @@
  * Message keys of the shell's islands (header buttons, shop shell with its lazy parts), so a
  * layout hands each the texts it shows with `pickMessages`.
  */
-import { LOGIN_MODAL_MESSAGES } from './auth/LoginModal.tsx';
-import { CART_SIDEBAR_MESSAGES } from './cart/CartSidebar.tsx';
+import { AUTH_FORMS_MESSAGES } from './auth/AuthForms.tsx';
+import { CART_LINES_MESSAGES } from './cart/CartLines.tsx';
 import { NOTIFICATIONS_MESSAGES } from './Notifications.tsx';
+
+// The sidebar's and the modal's keys live here, not in their modules: those modules are
+// fetched on first opening, and a static import of them here would undo that split.
+
+/** Message keys the modal reads. */
+const LOGIN_MODAL_MESSAGES = [...AUTH_FORMS_MESSAGES, 'account.title', 'login.close'] as const;
+
+/** Message keys the sidebar reads. */
+const CART_SIDEBAR_MESSAGES = [
+  ...CART_LINES_MESSAGES,
+  'cart.title',
+  'cart.close',
+  'cart.empty',
+  'cart.subtotal',
+  'cart.clear',
+  'cart.checkout',
+  'cart.continueShopping',
+  'cart.viewCart',
+  'header.cartCount_one',
+  'header.cartCount_other',
+] as const;
 
 export const SHOP_SHELL_MESSAGES = [
   ...NOTIFICATIONS_MESSAGES,

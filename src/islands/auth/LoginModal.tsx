@@ -9,14 +9,7 @@ import type { Translate } from '../../lib/i18n/translate.ts';
 import { $loginModal, closeLoginModal, showLoginScreen } from '../../lib/stores/ui.ts';
 import { Dialog } from '../ui/Dialog.tsx';
 import { takeReturnPath } from './after-login.ts';
-import { AUTH_FORMS_MESSAGES, AuthForms } from './AuthForms.tsx';
-
-/** Message keys the modal reads. */
-export const LOGIN_MODAL_MESSAGES = [
-  ...AUTH_FORMS_MESSAGES,
-  'account.title',
-  'login.close',
-] as const;
+import { AuthForms } from './AuthForms.tsx';
 
 export function LoginModal({ t }: { t: Translate }) {
   const modal = useStore($loginModal);

@@ -18,23 +18,8 @@ import {
 import { $cartSidebarOpen, closeCartSidebar } from '../../lib/stores/ui.ts';
 import { buttonClass } from '../../components/ui/classes.ts';
 import { Dialog } from '../ui/Dialog.tsx';
-import { CART_LINES_MESSAGES, CartLines } from './CartLines.tsx';
+import { CartLines } from './CartLines.tsx';
 import { CheckoutLink } from './CheckoutLink.tsx';
-
-/** Message keys the sidebar reads. */
-export const CART_SIDEBAR_MESSAGES = [
-  ...CART_LINES_MESSAGES,
-  'cart.title',
-  'cart.close',
-  'cart.empty',
-  'cart.subtotal',
-  'cart.clear',
-  'cart.checkout',
-  'cart.continueShopping',
-  'cart.viewCart',
-  'header.cartCount_one',
-  'header.cartCount_other',
-] as const;
 
 export function CartSidebar({ t }: { t: Translate }) {
   const open = useStore($cartSidebarOpen);
