@@ -40,6 +40,13 @@ export function accountView(page: string | undefined): AccountView {
   return { kind: 'not-found' };
 }
 
+/** The account page a view belongs to (the navigation's current entry). */
+export function accountSection(view: AccountView): AccountPageSlug {
+  if (view.kind === 'orders' || view.kind === 'order') return 'mes-commandes';
+  if (view.kind === 'addresses') return 'mes-adresses';
+  return 'mes-informations';
+}
+
 /** Path of an order's detail page. */
 export function orderPath(orderId: number): string {
   return `${ACCOUNT_PATH}/mes-commandes/${String(orderId)}`;
