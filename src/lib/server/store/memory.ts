@@ -98,7 +98,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): SharedStore
     },
     deleteIfEquals(key, value) {
       const entry = live(key);
-      if (entry === undefined || entry.value.toString() !== value) return Promise.resolve(false);
+      if (entry?.value.toString() !== value) return Promise.resolve(false);
       remove(key);
       return Promise.resolve(true);
     },
