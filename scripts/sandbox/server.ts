@@ -4,15 +4,26 @@
  * French catalogue. Run directly (`npm run sandbox`) or start it from code with startSandbox().
  */
 import { readFile } from 'node:fs/promises';
-import { createServer, request, type IncomingMessage } from 'node:http';
+import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import { fileURLToPath } from 'node:url';
 import { openDatabase, type SeedReport } from './db.ts';
 import {
+  FAULTS_PATH,
+  faultsFromEnv,
+  faultTitle,
+  faultView,
+  Faults,
+  type Fault,
+  type FaultSpec,
+} from './faults.ts';
+import {
   BODY_LIMIT,
   InvalidBody,
+  json,
+  noContent,
   Query,
   QueryError,
   queryErrorReply,
@@ -58,6 +69,8 @@ export interface SandboxOptions {
    * 0 allowed). Concurrent writes to one cart then lose updates, as they can upstream.
    */
   cartWriteLatencyMs?: number;
+  /** Faults in force from the start (see faults.ts and the README); changed at run time on `/__sandbox/faults`. */
+  faults?: readonly FaultSpec[];
 }
 
 export interface Sandbox {
@@ -69,6 +82,8 @@ export interface Sandbox {
   clientSecret: string;
   brevoKey: string;
   seed: SeedReport;
+  /** The fault rules in force (the admin endpoint `/__sandbox/faults` changes the same). */
+  faults: Faults;
   close(): Promise<void>;
 }
 
@@ -155,6 +170,7 @@ interface ServerState {
   db: DatabaseSync;
   config: SandboxConfig;
   imagesDir: string;
+  faults: Faults;
 }
 
 async function serveImage(path: string, state: ServerState): Promise<Reply> {
@@ -198,6 +214,83 @@ function familyError(family: Family, status: number, message: string): Reply {
       message,
     );
   return v3Error(status, message);
+}
+
+/** The API family a path belongs to, for the shape of an injected error. */
+function familyOf(path: string): Family {
+  if (path.startsWith('/brevo/v3/')) return 'brevo';
+  return /^\/stores\/[^/]+\/v2\//.test(path) ? 'v2' : 'v3';
+}
+
+/**
+ * The admin endpoint of fault injection (same `X-Auth-Token` as the API): GET lists the rules,
+ * POST adds one rule or an array of them (201 with the rules as stored), DELETE removes every
+ * rule, DELETE `/{id}` one.
+ */
+async function faultsAdmin(req: IncomingMessage, state: ServerState, path: string): Promise<Reply> {
+  if (req.headers['x-auth-token'] !== state.config.token) {
+    return v3Error(401, 'No valid credentials were found in this request.');
+  }
+  const rest = path.slice(FAULTS_PATH.length);
+  const method = req.method ?? 'GET';
+  if (rest === '' || rest === '/') {
+    if (method === 'GET' || method === 'HEAD') {
+      return json(200, { data: state.faults.list().map(faultView) });
+    }
+    if (method === 'DELETE') {
+      state.faults.clear();
+      return noContent();
+    }
+    if (method === 'POST') {
+      const raw = await readBody(req);
+      if (raw === undefined) return v3Error(413, 'The request body is too large.');
+      let body: unknown;
+      try {
+        body = JSON.parse(raw) as unknown;
+      } catch {
+        return v3Error(400, 'The request body is not valid JSON.');
+      }
+      try {
+        const added = state.faults.add(Array.isArray(body) ? body : [body]);
+        return json(201, { data: added.map(faultView) });
+      } catch (caught) {
+        if (caught instanceof InvalidBody) return v3Error(422, caught.message, caught.errors);
+        throw caught;
+      }
+    }
+    return { ...v3Error(405, 'Method Not Allowed'), headers: { Allow: 'GET, POST, DELETE' } };
+  }
+  const id = /^\/(\d{1,9})$/.exec(rest)?.[1];
+  if (id === undefined) return v3Error(404, 'The requested resource was not found.');
+  if (method !== 'DELETE') {
+    return { ...v3Error(405, 'Method Not Allowed'), headers: { Allow: 'DELETE' } };
+  }
+  return state.faults.clear(Number(id))
+    ? noContent()
+    : v3Error(404, 'The requested resource was not found.');
+}
+
+/**
+ * Plays a fault: its latency, then a dead upstream (the reply never comes), an injected error,
+ * or the normal reply. A request whose client left during the latency is not handled.
+ */
+async function faulted(
+  fault: Fault,
+  req: IncomingMessage,
+  res: ServerResponse,
+  state: ServerState,
+  path: string,
+  answer: () => Promise<Reply>,
+): Promise<Reply | undefined> {
+  if (fault.latencyMs > 0) await new Promise((ok) => setTimeout(ok, fault.latencyMs));
+  if (res.destroyed || req.socket.destroyed) return undefined;
+  if (fault.down !== undefined) {
+    state.faults.playDown(fault.down, req, res);
+    return undefined;
+  }
+  if (fault.status !== undefined)
+    return familyError(familyOf(path), fault.status, faultTitle(fault.status));
+  return answer();
 }
 
 /** Finds the route of an API path; 404 or 405 replies when there is none. */
@@ -295,6 +388,15 @@ async function handle(req: IncomingMessage, state: ServerState, origin: string):
 
 /** Starts the sandbox; seeds `dataDir` on first use (or when the catalogue size changed). */
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const faults = new Faults();
+  try {
+    faults.add([...(options.faults ?? [])]);
+  } catch (caught) {
+    if (caught instanceof InvalidBody) {
+      throw new Error(`Invalid sandbox fault: ${JSON.stringify(caught.errors)}`, { cause: caught });
+    }
+    throw caught;
+  }
   const dataDir = resolve(options.dataDir ?? '.sandbox');
   const token = options.token ?? 'sandbox-token';
   const storeHash = options.storeHash ?? 'sandbox';
@@ -316,7 +418,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     cartWriteLatencyMs: options.cartWriteLatencyMs ?? 15,
     sessions: new Map(),
   };
-  const state: ServerState = { db, config, imagesDir };
+  const state: ServerState = { db, config, imagesDir, faults };
   const inFlight = new Set<Promise<void>>();
 
   const server = createServer((req, res) => {
@@ -325,15 +427,20 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const done = (reply: Reply): void => {
       send(res, reply, req.method === 'HEAD');
     };
-    const work = (
-      path.startsWith('/images/') ? serveImage(path, state) : handle(req, state, origin)
-    )
+    const answer = (): Promise<Reply> =>
+      path === FAULTS_PATH || path.startsWith(`${FAULTS_PATH}/`)
+        ? faultsAdmin(req, state, path)
+        : path.startsWith('/images/')
+          ? serveImage(path, state)
+          : handle(req, state, origin);
+    const fault = faults.pick(req.method ?? 'GET', path);
+    const work = (fault ? faulted(fault, req, res, state, path, answer) : answer())
       .catch((caught: unknown) => {
         console.error('[sandbox]', caught);
         return v3Error(500, 'Internal Server Error');
       })
       .then((reply) => {
-        if (!res.destroyed) done(reply);
+        if (reply !== undefined && !res.destroyed) done(reply);
       });
     inFlight.add(work);
     void work.finally(() => inFlight.delete(work));
@@ -363,8 +470,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     clientSecret: config.clientSecret,
     brevoKey: config.brevoKey,
     seed: report,
+    faults,
     close: () =>
       new Promise<void>((ok, fail) => {
+        faults.releaseHeld();
         server.closeAllConnections();
         server.close((err) => {
           void Promise.allSettled([...inFlight]).then(() => {
@@ -410,6 +519,7 @@ if (import.meta.main) {
     ...(process.env.SANDBOX_SITE_URL ? { siteUrl: process.env.SANDBOX_SITE_URL } : {}),
     ...(process.env.SANDBOX_DATA_DIR ? { dataDir: process.env.SANDBOX_DATA_DIR } : {}),
     ...(products ? { products } : {}),
+    faults: faultsFromEnv(process.env.SANDBOX_FAULTS) as FaultSpec[],
   });
   const stop = (): void => {
     void sandbox.close().then(() => process.exit(0));
