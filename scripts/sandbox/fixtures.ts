@@ -50,6 +50,15 @@ export const HIDE_CATEGORY_METAFIELD = {
   value: 'true',
 } as const;
 
+/**
+ * A hostile entry of the redirect list (issue 7): a `javascript:` to_url, which the shop must
+ * never send as a `Location`.
+ */
+export const HOSTILE_REDIRECT = {
+  fromPath: '/lien-piege',
+  toUrl: 'javascript:alert(document.cookie)',
+} as const;
+
 /** The redirect used by the `/p/{id}/...` rule (spec §2): from_path is a product slug. */
 export const P_RULE_REDIRECT = {
   id: 1,

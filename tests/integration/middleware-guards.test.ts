@@ -8,7 +8,11 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createContext } from 'astro/middleware';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { takeReturnPath } from '../../src/islands/auth/after-login.ts';
+import { readCookie } from '../../src/lib/commerce/cookie.ts';
+import { ACCOUNT_HOME } from '../../src/lib/commerce/guards.ts';
 import { resolveCartRedirect } from '../../src/lib/server/cart-redirect.ts';
+import { setCookieJar } from '../../src/lib/stores/cookie-jar.ts';
 import {
   createBigCommerceClient,
   createCart,
@@ -120,6 +124,64 @@ describe('route guards (spec §2)', () => {
 
   test('pre-rendered pages are not guarded (no visitor at build time)', async () => {
     expect(await get('/mon-compte', { 'x-test-prerendered': '1' })).toMatchObject({ status: 200 });
+  });
+});
+
+describe('the way back after login stays on the shop (issue 7)', () => {
+  /**
+   * What the login island does after login with the cookie a guard set: reads it back from
+   * `document.cookie` (the `name=value` pair of the `Set-Cookie`), forgets it, goes there.
+   */
+  function afterLogin(setCookies: readonly string[], logins = 1): string[] {
+    let documentCookie = setCookies.map((c) => c.split(';')[0] ?? '').join('; ');
+    setCookieJar({
+      get: (name) => readCookie(documentCookie, name),
+      set: (cookie) => {
+        documentCookie = cookie.split(';')[0] ?? '';
+      },
+      secure: false,
+    });
+    try {
+      return Array.from({ length: logins }, () => takeReturnPath());
+    } finally {
+      setCookieJar();
+    }
+  }
+
+  test.each([
+    [
+      'encoded dots and slashes (was http://evil.example/)',
+      '/mon-compte/%2e%2e%2f.%2f%2fevil.example',
+      '/mon-compte/%2e%2e%2f.%2f%2fevil.example',
+    ],
+    [
+      'double-encoded slashes',
+      '/mon-compte/%252f%252fevil.example',
+      '/mon-compte/%252f%252fevil.example',
+    ],
+    ['an encoded backslash', '/mon-compte/%5c%5cevil.example', '/mon-compte/%5c%5cevil.example'],
+    ['a userinfo lookalike', '/mon-compte/@evil.example', '/mon-compte/@evil.example'],
+    [
+      'an encoded CRLF and slashes',
+      '/mon-compte/%0d%0aLocation:%20//evil.example',
+      '/mon-compte/%0d%0aLocation:%20/evil.example',
+    ],
+  ])('%s: the guard keeps a path of the shop, login goes back there', async (_case, path, kept) => {
+    const reply = await get(path);
+    expect(reply.status).toBe(302);
+    expect(reply.location).toBe('/connexion');
+    expect(reply.cookies).toEqual([
+      `redirect-after-login=${encodeURIComponent(kept)}; Max-Age=600; Path=/; SameSite=Lax`,
+    ]);
+    const [back = ''] = afterLogin(reply.cookies);
+    expect(back).toBe(kept);
+    // The browser lands back on this shop.
+    expect(new URL(back, base).origin).toBe(base);
+  });
+
+  test('the way back is used once, then the account page', async () => {
+    const reply = await get('/mon-compte/mes-adresses');
+    expect(afterLogin(reply.cookies, 2)).toEqual(['/mon-compte/mes-adresses', ACCOUNT_HOME]);
   });
 });
 

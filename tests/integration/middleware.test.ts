@@ -19,7 +19,7 @@ import {
   type RedirectList,
 } from '../../src/lib/server/middleware/index.ts';
 import { productPath } from '../../src/lib/commerce/slug.ts';
-import { PRODUCTS } from '../../scripts/sandbox/fixtures.ts';
+import { HOSTILE_REDIRECT, PRODUCTS } from '../../scripts/sandbox/fixtures.ts';
 import { startTestSandbox, type TestSandbox } from './helpers/sandbox.ts';
 
 let sandbox: TestSandbox;
@@ -168,6 +168,32 @@ describe('withRedirects (spec §2 redirections)', () => {
   test('an external target → 301 to the absolute URL', async () => {
     const guide = redirect('/guide-du-sommeil');
     expect(await get('/guide-du-sommeil')).toMatchObject({ status: 301, location: guide.toUrl });
+  });
+
+  test('a javascript: target of the list is no redirect: the page goes on, no Location', async () => {
+    const hostile = redirect(HOSTILE_REDIRECT.fromPath);
+    expect(hostile.toUrl).toBe(HOSTILE_REDIRECT.toUrl);
+    for (const path of [HOSTILE_REDIRECT.fromPath, `/p/12${HOSTILE_REDIRECT.fromPath}`]) {
+      expect(await get(path)).toMatchObject({
+        status: 200,
+        location: null,
+        text: `page ${path}`,
+      });
+    }
+  });
+
+  test.each([
+    ['data:', 'data:text/html,<script>alert(1)</script>'],
+    ['vbscript:', 'vbscript:msgbox(1)'],
+    ['protocol-relative', '//evil.example/x'],
+    ['backslash', '/\\evil.example'],
+    ['userinfo', 'https://www.literie.test@evil.example/'],
+  ])('a %s target is no redirect either', async (_case, toUrl) => {
+    const hostile = { ...redirect('/soldes'), fromPath: '/piege', toUrl };
+    middleware = createMiddleware({
+      load: () => Promise.resolve({ redirects: [hostile], shopHosts: ['www.literie.test'] }),
+    });
+    expect(await get('/piege')).toMatchObject({ status: 200, location: null, text: 'page /piege' });
   });
 
   test('no match → the page', async () => {

@@ -139,6 +139,8 @@ export function redirects(targets: RedirectTargets): RedirectRecord[] {
   toBrand('/marques/plumes-de-provence', 'Plumes de Provence');
   toUrl('/soldes', '/matelas/matelas-hybrides');
   toUrl('/guide-du-sommeil', 'https://aide.literie-lumiere.fr/hc/fr/guide-du-sommeil');
+  // A hostile entry (fixtures.ts HOSTILE_REDIRECT): upstream data is not trusted.
+  toUrl('/lien-piege', 'javascript:alert(document.cookie)');
   return list.map((r, index) => ({ id: index + 1, site_id: SITE_ID, ...r }));
 }
 

@@ -3,12 +3,8 @@
  * cart-authenticated guard when it is a path of this shop, else the account page
  * mes-informations. The stored path is used once.
  */
-import {
-  ACCOUNT_HOME,
-  RETURN_PATH_COOKIE,
-  returnPathCookie,
-  safeReturnPath,
-} from '../../lib/commerce/guards.ts';
+import { ACCOUNT_HOME, RETURN_PATH_COOKIE, returnPathCookie } from '../../lib/commerce/guards.ts';
+import { returnPath } from '../../lib/commerce/redirect-target.ts';
 import { cookieJar } from '../../lib/stores/cookie-jar.ts';
 
 /** The destination after login, and forgets the stored path. */
@@ -16,5 +12,5 @@ export function takeReturnPath(): string {
   const jar = cookieJar();
   const stored = jar.get(RETURN_PATH_COOKIE);
   if (stored !== undefined) jar.set(returnPathCookie(null, { secure: jar.secure }));
-  return safeReturnPath(stored) ?? ACCOUNT_HOME;
+  return returnPath(stored) ?? ACCOUNT_HOME;
 }

@@ -1,11 +1,7 @@
+import { localPath, redirectTarget, type RedirectTarget } from './redirect-target.ts';
 import type { Redirect } from './types.ts';
 
-export interface RedirectTarget {
-  /** A local path (`/p/12/matelas`), or the absolute URL of another site when `external`. */
-  location: string;
-  /** spec §2: a target that is not a local path needs a full-page navigation. */
-  external: boolean;
-}
+export type { RedirectTarget };
 
 export interface MatchRedirectOptions {
   /** Hosts of this shop (and of its BigCommerce store): absolute URLs there are local. */
@@ -32,31 +28,22 @@ function withoutTrailingSlash(path: string): string {
   return path.length > 1 ? path.replace(/\/+$/, '') || '/' : path;
 }
 
-/** The local path (with query and hash) of a `to_url`, or the external URL as it is. */
-function targetOf(redirect: Redirect, options: MatchRedirectOptions): RedirectTarget {
-  const toUrl = redirect.toUrl.trim();
-  if (toUrl.startsWith('/') && !toUrl.startsWith('//')) {
-    const url = new URL(toUrl, 'http://local');
-    return {
-      location: shopPath(redirect, withoutTrailingSlash(url.pathname)) + url.search + url.hash,
-      external: false,
-    };
-  }
-  let url: URL;
-  try {
-    url = new URL(toUrl);
-  } catch {
-    return { location: `/${toUrl.replace(/^\/+/, '')}`, external: false };
-  }
-  const hosts = (options.shopHosts ?? []).map((host) => host.toLowerCase());
+/**
+ * Where a `to_url` sends the browser (`redirectTarget`): a local path on the shop's route of
+ * the entity, or an `http(s)` URL of another site; null for anything else (`javascript:`,
+ * `data:`, `//host`...), and the request goes on.
+ */
+function targetOf(redirect: Redirect, options: MatchRedirectOptions): RedirectTarget | null {
   // A redirect to a catalogue entity always lands on this shop; a free URL only when it is ours.
-  const local =
-    redirect.toType !== 'url' || hosts.includes(url.host) || hosts.includes(url.hostname);
-  if (!local) return { location: url.href, external: true };
-  return {
-    location: shopPath(redirect, withoutTrailingSlash(url.pathname)) + url.search + url.hash,
-    external: false,
-  };
+  const shopHosts =
+    redirect.toType === 'url' ? (options.shopHosts ?? []).map((host) => host.toLowerCase()) : 'any';
+  const target = redirectTarget(redirect.toUrl, { kind: 'redirect-list', shopHosts });
+  if (target === null || target.external) return target;
+  const url = new URL(target.location, 'http://local');
+  const location = localPath(
+    shopPath(redirect, withoutTrailingSlash(url.pathname)) + url.search + url.hash,
+  );
+  return location === null ? null : { location, external: false };
 }
 
 /**
@@ -83,9 +70,10 @@ const PRODUCT_PATH = /^\/p\/\d+(\/.+)$/;
 
 /**
  * spec §2 redirections. An exact from_path match (case and trailing slash ignored, as
- * BigCommerce does) gives the path of its to_url, on the shop's route of the entity. For `/p/{number}/rest` with no exact match,
- * `/rest` is matched and a product redirect gives `/p/{entity_id}/rest`. Null when nothing
- * matches. The first redirect of the list wins.
+ * BigCommerce does) gives the path of its to_url, on the shop's route of the entity. For
+ * `/p/{number}/rest` with no exact match, `/rest` is matched and a product redirect gives
+ * `/p/{entity_id}/rest`. The first redirect of the list wins. Null when nothing matches, or when
+ * the match's target is refused (`redirectTarget`: only local paths and `http(s)` URLs).
  */
 export function matchRedirect(
   pathname: string,
@@ -102,13 +90,18 @@ export function matchRedirect(
   const found = redirects.find((r) => normaliseRedirectPath(r.fromPath) === restPath);
   if (!found) return null;
   if (found.toType === 'product' && found.toEntityId !== null) {
-    return { location: `/p/${found.toEntityId}${withoutTrailingSlash(rest)}`, external: false };
+    const location = localPath(`/p/${found.toEntityId}${withoutTrailingSlash(rest)}`);
+    return location === null ? null : { location, external: false };
   }
   return targetOf(found, options);
 }
 
-/** spec §2: a path ending with a slash, other than the root, 301s to the path without it. */
-export function trailingSlashRedirect(pathname: string): string | null {
+/**
+ * spec §2: a path ending with a slash, other than the root, 301s to the path without it, query
+ * kept, repeated slashes collapsed (`//evil.example/` is `/evil.example` of this shop): a local
+ * target (`localPath`), or null when there is nothing to redirect.
+ */
+export function trailingSlashRedirect(pathname: string, search = ''): string | null {
   if (pathname === '/' || !pathname.endsWith('/')) return null;
-  return pathname.replace(/\/+$/, '') || '/';
+  return localPath((pathname.replace(/\/{2,}/g, '/').replace(/\/+$/, '') || '/') + search);
 }

@@ -23,9 +23,9 @@ export const devServerRequests: DevMiddleware = (req, res, next) => {
     next();
     return;
   }
-  const target = trailingSlashRedirect(url.pathname);
+  const target = trailingSlashRedirect(url.pathname, url.search);
   if (target !== null) {
-    res.writeHead(301, { Location: `/${target.replace(/^\/+/, '')}${url.search}` }).end();
+    res.writeHead(301, { Location: target }).end();
     return;
   }
   const view = listingViewPath(url.pathname, url.search);

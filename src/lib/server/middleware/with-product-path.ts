@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from 'astro';
+import { localPath } from '../../commerce/redirect-target.ts';
 import { productPath } from '../../commerce/slug.ts';
 import type { Product } from '../../commerce/types.ts';
 
@@ -40,8 +41,10 @@ export function createWithProductPath(options: ProductPathOptions): MiddlewareHa
     if (context.isPrerendered) return next();
     const match = PRODUCT_PATH.exec(context.url.pathname);
     if (!match) return next();
-    const target = await canonical(Number(match[1]));
-    if (target === null || target === context.url.pathname) return next();
-    return new Response(null, { status: 301, headers: { Location: target + context.url.search } });
+    const path = await canonical(Number(match[1]));
+    if (path === null || path === context.url.pathname) return next();
+    const target = localPath(path + context.url.search);
+    if (target === null) return next();
+    return new Response(null, { status: 301, headers: { Location: target } });
   };
 }

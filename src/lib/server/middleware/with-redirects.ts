@@ -25,7 +25,7 @@ const EMPTY: RedirectList = { redirects: [], shopHosts: [] };
  * spec §2 redirections, for on-demand routes (pre-rendered pages are files, served before
  * Astro): the list is loaded once (memoised; a failed load is logged, the request goes on and
  * the next one tries again), and a path matching a `from_path` answers 301 to its target,
- * a local path or an external URL.
+ * a local path or an external `http(s)` URL (`matchRedirect`; any other target: no redirect).
  */
 export function createWithRedirects(options: RedirectsOptions): MiddlewareHandler {
   const logError =
@@ -52,10 +52,9 @@ export function createWithRedirects(options: RedirectsOptions): MiddlewareHandle
     const target = matchRedirect(pathname, loaded.redirects, {
       shopHosts: [context.url.host, ...loaded.shopHosts],
     });
+    // No match, or a target `redirectTarget` refused (`javascript:`, `data:`...): go on.
     if (target === null) return next();
-    // A local target is a path of this origin, never a protocol-relative `//host`.
-    const location = target.external ? target.location : `/${target.location.replace(/^\/+/, '')}`;
-    if (!target.external && location === pathname) return next();
-    return new Response(null, { status: 301, headers: { Location: location } });
+    if (!target.external && target.location === pathname) return next();
+    return new Response(null, { status: 301, headers: { Location: target.location } });
   };
 }

@@ -8,9 +8,7 @@ import { trailingSlashRedirect } from '../../commerce/redirects.ts';
 export const withTrailingSlash: MiddlewareHandler = (context, next) => {
   // `astro dev` strips the slash before middleware runs: there `dev-server.ts` answers.
   const requested = new URL(context.request.url);
-  const target = trailingSlashRedirect(requested.pathname);
+  const target = trailingSlashRedirect(requested.pathname, requested.search);
   if (target === null) return next();
-  // `//evil.example/` must not become the protocol-relative `//evil.example`.
-  const path = `/${target.replace(/^\/+/, '')}`;
-  return new Response(null, { status: 301, headers: { Location: path + requested.search } });
+  return new Response(null, { status: 301, headers: { Location: target } });
 };
