@@ -5,7 +5,8 @@
  */
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 
-export type KeyPurpose = 'session' | 'password-reset';
+// 'device': OWASP device cookies of the login throttle (src/lib/server/throttle.ts).
+export type KeyPurpose = 'session' | 'password-reset' | 'device';
 
 /** Shortest accepted secret (256 bits of text). */
 export const MIN_SECRET_LENGTH = 32;
