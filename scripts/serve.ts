@@ -1,219 +1,203 @@
 /**
  * The storefront server (`npm run serve`; `npm start` builds first). Serves the pre-rendered
- * pages and hashed assets of `dist/client` (precompressed, with cache headers and ETags) and
- * hands everything else to the Astro SSR handler of `dist/server` (API middleware, on-demand
- * pages, redirects, 404). Listing views with query parameters (`/c/...?sort=2`) are rewritten
- * to their on-demand route first, so a direct load shows the right products (spec §5).
+ * pages and hashed assets of `dist/client` (`src/server/static-files.ts`) and hands everything
+ * else to the Astro SSR handler of `dist/server` (`src/server/on-demand.ts`: API middleware,
+ * on-demand pages, redirects, 404), every reply with the security headers of
+ * `src/server/headers.ts`. Listing views with query parameters (`/c/...?sort=2`) are rewritten
+ * to their on-demand route first, so a direct load shows the right products (spec §5); they and
+ * the search results are served from the render cache (`src/server/render-cache.ts`), shared
+ * through Redis when `REDIS_URL` is set.
  */
-import { createReadStream } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { readdir, readFile } from 'node:fs/promises';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import path from 'node:path';
+import type { Duplex } from 'node:stream';
 import { pathToFileURL } from 'node:url';
-import { promisify } from 'node:util';
-import { brotliCompress, constants, gzip as gzipCallback } from 'node:zlib';
 import { listingViewPath } from '../src/lib/commerce/listing.ts';
-import { COMPRESSIBLE } from './lib/precompress.ts';
+import type { SharedStore } from '../src/lib/server/store/types.ts';
+import { renderKey } from '../src/server/cache-key.ts';
+import { httpsDetector, withSecurityHeaders } from '../src/server/headers.ts';
+import { apiCall, createOnDemand, writeHead, type AppHandler } from '../src/server/on-demand.ts';
+import { createRenderCache } from '../src/server/render-cache.ts';
+import { createStaticFiles } from '../src/server/static-files.ts';
 
-const brotli = promisify(brotliCompress);
-const gzip = promisify(gzipCallback);
-
-type AstroHandler = (req: IncomingMessage, res: ServerResponse, next?: () => void) => unknown;
-
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.xml': 'application/xml; charset=utf-8',
-  '.txt': 'text/plain; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.webp': 'image/webp',
-  '.avif': 'image/avif',
-  '.ico': 'image/x-icon',
-  '.woff2': 'font/woff2',
-  '.webmanifest': 'application/manifest+json',
-};
-
-const SECURITY_HEADERS: Record<string, string> = {
-  'X-Content-Type-Options': 'nosniff',
-  'Referrer-Policy': 'strict-origin-when-cross-origin',
-  'X-Frame-Options': 'SAMEORIGIN',
-  'Permissions-Policy': 'camera=(), microphone=(), geolocation=()',
-};
-
-interface StaticFile {
-  file: string;
-  size: number;
-  mtimeMs: number;
-}
-
-async function fileAt(file: string): Promise<StaticFile | null> {
-  try {
-    const info = await stat(file);
-    return info.isFile() ? { file, size: info.size, mtimeMs: info.mtimeMs } : null;
-  } catch {
-    return null;
-  }
-}
-
-/** The static file for a URL path: `/` → index.html, `/a/b` → a/b.html or a/b/index.html. */
-async function resolveStatic(clientDir: string, pathname: string): Promise<StaticFile | null> {
-  let decoded: string;
-  try {
-    decoded = decodeURIComponent(pathname);
-  } catch {
-    return null;
-  }
-  if (decoded.includes('\0')) return null;
-  const target = path.join(clientDir, path.normalize(decoded));
-  if (target !== clientDir && !target.startsWith(clientDir + path.sep)) return null;
-  if (decoded === '/') return fileAt(path.join(clientDir, 'index.html'));
-  if (decoded.endsWith('/')) return null; // the SSR handler answers the trailing-slash 301
-  if (path.extname(decoded)) return fileAt(target);
-  return (await fileAt(`${target}.html`)) ?? (await fileAt(path.join(target, 'index.html')));
-}
-
-function cacheControl(pathname: string, file: string): string {
-  if (pathname.startsWith('/_astro/')) return 'public, max-age=31536000, immutable';
-  if (file.endsWith('.html')) return 'public, max-age=0, must-revalidate';
-  return 'public, max-age=3600';
-}
-
-async function sendStatic(
-  req: IncomingMessage,
-  res: ServerResponse,
-  pathname: string,
-  found: StaticFile,
-): Promise<void> {
-  const ext = path.extname(found.file);
-  const etag = `W/"${found.size.toString(16)}-${Math.floor(found.mtimeMs).toString(16)}"`;
-  const headers: Record<string, string> = {
-    ...SECURITY_HEADERS,
-    'Content-Type': TYPES[ext] ?? 'application/octet-stream',
-    'Cache-Control': cacheControl(pathname, found.file),
-    ETag: etag,
-    Vary: 'Accept-Encoding',
-  };
-  if (req.headers['if-none-match'] === etag) {
-    res.writeHead(304, headers).end();
-    return;
-  }
-  const accepts = req.headers['accept-encoding'] ?? '';
-  for (const [encoding, suffix] of [
-    ['br', '.br'],
-    ['gzip', '.gz'],
-  ] as const) {
-    if (!accepts.includes(encoding)) continue;
-    const compressed = await fileAt(found.file + suffix);
-    if (compressed) {
-      headers['Content-Encoding'] = encoding;
-      sendFile(req, res, headers, compressed);
-      return;
-    }
-    if (COMPRESSIBLE.test(found.file) && found.size >= 512) {
-      // Pages are not precompressed by the build (scripts/lib/precompress.ts): compress once.
-      const body = await compressedPage(found, encoding);
-      headers['Content-Encoding'] = encoding;
-      headers['Content-Length'] = String(body.length);
-      res.writeHead(200, headers);
-      res.end(req.method === 'HEAD' ? undefined : body);
-      return;
-    }
-  }
-  sendFile(req, res, headers, found);
-}
-
-function sendFile(
-  req: IncomingMessage,
-  res: ServerResponse,
-  headers: Record<string, string>,
-  body: StaticFile,
-): void {
-  headers['Content-Length'] = String(body.size);
-  res.writeHead(200, headers);
-  if (req.method === 'HEAD') {
-    res.end();
-    return;
-  }
-  createReadStream(body.file).pipe(res);
-}
-
-/** Compressed pages, most recently used last; bounded in bytes. */
-const pageCache = new Map<string, Buffer>();
-let pageCacheBytes = 0;
-const PAGE_CACHE_MAX_BYTES = 64 * 1024 * 1024;
-
-/**
- * A page compressed with `encoding`, from the cache (keyed by file, size and mtime, so a new
- * release never serves a stale body) or compressed now at a fast level (brotli 4, gzip 6).
- */
-async function compressedPage(found: StaticFile, encoding: 'br' | 'gzip'): Promise<Buffer> {
-  const key = `${encoding}:${found.file}:${found.size}:${found.mtimeMs}`;
-  const hit = pageCache.get(key);
-  if (hit) {
-    pageCache.delete(key);
-    pageCache.set(key, hit);
-    return hit;
-  }
-  const raw = await readFile(found.file);
-  const body =
-    encoding === 'br'
-      ? await brotli(raw, {
-          params: {
-            [constants.BROTLI_PARAM_QUALITY]: 4,
-            [constants.BROTLI_PARAM_SIZE_HINT]: raw.length,
-          },
-        })
-      : await gzip(raw, { level: 6 });
-  pageCache.set(key, body);
-  pageCacheBytes += body.length;
-  for (const [oldKey, oldBody] of pageCache) {
-    if (pageCacheBytes <= PAGE_CACHE_MAX_BYTES) break;
-    pageCache.delete(oldKey);
-    pageCacheBytes -= oldBody.length;
-  }
-  return body;
-}
+/** Methods the shop answers at all; anything else (TRACE, TRACK, CONNECT...) gets a 405. */
+const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+/** What a pre-rendered file allows. */
+const STATIC_ALLOW = 'GET, HEAD, OPTIONS';
+/** What pages allow (forms post to `/paiement`, `/deconnexion`...). */
+const PAGE_ALLOW = 'GET, HEAD, POST, OPTIONS';
+/** The API takes POST only; its own handler answers the other known methods. */
+const API_ALLOW = 'POST';
 
 export interface ServerOptions {
   distDir?: string;
   port?: number;
   host?: string;
+  /** The render cache: off with `false`; `store` shares it (Redis), else it is in process. */
+  renderCache?:
+    | false
+    | {
+        store?: SharedStore | null;
+        maxBytes?: number;
+        pageFreshMs?: number;
+        pageStaleMs?: number;
+      };
+  /** Milliseconds since the epoch (tests). */
+  now?: () => number;
+}
+
+/**
+ * The build's identity: a hash of `dist/server` (code, manifest and asset names), so renders
+ * cached by one build are never served by another, and copies of one build share them.
+ */
+export async function buildIdOf(serverDir: string): Promise<string> {
+  const hash = createHash('sha256');
+  const entries = await readdir(serverDir, { recursive: true, withFileTypes: true });
+  const files = entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.join(entry.parentPath, entry.name))
+    .sort();
+  for (const file of files) {
+    hash.update(path.relative(serverDir, file)).update('\0');
+    hash.update(await readFile(file)).update('\0');
+  }
+  return hash.digest('base64url').slice(0, 12);
+}
+
+/** Path and query of a request target (origin or absolute form), or null when unreadable. */
+function splitTarget(target: string): { pathname: string; search: string } | null {
+  let pathAndQuery = target;
+  if (!target.startsWith('/')) {
+    if (!/^https?:\/\//i.test(target)) return null;
+    try {
+      const url = new URL(target);
+      pathAndQuery = url.pathname + url.search;
+    } catch {
+      return null;
+    }
+  }
+  const hashAt = pathAndQuery.indexOf('#');
+  if (hashAt !== -1) pathAndQuery = pathAndQuery.slice(0, hashAt);
+  const queryAt = pathAndQuery.indexOf('?');
+  return queryAt === -1
+    ? { pathname: pathAndQuery, search: '' }
+    : { pathname: pathAndQuery.slice(0, queryAt), search: pathAndQuery.slice(queryAt) };
 }
 
 /** Starts the storefront server; resolves once it listens. */
 export async function startServer(options: ServerOptions = {}): Promise<{
   url: string;
+  buildId: string;
   close(): Promise<void>;
 }> {
   const distDir = path.resolve(options.distDir ?? 'dist');
-  const clientDir = path.join(distDir, 'client');
-  const entry = pathToFileURL(path.join(distDir, 'server', 'entry.mjs')).href;
-  const { handler } = (await import(entry)) as { handler: AstroHandler };
+  const serverDir = path.join(distDir, 'server');
+  const entry = pathToFileURL(path.join(serverDir, 'entry.mjs')).href;
+  const { handler } = (await import(entry)) as { handler: AppHandler };
+  const buildId = await buildIdOf(serverDir);
+  const isHttps = httpsDetector();
+  const now = options.now ?? Date.now;
+  const statics = createStaticFiles({ root: path.join(distDir, 'client'), now });
+  const cacheOptions = options.renderCache === false ? null : (options.renderCache ?? {});
+  const cache = cacheOptions
+    ? createRenderCache({
+        buildId,
+        store: cacheOptions.store ?? null,
+        ...(cacheOptions.maxBytes === undefined ? {} : { maxBytes: cacheOptions.maxBytes }),
+        now,
+      })
+    : null;
+  const onDemand = createOnDemand({
+    handler,
+    cache,
+    isHttps,
+    now,
+    ...(cacheOptions?.pageFreshMs === undefined ? {} : { pageFreshMs: cacheOptions.pageFreshMs }),
+    ...(cacheOptions?.pageStaleMs === undefined ? {} : { pageStaleMs: cacheOptions.pageStaleMs }),
+  });
+
+  /** A reply of the server itself (405, 204, 400): short text, security headers. */
+  const answer = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    status: number,
+    extra: Record<string, string> = {},
+  ) => {
+    const body = status === 204 ? '' : `${http.STATUS_CODES[status] ?? ''}\n`;
+    const headers: Record<string, string> = { ...extra, 'cache-control': 'no-store' };
+    if (body !== '') {
+      headers['content-type'] = 'text/plain; charset=utf-8';
+      headers['content-length'] = String(Buffer.byteLength(body));
+    }
+    writeHead(res, status, withSecurityHeaders(headers, isHttps(req)));
+    res.end(req.method === 'HEAD' || body === '' ? undefined : body);
+  };
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const method = req.method ?? 'GET';
+    const target = splitTarget(req.url ?? '/');
+    if (target === null) {
+      if (method === 'OPTIONS' && req.url === '*') {
+        answer(req, res, 204, { allow: PAGE_ALLOW });
+        return;
+      }
+      answer(req, res, 400);
+      return;
+    }
+    const { pathname, search } = target;
+    const call = apiCall(pathname);
+    const isApi = pathname.startsWith('/api/');
+    if (!KNOWN_METHODS.has(method)) {
+      const staticFile = !isApi && (await statics.resolve(pathname)) !== null;
+      answer(req, res, 405, { allow: isApi ? API_ALLOW : staticFile ? STATIC_ALLOW : PAGE_ALLOW });
+      return;
+    }
+    if (isApi) {
+      req.url = pathname + search;
+      if (method === 'POST' && call) return onDemand.api(req, res, call.service, call.method);
+      return onDemand.relay(req, res);
+    }
+    const view = method === 'GET' || method === 'HEAD' ? listingViewPath(pathname, search) : null;
+    const found = view === null ? await statics.resolve(pathname) : null;
+    if (found) {
+      if (method === 'GET' || method === 'HEAD') return statics.send(req, res, found, isHttps(req));
+      if (method === 'OPTIONS') {
+        answer(req, res, 204, { allow: STATIC_ALLOW });
+        return;
+      }
+      answer(req, res, 405, { allow: STATIC_ALLOW });
+      return;
+    }
+    if (method === 'OPTIONS') {
+      answer(req, res, 204, { allow: PAGE_ALLOW });
+      return;
+    }
+    if (method !== 'GET' && method !== 'HEAD' && method !== 'POST') {
+      answer(req, res, 405, { allow: PAGE_ALLOW });
+      return;
+    }
+    const pageTarget = view ?? pathname + search;
+    const key = method === 'POST' ? null : renderKey(req.headers.host, pageTarget);
+    if (key) return onDemand.page(req, res, key);
+    req.url = pageTarget;
+    return onDemand.relay(req, res);
+  }
 
   const server = http.createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    const isRead = req.method === 'GET' || req.method === 'HEAD';
-    void (async () => {
-      if (isRead) {
-        const view = listingViewPath(url.pathname, url.search);
-        if (view) {
-          req.url = view;
-          return handler(req, res);
-        }
-        const found = await resolveStatic(clientDir, url.pathname);
-        if (found) return sendStatic(req, res, url.pathname, found);
-      }
-      return handler(req, res);
-    })().catch((error: unknown) => {
-      console.error('[serve]', error);
-      if (!res.headersSent) res.writeHead(500).end();
+    handle(req, res).catch((error: unknown) => {
+      const message = error instanceof Error ? error.message : String(error);
+      console.error(`[serve] ${req.method ?? ''} ${(req.url ?? '').slice(0, 200)}: ${message}`);
+      if (!res.headersSent) answer(req, res, 500);
+      else res.destroy();
     });
+  });
+  // CONNECT (a proxy tunnel) never reaches the request handler: answer it here, then close.
+  server.on('connect', (_req: IncomingMessage, socket: Duplex) => {
+    socket.end(
+      `HTTP/1.1 405 Method Not Allowed\r\nAllow: ${PAGE_ALLOW}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`,
+    );
   });
   const port = options.port ?? 4321;
   const host = options.host ?? '127.0.0.1';
@@ -222,6 +206,7 @@ export async function startServer(options: ServerOptions = {}): Promise<{
   const actualPort = typeof address === 'object' && address ? address.port : port;
   return {
     url: `http://${host === '127.0.0.1' ? 'localhost' : host}:${actualPort}`,
+    buildId,
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();

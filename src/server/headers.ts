@@ -1,0 +1,87 @@
+/**
+ * The headers every reply of the storefront server carries, static or on demand (issue 7
+ * item 6), from this one place: no sniffing, no framing by other sites, a referrer policy, no
+ * camera/microphone/geolocation, and HSTS when the browser came over https (directly or
+ * through a trusted TLS proxy, `src/lib/server/client.ts`).
+ */
+import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http';
+import { parseTrustedProxies, resolveClient, type TrustedProxies } from '../lib/server/client.ts';
+
+/** The framing rule as a CSP policy of its own: it combines with the page's CSP, if any. */
+export const FRAME_ANCESTORS = "frame-ancestors 'self'";
+
+export const HSTS = 'max-age=31536000; includeSubDomains';
+
+const ALWAYS: Readonly<Record<string, string>> = {
+  'X-Content-Type-Options': 'nosniff',
+  'X-Frame-Options': 'SAMEORIGIN',
+  'Referrer-Policy': 'strict-origin-when-cross-origin',
+  'Permissions-Policy': 'camera=(), microphone=(), geolocation=(), payment=(), usb=()',
+};
+
+/** Security headers of a reply, to spread into a header object. */
+export function securityHeaders(secure: boolean): Record<string, string> {
+  return secure
+    ? { ...ALWAYS, 'Content-Security-Policy': FRAME_ANCESTORS, 'Strict-Transport-Security': HSTS }
+    : { ...ALWAYS, 'Content-Security-Policy': FRAME_ANCESTORS };
+}
+
+/**
+ * Adds the security headers to headers an application wrote (lower- or mixed-case names):
+ * those it set itself are kept, except that a Content-Security-Policy without
+ * `frame-ancestors` gets the framing rule as a second policy (browsers enforce both) instead
+ * of being replaced.
+ */
+export function withSecurityHeaders(
+  headers: OutgoingHttpHeaders,
+  secure: boolean,
+): OutgoingHttpHeaders {
+  const out: OutgoingHttpHeaders = {};
+  const present = new Map<string, string>();
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    out[name] = value;
+    present.set(name.toLowerCase(), name);
+  }
+  for (const [name, value] of Object.entries(securityHeaders(secure))) {
+    const existing = present.get(name.toLowerCase());
+    if (existing === undefined) {
+      out[name] = value;
+      continue;
+    }
+    if (name !== 'Content-Security-Policy') continue;
+    const policies = ([] as (string | number)[]).concat(out[existing] ?? []).map(String);
+    if (!policies.some((policy) => /(?:^|[;,])\s*frame-ancestors\b/i.test(policy))) {
+      out[existing] = [...policies, value];
+    }
+  }
+  return out;
+}
+
+/** Decides whether a request reached the shop over https, given `TRUSTED_PROXIES`. */
+export function httpsDetector(
+  trusted: TrustedProxies = parseTrustedProxies(process.env.TRUSTED_PROXIES),
+): (req: IncomingMessage) => boolean {
+  return (req) => {
+    const encrypted = 'encrypted' in req.socket && req.socket.encrypted === true;
+    if (encrypted) return true;
+    const proto = req.headers['x-forwarded-proto'];
+    // Without the header nothing but the socket can say https: skip the address check.
+    if (proto === undefined || trusted.entries.length === 0) return false;
+    return resolveClient(
+      {
+        remoteAddress: req.socket.remoteAddress,
+        encrypted,
+        host: req.headers.host,
+        forwardedFor: headerText(req.headers['x-forwarded-for']),
+        forwardedProto: headerText(proto),
+        forwardedHost: headerText(req.headers['x-forwarded-host']),
+      },
+      trusted,
+    ).secure;
+  };
+}
+
+function headerText(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value.join(', ') : value;
+}

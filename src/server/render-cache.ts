@@ -1,0 +1,296 @@
+/**
+ * The render cache of the storefront server (issue 7 item 8): replies of on-demand pages (and
+ * API catalogue reads) that do not depend on the shopper, kept as rendered bytes with their
+ * compressed variants, so a repeated request costs a lookup instead of a render. Two tiers:
+ * an in-process LRU bounded in bytes, and, when given, the `SharedStore` (Redis with several
+ * server copies) so one copy's render serves the others. Keys carry the build id: a new build
+ * never serves an old render. Concurrent misses of one key share one render (single flight).
+ *
+ * Freshness: an entry is fresh for `freshMs`, then served stale while one background render
+ * replaces it (stale-while-revalidate), then kept until `keepMs` only to answer in place of a
+ * failed render (stale-if-error).
+ */
+import { createHash } from 'node:crypto';
+import type { SharedStore } from '../lib/server/store/types.ts';
+import { compress, type Coding } from './encoding.ts';
+
+/** A cached reply: always a 200 without cookies. */
+export interface CachedReply {
+  /** Headers of the reply as rendered (content type, robots...), lower-case names. */
+  headers: Record<string, string>;
+  identity: Buffer;
+  br?: Buffer | undefined;
+  gzip?: Buffer | undefined;
+  /** Hash of the identity body: the ETag's opaque part. */
+  hash: string;
+  /** When it was rendered (ms since the epoch). */
+  storedAt: number;
+  /** How long it is fresh, then how much longer it may be served while re-rendering. */
+  freshMs: number;
+  staleMs: number;
+}
+
+/** A cached reply's state at a given time. */
+export type Freshness = 'fresh' | 'stale' | 'expired';
+
+export function freshness(reply: CachedReply, now: number): Freshness {
+  const age = now - reply.storedAt;
+  if (age < reply.freshMs) return 'fresh';
+  if (age < reply.freshMs + reply.staleMs) return 'stale';
+  return 'expired';
+}
+
+/**
+ * The reply's ETag in one coding: strong for the rendered bytes, weak for a compressed variant
+ * (each coding is its own representation, and copies may compress one body differently).
+ */
+export function etagOf(reply: CachedReply, coding: Coding): string {
+  return coding === 'identity' ? `"${reply.hash}"` : `W/"${reply.hash}-${coding}"`;
+}
+
+/** SHA-256 of `data`, base64url, cut to `length` characters. */
+export function digest(data: string | Buffer, length = 27): string {
+  return createHash('sha256').update(data).digest('base64url').slice(0, length);
+}
+
+/** A new cached reply for a rendered body. */
+export function cachedReply(
+  headers: Record<string, string>,
+  body: Buffer,
+  timing: { now: number; freshMs: number; staleMs: number },
+): CachedReply {
+  return {
+    headers,
+    identity: body,
+    hash: digest(body, 22),
+    storedAt: timing.now,
+    freshMs: timing.freshMs,
+    staleMs: timing.staleMs,
+  };
+}
+
+const CODINGS = ['identity', 'br', 'gzip'] as const;
+
+function replyBytes(reply: CachedReply): number {
+  return reply.identity.length + (reply.br?.length ?? 0) + (reply.gzip?.length ?? 0) + 512;
+}
+
+/** One buffer: 4-byte meta length, meta JSON, then the bodies (for the shared store). */
+export function encodeReply(reply: CachedReply): Buffer {
+  const meta = Buffer.from(
+    JSON.stringify({
+      v: 1,
+      headers: reply.headers,
+      hash: reply.hash,
+      storedAt: reply.storedAt,
+      freshMs: reply.freshMs,
+      staleMs: reply.staleMs,
+      lengths: CODINGS.map((coding) => reply[coding]?.length ?? -1),
+    }),
+  );
+  const size = Buffer.alloc(4);
+  size.writeUInt32BE(meta.length);
+  const bodies = CODINGS.flatMap((coding) => reply[coding] ?? []);
+  return Buffer.concat([size, meta, ...bodies]);
+}
+
+interface EncodedMeta {
+  v: number;
+  headers: Record<string, string>;
+  hash: string;
+  storedAt: number;
+  freshMs: number;
+  staleMs: number;
+  lengths: number[];
+}
+
+/** The reply `encodeReply` wrote, or null for anything else (corrupt, other version). */
+export function decodeReply(data: Buffer): CachedReply | null {
+  try {
+    if (data.length < 4) return null;
+    const metaLength = data.readUInt32BE(0);
+    if (metaLength > data.length - 4) return null;
+    const meta = JSON.parse(data.subarray(4, 4 + metaLength).toString('utf8')) as EncodedMeta;
+    if (meta.v !== 1 || meta.lengths.length !== CODINGS.length) return null;
+    let offset = 4 + metaLength;
+    const bodies: (Buffer | undefined)[] = [];
+    for (const length of meta.lengths) {
+      if (length < 0) {
+        bodies.push(undefined);
+        continue;
+      }
+      if (offset + length > data.length) return null;
+      bodies.push(data.subarray(offset, offset + length));
+      offset += length;
+    }
+    const [identity, br, gzip] = bodies;
+    if (identity === undefined || offset !== data.length) return null;
+    return {
+      headers: meta.headers,
+      identity,
+      br,
+      gzip,
+      hash: meta.hash,
+      storedAt: meta.storedAt,
+      freshMs: meta.freshMs,
+      staleMs: meta.staleMs,
+    };
+  } catch {
+    return null;
+  }
+}
+
+export interface RenderCacheOptions {
+  /** Identifies the build: part of every key. */
+  buildId: string;
+  /** Shared between server copies (Redis); without it the cache is this process's only. */
+  store?: SharedStore | null;
+  /** Most bytes kept in process (default 128 MiB). */
+  maxBytes?: number;
+  /** How long a reply is kept for stale-if-error after it stops being servable (24 h). */
+  keepMs?: number;
+  now?: () => number;
+  /** Failures of the shared store (logged once a minute by default). */
+  onStoreError?: (error: unknown) => void;
+}
+
+/** Outcome of a render for the cache: a reply to keep, or one to pass on unkept. */
+export type RenderOutcome<T> =
+  { cache: CachedReply; pass?: undefined } | { cache?: undefined; pass: T };
+
+export interface RenderCache {
+  readonly buildId: string;
+  /** The full key of a cacheable request (its name, e.g. a RenderKey's key). */
+  keyOf(name: string): string;
+  /** The cached reply of `key` (fresh, stale or kept for errors), or null. */
+  get(key: string): Promise<CachedReply | null>;
+  /** Keeps `reply` under `key`, here and in the shared store. */
+  set(key: string, reply: CachedReply): Promise<void>;
+  /**
+   * The body of `reply` in `coding`, compressing it now when missing (then kept with it).
+   */
+  variant(key: string, reply: CachedReply, coding: Coding): Promise<Buffer>;
+  /**
+   * Runs `render` for `key` unless a render of it is already under way, in which case its
+   * outcome is shared; a reply to cache is kept before the promise resolves.
+   */
+  fill<T>(key: string, render: () => Promise<RenderOutcome<T>>): Promise<RenderOutcome<T>>;
+  /** Bytes and entries held in process (tests, logs). */
+  stats(): { entries: number; bytes: number };
+}
+
+/** Creates a render cache. */
+export function createRenderCache(options: RenderCacheOptions): RenderCache {
+  const now = options.now ?? Date.now;
+  const maxBytes = options.maxBytes ?? 128 * 1024 * 1024;
+  const keepMs = options.keepMs ?? 24 * 60 * 60 * 1000;
+  const store = options.store ?? null;
+  const local = new Map<string, { reply: CachedReply; bytes: number; expiresAt: number }>();
+  let bytes = 0;
+  const flights = new Map<string, Promise<RenderOutcome<unknown>>>();
+  let lastStoreLog = 0;
+  const storeFailed =
+    options.onStoreError ??
+    ((error: unknown) => {
+      // One line a minute at most: a down Redis must not flood the log, nor fail a page.
+      if (now() - lastStoreLog < 60_000) return;
+      lastStoreLog = now();
+      const message = error instanceof Error ? error.message : String(error);
+      console.error(
+        `[render-cache] shared store unavailable, serving from this process: ${message}`,
+      );
+    });
+
+  const drop = (key: string) => {
+    const entry = local.get(key);
+    if (!entry) return;
+    local.delete(key);
+    bytes -= entry.bytes;
+  };
+  const keepLocal = (key: string, reply: CachedReply) => {
+    drop(key);
+    const size = replyBytes(reply) + key.length;
+    if (size > maxBytes / 4) return; // one huge reply must not empty the cache
+    const expiresAt = reply.storedAt + reply.freshMs + reply.staleMs + keepMs;
+    local.set(key, { reply, bytes: size, expiresAt });
+    bytes += size;
+    // Maps iterate oldest first; hits move entries to the end (least recently used first out).
+    for (const oldKey of local.keys()) {
+      if (bytes <= maxBytes) break;
+      drop(oldKey);
+    }
+  };
+  const keepShared = async (key: string, reply: CachedReply) => {
+    if (!store) return;
+    const ttl = Math.max(1, reply.storedAt + reply.freshMs + reply.staleMs + keepMs - now());
+    try {
+      await store.set(key, encodeReply(reply), ttl);
+    } catch (error) {
+      storeFailed(error);
+    }
+  };
+
+  const cache: RenderCache = {
+    buildId: options.buildId,
+    keyOf: (name) => `page:${options.buildId}:${digest(name)}`,
+    async get(key) {
+      const entry = local.get(key);
+      const at = now();
+      if (entry && entry.expiresAt > at) {
+        local.delete(key);
+        local.set(key, entry);
+        // Fresh here: no need to ask the shared store (another copy may hold a newer one, but
+        // not a fresher one that matters before this one expires).
+        if (!store || freshness(entry.reply, at) === 'fresh') return entry.reply;
+      } else if (entry) {
+        drop(key);
+      }
+      if (!store) return null;
+      let shared: CachedReply | null = null;
+      try {
+        const data = await store.getBuffer(key);
+        shared = data ? decodeReply(data) : null;
+      } catch (error) {
+        storeFailed(error);
+      }
+      const mine = local.get(key)?.reply ?? null;
+      if (shared && (!mine || shared.storedAt > mine.storedAt)) {
+        keepLocal(key, shared);
+        return shared;
+      }
+      return mine;
+    },
+    async set(key, reply) {
+      keepLocal(key, reply);
+      await keepShared(key, reply);
+    },
+    async variant(key, reply, coding) {
+      if (coding === 'identity') return reply.identity;
+      const existing = reply[coding];
+      if (existing) return existing;
+      const body = await compress(reply.identity, coding);
+      reply[coding] = body;
+      // The entry object is shared: account for its new size and share the variant.
+      if (local.get(key)?.reply === reply) keepLocal(key, reply);
+      void keepShared(key, reply);
+      return body;
+    },
+    fill<T>(key: string, render: () => Promise<RenderOutcome<T>>) {
+      const running = flights.get(key) as Promise<RenderOutcome<T>> | undefined;
+      if (running) return running;
+      const flight = (async () => {
+        try {
+          const outcome = await render();
+          if (outcome.cache) await cache.set(key, outcome.cache);
+          return outcome;
+        } finally {
+          flights.delete(key);
+        }
+      })();
+      flights.set(key, flight);
+      return flight;
+    },
+    stats: () => ({ entries: local.size, bytes }),
+  };
+  return cache;
+}

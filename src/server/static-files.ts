@@ -1,0 +1,287 @@
+/**
+ * The static side of the storefront server: the pre-rendered pages and assets of
+ * `dist/client`. Hashed assets come precompressed from the build (`.br`, `.gz` siblings,
+ * scripts/lib/precompress.ts); pages are compressed on first request and kept. Small files and
+ * their variants are held in memory (an LRU bounded in bytes) and file lookups are remembered
+ * for a second, so a hot page costs no disk access. Conditional requests (`If-None-Match`
+ * lists and `*`, `If-Modified-Since`) through `fresh`, byte ranges through `range-parser`.
+ *
+ * Why not `send`/`serve-static` or `sirv`: `send` stats and streams every file from disk on
+ * every request and knows nothing of precompressed siblings; `sirv` compares `If-None-Match`
+ * by string equality only and serves only what the build precompressed (pages are not:
+ * scripts/lib/precompress.ts). The well-kept pieces they are built on are used here instead.
+ */
+import { createReadStream } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import path from 'node:path';
+import parseRange from 'range-parser';
+import { ifRangeHolds, notModified } from './conditional.ts';
+import { compress, MIN_COMPRESS_BYTES, negotiateCoding, type Coding } from './encoding.ts';
+import { securityHeaders } from './headers.ts';
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.xml': 'application/xml; charset=utf-8',
+  '.txt': 'text/plain; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.webp': 'image/webp',
+  '.avif': 'image/avif',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.webmanifest': 'application/manifest+json',
+};
+
+/** Files the server compresses itself when the build left no compressed sibling (pages). */
+const COMPRESS_ON_DEMAND = /\.(html|css|js|mjs|json|svg|xml|txt|webmanifest)$/;
+
+interface Variant {
+  coding: Coding;
+  file: string;
+  size: number;
+  etag: string;
+}
+
+/** A file of `dist/client` as the server knows it. */
+export interface StaticFile {
+  file: string;
+  size: number;
+  mtimeMs: number;
+  type: string;
+  cacheControl: string;
+  lastModified: string;
+  /** Identity first, then the precompressed siblings found next to it. */
+  variants: Variant[];
+  /** Compressed by the server on first request (no sibling, compressible, not tiny). */
+  compressOnDemand: boolean;
+}
+
+export interface StaticFilesOptions {
+  /** `dist/client`. */
+  root: string;
+  /** Most bytes of file bodies held in memory (default 64 MiB). */
+  maxBytes?: number;
+  /** Larger files are streamed from disk, never held (default 1 MiB). */
+  maxFileBytes?: number;
+  /** How long a file lookup is trusted before the disk is asked again (default 1 s). */
+  recheckMs?: number;
+  now?: () => number;
+}
+
+export interface StaticFiles {
+  /** The file a URL path names: `/` → index.html, `/a/b` → a/b.html or a/b/index.html. */
+  resolve(pathname: string): Promise<StaticFile | null>;
+  /** Answers a GET or HEAD for `found` (200, 206, 304 or 416). */
+  send(
+    req: IncomingMessage,
+    res: ServerResponse,
+    found: StaticFile,
+    secure: boolean,
+  ): Promise<void>;
+}
+
+function cacheControl(root: string, file: string): string {
+  if (file.startsWith(path.join(root, '_astro') + path.sep)) {
+    return 'public, max-age=31536000, immutable';
+  }
+  if (file.endsWith('.html')) return 'public, max-age=0, must-revalidate';
+  return 'public, max-age=3600';
+}
+
+async function statFile(file: string): Promise<{ size: number; mtimeMs: number } | null> {
+  try {
+    const info = await stat(file);
+    return info.isFile() ? { size: info.size, mtimeMs: info.mtimeMs } : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Creates the static file server of `options.root`. */
+export function createStaticFiles(options: StaticFilesOptions): StaticFiles {
+  const root = path.resolve(options.root);
+  const maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
+  const maxFileBytes = options.maxFileBytes ?? 1024 * 1024;
+  const recheckMs = options.recheckMs ?? 1000;
+  const now = options.now ?? Date.now;
+
+  const lookups = new Map<string, { found: StaticFile | null; checkedAt: number }>();
+  const MAX_LOOKUPS = 20_000;
+  const bodies = new Map<string, Buffer>();
+  let bodyBytes = 0;
+  const loading = new Map<string, Promise<Buffer>>();
+
+  async function describe(file: string): Promise<StaticFile | null> {
+    const info = await statFile(file);
+    if (!info) return null;
+    const tag = `${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}`;
+    const variants: Variant[] = [{ coding: 'identity', file, size: info.size, etag: `"${tag}"` }];
+    const ext = path.extname(file);
+    let compressible = COMPRESS_ON_DEMAND.test(file);
+    if (compressible) {
+      for (const [coding, suffix] of [
+        ['br', '.br'],
+        ['gzip', '.gz'],
+      ] as const) {
+        const sibling = await statFile(file + suffix);
+        if (!sibling) continue;
+        variants.push({
+          coding,
+          file: file + suffix,
+          size: sibling.size,
+          etag: `W/"${tag}-${coding}"`,
+        });
+        compressible = false;
+      }
+    }
+    return {
+      file,
+      size: info.size,
+      mtimeMs: info.mtimeMs,
+      type: TYPES[ext] ?? 'application/octet-stream',
+      cacheControl: cacheControl(root, file),
+      lastModified: new Date(info.mtimeMs).toUTCString(),
+      variants,
+      compressOnDemand:
+        compressible && info.size >= MIN_COMPRESS_BYTES && info.size <= maxFileBytes,
+    };
+  }
+
+  async function lookUp(pathname: string): Promise<StaticFile | null> {
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(pathname);
+    } catch {
+      return null;
+    }
+    if (decoded.includes('\0')) return null;
+    const target = path.join(root, path.normalize(decoded));
+    if (target !== root && !target.startsWith(root + path.sep)) return null;
+    if (decoded === '/') return describe(path.join(root, 'index.html'));
+    if (decoded.endsWith('/')) return null; // the SSR handler answers the trailing-slash 301
+    if (path.extname(decoded)) return describe(target);
+    return (await describe(`${target}.html`)) ?? (await describe(path.join(target, 'index.html')));
+  }
+
+  function keepBody(key: string, body: Buffer): void {
+    bodies.set(key, body);
+    bodyBytes += body.length;
+    for (const [oldKey, old] of bodies) {
+      if (bodyBytes <= maxBytes) break;
+      bodies.delete(oldKey);
+      bodyBytes -= old.length;
+    }
+  }
+
+  /** The body of `found` in `coding`, from memory, the disk, or compressed now (once). */
+  function body(found: StaticFile, variant: Variant | null, coding: Coding): Promise<Buffer> {
+    const key = `${coding}:${found.file}:${found.size}:${found.mtimeMs}`;
+    const hit = bodies.get(key);
+    if (hit) {
+      bodies.delete(key);
+      bodies.set(key, hit);
+      return Promise.resolve(hit);
+    }
+    const running = loading.get(key);
+    if (running) return running;
+    const load = (async () => {
+      try {
+        const data = variant
+          ? await readFile(variant.file)
+          : await compress(
+              await body(found, found.variants[0] ?? null, 'identity'),
+              coding as 'br' | 'gzip',
+            );
+        keepBody(key, data);
+        return data;
+      } finally {
+        loading.delete(key);
+      }
+    })();
+    loading.set(key, load);
+    return load;
+  }
+
+  return {
+    async resolve(pathname) {
+      const known = lookups.get(pathname);
+      const at = now();
+      if (known && at - known.checkedAt < recheckMs) return known.found;
+      const found = await lookUp(pathname);
+      if (lookups.size >= MAX_LOOKUPS) lookups.clear();
+      lookups.set(pathname, { found, checkedAt: at });
+      return found;
+    },
+
+    async send(req, res, found, secure) {
+      const identity = found.variants[0];
+      if (!identity) throw new Error(`No identity variant for ${found.file}`);
+      const available: Coding[] = found.variants.map((v) => v.coding);
+      if (found.compressOnDemand) available.push('br', 'gzip');
+      const range = req.method === 'GET' ? req.headers.range : undefined;
+      // A range is of the identity representation (what download resumers and media ask for).
+      const coding =
+        range === undefined
+          ? negotiateCoding(req.headers['accept-encoding'], available)
+          : 'identity';
+      const variant = found.variants.find((v) => v.coding === coding) ?? null;
+      const etag = variant?.etag ?? `W/"${identity.etag.slice(1, -1)}-${coding}"`;
+      const headers: OutgoingHttpHeaders = {
+        ...securityHeaders(secure),
+        'Content-Type': found.type,
+        'Cache-Control': found.cacheControl,
+        'Last-Modified': found.lastModified,
+        ETag: etag,
+        Vary: 'Accept-Encoding',
+        'Accept-Ranges': 'bytes',
+      };
+      if (coding !== 'identity') headers['Content-Encoding'] = coding;
+      if (notModified(req.headers, etag, found.lastModified)) {
+        res.writeHead(304, headers).end();
+        return;
+      }
+      const size = variant?.size;
+      const inMemory = size === undefined || size <= maxFileBytes;
+      if (range !== undefined && ifRangeHolds(req.headers, identity.etag, found.lastModified)) {
+        const ranges = parseRange(found.size, range, { combine: true });
+        if (ranges === -1) {
+          headers['Content-Range'] = `bytes */${found.size}`;
+          res.writeHead(416, headers).end();
+          return;
+        }
+        // Malformed (-2), another unit, or several ranges: the whole file (RFC 9110 §14.2).
+        if (ranges !== -2 && ranges.type === 'bytes' && ranges.length === 1 && ranges[0]) {
+          const { start, end } = ranges[0];
+          headers['Content-Range'] = `bytes ${start}-${end}/${found.size}`;
+          headers['Content-Length'] = String(end - start + 1);
+          res.writeHead(206, headers);
+          if (inMemory) {
+            const data = await body(found, identity, 'identity');
+            res.end(data.subarray(start, end + 1));
+          } else {
+            createReadStream(found.file, { start, end }).pipe(res);
+          }
+          return;
+        }
+      }
+      if (!inMemory && variant) {
+        headers['Content-Length'] = String(variant.size);
+        res.writeHead(200, headers);
+        if (req.method === 'HEAD') res.end();
+        else createReadStream(variant.file).pipe(res);
+        return;
+      }
+      const data = await body(found, variant, coding);
+      headers['Content-Length'] = String(data.length);
+      res.writeHead(200, headers);
+      res.end(req.method === 'HEAD' ? undefined : data);
+    },
+  };
+}
