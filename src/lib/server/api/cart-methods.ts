@@ -1,8 +1,8 @@
 /**
  * Cart and checkout methods of the `bigcommerce` service (spec §4 cart lifecycle, §7
- * "Commerce: cart"). Rights (spec §6): a guest cart (customer 0) is anyone's who holds its
- * id; an assigned cart is its customer's only: for anyone else every method answers 404
- * 'Cart not found', as for a cart that does not exist. Writes to one cart run one at a time
+ * "Commerce: cart"). Rights (spec §6, `ownership.ts`): a guest cart (customer 0) is anyone's who
+ * holds its id; an assigned cart is its customer's only: for anyone else every method answers
+ * 404 'Cart not found', as for a cart that does not exist. Writes to one cart run one at a time
  * (BigCommerce loses concurrent updates of a cart).
  */
 import { z } from 'zod';
@@ -34,6 +34,7 @@ import {
   OptionSelectionSchema,
 } from '../bigcommerce/queries.ts';
 import { checkoutUrlFor } from '../customer-login.ts';
+import { mayUseCart, usableCart } from '../ownership.ts';
 import { accountOf, requireCustomer, type ShopContext } from './context.ts';
 import { FORM_FIELDS } from './customer-view.ts';
 import { ApiError, defineMethod, type ApiMethod } from './handle.ts';
@@ -41,15 +42,10 @@ import { ApiError, defineMethod, type ApiMethod } from './handle.ts';
 const cartNotFound = () => new ApiError(404, 'CART_NOT_FOUND', 'Cart not found');
 const itemNotFound = () => new ApiError(404, 'CART_ITEM_NOT_FOUND', 'Cart item not found');
 
-/** Whether the session may use the cart: a guest cart, or the session customer's. */
-export function mayUseCart(cart: Pick<Cart, 'customerId'>, customerId: number | null): boolean {
-  return cart.customerId === 0 || cart.customerId === customerId;
-}
-
 /** The cart if the session may use it; 404 'Cart not found' otherwise. */
-async function usableCart(context: ShopContext, cartId: string): Promise<Cart> {
-  const cart = await getCart(context.client, cartId);
-  if (cart === null || !mayUseCart(cart, context.session.customerId)) throw cartNotFound();
+async function sessionCart(context: ShopContext, cartId: string): Promise<Cart> {
+  const cart = await usableCart(context.client, cartId, context.session.customerId);
+  if (cart === null) throw cartNotFound();
   return cart;
 }
 
@@ -60,7 +56,7 @@ function writeCart<T>(
   write: (cart: Cart) => Promise<T>,
 ): Promise<T> {
   return accountOf(context).cartQueue.run(cartId, async () =>
-    write(await usableCart(context, cartId)),
+    write(await sessionCart(context, cartId)),
   );
 }
 
@@ -305,7 +301,7 @@ export const cartMethods = {
         .describe('cart'),
     ]),
     async (context: ShopContext, [{ cartId, namespace }]) => {
-      await usableCart(context, cartId);
+      await sessionCart(context, cartId);
       return getCartMetafields(context.client, cartId, namespace);
     },
   ),

@@ -18,7 +18,6 @@ import {
   createCustomer,
   createCustomerAddress,
   deleteCustomerAddresses,
-  getCart,
   getCustomerAddresses,
   getCustomerByEmail,
   getCustomerById,
@@ -30,6 +29,7 @@ import {
   type BigCommerceClient,
 } from '../bigcommerce/index.ts';
 import { CartIdSchema } from '../bigcommerce/queries.ts';
+import { usableCart } from '../ownership.ts';
 import { passwordResetEmail } from '../password-reset-email.ts';
 import { accountOf, requireCustomer, type ShopContext } from './context.ts';
 import {
@@ -322,8 +322,5 @@ async function checkSavedCart(
 ): Promise<void> {
   if (value === '') return;
   if (typeof value !== 'string' || !CartIdSchema.safeParse(value).success) throw cartNotFound();
-  const cart = await getCart(client, value);
-  if (cart === null || (cart.customerId !== 0 && cart.customerId !== customerId)) {
-    throw cartNotFound();
-  }
+  if ((await usableCart(client, value, customerId)) === null) throw cartNotFound();
 }

@@ -1,6 +1,7 @@
 /**
  * Order and review methods of the `bigcommerce` service (spec §7 "Commerce: orders,
- * reviews"). Orders are the session customer's: any other answers 404 'Order not found'.
+ * reviews"). Orders are the session customer's (`ownership.ts`): any other answers 404 'Order
+ * not found'.
  */
 import { z } from 'zod';
 import type { Order, Page } from '../../commerce/types.ts';
@@ -9,9 +10,7 @@ import {
   createProductReview,
   getCustomerById,
   getCustomerOrders,
-  getOrder,
   getOrderProducts,
-  getOrdersByCart,
   getOrderShipments,
   getOrderShippingAddresses,
   getProductReviews,
@@ -22,6 +21,7 @@ import {
   OrdersQuerySchema,
   ReviewsQuerySchema,
 } from '../bigcommerce/queries.ts';
+import { orderOfCart, ownOrder } from '../ownership.ts';
 import { requireCustomer, type ShopContext } from './context.ts';
 import { ApiError, defineMethod, named, type ApiMethod } from './handle.ts';
 
@@ -29,12 +29,9 @@ import { ApiError, defineMethod, named, type ApiMethod } from './handle.ts';
 export const DEFAULT_ORDERS_PER_PAGE = 10;
 
 /** The session customer's order; 404 'Order not found' for anyone else's or a missing one. */
-async function ownOrder(context: ShopContext, orderId: number): Promise<Order> {
-  const customerId = requireCustomer(context);
-  const order = await getOrder(context.client, orderId);
-  if (order?.customerId !== customerId) {
-    throw new ApiError(404, 'ORDER_NOT_FOUND', 'Order not found');
-  }
+async function sessionOrder(context: ShopContext, orderId: number): Promise<Order> {
+  const order = await ownOrder(context.client, orderId, requireCustomer(context));
+  if (order === null) throw new ApiError(404, 'ORDER_NOT_FOUND', 'Order not found');
   return order;
 }
 
@@ -63,20 +60,20 @@ export const orderMethods = {
   ),
 
   getOrderProducts: defineMethod(OrderIdArgs, async (context: ShopContext, [{ orderId }]) => {
-    await ownOrder(context, orderId);
+    await sessionOrder(context, orderId);
     return getOrderProducts(context.client, orderId);
   }),
 
   getOrderShippingAddresses: defineMethod(
     OrderIdArgs,
     async (context: ShopContext, [{ orderId }]) => {
-      await ownOrder(context, orderId);
+      await sessionOrder(context, orderId);
       return getOrderShippingAddresses(context.client, orderId);
     },
   ),
 
   getShipments: defineMethod(OrderIdArgs, async (context: ShopContext, [{ orderId }]) => {
-    await ownOrder(context, orderId);
+    await sessionOrder(context, orderId);
     return getOrderShipments(context.client, orderId);
   }),
 
@@ -86,11 +83,8 @@ export const orderMethods = {
    */
   getOrderByCart: defineMethod(
     z.tuple([z.strictObject({ cartId: CartIdSchema }).describe('cart')]),
-    async (context: ShopContext, [{ cartId }]) => {
-      const orders = await getOrdersByCart(context.client, cartId);
-      const { customerId } = context.session;
-      return orders.find((o) => o.customerId === 0 || o.customerId === customerId) ?? null;
-    },
+    (context: ShopContext, [{ cartId }]) =>
+      orderOfCart(context.client, cartId, context.session.customerId),
   ),
 
   /** A page of the product's approved reviews. */
