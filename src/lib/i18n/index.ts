@@ -54,11 +54,18 @@ export { resolveI18nConfig, I18N_CONFIG_MISSING_MESSAGE, type I18nConfig } from 
  * (`translate.ts`): islands get the few texts they show, not i18next and the whole file.
  */
 export function pickMessages(keys: readonly MessageKey[]): Record<string, string> {
-  const picked: Record<string, string> = {};
-  for (const key of keys) {
-    for (const [name, text] of Object.entries(messages)) {
-      if (name === key || name.startsWith(`${key}_`)) picked[name] = text;
+  // Every product card asks for the same keys: pick once per key list, copy per call.
+  let picked = pickedMessages.get(keys);
+  if (picked === undefined) {
+    picked = {};
+    for (const key of keys) {
+      for (const [name, text] of Object.entries(messages)) {
+        if (name === key || name.startsWith(`${key}_`)) picked[name] = text;
+      }
     }
+    pickedMessages.set(keys, picked);
   }
-  return picked;
+  return { ...picked };
 }
+
+const pickedMessages = new WeakMap<readonly MessageKey[], Record<string, string>>();
