@@ -66,6 +66,11 @@ export default defineConfig({
       STOREFRONTS: envField.string({ context: 'server', access: 'public', optional: true }),
       // Signs the customer session cookie and password-reset links (keys derived per purpose).
       SESSION_SECRET: envField.string({ context: 'server', access: 'secret', min: 32 }),
+      // Shared state of several server copies (session revocation, login limits, reset links,
+      // cart locks, render cache): Redis when set; unset, a SQLite file in STATE_DIR. Both are
+      // read at run time (secret), so one build serves any deployment.
+      REDIS_URL: envField.string({ context: 'server', access: 'secret', optional: true }),
+      STATE_DIR: envField.string({ context: 'server', access: 'secret', optional: true }),
       // BigCommerce API account of the Customer Login API (hosted checkout as the customer).
       BIGCOMMERCE_CLIENT_ID: envField.string({ context: 'server', access: 'secret' }),
       BIGCOMMERCE_CLIENT_SECRET: envField.string({ context: 'server', access: 'secret' }),

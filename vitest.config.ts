@@ -1,8 +1,9 @@
 /// <reference types="vitest/config" />
 import { getViteConfig } from 'astro/config';
 
-// Two projects: `unit` (pure rules, no I/O) and `integration` (connectors, middleware and the
-// sandbox over real HTTP on free ports with fresh databases).
+// Three projects: `unit` (pure rules, no I/O), `integration` (connectors, middleware and the
+// sandbox over real HTTP on free ports with fresh databases) and `scale` (two production servers
+// sharing one Redis, on the build).
 export default getViteConfig({
   test: {
     projects: [
@@ -18,6 +19,18 @@ export default getViteConfig({
           environment: 'node',
           testTimeout: 30_000,
           hookTimeout: 60_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        // Needs the production build (DIST_DIR) and redis-server: run by `npm test` after the build.
+        extends: true,
+        test: {
+          name: 'scale',
+          include: ['tests/scale/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
           fileParallelism: false,
         },
       },

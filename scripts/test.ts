@@ -1,8 +1,9 @@
 /**
  * `npm test`: every check, in order, stopping at the first failure: types, lint, format, unit,
- * integration, a production build against a fresh sandbox, size budgets, browser tests
- * (Playwright + axe) and Lighthouse CI. Browser checks need Chromium: under CI=true a missing
- * browser fails the run; elsewhere it is reported loudly and those checks are not run.
+ * integration, a production build against a fresh sandbox, two servers of that build sharing
+ * one Redis, size budgets, browser tests (Playwright + axe) and Lighthouse CI. Browser checks
+ * need Chromium: under CI=true a missing browser fails the run; elsewhere it is reported loudly
+ * and those checks are not run.
  */
 import { rm } from 'node:fs/promises';
 import { chromiumPath } from './lib/browser.ts';
@@ -40,6 +41,12 @@ const steps: Step[] = [
   {
     name: 'build (fresh sandbox)',
     command: [process.execPath, 'scripts/build.ts', '--out-dir', TEST_ENV.DIST_DIR],
+    env: testEnv,
+  },
+  {
+    // Two servers on that build sharing one Redis (their own sandbox on its port, then freed).
+    name: 'two servers (redis)',
+    command: npx('vitest/vitest.mjs', 'run', '--project', 'scale'),
     env: testEnv,
   },
   { name: 'size budgets', command: [process.execPath, 'scripts/size-budgets.ts'], env: testEnv },

@@ -18,7 +18,7 @@ export const onRequest = createMiddleware(
   { load: () => loadRedirectList(bigcommerce(), storefrontHosts) },
   { lookup: (id) => getProductById(bigcommerce(), id) },
   // spec §2 guards trust the signed session cookie, not the `authenticated` marker.
-  { isLoggedIn: (request) => sessions().read(request).customerId !== null },
+  { isLoggedIn: async (request) => (await sessions().read(request)).customerId !== null },
   // spec §2 redirect-to-cart, on the channel of the request's storefront.
   {
     resolve: (request, query) =>

@@ -8,6 +8,8 @@ export const TEST_ENV = {
   SANDBOX_PORT: '4392',
   SANDBOX_DIR: '.sandbox/test',
   DIST_DIR: 'dist-test',
+  // The server's shared state (login limits, ended sessions): fresh with the sandbox each run.
+  STATE_DIR: '.sandbox/test/state',
   // The sandbox's hosted checkout sends the shopper back to the shop here: the same host as
   // the browser tests use, so the shop's cookies come along.
   SANDBOX_SITE_URL: 'http://127.0.0.1:4391',

@@ -21,16 +21,19 @@ import {
   BREVO_API_URL,
   MAIL_SENDER_EMAIL,
   MAIL_SENDER_NAME,
+  REDIS_URL,
   SESSION_SECRET,
   SHOP_COUNTRY,
   SHOP_CURRENCY,
   SHOP_LOCALE,
+  STATE_DIR,
   STOREFRONTS,
 } from 'astro:env/server';
 import { createAccountServices, type AccountServices } from './api/context.ts';
 import { createBrevoClient, sendTransactionalEmail, type BrevoClient } from './brevo/index.ts';
 import { createResetTokens } from './password-reset.ts';
 import { createSessionManager, type SessionManager } from './session.ts';
+import { createStore, type SharedStore } from './store/index.ts';
 import type { StorefrontConfig } from '../commerce/storefront.ts';
 import { resolveI18nConfig, type I18nConfig } from '../i18n/config.ts';
 import {
@@ -125,11 +128,23 @@ export function getStorefrontConfig(): Promise<StorefrontConfig> {
 /** spec §9: lifetime of the cart id cookie, in seconds (the browser store writes it). */
 export const cartCookieMaxAge: number = CART_COOKIE_MAX_AGE;
 
+let store: SharedStore | undefined;
+
+/**
+ * The shared state of this server copy and its peers (ARCHITECTURE.md "Several copies"): Redis
+ * at `REDIS_URL` when set, else a SQLite file in `STATE_DIR` (default `.data/`), or memory
+ * with `STATE_DIR=:memory:`. One instance per process.
+ */
+export function sharedStore(): SharedStore {
+  store ??= createStore({ redisUrl: REDIS_URL, stateDir: STATE_DIR });
+  return store;
+}
+
 let sessionManager: SessionManager | undefined;
 
-/** The customer session (signed cookie), for the API, the route guards and the pages. */
+/** The customer session (signed cookie, ended in the shared store), for the API, guards and pages. */
 export function sessions(): SessionManager {
-  sessionManager ??= createSessionManager({ secret: SESSION_SECRET });
+  sessionManager ??= createSessionManager({ secret: SESSION_SECRET, store: sharedStore() });
   return sessionManager;
 }
 
@@ -164,8 +179,9 @@ let account: AccountServices | undefined;
 /** Sessions, reset tokens, mail and customer login of the API's account methods. */
 export function accountServices(): AccountServices {
   account ??= createAccountServices({
+    store: sharedStore(),
     sessions: sessions(),
-    resetTokens: createResetTokens({ secret: SESSION_SECRET }),
+    resetTokens: createResetTokens({ secret: SESSION_SECRET, store: sharedStore() }),
     sendMail: (email) => sendTransactionalEmail(brevo(), email),
     mailSender: { email: MAIL_SENDER_EMAIL, name: MAIL_SENDER_NAME },
     linkOrigin,

@@ -2,13 +2,15 @@
  * Password-reset tokens (spec §7 generateOttAndToken / sendResetPasswordEmail): the link
  * mailed to the shopper carries a token signed with a key of its own (HKDF of SESSION_SECRET,
  * purpose 'password-reset'), holding the customer id, an expiry (1 h) and a fingerprint of
- * the customer's `date_modified`. Setting the password changes `date_modified`, so a used
- * link no longer matches: each link works once, across restarts and server copies. As
- * `date_modified` counts whole seconds, each server also remembers the links used within
- * their hour (a reset in the very second the link was made leaves the date unchanged).
+ * the customer's `date_modified`. A link is claimed in the shared store (`SET NX`) before the
+ * password is set, so of two uses at the same moment, on one server copy or two, exactly one
+ * goes through; the claim lasts as long as the link. Setting the password also changes
+ * `date_modified`, so a used link no longer matches: a second check, that holds even if the
+ * store forgot the claim.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { deriveKey, signPayload, verifyPayload } from './keys.ts';
+import type { SharedStore } from './store/types.ts';
 
 /** A link is valid for one hour. */
 export const RESET_TOKEN_TTL_SECONDS = 3_600;
@@ -26,26 +28,33 @@ export interface ResetTokenClaims {
 export interface ResetTokens {
   create(customer: { id: number; dateModified: string }): string;
   /**
-   * The claims of a valid, unexpired, unused token, else null. The fingerprint is the
-   * caller's check.
+   * The claims of a valid, unexpired token, else null. The fingerprint is the caller's check;
+   * whether the link was used is `claim`'s.
    */
   verify(token: string): ResetTokenClaims | null;
-  /** Marks the token's link as used (after the password was set). */
-  consume(claims: ResetTokenClaims): void;
+  /**
+   * Claims the link for one use, atomically across server copies: true for the one caller
+   * that may set the password, false when the link was claimed before.
+   */
+  claim(claims: ResetTokenClaims): Promise<boolean>;
+  /** Gives a claimed link back (the password could not be set: the shopper may try again). */
+  release(claims: ResetTokenClaims): Promise<void>;
   fingerprint(dateModified: string): string;
 }
 
-// Links used within their hour; beyond this many, the oldest are forgotten (the date_modified
-// fingerprint still refuses them).
-const MAX_USED = 10_000;
+/** Store key of a claimed reset link. */
+export const usedResetKey = (id: string): string => `reset:used:${id}`;
 
 export function createResetTokens(options: {
   secret: string;
+  /** Where claimed links are recorded (shared by every server copy). */
+  store: SharedStore;
+  /** Seconds since the epoch (tests). */
   now?: (() => number) | undefined;
 }): ResetTokens {
   const key = deriveKey(options.secret, 'password-reset');
+  const { store } = options;
   const now = options.now ?? (() => Math.floor(Date.now() / 1000));
-  const used = new Map<string, number>();
   const fingerprint = (dateModified: string) =>
     createHash('sha256').update(dateModified).digest('base64url').slice(0, 22);
   return {
@@ -71,8 +80,7 @@ export function createResetTokens(options: {
         typeof c.fingerprint !== 'string' ||
         typeof c.expiresAt !== 'number' ||
         c.expiresAt <= now() ||
-        typeof c.id !== 'string' ||
-        used.has(c.id)
+        typeof c.id !== 'string'
       ) {
         return null;
       }
@@ -83,14 +91,13 @@ export function createResetTokens(options: {
         id: c.id,
       };
     },
-    consume(claims) {
-      const at = now();
-      for (const [id, expiresAt] of used) if (expiresAt <= at) used.delete(id);
-      if (used.size >= MAX_USED) {
-        const oldest = used.keys().next();
-        if (oldest.done !== true) used.delete(oldest.value);
-      }
-      used.set(claims.id, claims.expiresAt);
+    claim(claims) {
+      // Kept until the link expires (and a minute more, for clocks apart between copies).
+      const ttlMs = (claims.expiresAt - now() + 60) * 1000;
+      return store.setIfAbsent(usedResetKey(claims.id), String(claims.customerId), ttlMs);
+    },
+    release(claims) {
+      return store.delete(usedResetKey(claims.id));
     },
   };
 }

@@ -4,6 +4,12 @@
  * it expires (7 days) and a random id, signed with HMAC-SHA256 under a key derived from
  * SESSION_SECRET. A tampered, malformed or expired cookie is no session.
  *
+ * Sessions end server-side (issue 7 "sessions that end"), across server copies and restarts:
+ * the shared store keeps one record per customer, `session:customer:{id}`, holding the time
+ * before which every session of the customer is ended (password reset) and the ids of the
+ * sessions logged out since. Reading a session costs one store read, only for a request that
+ * carries a valid cookie; a replayed cookie of an ended session is a visitor's.
+ *
  * Beside it, the spec's `authenticated` marker (spec §4, §9: 1 or 0, 604800 s) is readable by
  * scripts and only a UI hint: nothing on the server trusts it.
  */
@@ -11,6 +17,8 @@ import { randomUUID } from 'node:crypto';
 import { AUTHENTICATED_COOKIE_MAX_AGE, AUTHENTICATED_COOKIE_NAME } from '../commerce/account.ts';
 import { readCookie, type CookieOptions, type ReplyCookies } from './cookies.ts';
 import { deriveKey, signPayload, verifyPayload } from './keys.ts';
+import { withLock } from './store/lock.ts';
+import type { SharedStore } from './store/types.ts';
 
 export const SESSION_COOKIE = 'session';
 /** spec §4 authentication marker (the name and lifetime the browser store reads too). */
@@ -26,7 +34,7 @@ export interface Session {
 
 export interface SessionPayload {
   customerId: number;
-  /** Seconds since the epoch. */
+  /** Milliseconds since the epoch: a reset ends the sessions issued before it, to the ms. */
   issuedAt: number;
   expiresAt: number;
   /** Random id of this login. */
@@ -34,43 +42,70 @@ export interface SessionPayload {
 }
 
 export interface SessionManager {
-  /** The session of a request: its valid cookie's customer, else a visitor. */
-  read(request: Request): Session;
+  /**
+   * The session of a request: its valid cookie's customer unless that session was ended,
+   * else a visitor. Read once per request (later calls with the same Request share it).
+   */
+  read(request: Request): Promise<Session>;
   /** The payload of a cookie value, or null when tampered, malformed or expired. */
   open(value: string | undefined): SessionPayload | null;
   /** A new cookie value for the customer (a new one at each login). */
   seal(customerId: number): string;
   /** Sets a new session and `authenticated=1` on the reply (login). */
   start(cookies: ReplyCookies, request: Request, customerId: number): void;
-  /** Clears the session and sets `authenticated=0` (logout, failed login). */
-  end(cookies: ReplyCookies, request: Request): void;
+  /**
+   * Ends the request's session in the store (a replay of its cookie is refused), clears the
+   * cookie and sets `authenticated=0` (logout, failed login).
+   */
+  end(cookies: ReplyCookies, request: Request): Promise<void>;
+  /** Ends every session of the customer issued until now (password reset), on every copy. */
+  endAll(customerId: number): Promise<void>;
 }
 
 export interface SessionOptions {
   secret: string;
-  /** Seconds since the epoch (tests). */
+  /** Where ended sessions are recorded (shared by every server copy). */
+  store: SharedStore;
+  /** Milliseconds since the epoch (tests). */
   now?: (() => number) | undefined;
+  /** Lifetime in seconds (default 7 days). */
   maxAge?: number | undefined;
 }
-
-const nowInSeconds = () => Math.floor(Date.now() / 1000);
 
 /** Whether cookies of this request get `Secure`: the request URL is https. */
 export function isSecureRequest(request: Request): boolean {
   return new URL(request.url).protocol === 'https:';
 }
 
+/** What the store keeps of a customer's ended sessions. */
+interface EndedSessions {
+  /** Sessions issued at or before this time (ms) are ended. */
+  before: number;
+  /** Ids of logged-out sessions issued after `before`, with their issue time (ms). */
+  ids: Record<string, number>;
+}
+
+/** Store key of a customer's ended sessions. */
+export const endedSessionsKey = (customerId: number): string => `session:customer:${customerId}`;
+
+// Past this many logged-out ids, the oldest are folded into `before` (ending, at worst, a
+// few other sessions older than them): a customer's record stays small.
+const MAX_ENDED_IDS = 100;
+
 export function createSessionManager(options: SessionOptions): SessionManager {
   const key = deriveKey(options.secret, 'session');
-  const now = options.now ?? nowInSeconds;
+  const { store } = options;
+  const now = options.now ?? Date.now;
   const maxAge = options.maxAge ?? SESSION_MAX_AGE;
+  const maxAgeMs = maxAge * 1000;
+  const reads = new WeakMap<Request, Promise<Session>>();
 
   const open = (value: string | undefined): SessionPayload | null => {
     if (value === undefined || value === '' || value.length > 1024) return null;
     const payload = verifyPayload(key, value);
     if (!isPayload(payload)) return null;
     const at = now();
-    if (payload.expiresAt <= at || payload.issuedAt > at + 60) return null;
+    if (payload.expiresAt <= at || payload.issuedAt > at + 60_000) return null;
     return payload;
   };
 
@@ -79,11 +114,43 @@ export function createSessionManager(options: SessionOptions): SessionManager {
     const payload: SessionPayload = {
       customerId,
       issuedAt,
-      expiresAt: issuedAt + maxAge,
+      expiresAt: issuedAt + maxAgeMs,
       id: randomUUID(),
     };
     return signPayload(key, payload);
   };
+
+  const ended = async (customerId: number): Promise<EndedSessions> =>
+    parseEnded(await store.get(endedSessionsKey(customerId)));
+
+  const isEnded = (record: EndedSessions, payload: SessionPayload) =>
+    payload.issuedAt <= record.before || Object.hasOwn(record.ids, payload.id);
+
+  /** Rewrites a customer's record under a lock (two logouts at once both count). */
+  const updateEnded = (customerId: number, change: (record: EndedSessions) => EndedSessions) =>
+    withLock(
+      store,
+      endedSessionsKey(customerId),
+      async () => {
+        const at = now();
+        const record = change(await ended(customerId));
+        // Ids of sessions that have expired anyway are dropped; the oldest beyond the cap
+        // are folded into `before`.
+        const ids = Object.entries(record.ids)
+          .filter(([, issuedAt]) => issuedAt + maxAgeMs > at && issuedAt > record.before)
+          .sort(([, a], [, b]) => a - b);
+        let before = record.before;
+        while (ids.length > MAX_ENDED_IDS) before = ids.shift()?.[1] ?? before;
+        const kept: EndedSessions = { before, ids: Object.fromEntries(ids) };
+        const lastIssued = Math.max(before, ...ids.map(([, issuedAt]) => issuedAt));
+        await store.set(
+          endedSessionsKey(customerId),
+          JSON.stringify(kept),
+          Math.max(1, lastIssued + maxAgeMs - at),
+        );
+      },
+      { ttlMs: 10_000, waitMs: 10_000 },
+    );
 
   const cookieOptions = (request: Request, httpOnly: boolean): Omit<CookieOptions, 'maxAge'> => ({
     path: '/',
@@ -91,12 +158,23 @@ export function createSessionManager(options: SessionOptions): SessionManager {
     httpOnly,
   });
 
+  const readSession = async (request: Request): Promise<Session> => {
+    const payload = open(readCookie(request, SESSION_COOKIE));
+    if (payload === null) return { customerId: null };
+    if (isEnded(await ended(payload.customerId), payload)) return { customerId: null };
+    return { customerId: payload.customerId };
+  };
+
   return {
     open,
     seal,
     read(request) {
-      const payload = open(readCookie(request, SESSION_COOKIE));
-      return { customerId: payload?.customerId ?? null };
+      let session = reads.get(request);
+      if (session === undefined) {
+        session = readSession(request);
+        reads.set(request, session);
+      }
+      return session;
     },
     start(cookies, request, customerId) {
       cookies.set(SESSION_COOKIE, seal(customerId), {
@@ -108,14 +186,48 @@ export function createSessionManager(options: SessionOptions): SessionManager {
         maxAge: SESSION_MAX_AGE,
       });
     },
-    end(cookies, request) {
+    async end(cookies, request) {
       cookies.clear(SESSION_COOKIE, cookieOptions(request, true));
       cookies.set(AUTHENTICATED_COOKIE, '0', {
         ...cookieOptions(request, false),
         maxAge: SESSION_MAX_AGE,
       });
+      const payload = open(readCookie(request, SESSION_COOKIE));
+      if (payload === null) return;
+      await updateEnded(payload.customerId, (record) => ({
+        before: record.before,
+        ids: { ...record.ids, [payload.id]: payload.issuedAt },
+      }));
+    },
+    endAll(customerId) {
+      // Every id recorded so far was issued before now: the time alone ends them.
+      return updateEnded(customerId, () => ({ before: now(), ids: {} }));
     },
   };
+}
+
+/**
+ * A stored record, or nothing ended when absent. Only this module writes the key: an
+ * unreadable value is logged and read as nothing ended (the next logout or reset rewrites it).
+ */
+function parseEnded(value: string | null): EndedSessions {
+  const none: EndedSessions = { before: 0, ids: {} };
+  if (value === null) return none;
+  try {
+    const parsed = JSON.parse(value) as unknown;
+    if (typeof parsed !== 'object' || parsed === null) return none;
+    const { before, ids } = parsed as Record<string, unknown>;
+    const safeIds: Record<string, number> = {};
+    if (typeof ids === 'object' && ids !== null) {
+      for (const [id, issuedAt] of Object.entries(ids)) {
+        if (typeof issuedAt === 'number') safeIds[id] = issuedAt;
+      }
+    }
+    return { before: typeof before === 'number' ? before : 0, ids: safeIds };
+  } catch {
+    console.error('[session] unreadable record of ended sessions in the store');
+    return none;
+  }
 }
 
 function isPayload(value: unknown): value is SessionPayload {

@@ -16,6 +16,8 @@ import { createBigCommerceClient } from '../../../src/lib/server/bigcommerce/ind
 import { createBrevoClient, sendTransactionalEmail } from '../../../src/lib/server/brevo/index.ts';
 import { createResetTokens } from '../../../src/lib/server/password-reset.ts';
 import { createSessionManager } from '../../../src/lib/server/session.ts';
+import { createMemoryStore } from '../../../src/lib/server/store/memory.ts';
+import type { SharedStore } from '../../../src/lib/server/store/types.ts';
 import { startTestSandbox, type TestSandbox } from './sandbox.ts';
 
 export const SESSION_SECRET = 'integration-tests-session-secret-0123456789';
@@ -76,10 +78,18 @@ function toRequest(req: IncomingMessage): Request {
   });
 }
 
-export async function startShopApi(
-  options: { account?: Partial<AccountServices> } = {},
-): Promise<ShopApi> {
-  const sandbox = await startTestSandbox();
+export interface ShopApiOptions {
+  account?: Partial<AccountServices>;
+  /** The shared state (default: a fresh memory store); closed by `close()`. */
+  store?: SharedStore;
+  /** Another bridge's sandbox to share (a second server copy); not closed by `close()`. */
+  sandbox?: TestSandbox;
+}
+
+export async function startShopApi(options: ShopApiOptions = {}): Promise<ShopApi> {
+  const ownSandbox = options.sandbox === undefined;
+  const sandbox = options.sandbox ?? (await startTestSandbox());
+  const store = options.store ?? createMemoryStore();
   const upstream: { method: string; url: string }[] = [];
   const client = createBigCommerceClient({
     apiUrl: sandbox.url,
@@ -94,8 +104,9 @@ export async function startShopApi(
   });
   const brevo = createBrevoClient({ apiUrl: `${sandbox.url}/brevo/v3`, apiKey: BREVO_KEY });
   const account = createAccountServices({
-    sessions: createSessionManager({ secret: SESSION_SECRET }),
-    resetTokens: createResetTokens({ secret: SESSION_SECRET }),
+    store,
+    sessions: createSessionManager({ secret: SESSION_SECRET, store }),
+    resetTokens: createResetTokens({ secret: SESSION_SECRET, store }),
     sendMail: (email) => sendTransactionalEmail(brevo, email),
     mailSender: { email: 'contact@literie-exemple.fr', name: 'Literie' },
     linkOrigin: (request) => new URL(request.url).origin,
@@ -235,14 +246,15 @@ export async function startShopApi(
     async close() {
       server.closeAllConnections();
       await new Promise((ok) => server.close(ok));
-      await sandbox.close();
+      await store.close();
+      if (ownSandbox) await sandbox.close();
     },
   };
 }
 
 /** A purchasable product line of the seed: product and variant ids. */
 export async function someVariant(
-  api: ShopApi,
+  api: Pick<ShopApi, 'admin'>,
   index = 0,
 ): Promise<{ productId: number; variantId: number }> {
   const reply = await api.admin(

@@ -104,12 +104,12 @@ export function bigcommerceService(
   const visitor = { customerId: null };
   return bindService<ShopContext>({
     methods: account === undefined ? bigcommerceMethods : shopMethods,
-    context: ({ request, cookies, clientAddress }) => ({
+    context: async ({ request, cookies, clientAddress }) => ({
       client: clientFor(request),
       request,
       cookies,
       clientAddress,
-      session: account === undefined ? visitor : account.sessions.read(request),
+      session: account === undefined ? visitor : await account.sessions.read(request),
       account,
     }),
   });

@@ -7,16 +7,15 @@ import type { MailAddress, TransactionalEmail } from '../brevo/index.ts';
 import type { BigCommerceClient } from '../bigcommerce/index.ts';
 import type { ReplyCookies } from '../cookies.ts';
 import type { ResetTokens } from '../password-reset.ts';
-import {
-  createKeyedQueue,
-  createRateLimiter,
-  type KeyedQueue,
-  type RateLimiter,
-} from '../security.ts';
+import { createRateLimiter, type RateLimiter } from '../security.ts';
 import type { Session, SessionManager } from '../session.ts';
+import { createLockedQueue, type KeyedQueue } from '../store/lock.ts';
+import type { SharedStore } from '../store/types.ts';
 import { ApiError } from './handle.ts';
 
 export interface AccountServices {
+  /** The shared state of every server copy (session ends, limits, reset links, cart locks). */
+  store: SharedStore;
   sessions: SessionManager;
   resetTokens: ResetTokens;
   /** Sends a transactional e-mail (Brevo). */
@@ -34,7 +33,7 @@ export interface AccountServices {
   loginLimits: { account: RateLimiter; ip: RateLimiter };
   /** Reset e-mails per account and per client IP. */
   resetLimits: { account: RateLimiter; ip: RateLimiter };
-  /** Writes to one cart run one at a time (keyed by cart id). */
+  /** Writes to one cart run one at a time, across server copies (keyed by cart id). */
   cartQueue: KeyedQueue;
 }
 
@@ -50,7 +49,13 @@ export const RESET_LIMITS = {
   ip: { limit: 10, windowMs: 60 * 60_000 },
 } as const;
 
-/** The account services with the default limits and a fresh cart queue. */
+/**
+ * Lock of a cart's writes: a cart write is two upstream calls (read, then write) of at most
+ * 10 s an attempt, so the lease outlasts the slowest one; waiting writers give up after 30 s.
+ */
+export const CART_LOCK = { prefix: 'cart:', ttlMs: 60_000, waitMs: 30_000 } as const;
+
+/** The account services with the default limits and the store-locked cart queue. */
 export function createAccountServices(
   services: Omit<AccountServices, 'loginLimits' | 'resetLimits' | 'cartQueue'> &
     Partial<Pick<AccountServices, 'loginLimits' | 'resetLimits' | 'cartQueue'>>,
@@ -65,7 +70,7 @@ export function createAccountServices(
       account: createRateLimiter(RESET_LIMITS.account),
       ip: createRateLimiter(RESET_LIMITS.ip),
     },
-    cartQueue: services.cartQueue ?? createKeyedQueue(),
+    cartQueue: services.cartQueue ?? createLockedQueue(services.store, CART_LOCK),
   };
 }
 

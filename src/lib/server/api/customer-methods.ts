@@ -88,20 +88,20 @@ export const customerMethods = {
         !loginLimits.account.allows(keys.account) ||
         (keys.ip !== '' && !loginLimits.ip.allows(keys.ip));
       if (limited) {
-        sessions.end(context.cookies, context.request);
+        await sessions.end(context.cookies, context.request);
         throw invalidCredentials(429);
       }
       const customerId = await validateCustomerCredentials(context.client, credentials);
       if (customerId === null) {
         loginLimits.account.fail(keys.account);
         if (keys.ip !== '') loginLimits.ip.fail(keys.ip);
-        sessions.end(context.cookies, context.request);
+        await sessions.end(context.cookies, context.request);
         throw invalidCredentials(401);
       }
       loginLimits.account.reset(keys.account);
       const customer = await getCustomerById(context.client, customerId);
       if (customer === null) {
-        sessions.end(context.cookies, context.request);
+        await sessions.end(context.cookies, context.request);
         throw userDataFailed();
       }
       sessions.start(context.cookies, context.request, customerId);
@@ -110,11 +110,12 @@ export const customerMethods = {
     { mutates: true },
   ),
 
+  /** Ends the session server-side: its cookie, replayed, reads a visitor. */
   logoutCustomer: defineMethod(
     z.tuple([]),
-    (context: ShopContext) => {
-      accountOf(context).sessions.end(context.cookies, context.request);
-      return Promise.resolve(null);
+    async (context: ShopContext) => {
+      await accountOf(context).sessions.end(context.cookies, context.request);
+      return null;
     },
     { mutates: true },
   ),
@@ -243,11 +244,15 @@ export const customerMethods = {
     { mutates: true },
   ),
 
-  /** Sets the password of the reset link's account (once, within the hour). */
+  /**
+   * Sets the password of the reset link's account: once, within the hour, even when the link
+   * is used twice at the same moment (claimed in the shared store first); every session of
+   * the customer issued before ends, on every server copy.
+   */
   sendResetPasswordEmail: defineMethod(
     z.tuple([named(PasswordResetInputSchema, 'reset')]),
     async (context: ShopContext, [{ password, resetToken }]) => {
-      const { resetTokens } = accountOf(context);
+      const { resetTokens, sessions } = accountOf(context);
       const claims = resetTokens.verify(resetToken);
       if (claims === null) throw invalidResetLink();
       const customer = await getCustomerById(context.client, claims.customerId);
@@ -257,9 +262,19 @@ export const customerMethods = {
       ) {
         throw invalidResetLink();
       }
-      const updated = await updateCustomer(context.client, customer.id, { password });
-      if (updated === null) throw updateClientFailed();
-      resetTokens.consume(claims);
+      if (!(await resetTokens.claim(claims))) throw invalidResetLink();
+      const updated = await updateCustomer(context.client, customer.id, { password }).catch(
+        async (error: unknown) => {
+          await resetTokens.release(claims);
+          throw error;
+        },
+      );
+      if (updated === null) {
+        await resetTokens.release(claims);
+        throw updateClientFailed();
+      }
+      // The shopper's client logs in with the new password next (spec §7): a new session.
+      await sessions.endAll(customer.id);
       return { email: updated.email };
     },
     { mutates: true },

@@ -38,10 +38,13 @@ export interface CallContext {
   clientAddress: string;
 }
 
-/** A service: its methods, and how to build their context (e.g. a client) for a call. */
+/**
+ * A service: its methods, and how to build their context (e.g. a client) for a call; the
+ * context may be awaited (the session is read from the shared store).
+ */
 export interface ApiService<C> {
   readonly methods: Readonly<Record<string, ApiMethod<C>>>;
-  context(call: CallContext): C;
+  context(call: CallContext): C | Promise<C>;
 }
 
 /** A service with its context type hidden, as the handler sees it. */
@@ -65,7 +68,7 @@ export function bindService<C>(service: ApiService<C>): BoundService {
       return {
         args: method.args,
         mutates: method.mutates,
-        call: (call, args) => method.run(service.context(call), args as never),
+        call: async (call, args) => method.run(await service.context(call), args as never),
       };
     },
   };

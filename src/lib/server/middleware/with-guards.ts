@@ -3,10 +3,11 @@ import { guardRequest, returnPathCookie } from '../../commerce/guards.ts';
 
 export interface GuardsOptions {
   /**
-   * True when the request carries a valid customer session. The spec's `authenticated` marker
-   * cookie is only a UI hint (ARCHITECTURE.md): the guard trusts the signed session.
+   * True when the request carries a valid customer session that has not ended. The spec's
+   * `authenticated` marker cookie is only a UI hint (ARCHITECTURE.md): the guard trusts the
+   * signed session.
    */
-  isLoggedIn(request: Request): boolean;
+  isLoggedIn(request: Request): boolean | Promise<boolean>;
 }
 
 /**
@@ -15,11 +16,16 @@ export interface GuardsOptions {
  * (`?authenticated=true`) → `/connexion`, the requested path kept in a cookie for after login.
  */
 export function createWithGuards(options: GuardsOptions): MiddlewareHandler {
-  return (context, next) => {
+  return async (context, next) => {
     // Pre-rendered pages have no visitor (nor request headers) at build time.
     if (context.isPrerendered) return next();
     const url = new URL(context.request.url);
-    const decision = guardRequest(url, options.isLoggedIn(context.request));
+    // Being logged in only ever lifts a redirect: the session (a store read) is read only then.
+    const asVisitor = guardRequest(url, false);
+    const decision =
+      asVisitor.kind === 'redirect' && (await options.isLoggedIn(context.request))
+        ? guardRequest(url, true)
+        : asVisitor;
     if (decision.kind === 'next') return next();
     const headers = new Headers({ Location: decision.location, 'Cache-Control': 'no-store' });
     if (decision.returnPath !== undefined) {
