@@ -169,7 +169,10 @@ describe('happy path: every bigcommerce method answers { data }', () => {
   test('getProducts: a page of visible products, whatever the caller asks', async () => {
     const reply = await call('/api/bigcommerce/getProducts', [{ limit: 3, include: ['images'] }]);
     expect(reply.status).toBe(200);
-    expect(reply.headers['cache-control']).toBe('no-store');
+    // A catalogue read: cacheable by a CDN or server cache (handle.ts CACHEABLE_REPLY).
+    expect(reply.headers['cache-control']).toBe(
+      'public, max-age=0, s-maxage=30, stale-while-revalidate=60',
+    );
     expect(reply.headers['content-type']).toMatch(/^application\/json/);
     const page = data(reply) as {
       items: { id: number; isVisible: boolean }[];
@@ -408,9 +411,10 @@ describe('the channel id comes from the storefront of the Host (spec §3, §7)',
   });
 
   test('an unknown host uses the default channel, with one warning per host', async () => {
-    await call('/api/bigcommerce/getStoreMeta', [], { headers: { Host: 'inconnu.test' } });
-    await call('/api/bigcommerce/getStoreMeta', [], { headers: { Host: 'inconnu.test' } });
-    expect(upstream.map((u) => u.channel)).toEqual(['1', '1']);
+    // A read not made before on channel 1; the second call is the first one's cached reply.
+    await call('/api/bigcommerce/getProductById', [105], { headers: { Host: 'inconnu.test' } });
+    await call('/api/bigcommerce/getProductById', [105], { headers: { Host: 'inconnu.test' } });
+    expect(upstream.map((u) => u.channel)).toEqual(['1']);
     expect(warn).toHaveBeenCalledTimes(1);
     expect(warn.mock.calls[0]?.[0]).toContain('inconnu.test');
   });

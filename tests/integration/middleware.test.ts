@@ -219,9 +219,10 @@ describe('withRedirects (spec §2 redirections)', () => {
     expect(redirectLoads).toBe(0);
   });
 
-  test('a failed load is logged only, and the next request tries again', async () => {
+  test('a failed load is logged only; requests go on without redirects until the retry pause is over', async () => {
     const logError = vi.fn();
     let attempts = 0;
+    let time = 0;
     middleware = createMiddleware({
       load: () => {
         attempts += 1;
@@ -230,12 +231,19 @@ describe('withRedirects (spec §2 redirections)', () => {
           : loadRedirectList(client);
       },
       logError,
+      retryAfterMs: 10_000,
+      now: () => time,
     });
     expect(await get('/soldes')).toMatchObject({ status: 200, text: 'page /soldes' });
     expect(logError).toHaveBeenCalledTimes(1);
+    time = 9_999;
+    expect(await get('/soldes')).toMatchObject({ status: 200, text: 'page /soldes' });
+    expect(attempts).toBe(1);
+    time = 10_000;
     expect(await get('/soldes')).toMatchObject({ status: 301 });
     expect(await get('/linge')).toMatchObject({ status: 301 });
     expect(attempts).toBe(2);
+    expect(logError).toHaveBeenCalledTimes(1);
   });
 
   test('a failure of the real loader (bad token) is logged, never thrown', async () => {

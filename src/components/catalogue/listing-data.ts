@@ -22,6 +22,8 @@ import {
   getCategoryTree,
   type BigCommerceClient,
 } from '../../lib/server/bigcommerce/index.ts';
+import { createCache, type Cache } from '../../lib/server/cache.ts';
+import { logFailure } from '../../lib/server/failures.ts';
 import type { Catalogue, CatalogueCategory } from './catalogue.ts';
 
 export interface ListingCategory {
@@ -90,38 +92,37 @@ export function staticListingSource(cat: Catalogue, category: CatalogueCategory)
 /** How long the live view reuses what it read: short, so the view stays close to upstream. */
 const TREE_TTL_MS = 5 * 60_000;
 const PRODUCTS_TTL_MS = 60_000;
+/** How long past that a copy still answers when upstream fails (down beats an error page). */
+const GRACE_MS = 30 * 60_000;
 /** Categories whose products are kept at once (the busiest listings). */
 const MAX_CACHED_CATEGORIES = 100;
+/** Channels whose tree and brands are kept at once. */
+const MAX_CACHED_CHANNELS = 16;
 
-interface Cached<T> {
-  value: Promise<T>;
-  expires: number;
+function liveCache<T>(ttlMs: number, maxEntries: number): Cache<T> {
+  return createCache<T>({
+    ttlMs,
+    graceMs: GRACE_MS,
+    maxEntries,
+    onStale: (key, error) => {
+      logFailure('listing', `stale ${key} served`, error);
+    },
+  });
 }
 
-const cache = new Map<string, Cached<unknown>>();
+// Concurrent views of one category share one upstream read (single flight).
+const trees = liveCache<CategoryNode[]>(TREE_TTL_MS, MAX_CACHED_CHANNELS);
+const brandLists = liveCache<Brand[]>(TREE_TTL_MS, MAX_CACHED_CHANNELS);
+const categories = liveCache<Category | null>(PRODUCTS_TTL_MS, MAX_CACHED_CATEGORIES);
+const productLists = liveCache<Product[]>(PRODUCTS_TTL_MS, MAX_CACHED_CATEGORIES);
 
-/** Memoises `load` under `key` for `ttl` ms; a failed load is forgotten at once. */
-function cached<T>(key: string, ttl: number, load: () => Promise<T>): Promise<T> {
-  const now = Date.now();
-  const hit = cache.get(key) as Cached<T> | undefined;
-  if (hit && hit.expires > now) return hit.value;
-  if (cache.size >= MAX_CACHED_CATEGORIES + 2) {
-    for (const [k, entry] of cache) if (entry.expires <= now) cache.delete(k);
-    if (cache.size >= MAX_CACHED_CATEGORIES + 2) {
-      const oldest = cache.keys().next().value;
-      if (oldest !== undefined) cache.delete(oldest);
-    }
-  }
-  const value = load();
-  cache.set(key, { value, expires: now + ttl });
-  value.catch(() => {
-    if (cache.get(key)?.value === value) cache.delete(key);
-  });
-  return value;
+/** Cache key of a read on the client's channel (storefronts differ by channel). */
+function keyOf(client: BigCommerceClient, what: string): string {
+  return `${what}@${String(client.channelId ?? 'default')}`;
 }
 
 function liveTree(client: BigCommerceClient): Promise<CategoryNode[]> {
-  return cached('tree', TREE_TTL_MS, async () => {
+  return trees.get(keyOf(client, 'tree'), async () => {
     const [tree, metafields] = await Promise.all([
       getCategoryTree(client),
       getCategoriesBatchMetafields(client, { key: HIDE_CATEGORY_KEY }),
@@ -131,12 +132,14 @@ function liveTree(client: BigCommerceClient): Promise<CategoryNode[]> {
 }
 
 function liveBrands(client: BigCommerceClient): Promise<Brand[]> {
-  return cached('brands', TREE_TTL_MS, () => getBrands(client));
+  return brandLists.get(keyOf(client, 'brands'), () => getBrands(client));
 }
 
 /**
  * The listing at a shop path (`/c/...`) read live from the connectors, or null when no shown
- * category has that path (hidden categories have no listing, spec §5).
+ * category has that path (hidden categories have no listing, spec §5). Reads are cached briefly
+ * and shared by concurrent views; when upstream fails, the last copy within the grace period
+ * answers, else the connector's error is thrown.
  */
 export async function liveListingSource(
   client: BigCommerceClient,
@@ -146,8 +149,8 @@ export async function liveListingSource(
   const node = findCategoryByPath(tree, path);
   if (!node) return null;
   const [category, products, brands] = await Promise.all([
-    cached(`category:${node.id}`, PRODUCTS_TTL_MS, () => getCategory(client, node.id)),
-    cached(`products:${node.id}`, PRODUCTS_TTL_MS, () =>
+    categories.get(keyOf(client, `category ${node.id}`), () => getCategory(client, node.id)),
+    productLists.get(keyOf(client, `products ${node.id}`), () =>
       getAllProducts(client, { categoryIds: [node.id], isVisible: true }),
     ),
     liveBrands(client),

@@ -10,6 +10,7 @@ import {
   getCategoryTree,
 } from '../../lib/server/bigcommerce/index.ts';
 import { bigcommerce } from '../../lib/server/config.ts';
+import { logFailure } from '../../lib/server/failures.ts';
 import { currentBanner } from './banner.ts';
 
 /** Promotional push of a root category's mega menu (content service, spec §3 titlePush / contentPush). */
@@ -60,6 +61,7 @@ async function fetchLayoutData(): Promise<LayoutData> {
 }
 
 let pending: Promise<LayoutData> | undefined;
+let loaded: LayoutData | undefined;
 
 /**
  * The layout data, fetched once per build (and once per server process for on-demand pages,
@@ -67,11 +69,22 @@ let pending: Promise<LayoutData> | undefined;
  * so the next call tries again; the build fails rather than publish pages without navigation.
  */
 export function loadLayoutData(): Promise<LayoutData> {
-  pending ??= fetchLayoutData().catch((error: unknown) => {
-    pending = undefined;
-    throw error;
-  });
+  pending ??= fetchLayoutData().then(
+    (data) => (loaded = data),
+    (error: unknown) => {
+      pending = undefined;
+      throw error;
+    },
+  );
   return pending;
+}
+
+/**
+ * The layout data already loaded by this process, else the empty one, without calling
+ * upstream: for the error page of a request whose upstream calls just failed.
+ */
+export function loadedLayoutData(): LayoutData {
+  return loaded ?? EMPTY_LAYOUT_DATA;
 }
 
 /** For error pages, which must render even when the commerce API is down: empty data then. */
@@ -79,7 +92,7 @@ export async function loadLayoutDataOrEmpty(): Promise<LayoutData> {
   try {
     return await loadLayoutData();
   } catch (error) {
-    console.error('[layout] Could not load the layout data:', error);
+    logFailure('layout', 'Could not load the layout data', error);
     return EMPTY_LAYOUT_DATA;
   }
 }

@@ -33,6 +33,7 @@ import { createAccountServices, type AccountServices } from './api/context.ts';
 import { createBrevoClient, sendTransactionalEmail, type BrevoClient } from './brevo/index.ts';
 import { createResetTokens } from './password-reset.ts';
 import { createSessionManager, type SessionManager } from './session.ts';
+import { logFailure } from './failures.ts';
 import { createStore, type SharedStore } from './store/index.ts';
 import type { StorefrontConfig } from '../commerce/storefront.ts';
 import { resolveI18nConfig, type I18nConfig } from '../i18n/config.ts';
@@ -118,7 +119,7 @@ export function getStorefrontConfig(): Promise<StorefrontConfig> {
       }),
     (error: unknown) => {
       storefrontConfig = undefined;
-      console.error('[config] Could not read the store name for the default storefront:', error);
+      logFailure('config', 'Could not read the store name for the default storefront', error);
       return routingConfig;
     },
   );

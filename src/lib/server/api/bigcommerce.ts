@@ -40,10 +40,14 @@ const visible = (products: Product[]) => products.filter((p) => p.isVisible);
 // Shoppers only ever see visible products: the flag is the API's, not the caller's.
 const ShopperProductsQuerySchema = ProductsQuerySchema.omit({ isVisible: true });
 
+// Catalogue and store reads: the same for every shopper of a storefront, so cached briefly.
+const catalogueRead = { cacheable: true };
+
 export const bigcommerceMethods = {
   getProducts: defineMethod(
     z.tuple([ShopperProductsQuerySchema.optional().describe('query')]),
     ({ client }: ShopContext, [query]) => getProducts(client, { ...query, isVisible: true }),
+    catalogueRead,
   ),
   getProductById: defineMethod(
     z.tuple([EntityIdSchema.describe('id')]),
@@ -51,35 +55,58 @@ export const bigcommerceMethods = {
       const product = await getProductById(client, id);
       return product?.isVisible === true ? product : null;
     },
+    catalogueRead,
   ),
   getProductsById: defineMethod(
     z.tuple([ProductsByIdQuerySchema.describe('query')]),
     async ({ client }: ShopContext, [query]) => visible(await getProductsById(client, query)),
+    catalogueRead,
   ),
   getProductsBySku: defineMethod(
     z.tuple([ProductsBySkuQuerySchema.describe('query')]),
     async ({ client }: ShopContext, [query]) => visible(await getProductsBySku(client, query)),
+    catalogueRead,
   ),
   getProductsWithFilter: defineMethod(
     z.tuple([ProductSearchQuerySchema.describe('query')]),
     ({ client }: ShopContext, [query]) => getProductsWithFilter(client, query),
+    catalogueRead,
   ),
-  getCategoryTree: defineMethod(z.tuple([]), ({ client }: ShopContext) => getCategoryTree(client)),
+  getCategoryTree: defineMethod(
+    z.tuple([]),
+    ({ client }: ShopContext) => getCategoryTree(client),
+    catalogueRead,
+  ),
   getCategory: defineMethod(
     z.tuple([EntityIdSchema.describe('id')]),
     ({ client }: ShopContext, [id]) => getCategory(client, id),
+    catalogueRead,
   ),
   getCategoriesBatchMetafields: defineMethod(
     z.tuple([CategoriesMetafieldsQuerySchema.optional().describe('query')]),
     ({ client }: ShopContext, [query]) => getCategoriesBatchMetafields(client, query),
+    catalogueRead,
   ),
   getChannel: defineMethod(
     z.tuple([ChannelQuerySchema.optional().describe('query')]),
     ({ client }: ShopContext, [query]) => getChannel(client, query),
+    catalogueRead,
   ),
-  getStoreMeta: defineMethod(z.tuple([]), ({ client }: ShopContext) => getStoreMeta(client)),
-  getAllBanners: defineMethod(z.tuple([]), ({ client }: ShopContext) => getAllBanners(client)),
-  getRedirects: defineMethod(z.tuple([]), ({ client }: ShopContext) => getRedirects(client)),
+  getStoreMeta: defineMethod(
+    z.tuple([]),
+    ({ client }: ShopContext) => getStoreMeta(client),
+    catalogueRead,
+  ),
+  getAllBanners: defineMethod(
+    z.tuple([]),
+    ({ client }: ShopContext) => getAllBanners(client),
+    catalogueRead,
+  ),
+  getRedirects: defineMethod(
+    z.tuple([]),
+    ({ client }: ShopContext) => getRedirects(client),
+    catalogueRead,
+  ),
 } satisfies Record<string, ApiMethod<ShopContext>>;
 
 /** Every method: catalogue and store, customers and addresses, carts, orders and reviews. */
@@ -104,6 +131,8 @@ export function bigcommerceService(
   const visitor = { customerId: null };
   return bindService<ShopContext>({
     methods: account === undefined ? bigcommerceMethods : shopMethods,
+    // Catalogue replies differ by storefront channel only.
+    cacheScope: ({ request }) => String(clientFor(request).channelId ?? ''),
     context: async ({ request, cookies, clientAddress }) => ({
       client: clientFor(request),
       request,

@@ -30,6 +30,7 @@ import {
 } from '../bigcommerce/index.ts';
 import { CartIdSchema } from '../bigcommerce/queries.ts';
 import { usableCart } from '../ownership.ts';
+import { logFailure } from '../failures.ts';
 import { passwordResetEmail } from '../password-reset-email.ts';
 import { accountOf, requireCustomer, type ShopContext } from './context.ts';
 import {
@@ -237,7 +238,7 @@ export const customerMethods = {
         );
       } catch (error) {
         // Answering an error would tell that the account exists: log it only.
-        console.error('[api] password reset e-mail failed:', error);
+        logFailure('api', 'password reset e-mail failed', error);
       }
       return null;
     },

@@ -5,7 +5,10 @@
  * `src/pages/api/[service]/[method].ts` and the integration tests call it the same way.
  */
 import { z } from 'zod';
+import { API_BUDGET_MS, withBudget } from '../budget.ts';
+import { cacheKey, createCache } from '../cache.ts';
 import { ReplyCookies } from '../cookies.ts';
+import { logFailure, upstreamFailure } from '../failures.ts';
 import { isJsonRequest, isSameOriginRequest } from '../security.ts';
 
 /** One callable method: a zod tuple for its arguments and the call itself. */
@@ -16,6 +19,12 @@ export interface ApiMethod<C> {
    * (`Sec-Fetch-Site: same-origin` or a matching `Origin`), else 403 'Forbidden'.
    */
   readonly mutates: boolean;
+  /**
+   * A catalogue read whose reply depends only on its arguments and the service's cache scope
+   * (the storefront channel): kept briefly in the service's cache (single flight, stale copy
+   * when upstream fails) and marked cacheable for a CDN or server cache.
+   */
+  readonly cacheable: boolean;
   /** `args` is the output of `args` (typed by `defineMethod`). */
   run(context: C, args: never): Promise<unknown>;
 }
@@ -24,9 +33,9 @@ export interface ApiMethod<C> {
 export function defineMethod<C, S extends z.ZodType<readonly unknown[]>>(
   args: S,
   run: (context: C, args: z.output<S>) => Promise<unknown>,
-  options: { mutates?: boolean } = {},
+  options: { mutates?: boolean; cacheable?: boolean } = {},
 ): ApiMethod<C> {
-  return { args, run, mutates: options.mutates ?? false };
+  return { args, run, mutates: options.mutates ?? false, cacheable: options.cacheable ?? false };
 }
 
 /** What the handler knows of one call, from which a service builds its methods' context. */
@@ -44,6 +53,8 @@ export interface CallContext {
  */
 export interface ApiService<C> {
   readonly methods: Readonly<Record<string, ApiMethod<C>>>;
+  /** What a cacheable reply depends on besides its method and arguments (e.g. the channel). */
+  cacheScope?(call: CallContext): string;
   context(call: CallContext): C | Promise<C>;
 }
 
@@ -56,9 +67,31 @@ export interface BoundMethod {
   readonly args: z.ZodType<readonly unknown[]>;
   readonly mutates: boolean;
   call(call: CallContext, args: readonly unknown[]): Promise<unknown>;
+  /** For a cacheable method: the reply body (`{"data":…}`) through the service's cache. */
+  readonly cachedBody?: (call: CallContext, args: readonly unknown[]) => Promise<string>;
 }
 
+/** How long a cacheable reply is reused, and served stale when upstream fails. */
+export const REPLY_TTL_MS = 30_000;
+export const REPLY_GRACE_MS = 10 * 60_000;
+/** Bounds of a service's reply cache (bodies are JSON text: weight is their length). */
+const REPLY_CACHE_ENTRIES = 2_000;
+const REPLY_CACHE_CHARS = 32 * 1024 * 1024;
+
+/** Cache-Control of a cacheable reply (no cookie set): a CDN or server cache may keep it. */
+export const CACHEABLE_REPLY = 'public, max-age=0, s-maxage=30, stale-while-revalidate=60';
+
 export function bindService<C>(service: ApiService<C>): BoundService {
+  const replies = createCache<string>({
+    ttlMs: REPLY_TTL_MS,
+    graceMs: REPLY_GRACE_MS,
+    maxEntries: REPLY_CACHE_ENTRIES,
+    maxWeight: REPLY_CACHE_CHARS,
+    weigh: (body) => body.length,
+    onStale: (key, error) => {
+      logFailure('api', `stale reply served for ${clip(key)}`, error);
+    },
+  });
   return {
     method(name) {
       // Own properties only: `toString`, `__proto__`... are not methods of the API.
@@ -69,6 +102,16 @@ export function bindService<C>(service: ApiService<C>): BoundService {
         args: method.args,
         mutates: method.mutates,
         call: async (call, args) => method.run(await service.context(call), args as never),
+        ...(method.cacheable
+          ? {
+              cachedBody: (call: CallContext, args: readonly unknown[]) =>
+                replies.get(cacheKey(service.cacheScope?.(call) ?? '', name, args), async () =>
+                  JSON.stringify({
+                    data: (await method.run(await service.context(call), args as never)) ?? null,
+                  }),
+                ),
+            }
+          : {}),
       };
     },
   };
@@ -94,7 +137,8 @@ export const MAX_BODY_BYTES = 100 * 1024;
 
 const JSON_HEADERS = {
   'Content-Type': 'application/json; charset=utf-8',
-  // Replies depend on the caller (host, cookies): never cached by the browser or a CDN.
+  // Replies depend on the caller (host, cookies): never cached by the browser or a CDN, but
+  // for the cacheable methods' (CACHEABLE_REPLY).
   'Cache-Control': 'no-store',
   'X-Content-Type-Options': 'nosniff',
 };
@@ -149,12 +193,23 @@ export async function handleApiCall(
     const body = await readJsonArray(request);
     const args = validateArgs(found.args, body, `${service}.${method}`);
     const call: CallContext = { request, cookies, clientAddress: options.clientAddress ?? '' };
-    const data = await found.call(call, args);
+    const { cachedBody } = found;
+    if (cachedBody !== undefined) {
+      const text = await withBudget(API_BUDGET_MS, () => cachedBody(call, args));
+      // A reply that sets a cookie is the caller's own: never shared.
+      const shared = cookies.headers().length === 0;
+      return replyText(
+        text,
+        { status: 200, headers: shared ? { 'Cache-Control': CACHEABLE_REPLY } : {} },
+        cookies,
+      );
+    }
+    const data = await withBudget(API_BUDGET_MS, () => found.call(call, args));
     return reply({ data: data ?? null }, { status: 200 });
   } catch (error) {
     const body = normaliseError(error);
     if (body.statusCode >= 500) {
-      console.error(`[api] ${clip(service)}.${clip(method)} failed:`, error);
+      logFailure('api', `${clip(service)}.${clip(method)} failed`, error);
     }
     return reply(body, { status: body.statusCode });
   }
@@ -162,11 +217,15 @@ export async function handleApiCall(
 
 /**
  * Spec §8 "Errors in the call layer": `{ message, statusCode }` where statusCode is the
- * error's status, else its response's status, else 500. Only errors that carry a status are
- * deliberate (connector and API errors, with safe messages); anything else is a bug whose
- * message may hold internals, so it is answered with a generic one.
+ * error's status, else its response's status, else 500. An upstream that is down, too slow or
+ * failing answers 502, 503 or 504 with a message key the islands show in French
+ * (`failures.ts`). Other errors that carry a status are deliberate (connector and API errors,
+ * with safe messages); anything else is a bug whose message may hold internals, so it is
+ * answered with a generic one.
  */
 export function normaliseError(error: unknown): ApiErrorBody {
+  const failure = upstreamFailure(error);
+  if (failure !== undefined) return { message: failure.message, statusCode: failure.status };
   const status = httpStatus(readProp(error, 'status'));
   const responseStatus = httpStatus(readProp(readProp(error, 'response'), 'status'));
   const statusCode = status ?? responseStatus ?? 500;
@@ -191,9 +250,17 @@ function replyWith(
   init: { status: number; headers?: Record<string, string> },
   cookies: ReplyCookies,
 ) {
+  return replyText(JSON.stringify(body), init, cookies);
+}
+
+function replyText(
+  text: string,
+  init: { status: number; headers?: Record<string, string> },
+  cookies: ReplyCookies,
+) {
   const headers = new Headers({ ...JSON_HEADERS, ...init.headers });
   for (const cookie of cookies.headers()) headers.append('Set-Cookie', cookie);
-  return new Response(JSON.stringify(body), { status: init.status, headers });
+  return new Response(text, { status: init.status, headers });
 }
 
 /** Route parameters come from the URL: keep them short in messages and logs. */

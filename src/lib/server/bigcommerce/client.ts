@@ -6,6 +6,7 @@
  */
 import ky, { isHTTPError, isNetworkError, isTimeoutError, type KyInstance } from 'ky';
 import type { z } from 'zod';
+import { budgetLeft } from '../budget.ts';
 import { BigCommerceError, codeOfStatus } from './errors.ts';
 
 /** Header carrying the storefront's channel id on every upstream call (spec §7). */
@@ -18,8 +19,13 @@ export interface BigCommerceClientOptions {
   accessToken: string;
   /** Channel of the storefront the calls are made for (spec §3 storefront config). */
   channelId?: number | undefined;
-  /** Per-attempt timeout in ms (default 10 s). */
+  /**
+   * Per-attempt timeout in ms (default 10 s), body included. Within a request's budget
+   * (`../budget.ts`) a call gets at most what is left of it, retries included.
+   */
   timeout?: number | undefined;
+  /** Time of a whole call, retries and their delays included, in ms (default 30 s). */
+  totalTimeout?: number | undefined;
   /** Retries of a failed GET (default 2); other methods are never retried. */
   retryLimit?: number | undefined;
   /** Replaces the global fetch (instrumentation, tests). */
@@ -48,7 +54,10 @@ export interface BigCommerceClient {
 }
 
 const DEFAULT_TIMEOUT_MS = 10_000;
+const DEFAULT_TOTAL_TIMEOUT_MS = 30_000;
 const DEFAULT_RETRY_LIMIT = 2;
+/** Below this much budget a call is not started: it could not answer in time. */
+const MIN_ATTEMPT_MS = 20;
 
 /** Builds the client for one store: prefix `${apiUrl}/stores/${storeHash}/`, auth and JSON headers. */
 export function createBigCommerceClient(options: BigCommerceClientOptions): BigCommerceClient {
@@ -64,6 +73,7 @@ export function createBigCommerceClient(options: BigCommerceClientOptions): BigC
         : { [CHANNEL_ID_HEADER]: String(options.channelId) }),
     },
     timeout: options.timeout ?? DEFAULT_TIMEOUT_MS,
+    totalTimeout: options.totalTimeout ?? DEFAULT_TOTAL_TIMEOUT_MS,
     retry: {
       limit: options.retryLimit ?? DEFAULT_RETRY_LIMIT,
       methods: ['get'],
@@ -88,14 +98,27 @@ function makeClient(
     init: { json?: unknown; searchParams?: SearchParams },
   ): Promise<z.output<S>> {
     const endpoint = `${method.toUpperCase()} ${path.replace(/\?.*$/, '')}`;
+    const left = budgetLeft();
+    if (left !== undefined && left < MIN_ATTEMPT_MS) {
+      throw new BigCommerceError(`BigCommerce ${endpoint} not called: the time budget is spent`, {
+        code: 'TIMEOUT',
+        status: 504,
+        endpoint,
+      });
+    }
+    const timeout = options.timeout ?? DEFAULT_TIMEOUT_MS;
+    const totalTimeout = options.totalTimeout ?? DEFAULT_TOTAL_TIMEOUT_MS;
     let body: unknown;
     try {
-      const response = await http(path, {
+      // `.text()` of ky (not of the Response) keeps the per-attempt timeout on the body too.
+      const text = await http(path, {
         method,
+        ...(left === undefined
+          ? {}
+          : { timeout: Math.min(timeout, left), totalTimeout: Math.min(totalTimeout, left) }),
         ...(init.searchParams === undefined ? {} : { searchParams: init.searchParams }),
         ...(init.json === undefined ? {} : { json: init.json }),
-      });
-      const text = await response.text();
+      }).text();
       body = text === '' ? undefined : (JSON.parse(text) as unknown);
     } catch (error) {
       throw toBigCommerceError(error, endpoint, secrets);

@@ -5,11 +5,13 @@
  */
 import ky, { isHTTPError, isTimeoutError } from 'ky';
 import { z } from 'zod';
+import { budgetLeft } from '../budget.ts';
 
 export interface BrevoClientOptions {
   /** e.g. `https://api.brevo.com/v3`, or the sandbox `http://127.0.0.1:port/brevo/v3`. */
   apiUrl: string;
   apiKey: string;
+  /** Timeout of a call in ms (default 10 s), body included; within a request's budget, at most what is left of it. */
   timeout?: number | undefined;
   fetch?: ((input: Request | URL | string, init?: RequestInit) => Promise<Response>) | undefined;
 }
@@ -33,19 +35,28 @@ export interface BrevoClient {
 }
 
 export function createBrevoClient(options: BrevoClientOptions): BrevoClient {
+  const timeout = options.timeout ?? 10_000;
   const http = ky.create({
     prefix: `${options.apiUrl.replace(/\/+$/, '')}/`,
     headers: { 'api-key': options.apiKey, Accept: 'application/json' },
-    timeout: options.timeout ?? 10_000,
+    timeout,
     retry: 0,
     ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
   });
   return {
     async post(path, schema, json) {
       let body: unknown;
+      const left = budgetLeft();
       try {
-        const response = await http.post(path, { json });
-        const text = await response.text();
+        if (left !== undefined && left < 20) {
+          throw new BrevoError(`Brevo POST ${path} not called: the time budget is spent`, {
+            code: 'TIMEOUT',
+            status: 504,
+          });
+        }
+        const text = await http
+          .post(path, { json, ...(left === undefined ? {} : { timeout: Math.min(timeout, left) }) })
+          .text();
         body = text === '' ? undefined : (JSON.parse(text) as unknown);
       } catch (error) {
         throw toBrevoError(error, path);
@@ -66,6 +77,7 @@ export function createBrevoClient(options: BrevoClientOptions): BrevoClient {
 const ErrorBodySchema = z.object({ code: z.string().optional(), message: z.string().optional() });
 
 function toBrevoError(error: unknown, path: string): BrevoError {
+  if (error instanceof BrevoError) return error;
   if (isHTTPError(error)) {
     const details = ErrorBodySchema.safeParse(error.data);
     const status = error.response.status;

@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from 'astro';
 import { sequence } from 'astro/middleware';
+import { createWithBudget } from './with-budget.ts';
 import { getRedirects, getStoreMeta, type BigCommerceClient } from '../bigcommerce/index.ts';
 import { createWithCartRedirect, type CartRedirectOptions } from './with-cart-redirect.ts';
 import { createWithGuards, type GuardsOptions } from './with-guards.ts';
@@ -40,7 +41,8 @@ export function createMiddleware(
   if (cartRedirect) handlers.push(createWithCartRedirect(cartRedirect));
   handlers.push(createWithRedirects(redirects));
   if (products) handlers.push(createWithProductPath(products));
-  return sequence(...handlers);
+  // First: the upstream time budget covers every handler after it and the page.
+  return sequence(createWithBudget(), ...handlers);
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from 'astro';
 import { cartCookie } from '../../commerce/cart.ts';
 import { CART_PATH } from '../../commerce/guards.ts';
+import { logFailure } from '../failures.ts';
 
 export interface CartRedirectOptions {
   /** The cart id to open for a request's `id` and `token`, or null (see cart-redirect.ts). */
@@ -26,7 +27,7 @@ export function createWithCartRedirect(options: CartRedirectOptions): Middleware
     try {
       cartId = await options.resolve(context.request, { id, token });
     } catch (error) {
-      console.error('[cart-redirect] lookup failed:', error);
+      logFailure('cart-redirect', 'lookup failed', error);
       return next();
     }
     if (cartId === null) return next();

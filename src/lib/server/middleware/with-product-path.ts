@@ -2,6 +2,7 @@ import type { MiddlewareHandler } from 'astro';
 import { localPath } from '../../commerce/redirect-target.ts';
 import { productPath } from '../../commerce/slug.ts';
 import type { Product } from '../../commerce/types.ts';
+import { logFailure } from '../failures.ts';
 
 export interface ProductPathOptions {
   /** The product with this id, or null (the connector's `getProductById`). */
@@ -30,7 +31,7 @@ export function createWithProductPath(options: ProductPathOptions): MiddlewareHa
       .then((product) => (product?.isVisible ? productPath(product) : null))
       .catch((error: unknown) => {
         paths.delete(id);
-        console.error(`[product-path] could not look up product ${id}:`, error);
+        logFailure('product-path', `could not look up product ${id}`, error);
         return null;
       });
     paths.set(id, { path, expires: now + ttl });

@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from 'astro';
 import { matchRedirect } from '../../commerce/redirects.ts';
 import type { Redirect } from '../../commerce/types.ts';
+import { logFailure } from '../failures.ts';
 
 /** The storefront redirects, and the hosts whose absolute URLs are this shop's. */
 export interface RedirectList {
@@ -12,8 +13,15 @@ export interface RedirectList {
 export interface RedirectsOptions {
   /** Loads the list (see `loadRedirectList`); called once, again only after a failure. */
   load: () => Promise<RedirectList>;
-  /** Where a failed load is reported (spec §8: logged only). */
+  /** Where a failed load is reported (spec §8: logged only); default one log line. */
   logError?: (message: string, error: unknown) => void;
+  /**
+   * After a failed load, how long requests go on without redirects before the next attempt
+   * (default 10 s): a down upstream does not hold every request for its timeout.
+   */
+  retryAfterMs?: number;
+  /** Clock in ms (tests); default `performance.now`. */
+  now?: () => number;
 }
 
 // Astro internals and the API middleware never answer a storefront redirect.
@@ -23,21 +31,26 @@ const EMPTY: RedirectList = { redirects: [], shopHosts: [] };
 
 /**
  * spec §2 redirections, for on-demand routes (pre-rendered pages are files, served before
- * Astro): the list is loaded once (memoised; a failed load is logged, the request goes on and
- * the next one tries again), and a path matching a `from_path` answers 301 to its target,
+ * Astro): the list is loaded once (memoised; a failed load is logged, requests go on without
+ * redirects and the first one after `retryAfterMs` tries again), and a path matching a `from_path` answers 301 to its target,
  * a local path or an external `http(s)` URL (`matchRedirect`; any other target: no redirect).
  */
 export function createWithRedirects(options: RedirectsOptions): MiddlewareHandler {
   const logError =
     options.logError ??
     ((message: string, error: unknown) => {
-      console.error(message, error);
+      logFailure('redirects', message, error);
     });
+  const retryAfterMs = options.retryAfterMs ?? 10_000;
+  const now = options.now ?? (() => performance.now());
   let list: Promise<RedirectList> | undefined;
+  let failedAt = Number.NEGATIVE_INFINITY;
   const redirects = () => {
+    if (list === undefined && now() - failedAt < retryAfterMs) return EMPTY;
     list ??= options.load().catch((error: unknown) => {
       list = undefined;
-      logError('[redirects] Could not load the redirect list:', error);
+      failedAt = now();
+      logError('Could not load the redirect list', error);
       return EMPTY;
     });
     return list;

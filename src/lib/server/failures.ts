@@ -1,0 +1,75 @@
+/**
+ * Expected upstream failures (timeouts, unreachable, 5xx, unusable replies) as opposed to
+ * bugs: what the API answers for them (spec §8 `{ message, statusCode }` with a message key
+ * the islands show in French) and how they are logged — one line each, no stack trace, which
+ * is kept for bugs.
+ */
+import { BigCommerceError } from './bigcommerce/errors.ts';
+import { BrevoError } from './brevo/client.ts';
+
+export interface UpstreamFailure {
+  /** 504 when upstream was too slow, 503 when it refused for now, 502 otherwise. */
+  status: 502 | 503 | 504;
+  /** Key of `fr.json`. */
+  message: 'error.upstreamTimeout' | 'error.upstreamUnavailable';
+}
+
+const UNAVAILABLE_CODES = new Set(['NETWORK_ERROR', 'INVALID_RESPONSE', 'UPSTREAM_ERROR']);
+
+/** The failure of an upstream call that is not the caller's fault nor a bug; else undefined. */
+export function upstreamFailure(error: unknown): UpstreamFailure | undefined {
+  if (!(error instanceof BigCommerceError) && !(error instanceof BrevoError)) return undefined;
+  if (error.code === 'TIMEOUT') return { status: 504, message: 'error.upstreamTimeout' };
+  if (error.status === 429 || error.status === 503) {
+    return { status: 503, message: 'error.upstreamUnavailable' };
+  }
+  if (UNAVAILABLE_CODES.has(error.code) || error.status >= 500) {
+    return { status: 502, message: 'error.upstreamUnavailable' };
+  }
+  return undefined;
+}
+
+/**
+ * Logs a failure on one line: `[scope] what: message (CODE status)` for an expected upstream
+ * failure; with the stack for anything else (a bug). Control characters of `what` (which may
+ * quote a request) are escaped: a request cannot forge log lines.
+ */
+export function logFailure(scope: string, what: string, error: unknown): void {
+  const context = `[${scope}] ${oneLine(what)}`;
+  if (upstreamFailure(error) !== undefined) {
+    const { message, code, status } = error as BigCommerceError | BrevoError;
+    console.error(`${context}: ${oneLine(message)} (${code} ${status})`);
+    return;
+  }
+  console.error(`${context}:`, error);
+}
+
+/**
+ * A page's upstream read: its value, or the upstream failure (logged on one line) for the page
+ * to answer its error view with the failure's status. A bug is thrown on, to Astro's 500.
+ */
+export async function readForPage<T>(
+  scope: string,
+  what: string,
+  read: () => Promise<T>,
+): Promise<{ value: T; failure?: undefined } | { failure: UpstreamFailure }> {
+  try {
+    return { value: await read() };
+  } catch (error) {
+    const failure = upstreamFailure(error);
+    if (failure === undefined) throw error;
+    logFailure(scope, what, error);
+    return { failure };
+  }
+}
+
+// eslint-disable-next-line no-control-regex -- control characters are what is escaped
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+
+function oneLine(text: string): string {
+  const escaped = text.replace(
+    CONTROL,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+  return escaped.length > 300 ? `${escaped.slice(0, 300)}…` : escaped;
+}
