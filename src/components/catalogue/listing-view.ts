@@ -8,9 +8,10 @@ import {
   type ListingFilters,
   type ListingParams,
 } from '../../lib/commerce/listing.ts';
-import { truncateDescription } from '../../lib/commerce/text.ts';
+import { truncateText } from '../../lib/commerce/text.ts';
 import type { Brand } from '../../lib/commerce/types.ts';
 import { t } from '../../lib/i18n/index.ts';
+import { htmlToText } from '../../lib/server/sanitize-html.ts';
 import { breadcrumbJsonLd, type JsonLd } from '../seo/json-ld.ts';
 import type { ListingSource } from './listing-data.ts';
 import { META_DESCRIPTION_LENGTH } from './view.ts';
@@ -134,7 +135,7 @@ export function listingHead(
   const name = category.name;
   const description =
     category.metaDescription ||
-    truncateDescription(category.description, META_DESCRIPTION_LENGTH) ||
+    truncateText(htmlToText(category.description), META_DESCRIPTION_LENGTH) ||
     t('listing.metaDescription', { name: category.name });
   return {
     title: params.page > 1 ? t('listing.pageTitle', { name, page: params.page }) : name,

@@ -10,9 +10,10 @@ import {
 } from '../../lib/commerce/custom-fields.ts';
 import { displayPrice, type DisplayPrice } from '../../lib/commerce/price.ts';
 import { productPath } from '../../lib/commerce/slug.ts';
-import { truncateDescription } from '../../lib/commerce/text.ts';
+import { truncateText } from '../../lib/commerce/text.ts';
 import { rating } from '../../lib/commerce/rating.ts';
 import type { Product, ProductImage } from '../../lib/commerce/types.ts';
+import { htmlToText } from '../../lib/server/sanitize-html.ts';
 
 /** Longest meta description search engines show in full. */
 export const META_DESCRIPTION_LENGTH = 155;
@@ -115,7 +116,7 @@ export function cardView(product: Product): CardView {
       badges: pictureBadges(productBadges(product)),
       image: cardImage(product),
       rating: productRating(product),
-      description: truncateDescription(product.description),
+      description: truncateText(htmlToText(product.description)),
     };
     cardViews.set(product, view);
   }

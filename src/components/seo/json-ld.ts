@@ -5,8 +5,8 @@
  */
 import { effectivePrice, type DisplayPrice } from '../../lib/commerce/price.ts';
 import { productPath } from '../../lib/commerce/slug.ts';
-import { stripHtml } from '../../lib/commerce/text.ts';
 import type { Product } from '../../lib/commerce/types.ts';
+import { htmlToText } from '../../lib/server/sanitize-html.ts';
 
 export type JsonLd = Record<string, unknown>;
 
@@ -96,7 +96,7 @@ export interface ProductJsonLdInput {
 export function productJsonLd(input: ProductJsonLdInput, site: URL | string): JsonLd {
   const { product, price, rating } = input;
   const url = absolute(productPath(product), site);
-  const description = product.metaDescription || stripHtml(product.description);
+  const description = product.metaDescription || htmlToText(product.description);
   return {
     '@context': CONTEXT,
     '@type': 'Product',

@@ -97,7 +97,12 @@ export const ELLIPSIS = '…';
  * before the cut removed; a single word longer than that is cut inside the word.
  */
 export function truncateDescription(html: string, max: number = DESCRIPTION_MAX_LENGTH): string {
-  const chars = Array.from(stripHtml(html));
+  return truncateText(stripHtml(html), max);
+}
+
+/** `truncateDescription` of text already extracted (the server's `htmlToText`). */
+export function truncateText(text: string, max: number = DESCRIPTION_MAX_LENGTH): string {
+  const chars = Array.from(text);
   if (chars.length <= max) return chars.join('');
   if (max <= 1) return chars.slice(0, Math.max(max, 0)).join('');
   const room = chars.slice(0, max - 1);
@@ -105,6 +110,6 @@ export function truncateDescription(html: string, max: number = DESCRIPTION_MAX_
   const nextIsSpace = chars[max - 1] === ' ';
   const lastSpace = room.lastIndexOf(' ');
   const kept = nextIsSpace ? room : lastSpace > 0 ? room.slice(0, lastSpace) : room;
-  const text = kept.join('').replace(/[\s.,;:!?'’"«»(–—-]+$/u, '');
-  return `${text || room.join('')}${ELLIPSIS}`;
+  const cut = kept.join('').replace(/[\s.,;:!?'’"«»(–—-]+$/u, '');
+  return `${cut || room.join('')}${ELLIPSIS}`;
 }
