@@ -5,13 +5,20 @@ import sitemap from '@astrojs/sitemap';
 import tailwindcss from '@tailwindcss/vite';
 import { defineConfig, envField } from 'astro/config';
 import { devServer } from './src/lib/server/middleware/dev-server.ts';
+import { INLINE_SCRIPTS } from './src/components/layout/inline-scripts.ts';
+import { cspConfig, parseCheckoutOrigins } from './src/lib/server/csp.ts';
+import {
+  imageOrigins,
+  imageRemotePatterns,
+  parseImageDomains,
+  sandboxImageOrigin,
+} from './src/lib/server/image-hosts.ts';
 
 // Remote image hosts the image proxy accepts (spec §7 "image proxy with allowed domains"):
-// the commerce platform's CDN, the content platform's CDN, and the local sandbox.
-const imageDomains = (process.env.IMAGE_DOMAINS ?? 'cdn11.bigcommerce.com,images.ctfassets.net')
-  .split(',')
-  .map((d) => d.trim())
-  .filter(Boolean);
+// the commerce platform's CDN, the content platform's CDN (https), and the local sandbox's
+// picture path on its own port only (image-hosts.ts). The CSP shows pictures from the same.
+const imageDomains = parseImageDomains(process.env.IMAGE_DOMAINS);
+const sandboxOrigin = sandboxImageOrigin(process.env.BIGCOMMERCE_API_URL);
 
 export default defineConfig({
   site: process.env.SITE_URL ?? 'http://localhost:4321',
@@ -32,14 +39,21 @@ export default defineConfig({
     routing: { prefixDefaultLocale: false },
   },
   image: {
-    domains: imageDomains,
-    remotePatterns: [
-      { protocol: 'http', hostname: '127.0.0.1' },
-      { protocol: 'http', hostname: 'localhost' },
-    ],
+    remotePatterns: imageRemotePatterns(imageDomains, sandboxOrigin),
     responsiveStyles: true,
   },
+  // Content-Security-Policy of every page (csp.ts): scripts by hash only, pictures from the
+  // image hosts, forms to the shop and the hosted checkout.
+  security: {
+    csp: cspConfig({
+      imageOrigins: imageOrigins(imageDomains, sandboxOrigin),
+      checkoutOrigins: parseCheckoutOrigins(process.env.CHECKOUT_ORIGINS, sandboxOrigin),
+      inlineScripts: Object.values(INLINE_SCRIPTS),
+    }),
+  },
   prefetch: { prefetchAll: false, defaultStrategy: 'hover' },
+  // No Markdown page; Shiki's highlighting would need inline styles the CSP refuses.
+  markdown: { syntaxHighlight: false },
   vite: {
     plugins: [tailwindcss(), devServer()],
     // Build outputs and sandbox data are not sources: keep the dev watcher off them.

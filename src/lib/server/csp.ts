@@ -1,0 +1,91 @@
+/**
+ * The shop's Content-Security-Policy (issue 7), as Astro's `security.csp` takes it: Astro adds
+ * to `script-src` and `style-src` the hashes of the scripts and styles it emits (hydration,
+ * bundled scripts inlined, inline styles) and writes the policy in a `<meta http-equiv>` of
+ * pre-rendered pages and in the `Content-Security-Policy` header of on-demand ones.
+ *
+ * Scripts: `'self'` and hashes only (our own inline scripts, `inline-scripts.ts`), never
+ * `'unsafe-inline'`, so a handler or script element slipping into a page does not run. Styles:
+ * `'self'` and hashes; `style` attributes (star widths, swatch colours) are allowed by
+ * `style-src-attr`, which cannot run script. `frame-ancestors`, `report-uri` and `sandbox` are
+ * ignored in a meta element: the server sends frame-ancestors / X-Frame-Options as headers.
+ * Reads no environment: astro.config.mjs passes the settings.
+ */
+import { createHash } from 'node:crypto';
+import type { AstroUserConfig } from 'astro';
+
+type CspConfig = Exclude<NonNullable<NonNullable<AstroUserConfig['security']>['csp']>, boolean>;
+type CspDirective = NonNullable<CspConfig['directives']>[number];
+type CspHash = `sha256-${string}`;
+
+export interface CspSettings {
+  /** Origins pictures come from besides the shop (image hosts, the sandbox): image-hosts.ts. */
+  imageOrigins: readonly string[];
+  /** Origins of the hosted checkout the `/paiement` form ends on (after its 303). */
+  checkoutOrigins: readonly string[];
+  /** Texts of the shop's inline scripts, allowed by hash. */
+  inlineScripts: readonly string[];
+}
+
+// BigCommerce's hosted checkout lives on the store's `*.mybigcommerce.com` domain unless a
+// checkout domain of its own is configured (`CHECKOUT_ORIGINS`).
+export const DEFAULT_CHECKOUT_ORIGINS = ['https://*.mybigcommerce.com'];
+
+const ORIGIN = /^https?:\/\/(\*\.)?[a-z0-9.-]+(:\d{1,5})?$/i;
+
+export class CspSettingsError extends Error {
+  readonly code = 'INVALID_CSP_SETTINGS';
+}
+
+/** The CSP hash source of a script's exact text (what the browser hashes). */
+export function scriptHash(code: string): CspHash {
+  return `sha256-${createHash('sha256').update(code, 'utf8').digest('base64')}`;
+}
+
+/**
+ * `CHECKOUT_ORIGINS` (comma-separated origins such as `https://paiement.example.fr`) plus the
+ * sandbox's origin when the shop runs on it; the BigCommerce default when neither is given.
+ * Throws CspSettingsError on an entry that is not a bare http(s) origin.
+ */
+export function parseCheckoutOrigins(
+  value: string | undefined,
+  sandboxOrigin: string | null,
+): string[] {
+  const entries = (value ?? '')
+    .split(',')
+    .map((entry) => entry.trim().replace(/\/+$/, ''))
+    .filter(Boolean);
+  for (const entry of entries) {
+    if (!ORIGIN.test(entry)) {
+      throw new CspSettingsError(`CHECKOUT_ORIGINS: "${entry}" is not an http(s) origin`);
+    }
+  }
+  if (sandboxOrigin !== null) entries.push(sandboxOrigin);
+  return entries.length > 0 ? [...new Set(entries)] : [...DEFAULT_CHECKOUT_ORIGINS];
+}
+
+/** `security.csp` of astro.config.mjs. */
+export function cspConfig(settings: CspSettings): CspConfig {
+  const sources = (list: readonly string[]) => list.map((source) => ` ${source}`).join('');
+  const directives: CspDirective[] = [
+    "default-src 'self'",
+    "base-uri 'none'",
+    "object-src 'none'",
+    `img-src 'self' data:${sources(settings.imageOrigins)}`,
+    "font-src 'self'",
+    "connect-src 'self'",
+    "media-src 'self'",
+    "frame-src 'none'",
+    "worker-src 'none'",
+    "manifest-src 'self'",
+    `form-action 'self'${sources(settings.checkoutOrigins)}`,
+  ];
+  return {
+    algorithm: 'SHA-256',
+    directives,
+    scriptDirective: { hashes: settings.inlineScripts.map(scriptHash) },
+    styleDirective: {
+      resources: ["'self'", { resource: "'unsafe-inline'", kind: 'attribute' }],
+    },
+  };
+}

@@ -1,0 +1,86 @@
+import { createHash } from 'node:crypto';
+import { describe, expect, test } from 'vitest';
+import { INLINE_SCRIPTS } from '../../src/components/layout/inline-scripts.ts';
+import {
+  cspConfig,
+  CspSettingsError,
+  DEFAULT_CHECKOUT_ORIGINS,
+  parseCheckoutOrigins,
+  scriptHash,
+} from '../../src/lib/server/csp.ts';
+
+const settings = {
+  imageOrigins: ['https://cdn11.bigcommerce.com', 'http://127.0.0.1:4392'],
+  checkoutOrigins: ['http://127.0.0.1:4392'],
+  inlineScripts: Object.values(INLINE_SCRIPTS),
+};
+
+describe('cspConfig', () => {
+  const csp = cspConfig(settings);
+  const directive = (name: string) =>
+    csp.directives?.find((d) => d.startsWith(`${name} `))?.slice(name.length + 1);
+
+  test('scripts: hashes of our inline scripts only, never unsafe-inline or a host', () => {
+    expect(csp.scriptDirective?.resources).toBeUndefined();
+    expect(csp.scriptDirective?.hashes).toEqual(
+      Object.values(INLINE_SCRIPTS).map(
+        (code) => `sha256-${createHash('sha256').update(code).digest('base64')}`,
+      ),
+    );
+    expect(JSON.stringify(csp.scriptDirective)).not.toContain('unsafe');
+  });
+
+  test.each([
+    ['default-src', "'self'"],
+    ['base-uri', "'none'"],
+    ['object-src', "'none'"],
+    ['img-src', "'self' data: https://cdn11.bigcommerce.com http://127.0.0.1:4392"],
+    ['connect-src', "'self'"],
+    ['frame-src', "'none'"],
+    ['form-action', "'self' http://127.0.0.1:4392"],
+  ])('%s %s', (name, value) => {
+    expect(directive(name)).toBe(value);
+  });
+
+  test('nothing a meta element ignores (frame-ancestors, report-uri, sandbox)', () => {
+    for (const name of ['frame-ancestors', 'report-uri', 'report-to', 'sandbox']) {
+      expect(directive(name)).toBeUndefined();
+    }
+  });
+
+  test('style attributes allowed by style-src-attr only', () => {
+    expect(csp.styleDirective?.resources).toEqual([
+      "'self'",
+      { resource: "'unsafe-inline'", kind: 'attribute' },
+    ]);
+  });
+
+  test('scriptHash is the base64 SHA-256 a browser computes', () => {
+    // Known vector: the empty script.
+    expect(scriptHash('')).toBe('sha256-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=');
+  });
+});
+
+describe('parseCheckoutOrigins', () => {
+  test.each([
+    ['BigCommerce by default', undefined, null, DEFAULT_CHECKOUT_ORIGINS],
+    ['the sandbox', undefined, 'http://127.0.0.1:4392', ['http://127.0.0.1:4392']],
+    [
+      'configured, trailing slash dropped',
+      'https://paiement.example.fr/, https://store-x.mybigcommerce.com',
+      null,
+      ['https://paiement.example.fr', 'https://store-x.mybigcommerce.com'],
+    ],
+  ])('%s', (_case, value, sandbox, origins) => {
+    expect(parseCheckoutOrigins(value, sandbox)).toEqual(origins);
+  });
+
+  test.each([
+    ['a path', 'https://paiement.example.fr/checkout'],
+    ['a scheme other than http(s)', 'javascript:alert(1)'],
+    ['a keyword', "'unsafe-inline'"],
+    ['a bare host', 'paiement.example.fr'],
+  ])('refuses %s', (_case, value) => {
+    expect(() => parseCheckoutOrigins(value, null)).toThrow(CspSettingsError);
+  });
+});
