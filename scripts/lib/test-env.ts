@@ -8,6 +8,8 @@ export const TEST_ENV = {
   SANDBOX_PORT: '4392',
   SANDBOX_DIR: '.sandbox/test',
   DIST_DIR: 'dist-test',
+  // The sandbox seeds the hostile catalogue (XSS payloads): the browser tests prove none runs.
+  SANDBOX_HOSTILE: '1',
   // The server's shared state (login limits, ended sessions): fresh with the sandbox each run.
   STATE_DIR: '.sandbox/test/state',
   // The sandbox's hosted checkout sends the shopper back to the shop here: the same host as

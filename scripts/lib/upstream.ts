@@ -77,6 +77,8 @@ export async function ensureUpstream(
       token,
       storeHash,
       siteUrl,
+      // SANDBOX_HOSTILE=1 (npm test): the hostile catalogue of issue 7's browser test.
+      hostile: env.SANDBOX_HOSTILE === '1',
       ...(options.products ? { products: options.products } : {}),
     });
     close = () => sandbox.close();

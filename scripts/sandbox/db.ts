@@ -16,6 +16,7 @@ import {
 import { insertOrder, loadProduct } from './model.ts';
 import { hashPassword } from './passwords.ts';
 import { orderAddress, SEED_CUSTOMERS } from './seed/customers.ts';
+import { hostileBanner, hostileCategory, hostileProduct } from './seed/hostile.ts';
 import { buildSkeleton, generateProducts } from './seed/products.ts';
 import { fold } from './seed/random.ts';
 
@@ -163,6 +164,8 @@ export interface SeedOptions {
    * a fresh seed uses `http://localhost:4321`.
    */
   siteUrl?: string | undefined;
+  /** Adds the hostile catalogue (seed/hostile.ts); default false. */
+  hostile?: boolean | undefined;
 }
 
 export interface SeedReport {
@@ -176,6 +179,7 @@ function seedKey(options: SeedOptions): string {
     v: SEED_VERSION,
     storeHash: options.storeHash,
     products: options.products ?? null,
+    hostile: options.hostile ?? false,
   });
 }
 
@@ -232,6 +236,8 @@ function seed(db: DatabaseSync, options: SeedOptions, passwords: string[]): numb
     for (const { name } of tables) db.exec(`DROP TABLE IF EXISTS "${name}"`);
     db.exec(SCHEMA);
     const skeleton = buildSkeleton();
+    const hostile = options.hostile ? hostileRecords(skeleton) : null;
+    if (hostile) skeleton.categories.push(hostile.category);
 
     const insertCategory = db.prepare('INSERT INTO categories VALUES (?, ?, ?, ?, ?, ?, ?)');
     for (const c of skeleton.categories) {
@@ -266,7 +272,8 @@ function seed(db: DatabaseSync, options: SeedOptions, passwords: string[]): numb
     const insertSku = db.prepare('INSERT INTO skus VALUES (?, ?)');
     const productByName = new Map<string, { id: number; url: string }>();
     let count = 0;
-    for (const p of generateProducts(skeleton, { products: options.products })) {
+    const products = generateProducts(skeleton, { products: options.products });
+    for (const p of hostile ? [...products, hostile.product] : products) {
       const b = p.base;
       const search = fold(
         `${b.name} ${b.sku} ${b.description.replace(/<[^>]+>/g, ' ')} ${p.brandName}`,
@@ -316,7 +323,10 @@ function seed(db: DatabaseSync, options: SeedOptions, passwords: string[]): numb
     const insertBanner = db.prepare('INSERT INTO banners VALUES (?, ?)');
     const matelas = find(categoryByName, 'Matelas');
     const dormelune = find(brandByName, 'Dormelune');
-    for (const banner of banners(matelas.id, dormelune.id))
+    for (const banner of [
+      ...banners(matelas.id, dormelune.id),
+      ...(hostile ? [hostile.banner] : []),
+    ])
       insertBanner.run(banner.id, JSON.stringify(banner));
     const insertDocument = db.prepare('INSERT INTO documents VALUES (?, ?)');
     insertDocument.run('store', JSON.stringify(storeInformation(options.storeHash)));
@@ -331,6 +341,15 @@ function seed(db: DatabaseSync, options: SeedOptions, passwords: string[]): numb
     db.exec('ROLLBACK');
     throw error;
   }
+}
+
+/** The hostile category (under Accessoires), its product and the banner. */
+function hostileRecords(skeleton: ReturnType<typeof buildSkeleton>) {
+  const parent = skeleton.categories.find((c) => c.name === 'Accessoires');
+  const leaf = skeleton.leaves.find((l) => l.path[0] === parent?.id);
+  if (!parent || !leaf) throw new Error('seed: no Accessoires leaf for the hostile catalogue');
+  const category = hostileCategory(parent);
+  return { category, product: hostileProduct(skeleton, category, leaf), banner: hostileBanner() };
 }
 
 /** Customers, their addresses and form fields, and their orders (needs the catalogue). */

@@ -115,3 +115,9 @@ export const SANDBOX_CLIENT_SECRET = 'sandbox-client-secret';
 export const SANDBOX_BREVO_KEY = 'sandbox-brevo-key';
 /** Default channel site URL (where the hosted checkout sends shoppers back). */
 export const SANDBOX_SITE_URL = 'http://localhost:4321';
+
+/**
+ * The hostile catalogue (seeded with the `hostile` option, SANDBOX_HOSTILE=1): product, category
+ * and banner ids and names, and the payloads their HTML holds (seed/hostile.ts).
+ */
+export { HOSTILE, HOSTILE_HTML, HOSTILE_PAYLOADS, type HostilePayload } from './seed/hostile.ts';

@@ -71,6 +71,8 @@ export interface SandboxOptions {
   cartWriteLatencyMs?: number;
   /** Faults in force from the start (see faults.ts and the README); changed at run time on `/__sandbox/faults`. */
   faults?: readonly FaultSpec[];
+  /** Adds the hostile catalogue (seed/hostile.ts: XSS payloads in a product, a category, a banner); default false. */
+  hostile?: boolean;
 }
 
 export interface Sandbox {
@@ -406,7 +408,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   );
   const siteUrl = options.siteUrl ?? 'http://localhost:4321';
   const [{ db, report }] = await Promise.all([
-    openDatabase(dataDir, { storeHash, products: options.products, siteUrl }),
+    openDatabase(dataDir, {
+      storeHash,
+      products: options.products,
+      siteUrl,
+      hostile: options.hostile ?? false,
+    }),
     ensureImages(imagesDir, sharedCache),
   ]);
   const config: SandboxConfig = {
@@ -520,6 +527,7 @@ if (import.meta.main) {
     ...(process.env.SANDBOX_DATA_DIR ? { dataDir: process.env.SANDBOX_DATA_DIR } : {}),
     ...(products ? { products } : {}),
     faults: faultsFromEnv(process.env.SANDBOX_FAULTS) as FaultSpec[],
+    hostile: process.env.SANDBOX_HOSTILE === '1',
   });
   const stop = (): void => {
     void sandbox.close().then(() => process.exit(0));

@@ -26,7 +26,13 @@ export interface TestSandbox {
 
 export type TestSandboxOptions = Pick<
   SandboxOptions,
-  'products' | 'siteUrl' | 'cartWriteLatencyMs' | 'clientId' | 'clientSecret' | 'brevoKey'
+  | 'products'
+  | 'siteUrl'
+  | 'cartWriteLatencyMs'
+  | 'clientId'
+  | 'clientSecret'
+  | 'brevoKey'
+  | 'hostile'
 >;
 
 export async function startTestSandbox(options: TestSandboxOptions = {}): Promise<TestSandbox> {
