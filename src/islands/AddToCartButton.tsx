@@ -7,6 +7,7 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { ADD_TO_CART_FEEDBACK_MS } from '../lib/commerce/cart.ts';
+import type { MessageKey } from '../lib/i18n/index.ts';
 import { createTranslator, type Messages } from '../lib/i18n/translate.ts';
 import { trackAddToCart, type AnalyticsItem } from '../lib/stores/analytics.ts';
 import { $cartLoading, addCartItem, initCart } from '../lib/stores/cart.ts';
@@ -14,8 +15,8 @@ import { notify } from '../lib/stores/notifications.ts';
 import { openCartSidebar } from '../lib/stores/ui.ts';
 import { buttonClass } from '../components/ui/classes.ts';
 
-/** Message keys the button shows. */
-export const ADD_TO_CART_MESSAGES = [
+/** Message keys of a button that can add (its variant exists and is for sale). */
+const CAN_ADD_MESSAGES = [
   'cart.add',
   'cart.adding',
   'cart.added',
@@ -23,8 +24,31 @@ export const ADD_TO_CART_MESSAGES = [
   'Added to cart',
   'cart.viewCart',
   'cart.error.add',
-  'Currently unavailable',
 ] as const;
+const UNAVAILABLE_MESSAGES = ['Currently unavailable'] as const;
+
+/** Message keys the button shows in any state (the product page's picker changes variant). */
+export const ADD_TO_CART_MESSAGES = [...CAN_ADD_MESSAGES, ...UNAVAILABLE_MESSAGES] as const;
+
+/**
+ * Message keys of a button whose variant never changes (a product card): only the texts of
+ * its one state, since every card of a listing carries its own copy in its island props.
+ */
+export function fixedButtonMessages(canAdd: boolean): readonly MessageKey[] {
+  return canAdd ? CAN_ADD_MESSAGES : UNAVAILABLE_MESSAGES;
+}
+
+/**
+ * The fields of a GA4 item the button cannot tell from its other props (`item_id` is the
+ * product id, `item_name` its name, `quantity` the quantity added): what a card sends.
+ */
+export function analyticsExtras(item: AnalyticsItem): Partial<AnalyticsItem> & { price: number } {
+  const extras: Partial<AnalyticsItem> & { price: number } = { ...item };
+  delete extras.item_id;
+  delete extras.item_name;
+  delete extras.quantity;
+  return extras;
+}
 
 export interface AddToCartButtonProps {
   productId: number;
@@ -34,8 +58,11 @@ export interface AddToCartButtonProps {
   purchasable: boolean;
   /** Product name, for the button's accessible name on cards and for analytics. */
   name: string;
-  /** GA4 item of the product, pushed with add_to_cart (spec §9 analytics). */
-  analyticsItem: AnalyticsItem;
+  /**
+   * GA4 item of the product, pushed with add_to_cart (spec §9 analytics); `item_id`,
+   * `item_name` and `quantity` default to the product id, name and quantity.
+   */
+  analyticsItem: Partial<AnalyticsItem> & { price: number };
   messages: Messages;
   size?: 'md' | 'lg';
   fullWidth?: boolean;
@@ -79,7 +106,7 @@ export function AddToCartButton({
       return;
     }
     setPhase('added');
-    trackAddToCart({ ...analyticsItem, quantity });
+    trackAddToCart({ item_id: String(productId), item_name: name, ...analyticsItem, quantity });
     notify({
       message: t('Added to cart'),
       type: 'success',
