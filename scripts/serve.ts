@@ -16,7 +16,7 @@ import type { Duplex } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import { listingViewPath } from '../src/lib/commerce/listing.ts';
 import type { SharedStore } from '../src/lib/server/store/types.ts';
-import { renderKey } from '../src/server/cache-key.ts';
+import { renderKey, type RenderKey } from '../src/server/cache-key.ts';
 import { httpsDetector, withSecurityHeaders } from '../src/server/headers.ts';
 import { apiCall, createOnDemand, writeHead, type AppHandler } from '../src/server/on-demand.ts';
 import { createRenderCache } from '../src/server/render-cache.ts';
@@ -123,6 +123,19 @@ export async function startServer(options: ServerOptions = {}): Promise<{
     ...(cacheOptions?.pageStaleMs === undefined ? {} : { pageStaleMs: cacheOptions.pageStaleMs }),
   });
 
+  // Hot URLs come back thousands of times a second: remember their keys (bounded).
+  const renderKeys = new Map<string, RenderKey | null>();
+  const cacheableAs = (host: string | undefined, target: string): RenderKey | null => {
+    const name = `${host ?? ''} ${target}`;
+    let key = renderKeys.get(name);
+    if (key === undefined) {
+      key = renderKey(host, target);
+      if (renderKeys.size >= 10_000) renderKeys.clear();
+      renderKeys.set(name, key);
+    }
+    return key;
+  };
+
   /** A reply of the server itself (405, 204, 400): short text, security headers. */
   const answer = (
     req: IncomingMessage,
@@ -184,7 +197,7 @@ export async function startServer(options: ServerOptions = {}): Promise<{
       return;
     }
     const pageTarget = view ?? pathname + search;
-    const key = method === 'POST' ? null : renderKey(req.headers.host, pageTarget);
+    const key = method === 'POST' ? null : cacheableAs(req.headers.host, pageTarget);
     if (key) return onDemand.page(req, res, key);
     req.url = pageTarget;
     return onDemand.relay(req, res);
@@ -229,4 +242,9 @@ if (import.meta.main) {
     host: process.env.HOST ?? '127.0.0.1',
   });
   console.log(`[serve] shop at ${server.url}`);
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      void server.close().finally(() => process.exit(0));
+    });
+  }
 }

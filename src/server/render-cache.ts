@@ -188,6 +188,7 @@ export function createRenderCache(options: RenderCacheOptions): RenderCache {
   const local = new Map<string, { reply: CachedReply; bytes: number; expiresAt: number }>();
   let bytes = 0;
   const flights = new Map<string, Promise<RenderOutcome<unknown>>>();
+  const keys = new Map<string, string>();
   let lastStoreLog = 0;
   const storeFailed =
     options.onStoreError ??
@@ -232,7 +233,15 @@ export function createRenderCache(options: RenderCacheOptions): RenderCache {
 
   const cache: RenderCache = {
     buildId: options.buildId,
-    keyOf: (name) => `page:${options.buildId}:${digest(name)}`,
+    keyOf(name) {
+      let key = keys.get(name);
+      if (key === undefined) {
+        key = `page:${options.buildId}:${digest(name)}`;
+        if (keys.size >= 10_000) keys.clear();
+        keys.set(name, key);
+      }
+      return key;
+    },
     async get(key) {
       const entry = local.get(key);
       const at = now();
