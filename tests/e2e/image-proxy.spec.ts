@@ -1,0 +1,66 @@
+/**
+ * Issue 7, image proxy: `/_image` of the production server transforms the catalogue's pictures
+ * (the sandbox's picture path) and refuses, without fetching them, any other loopback port, the
+ * sandbox's other paths, private and link-local addresses and non-https image hosts.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { expect, test } from '@playwright/test';
+import { productPath } from '../../src/lib/commerce/slug.ts';
+import { PRODUCTS } from '../../scripts/sandbox/fixtures.ts';
+
+const proxied = (href: string) => `/_image?href=${encodeURIComponent(href)}&w=80&h=80&f=webp`;
+
+let trap: Server;
+let hits = 0;
+
+test.beforeAll(async () => {
+  // A loopback server the proxy must never reach (a stand-in for Redis, an admin port...).
+  trap = createServer((_req, res) => {
+    hits++;
+    res.end('secret');
+  });
+  await new Promise<void>((ready) => trap.listen(0, '127.0.0.1', ready));
+});
+
+test.afterAll(async () => {
+  await new Promise((closed) => trap.close(closed));
+});
+
+test('a catalogue picture is transformed; other loopback ports, paths and private addresses are refused unfetched', async ({
+  page,
+  request,
+  baseURL,
+}) => {
+  await page.goto(productPath({ id: PRODUCTS.trackingNone, name: 'x' }));
+  const picture = await page.locator('[data-zoom]').first().getAttribute('data-zoom');
+  expect(picture).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/images\//);
+  const sandbox = new URL(picture ?? '');
+
+  const ok = await request.get(proxied(sandbox.href));
+  expect(ok.status()).toBe(200);
+  expect(ok.headers()['content-type']).toBe('image/webp');
+
+  const trapPort = (trap.address() as AddressInfo).port;
+  const shop = new URL(baseURL ?? '');
+  for (const href of [
+    `http://127.0.0.1:${trapPort}/images/800x800/a.jpg`,
+    `http://127.0.0.1:${trapPort}/`,
+    `http://localhost:${trapPort}/images/a.jpg`,
+    `http://[::1]:${trapPort}/images/a.jpg`,
+    `http://2130706433:${trapPort}/images/a.jpg`,
+    `${shop.origin}/favicon.svg`,
+    `${sandbox.origin}/stores/sandbox/v3/catalog/products`,
+    `${sandbox.origin}/__sandbox/faults`,
+    `${sandbox.origin}/images/../stores/sandbox/v2/store`,
+    `http://localhost:${sandbox.port}${sandbox.pathname}`,
+    'http://10.0.0.1/images/a.jpg',
+    'http://192.168.1.1/a.jpg',
+    'http://169.254.169.254/latest/meta-data/',
+    'http://cdn11.bigcommerce.com/s-x/images/p.jpg',
+  ]) {
+    const refused = await request.get(proxied(href));
+    expect(refused.status(), href).toBe(403);
+  }
+  expect(hits).toBe(0);
+});
