@@ -2,8 +2,8 @@
 import { getViteConfig } from 'astro/config';
 
 // Three projects: `unit` (pure rules, no I/O), `integration` (connectors, middleware and the
-// sandbox over real HTTP on free ports with fresh databases) and `scale` (two production servers
-// sharing one Redis, on the build).
+// sandbox over real HTTP on free ports with fresh databases) and `scale` (on the build: two production
+// servers sharing one Redis, and the server with its upstream down).
 export default getViteConfig({
   test: {
     projects: [

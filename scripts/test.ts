@@ -1,7 +1,7 @@
 /**
  * `npm test`: every check, in order, stopping at the first failure: types, lint, format, unit,
  * integration, a production build against a fresh sandbox, two servers of that build sharing
- * one Redis, size budgets, browser tests (Playwright + axe) and Lighthouse CI. Browser checks
+ * one Redis and that build with its upstream down, size budgets, browser tests (Playwright + axe) and Lighthouse CI. Browser checks
  * need Chromium: under CI=true a missing browser fails the run; elsewhere it is reported loudly
  * and those checks are not run.
  */
@@ -44,8 +44,9 @@ const steps: Step[] = [
     env: testEnv,
   },
   {
-    // Two servers on that build sharing one Redis (their own sandbox on its port, then freed).
-    name: 'two servers (redis)',
+    // Two servers on that build sharing one Redis, then one with its upstream faulted (each
+    // test file its own sandbox on its port, then freed).
+    name: 'two servers (redis), upstream faults',
     command: npx('vitest/vitest.mjs', 'run', '--project', 'scale'),
     env: testEnv,
   },
