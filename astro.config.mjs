@@ -45,6 +45,10 @@ export default defineConfig({
   // Content-Security-Policy of every page (csp.ts): scripts by hash only, pictures from the
   // image hosts, forms to the shop and the hosted checkout.
   security: {
+    // The client middleware (with-client.ts) refuses cross-site unsafe requests to on-demand
+    // pages against the public origin (ClientInfo); Astro's own check compares `Origin` with
+    // the request URL, which says http behind a TLS proxy, and would refuse the shop's forms.
+    checkOrigin: false,
     csp: cspConfig({
       imageOrigins: imageOrigins(imageDomains, sandboxOrigin),
       checkoutOrigins: parseCheckoutOrigins(process.env.CHECKOUT_ORIGINS, sandboxOrigin),
@@ -85,6 +89,10 @@ export default defineConfig({
       // read at run time (secret), so one build serves any deployment.
       REDIS_URL: envField.string({ context: 'server', access: 'secret', optional: true }),
       STATE_DIR: envField.string({ context: 'server', access: 'secret', optional: true }),
+      // Load balancers (addresses or CIDRs, comma-separated) whose X-Forwarded-For/-Proto/-Host
+      // are believed. Read at run time (secret: not inlined in the build), as scripts/serve.ts
+      // reads it, so one build serves behind any proxy.
+      TRUSTED_PROXIES: envField.string({ context: 'server', access: 'secret', optional: true }),
       // BigCommerce API account of the Customer Login API (hosted checkout as the customer).
       BIGCOMMERCE_CLIENT_ID: envField.string({ context: 'server', access: 'secret' }),
       BIGCOMMERCE_CLIENT_SECRET: envField.string({ context: 'server', access: 'secret' }),

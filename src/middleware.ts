@@ -9,6 +9,7 @@ import {
   cartCookieMaxAge,
   sessions,
   storefrontHosts,
+  trustedProxies,
 } from './lib/server/config.ts';
 import { requestHost } from './lib/server/storefronts.ts';
 import { getProductById } from './lib/server/bigcommerce/index.ts';
@@ -25,4 +26,6 @@ export const onRequest = createMiddleware(
       resolveCartRedirect(bigcommerceForHost(requestHost(request)), query),
     cookieMaxAge: cartCookieMaxAge,
   },
+  // First of all: the client behind TRUSTED_PROXIES, and the cross-site check.
+  { trustedProxies },
 );

@@ -1,7 +1,7 @@
 /**
  * Customer and address methods of the shop API over real HTTP against the sandbox (spec §5
  * login and registration, §6 customer rights, §7 customer calls, §8 errors): session cookies,
- * login limits, password reset through the sandbox's Brevo outbox.
+ * password reset through the sandbox's Brevo outbox.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type {
@@ -51,6 +51,10 @@ describe('login and logout (spec §5)', () => {
       customer: { id: marie.id, email: marie.email, firstName: 'Marie', isReseller: false },
     });
     expect(reply.setCookies).toEqual([
+      // OWASP device cookie (throttle.ts): 180 days, for the API only.
+      expect.stringMatching(
+        /^device=[\w-]+\.[\w-]+; Max-Age=15552000; Path=\/api\/; HttpOnly; SameSite=Lax$/,
+      ),
       expect.stringMatching(
         /^session=[\w-]+\.[\w-]+; Max-Age=604800; Path=\/; HttpOnly; SameSite=Lax$/,
       ),
@@ -127,47 +131,7 @@ describe('login and logout (spec §5)', () => {
   });
 });
 
-describe('login rate limits: per account and per IP, same generic error', () => {
-  test('5 failures for an account → 429 Invalid credentials, even with the right password', async () => {
-    const email = newEmail();
-    const shopper = api.shopper({ ip: '198.51.100.1' });
-    await shopper.data('createCustomer', [
-      { email, firstName: 'Léa', lastName: 'Petit', password: 'Dormir2025', createAccount: true },
-    ]);
-    for (let i = 0; i < 5; i += 1) {
-      const ip = `198.51.100.${10 + i}`;
-      expect(
-        await api.shopper({ ip }).call('loginCustomer', [{ email, password: 'Mauvais123' }]),
-      ).toMatchObject(INVALID);
-    }
-    const limited = await api
-      .shopper({ ip: '198.51.100.99' })
-      .call('loginCustomer', [{ email: email.toUpperCase(), password: 'Dormir2025' }]);
-    expect(limited).toMatchObject({
-      status: 429,
-      json: { message: 'Invalid credentials', statusCode: 429 },
-    });
-    // Other accounts are not affected.
-    await api.shopper({ ip: '198.51.100.99' }).login(marie.email, marie.password);
-  });
-
-  test('20 failures from one IP → 429 for any account from it', async () => {
-    const ip = '203.0.113.7';
-    for (let i = 0; i < 20; i += 1) {
-      expect(
-        await api
-          .shopper({ ip })
-          .call('loginCustomer', [{ email: newEmail(), password: 'Mauvais1' }]),
-      ).toMatchObject(INVALID);
-    }
-    expect(
-      await api
-        .shopper({ ip })
-        .call('loginCustomer', [{ email: reseller.email, password: reseller.password }]),
-    ).toMatchObject({ status: 429, json: { message: 'Invalid credentials' } });
-    await api.shopper({ ip: '203.0.113.8' }).login(reseller.email, reseller.password);
-  });
-});
+// Throttling of logins, registrations and reset requests: tests/integration/api-throttle.test.ts.
 
 describe('getCustomers', () => {
   test('visitor → null; reseller → flag and shop name from the form fields', async () => {

@@ -1,13 +1,19 @@
+import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import {
   createKeyedQueue,
-  createRateLimiter,
+  isCrossSiteSubmission,
   isJsonRequest,
   isSameOriginRequest,
 } from '../../src/lib/server/security.ts';
 
 const post = (headers: Record<string, string>, url = 'https://shop.test/api/bigcommerce/x') =>
   new Request(url, { method: 'POST', headers });
+
+// The public origin (ClientInfo.origin): behind a TLS proxy the request URL is http.
+const ORIGIN = 'https://shop.test';
+const proxied = (headers: Record<string, string>, method = 'POST') =>
+  new Request('http://10.0.0.5:4321/paiement', { method, headers });
 
 describe('same-origin check of state-changing calls', () => {
   test.each([
@@ -26,7 +32,110 @@ describe('same-origin check of state-changing calls', () => {
     ['Origin null', { origin: 'null' }, false],
     ['neither header', {}, false],
   ])('%s', (_case, headers, expected) => {
-    expect(isSameOriginRequest(post(headers))).toBe(expected);
+    expect(isSameOriginRequest(post(headers), ORIGIN)).toBe(expected);
+  });
+
+  test('compares with the public origin, not the request URL (TLS proxy)', () => {
+    expect(isSameOriginRequest(proxied({ origin: 'https://shop.test' }), ORIGIN)).toBe(true);
+    expect(isSameOriginRequest(proxied({ origin: 'http://10.0.0.5:4321' }), ORIGIN)).toBe(false);
+  });
+});
+
+describe('cross-site submissions to on-demand pages', () => {
+  test.each([
+    ['GET is never one', 'GET', { origin: 'https://evil.test' }, false],
+    ['HEAD is never one', 'HEAD', { 'sec-fetch-site': 'cross-site' }, false],
+    ['OPTIONS is never one', 'OPTIONS', { origin: 'https://evil.test' }, false],
+    [
+      'form post of the shop',
+      'POST',
+      { origin: ORIGIN, 'content-type': 'application/x-www-form-urlencoded' },
+      false,
+    ],
+    ['form post from the shop, Sec-Fetch-Site', 'POST', { 'sec-fetch-site': 'same-origin' }, false],
+    [
+      'form post from another site',
+      'POST',
+      { origin: 'https://evil.test', 'content-type': 'application/x-www-form-urlencoded' },
+      true,
+    ],
+    [
+      'form post, scheme of the request URL',
+      'POST',
+      { origin: 'http://10.0.0.5:4321', 'content-type': 'multipart/form-data; boundary=x' },
+      true,
+    ],
+    [
+      'text/plain from another site',
+      'POST',
+      { origin: 'https://evil.test', 'content-type': 'Text/Plain;charset=utf-8' },
+      true,
+    ],
+    ['no body type from another site', 'DELETE', { origin: 'https://evil.test' }, true],
+    ['no Origin, no body type', 'POST', {}, true],
+    ['no Origin, form body', 'POST', { 'content-type': 'application/x-www-form-urlencoded' }, true],
+    [
+      'no Origin, JSON (not a browser form: a preflight would be needed)',
+      'POST',
+      { 'content-type': 'application/json' },
+      false,
+    ],
+    [
+      'Sec-Fetch-Site cross-site wins over a matching Origin',
+      'POST',
+      { 'sec-fetch-site': 'cross-site', origin: ORIGIN },
+      true,
+    ],
+    [
+      'Sec-Fetch-Site same-site',
+      'PUT',
+      { 'sec-fetch-site': 'same-site', 'content-type': 'application/json' },
+      true,
+    ],
+    ['Origin null', 'POST', { origin: 'null', 'content-type': 'text/plain' }, true],
+  ])('%s', (_case, method, headers, expected) => {
+    expect(isCrossSiteSubmission(proxied(headers, method), ORIGIN)).toBe(expected);
+  });
+
+  const unsafe = fc.constantFrom('POST', 'PUT', 'PATCH', 'DELETE', 'post');
+  const formType = fc
+    .tuple(
+      fc.constantFrom('application/x-www-form-urlencoded', 'multipart/form-data', 'text/plain'),
+      fc.boolean(),
+      fc.constantFrom('', '; charset=utf-8', ';boundary=----x'),
+    )
+    .map(([type, upper, params]) => `${upper ? type.toUpperCase() : type}${params}`);
+  const otherOrigin = fc
+    .webUrl()
+    .map((url) => new URL(url).origin)
+    .filter((origin) => origin !== ORIGIN);
+
+  test('no form a foreign page can send passes, whatever its method, origin and type', () => {
+    fc.assert(
+      fc.property(
+        unsafe,
+        fc.option(otherOrigin, { nil: undefined }),
+        fc.option(formType, { nil: undefined }),
+        fc.option(fc.constantFrom('cross-site', 'same-site', 'none'), { nil: undefined }),
+        (method, origin, type, site) => {
+          const headers: Record<string, string> = {};
+          if (origin !== undefined) headers.origin = origin;
+          if (type !== undefined) headers['content-type'] = type;
+          if (site !== undefined) headers['sec-fetch-site'] = site;
+          expect(isCrossSiteSubmission(proxied(headers, method), ORIGIN)).toBe(true);
+        },
+      ),
+    );
+  });
+
+  test("the shop's own forms pass, whatever the type", () => {
+    fc.assert(
+      fc.property(unsafe, fc.option(formType, { nil: undefined }), (method, type) => {
+        const headers: Record<string, string> = { origin: ORIGIN };
+        if (type !== undefined) headers['content-type'] = type;
+        expect(isCrossSiteSubmission(proxied(headers, method), ORIGIN)).toBe(false);
+      }),
+    );
   });
 });
 
@@ -45,40 +154,6 @@ describe('JSON content type', () => {
 
   test('no content type', () => {
     expect(isJsonRequest(new Request('https://shop.test/', { method: 'POST' }))).toBe(false);
-  });
-});
-
-describe('rate limiter', () => {
-  test('refuses after the limit until the window ends; reset forgets', () => {
-    let now = 0;
-    const limiter = createRateLimiter({ limit: 2, windowMs: 1_000, now: () => now });
-    const seen: boolean[] = [];
-    for (let i = 0; i < 3; i += 1) {
-      seen.push(limiter.allows('a'));
-      limiter.fail('a');
-    }
-    seen.push(limiter.allows('b'));
-    now = 999;
-    seen.push(limiter.allows('a'));
-    now = 1_000;
-    seen.push(limiter.allows('a'));
-    limiter.fail('a');
-    limiter.fail('a');
-    limiter.reset('a');
-    seen.push(limiter.allows('a'));
-    expect(seen).toEqual([true, true, false, true, false, true, true]);
-  });
-
-  test('bounded: the oldest keys go first when full', () => {
-    const limiter = createRateLimiter({ limit: 1, windowMs: 60_000, maxKeys: 2 });
-    limiter.fail('a');
-    limiter.fail('b');
-    limiter.fail('c');
-    expect([limiter.allows('a'), limiter.allows('b'), limiter.allows('c')]).toEqual([
-      true,
-      false,
-      false,
-    ]);
   });
 });
 

@@ -122,7 +122,7 @@ describe('session cookie', () => {
 
   test('login sets an HttpOnly Lax session and the readable marker; logout clears both', async () => {
     const sessions = createSessionManager({ secret: SECRET, store: createMemoryStore() });
-    const login = new ReplyCookies();
+    const login = new ReplyCookies({ secure: false });
     sessions.start(login, requestWith(''), 7);
     const [session, marker] = login.headers();
     expect(session).toMatch(
@@ -130,7 +130,7 @@ describe('session cookie', () => {
     );
     expect(marker).toBe(`${AUTHENTICATED_COOKIE}=1; Max-Age=604800; Path=/; SameSite=Lax`);
 
-    const logout = new ReplyCookies();
+    const logout = new ReplyCookies({ secure: false });
     await sessions.end(logout, requestWith(''));
     expect(logout.headers()).toEqual([
       `${SESSION_COOKIE}=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax`,
@@ -138,9 +138,9 @@ describe('session cookie', () => {
     ]);
   });
 
-  test('Secure over https', () => {
+  test('Secure when the browser uses https (ClientInfo.secure, behind a TLS proxy too)', () => {
     const sessions = createSessionManager({ secret: SECRET, store: createMemoryStore() });
-    const cookies = new ReplyCookies();
+    const cookies = new ReplyCookies({ secure: true });
     sessions.start(cookies, requestWith('', 'https://shop.test/api/x'), 7);
     expect(cookies.headers().every((c) => c.includes('; Secure'))).toBe(true);
   });
@@ -152,7 +152,7 @@ describe('sessions that end (issue 7)', () => {
     return header.slice(0, header.indexOf(';'));
   };
   const login = (sessions: SessionManager, customerId: number) => {
-    const cookies = new ReplyCookies();
+    const cookies = new ReplyCookies({ secure: false });
     sessions.start(cookies, requestWith(''), customerId);
     return cookieOf(cookies);
   };
@@ -163,7 +163,7 @@ describe('sessions that end (issue 7)', () => {
     const sessions = createSessionManager({ secret: SECRET, store: createMemoryStore() });
     const read = reader(sessions);
     const [laptop, phone] = [login(sessions, 7), login(sessions, 7)];
-    await sessions.end(new ReplyCookies(), requestWith(laptop));
+    await sessions.end(new ReplyCookies({ secure: false }), requestWith(laptop));
     expect([await read(laptop), await read(phone)]).toEqual([null, 7]);
   });
 
@@ -190,7 +190,7 @@ describe('sessions that end (issue 7)', () => {
     const cookie = login(one, 7);
     const two = createSessionManager({ secret: SECRET, store });
     expect(await reader(two)(cookie)).toBe(7);
-    await one.end(new ReplyCookies(), requestWith(cookie));
+    await one.end(new ReplyCookies({ secure: false }), requestWith(cookie));
     expect(await reader(two)(cookie)).toBeNull();
   });
 
@@ -212,7 +212,7 @@ describe('sessions that end (issue 7)', () => {
     const read = reader(sessions);
     const active = login(sessions, 7);
     for (let i = 0; i < 500; i += 1) {
-      await sessions.end(new ReplyCookies(), requestWith(login(sessions, 7)));
+      await sessions.end(new ReplyCookies({ secure: false }), requestWith(login(sessions, 7)));
     }
     const record = JSON.parse((await store.get(endedSessionsKey(7))) ?? '{}') as {
       ids: Record<string, number>;
@@ -260,7 +260,7 @@ describe('sessions that end (issue 7)', () => {
           if (step.kind === 'logout' && live.length > 0) {
             const session = live[step.pick % live.length];
             if (session === undefined) continue;
-            await sessions.end(new ReplyCookies(), requestWith(session.cookie));
+            await sessions.end(new ReplyCookies({ secure: false }), requestWith(session.cookie));
             session.ended = true;
           }
           if (step.kind === 'reset') {

@@ -55,6 +55,8 @@ export const AUTH_FORMS_MESSAGES = [
   'Invalid email',
   'Password must have at least 7 characters including one letter and a number',
   'Invalid credentials',
+  // 429 of the login and registration throttle (the form shows it, then the shopper waits).
+  'Too many attempts',
   'Get user data failed',
   'Email already in use',
   'error.generic',

@@ -20,6 +20,7 @@ export const PASSWORD_RESET_MESSAGES = [
   'Password must have at least 7 characters including one letter and a number',
   'Invalid or expired reset link',
   'Invalid credentials',
+  'Too many attempts',
   'error.generic',
 ] as const;
 

@@ -129,3 +129,12 @@ export function resolveClient(request: ClientRequest, trusted: TrustedProxies): 
     origin: `${protocol}://${host.toLowerCase()}`,
   };
 }
+
+/**
+ * The client of a request taken as it comes, believing no proxy: no address, the scheme and
+ * origin of its URL (pre-rendered pages at build time; callers that know no peer).
+ */
+export function directClient(url: URL): ClientInfo {
+  const protocol = url.protocol === 'https:' ? 'https' : 'http';
+  return { address: '', protocol, secure: protocol === 'https', origin: url.origin };
+}

@@ -28,12 +28,15 @@ import {
   SHOP_LOCALE,
   STATE_DIR,
   STOREFRONTS,
+  TRUSTED_PROXIES,
 } from 'astro:env/server';
 import { createAccountServices, type AccountServices } from './api/context.ts';
 import { createBrevoClient, sendTransactionalEmail, type BrevoClient } from './brevo/index.ts';
+import { parseTrustedProxies, type TrustedProxies } from './client.ts';
+import { logFailure } from './failures.ts';
 import { createResetTokens } from './password-reset.ts';
 import { createSessionManager, type SessionManager } from './session.ts';
-import { logFailure } from './failures.ts';
+import { createAccountThrottle } from './throttle.ts';
 import { createStore, type SharedStore } from './store/index.ts';
 import type { StorefrontConfig } from '../commerce/storefront.ts';
 import { resolveI18nConfig, type I18nConfig } from '../i18n/config.ts';
@@ -64,6 +67,13 @@ export const i18nConfig: I18nConfig = resolveI18nConfig({
   currency: SHOP_CURRENCY,
   country: SHOP_COUNTRY,
 });
+
+/**
+ * The load balancers whose `X-Forwarded-For`/`-Proto`/`-Host` are believed (`TRUSTED_PROXIES`,
+ * read at run time like `scripts/serve.ts` reads it: `parseTrustedProxies` of the same
+ * variable). An entry that is no address or CIDR fails at startup.
+ */
+export const trustedProxies: TrustedProxies = parseTrustedProxies(TRUSTED_PROXIES);
 
 /** Feature flags (spec §1, §6). */
 export const features = Object.freeze({
@@ -186,6 +196,7 @@ export function accountServices(): AccountServices {
     sendMail: (email) => sendTransactionalEmail(brevo(), email),
     mailSender: { email: MAIL_SENDER_EMAIL, name: MAIL_SENDER_NAME },
     linkOrigin,
+    throttle: createAccountThrottle({ store: sharedStore(), secret: SESSION_SECRET }),
     customerLogin: {
       clientId: BIGCOMMERCE_CLIENT_ID,
       clientSecret: BIGCOMMERCE_CLIENT_SECRET,

@@ -27,12 +27,22 @@ export function readCookie(request: Request, name: string): string | undefined {
   return readCookieHeader(request.headers.get('cookie'), name);
 }
 
-/** Cookies a call sets on its reply; the last value set for a name wins. */
+/**
+ * Cookies a call sets on its reply; the last value set for a name wins. Over https (the
+ * browser's scheme, `ClientInfo.secure`: https behind a trusted TLS proxy too) every cookie
+ * gets `Secure`.
+ */
 export class ReplyCookies {
   readonly #cookies = new Map<string, string>();
+  readonly #secure: boolean;
+
+  constructor(options: { secure: boolean }) {
+    this.#secure = options.secure;
+  }
 
   set(name: string, value: string, options: CookieOptions): void {
-    this.#cookies.set(name, serializeCookie(name, value, options));
+    const secure = this.#secure || options.secure === true;
+    this.#cookies.set(name, serializeCookie(name, value, { ...options, secure }));
   }
 
   /** Deletes the cookie in the browser (same path, Max-Age 0). */

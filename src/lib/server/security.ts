@@ -1,21 +1,47 @@
 /**
  * Request checks and in-process guards of the API middleware: same-origin and JSON checks of
- * state-changing calls (issue 3 "Session and security"), a bounded in-memory rate limiter
- * (login attempts) and a per-key promise queue (writes to one cart run one at a time).
- * In memory: each server copy keeps its own counters and queues.
+ * state-changing calls (issue 3 "Session and security"), the cross-site check of form posts to
+ * on-demand pages, and a per-key promise queue (writes to one cart run one at a time).
+ * Origins are the public origin of `ClientInfo` (`client.ts`): behind a TLS proxy the request
+ * URL says http while the browser's `Origin` says https.
  */
 
 /**
  * A state-changing call must come from the shop's own pages: `Sec-Fetch-Site: same-origin`,
- * or an `Origin` equal to the request's origin. `Sec-Fetch-Site: none` (a typed URL, a
- * bookmark) and cross-site requests are refused; so is a request that says neither.
+ * or an `Origin` equal to the shop's public `origin` (`ClientInfo.origin`). `Sec-Fetch-Site:
+ * none` (a typed URL, a bookmark) and cross-site requests are refused; so is a request that
+ * says neither.
  */
-export function isSameOriginRequest(request: Request): boolean {
+export function isSameOriginRequest(request: Request, origin: string): boolean {
   const site = request.headers.get('sec-fetch-site');
   if (site !== null) return site === 'same-origin';
-  const origin = request.headers.get('origin');
-  if (origin === null || origin === 'null') return false;
-  return origin === new URL(request.url).origin;
+  const sent = request.headers.get('origin');
+  if (sent === null || sent === 'null') return false;
+  return sent.toLowerCase() === origin.toLowerCase();
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+// What an HTML form can send cross-site without a CORS preflight (plus no body type at all).
+const FORM_TYPES = ['application/x-www-form-urlencoded', 'multipart/form-data', 'text/plain'];
+
+/**
+ * A request another site's page could have made a browser send to an on-demand page: an
+ * unsafe method (POST, PUT, DELETE...) whose `Sec-Fetch-Site` is not same-origin, or, from a
+ * browser that does not send it, whose `Origin` is not the shop's public `origin` while the
+ * body is form-like or untyped (any other type needs a CORS preflight the shop never grants).
+ * What Astro's `security.checkOrigin` does, against the public origin instead of the request
+ * URL's.
+ */
+export function isCrossSiteSubmission(request: Request, origin: string): boolean {
+  if (SAFE_METHODS.has(request.method.toUpperCase())) return false;
+  const site = request.headers.get('sec-fetch-site');
+  if (site !== null) return site !== 'same-origin';
+  const sent = request.headers.get('origin');
+  if (sent !== null && sent.toLowerCase() === origin.toLowerCase()) return false;
+  const type = request.headers.get('content-type');
+  if (type === null) return true;
+  const essence = type.split(';')[0]?.trim().toLowerCase() ?? '';
+  return FORM_TYPES.includes(essence);
 }
 
 /** The body is declared JSON (`application/json`, any parameters). */
@@ -23,70 +49,6 @@ export function isJsonRequest(request: Request): boolean {
   const type = request.headers.get('content-type');
   if (type === null) return false;
   return type.split(';')[0]?.trim().toLowerCase() === 'application/json';
-}
-
-export interface RateLimitRule {
-  /** Failures allowed in the window; the next attempt is refused. */
-  limit: number;
-  windowMs: number;
-}
-
-export interface RateLimiter {
-  /** Whether `key` may try again now. */
-  allows(key: string): boolean;
-  /** Counts a failure of `key`. */
-  fail(key: string): void;
-  /** Forgets `key` (after a success). */
-  reset(key: string): void;
-}
-
-/**
- * Failures per key in a fixed window starting at the first failure. At most `maxKeys` keys
- * are kept: when full, expired entries go first, then the oldest (a flood of new keys cannot
- * grow memory).
- */
-export function createRateLimiter(
-  rule: RateLimitRule & { maxKeys?: number; now?: () => number },
-): RateLimiter {
-  const maxKeys = rule.maxKeys ?? 10_000;
-  const now = rule.now ?? Date.now;
-  const entries = new Map<string, { count: number; resetAt: number }>();
-
-  const current = (key: string) => {
-    const entry = entries.get(key);
-    if (entry !== undefined && entry.resetAt <= now()) {
-      entries.delete(key);
-      return undefined;
-    }
-    return entry;
-  };
-
-  const makeRoom = () => {
-    if (entries.size < maxKeys) return;
-    const at = now();
-    for (const [key, entry] of entries) if (entry.resetAt <= at) entries.delete(key);
-    // Maps iterate in insertion order: the first keys are the oldest windows.
-    for (const key of entries.keys()) {
-      if (entries.size < maxKeys) break;
-      entries.delete(key);
-    }
-  };
-
-  return {
-    allows: (key) => (current(key)?.count ?? 0) < rule.limit,
-    fail(key) {
-      const entry = current(key);
-      if (entry !== undefined) {
-        entry.count += 1;
-        return;
-      }
-      makeRoom();
-      entries.set(key, { count: 1, resetAt: now() + rule.windowMs });
-    },
-    reset(key) {
-      entries.delete(key);
-    },
-  };
 }
 
 export interface KeyedQueue {

@@ -72,11 +72,6 @@ export interface SessionOptions {
   maxAge?: number | undefined;
 }
 
-/** Whether cookies of this request get `Secure`: the request URL is https. */
-export function isSecureRequest(request: Request): boolean {
-  return new URL(request.url).protocol === 'https:';
-}
-
 /** What the store keeps of a customer's ended sessions. */
 interface EndedSessions {
   /** Sessions issued at or before this time (ms) are ended. */
@@ -152,9 +147,10 @@ export function createSessionManager(options: SessionOptions): SessionManager {
       { ttlMs: 10_000, waitMs: 10_000 },
     );
 
-  const cookieOptions = (request: Request, httpOnly: boolean): Omit<CookieOptions, 'maxAge'> => ({
+  // `Secure` comes from the reply's cookies: the browser's scheme (ClientInfo), behind a TLS
+  // proxy too.
+  const cookieOptions = (httpOnly: boolean): Omit<CookieOptions, 'maxAge'> => ({
     path: '/',
-    secure: isSecureRequest(request),
     httpOnly,
   });
 
@@ -176,20 +172,20 @@ export function createSessionManager(options: SessionOptions): SessionManager {
       }
       return session;
     },
-    start(cookies, request, customerId) {
+    start(cookies, _request, customerId) {
       cookies.set(SESSION_COOKIE, seal(customerId), {
-        ...cookieOptions(request, true),
+        ...cookieOptions(true),
         maxAge,
       });
       cookies.set(AUTHENTICATED_COOKIE, '1', {
-        ...cookieOptions(request, false),
+        ...cookieOptions(false),
         maxAge: SESSION_MAX_AGE,
       });
     },
     async end(cookies, request) {
-      cookies.clear(SESSION_COOKIE, cookieOptions(request, true));
+      cookies.clear(SESSION_COOKIE, cookieOptions(true));
       cookies.set(AUTHENTICATED_COOKIE, '0', {
-        ...cookieOptions(request, false),
+        ...cookieOptions(false),
         maxAge: SESSION_MAX_AGE,
       });
       const payload = open(readCookie(request, SESSION_COOKIE));

@@ -35,7 +35,10 @@ export const $customerErrors = map<Record<CustomerAction, ActionError | null>>({
 /** True while a customer action runs (the forms disable their submit button). */
 export const $customerLoading = atom(false);
 
-/** spec §5: the login error, whatever the API's status (401 and rate-limited 429 alike). */
+/**
+ * spec §5: the login error when the API says the credentials are not valid (a throttled
+ * attempt answers 429 'Too many attempts', shown as it comes).
+ */
 const INVALID_CREDENTIALS = 'Invalid credentials';
 /** spec §5: after login, customer data must be returned. */
 const USER_DATA_FAILED = 'Get user data failed';

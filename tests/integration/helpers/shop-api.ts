@@ -1,11 +1,14 @@
 /**
  * The shop API with its account services over real HTTP, against a fresh sandbox: a node:http
- * server bridges to `handleApiCall` (the way the Astro route does), and `shopper()` gives a
- * browser-like caller with its own cookie jar, sending same-origin JSON calls by default.
+ * server runs the client middleware (`with-client.ts`: ClientInfo behind `trustedProxies`,
+ * the cross-site check) and bridges to `handleApiCall` with its `clientInfo`, the way the
+ * Astro route does; `shopper()` gives a browser-like caller with its own cookie jar, sending
+ * same-origin JSON calls by default.
  */
 import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
+import { createContext } from 'astro/middleware';
 import { bigcommerceService } from '../../../src/lib/server/api/bigcommerce.ts';
 import {
   createAccountServices,
@@ -14,17 +17,23 @@ import {
 import { handleApiCall, type ApiServices } from '../../../src/lib/server/api/handle.ts';
 import { createBigCommerceClient } from '../../../src/lib/server/bigcommerce/index.ts';
 import { createBrevoClient, sendTransactionalEmail } from '../../../src/lib/server/brevo/index.ts';
+import { parseTrustedProxies } from '../../../src/lib/server/client.ts';
+import { createWithClient } from '../../../src/lib/server/middleware/with-client.ts';
 import { createResetTokens } from '../../../src/lib/server/password-reset.ts';
 import { createSessionManager } from '../../../src/lib/server/session.ts';
 import { createMemoryStore } from '../../../src/lib/server/store/memory.ts';
 import type { SharedStore } from '../../../src/lib/server/store/types.ts';
+import { createAccountThrottle } from '../../../src/lib/server/throttle.ts';
 import { startTestSandbox, type TestSandbox } from './sandbox.ts';
 
 export const SESSION_SECRET = 'integration-tests-session-secret-0123456789';
 export const CLIENT_ID = 'sandbox-client';
 export const CLIENT_SECRET = 'sandbox-client-secret';
 export const BREVO_KEY = 'sandbox-brevo-key';
-/** Header the bridge reads the client address from (tests of per-IP limits). */
+/**
+ * Header the bridge takes as the TCP peer's address instead of the socket's (127.0.0.1): the
+ * tests' stand-in for shoppers on other addresses, or for a load balancer.
+ */
 export const CLIENT_IP_HEADER = 'x-test-client-ip';
 
 export interface ShopApi {
@@ -46,6 +55,8 @@ export interface Reply {
   status: number;
   json: { data?: unknown; message?: string; statusCode?: number };
   setCookies: string[];
+  /** The other headers of the reply (`Retry-After`...). */
+  headers: Headers;
 }
 
 export interface CallOptions {
@@ -84,6 +95,8 @@ export interface ShopApiOptions {
   store?: SharedStore;
   /** Another bridge's sandbox to share (a second server copy); not closed by `close()`. */
   sandbox?: TestSandbox;
+  /** `TRUSTED_PROXIES` of the bridge (default: none, every forwarded header is ignored). */
+  trustedProxies?: string;
 }
 
 export async function startShopApi(options: ShopApiOptions = {}): Promise<ShopApi> {
@@ -110,6 +123,7 @@ export async function startShopApi(options: ShopApiOptions = {}): Promise<ShopAp
     sendMail: (email) => sendTransactionalEmail(brevo, email),
     mailSender: { email: 'contact@literie-exemple.fr', name: 'Literie' },
     linkOrigin: (request) => new URL(request.url).origin,
+    throttle: createAccountThrottle({ store, secret: SESSION_SECRET }),
     customerLogin: {
       clientId: CLIENT_ID,
       clientSecret: CLIENT_SECRET,
@@ -118,16 +132,30 @@ export async function startShopApi(options: ShopApiOptions = {}): Promise<ShopAp
     ...options.account,
   });
   const services: ApiServices = { bigcommerce: bigcommerceService(() => client, account) };
+  const withClient = createWithClient({
+    trustedProxies: parseTrustedProxies(options.trustedProxies),
+  });
 
   const server: Server = createServer((req, res) => {
     const request = toRequest(req);
     const match = /^\/api\/([^/]+)\/([^/]+)$/.exec(new URL(request.url).pathname);
     const ip = req.headers[CLIENT_IP_HEADER];
-    const reply = match
-      ? handleApiCall(request, { service: match[1] ?? '', method: match[2] ?? '' }, services, {
-          clientAddress: typeof ip === 'string' ? ip : (req.socket.remoteAddress ?? ''),
-        })
-      : Promise.resolve(new Response('not found', { status: 404 }));
+    // What Astro's node adapter gives the middleware: the TCP peer as `clientAddress`.
+    const peer = typeof ip === 'string' ? ip : req.socket.remoteAddress;
+    const context = createContext({
+      request,
+      defaultLocale: 'fr',
+      ...(peer === undefined ? {} : { clientAddress: peer }),
+    });
+    const reply = Promise.resolve(
+      withClient(context, () =>
+        match
+          ? handleApiCall(request, { service: match[1] ?? '', method: match[2] ?? '' }, services, {
+              clientInfo: context.locals.clientInfo,
+            })
+          : Promise.resolve(new Response('not found', { status: 404 })),
+      ),
+    ).then((response) => response ?? new Response('no response', { status: 500 }));
     void reply.then(async (response) => {
       const headers: Record<string, string | string[]> = {};
       for (const [name, value] of response.headers) {
@@ -146,7 +174,7 @@ export async function startShopApi(options: ShopApiOptions = {}): Promise<ShopAp
     path: string,
     payload: string,
     headers: Record<string, string>,
-  ): Promise<{ status: number; body: string; setCookies: string[] }> {
+  ): Promise<{ status: number; body: string; setCookies: string[]; headers: Headers }> {
     return new Promise((resolve, reject) => {
       const req = httpRequest(
         `${base}${path}`,
@@ -158,10 +186,16 @@ export async function startShopApi(options: ShopApiOptions = {}): Promise<ShopAp
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));
           res.on('end', () => {
+            const headers = new Headers();
+            for (const [name, value] of Object.entries(res.headers)) {
+              if (name === 'set-cookie' || value === undefined) continue;
+              headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+            }
             resolve({
               status: res.statusCode ?? 0,
               body: Buffer.concat(chunks).toString(),
               setCookies: res.headers['set-cookie'] ?? [],
+              headers,
             });
           });
         },
@@ -201,6 +235,7 @@ export async function startShopApi(options: ShopApiOptions = {}): Promise<ShopAp
           status: reply.status,
           json: JSON.parse(reply.body) as Reply['json'],
           setCookies: reply.setCookies,
+          headers: reply.headers,
         };
       },
       async data<T>(method: string, args: unknown[] = []) {

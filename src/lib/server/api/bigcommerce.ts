@@ -133,11 +133,11 @@ export function bigcommerceService(
     methods: account === undefined ? bigcommerceMethods : shopMethods,
     // Catalogue replies differ by storefront channel only.
     cacheScope: ({ request }) => String(clientFor(request).channelId ?? ''),
-    context: async ({ request, cookies, clientAddress }) => ({
+    context: async ({ request, cookies, clientInfo }) => ({
       client: clientFor(request),
       request,
       cookies,
-      clientAddress,
+      clientInfo,
       session: account === undefined ? visitor : await account.sessions.read(request),
       account,
     }),

@@ -1,16 +1,17 @@
 /**
  * The context of a `bigcommerce` method: the storefront's client, the caller's session, the
- * reply's cookies, the client address, and the shop's account services (session signing,
- * reset tokens, mail, customer login to the hosted checkout, login limits, cart write queue).
+ * reply's cookies, the client (`ClientInfo`), and the shop's account services (session signing,
+ * reset tokens, mail, customer login to the hosted checkout, throttling, cart write queue).
  */
 import type { MailAddress, TransactionalEmail } from '../brevo/index.ts';
 import type { BigCommerceClient } from '../bigcommerce/index.ts';
 import type { ReplyCookies } from '../cookies.ts';
 import type { ResetTokens } from '../password-reset.ts';
-import { createRateLimiter, type RateLimiter } from '../security.ts';
+import type { ClientInfo } from '../client.ts';
 import type { Session, SessionManager } from '../session.ts';
 import { createLockedQueue, type KeyedQueue } from '../store/lock.ts';
 import type { SharedStore } from '../store/types.ts';
+import type { AccountThrottle } from '../throttle.ts';
 import { ApiError } from './handle.ts';
 
 export interface AccountServices {
@@ -29,25 +30,14 @@ export interface AccountServices {
   linkOrigin(request: Request): string;
   /** Customer Login API (hosted checkout as the logged-in customer). */
   customerLogin: { clientId: string; clientSecret: string; storeHash: string };
-  /** Failed logins per account (e-mail) and per client IP. */
-  loginLimits: { account: RateLimiter; ip: RateLimiter };
-  /** Reset e-mails per account and per client IP. */
-  resetLimits: { account: RateLimiter; ip: RateLimiter };
+  /**
+   * Login (device cookies, progressive delays), registration and reset-request limits, in the
+   * shared store (`throttle.ts`).
+   */
+  throttle: AccountThrottle;
   /** Writes to one cart run one at a time, across server copies (keyed by cart id). */
   cartQueue: KeyedQueue;
 }
-
-/** spec-free limits of issue 3: 5 failed logins per account, 20 per IP, in 15 minutes. */
-export const LOGIN_LIMITS = {
-  account: { limit: 5, windowMs: 15 * 60_000 },
-  ip: { limit: 20, windowMs: 15 * 60_000 },
-} as const;
-
-/** At most 3 reset e-mails per account and 10 per IP in an hour. */
-export const RESET_LIMITS = {
-  account: { limit: 3, windowMs: 60 * 60_000 },
-  ip: { limit: 10, windowMs: 60 * 60_000 },
-} as const;
 
 /**
  * Lock of a cart's writes: a cart write is two upstream calls (read, then write) of at most
@@ -55,21 +45,12 @@ export const RESET_LIMITS = {
  */
 export const CART_LOCK = { prefix: 'cart:', ttlMs: 60_000, waitMs: 30_000 } as const;
 
-/** The account services with the default limits and the store-locked cart queue. */
+/** The account services with the store-locked cart queue. */
 export function createAccountServices(
-  services: Omit<AccountServices, 'loginLimits' | 'resetLimits' | 'cartQueue'> &
-    Partial<Pick<AccountServices, 'loginLimits' | 'resetLimits' | 'cartQueue'>>,
+  services: Omit<AccountServices, 'cartQueue'> & Partial<Pick<AccountServices, 'cartQueue'>>,
 ): AccountServices {
   return {
     ...services,
-    loginLimits: services.loginLimits ?? {
-      account: createRateLimiter(LOGIN_LIMITS.account),
-      ip: createRateLimiter(LOGIN_LIMITS.ip),
-    },
-    resetLimits: services.resetLimits ?? {
-      account: createRateLimiter(RESET_LIMITS.account),
-      ip: createRateLimiter(RESET_LIMITS.ip),
-    },
     cartQueue: services.cartQueue ?? createLockedQueue(services.store, CART_LOCK),
   };
 }
@@ -80,7 +61,8 @@ export interface ShopContext {
   request: Request;
   session: Session;
   cookies: ReplyCookies;
-  clientAddress: string;
+  /** The client behind the trusted proxies (address for limits, public origin). */
+  clientInfo: ClientInfo;
   /** Undefined when the service serves the catalogue only (no account configured). */
   account: AccountServices | undefined;
 }

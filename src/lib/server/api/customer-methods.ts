@@ -29,9 +29,16 @@ import {
   type BigCommerceClient,
 } from '../bigcommerce/index.ts';
 import { CartIdSchema } from '../bigcommerce/queries.ts';
-import { usableCart } from '../ownership.ts';
+import { readCookie } from '../cookies.ts';
 import { logFailure } from '../failures.ts';
+import { usableCart } from '../ownership.ts';
 import { passwordResetEmail } from '../password-reset-email.ts';
+import {
+  DEVICE_COOKIE,
+  DEVICE_COOKIE_MAX_AGE,
+  DEVICE_COOKIE_PATH,
+  retryAfterSeconds,
+} from '../throttle.ts';
 import { accountOf, requireCustomer, type ShopContext } from './context.ts';
 import {
   currentCustomer as toCurrentCustomer,
@@ -40,12 +47,12 @@ import {
 } from './customer-view.ts';
 import { ApiError, defineMethod, named, type ApiMethod } from './handle.ts';
 
-const invalidCredentials = (status: 401 | 429) =>
-  new ApiError(
-    status,
-    status === 429 ? 'RATE_LIMITED' : 'INVALID_CREDENTIALS',
-    'Invalid credentials',
-  );
+const invalidCredentials = () => new ApiError(401, 'INVALID_CREDENTIALS', 'Invalid credentials');
+// Throttled (throttle.ts): the wait is the same whether the e-mail has an account or not.
+const tooManyAttempts = (retryAfterMs: number) =>
+  new ApiError(429, 'TOO_MANY_ATTEMPTS', 'Too many attempts', {
+    'Retry-After': String(retryAfterSeconds(retryAfterMs)),
+  });
 const userDataFailed = () => new ApiError(404, 'USER_DATA_FAILED', 'Get user data failed');
 const emailInUse = () => new ApiError(409, 'EMAIL_IN_USE', 'Email already in use');
 const updateClientFailed = () => new ApiError(502, 'UPDATE_CLIENT_FAILED', 'Update client failed');
@@ -69,13 +76,12 @@ function asEmailConflict(error: unknown): unknown {
   return error.status === 409 || (error.status === 422 && aboutEmail) ? emailInUse() : error;
 }
 
-const rateKeys = (context: ShopContext, email: string) => ({
-  account: email.trim().toLowerCase(),
-  ip: context.clientAddress,
-});
-
 export const customerMethods = {
-  /** spec §5 login: valid credentials on the storefront's channel → a new session. */
+  /**
+   * spec §5 login: valid credentials on the storefront's channel → a new session, and a new
+   * device cookie (OWASP) so that this browser's next attempts count against it alone.
+   * Throttled: 429 'Too many attempts' with `Retry-After`.
+   */
   loginCustomer: defineMethod(
     z.tuple([named(LoginInputSchema, 'credentials')]),
     async (
@@ -83,23 +89,27 @@ export const customerMethods = {
       [credentials],
     ): Promise<{ isValid: true; customer: CurrentCustomer }> => {
       const account = accountOf(context);
-      const { loginLimits, sessions } = account;
-      const keys = rateKeys(context, credentials.email);
-      const limited =
-        !loginLimits.account.allows(keys.account) ||
-        (keys.ip !== '' && !loginLimits.ip.allows(keys.ip));
-      if (limited) {
+      const { throttle, sessions } = account;
+      const attempt = await throttle.login({
+        email: credentials.email,
+        address: context.clientInfo.address,
+        deviceCookie: readCookie(context.request, DEVICE_COOKIE),
+      });
+      if (!attempt.allowed) {
         await sessions.end(context.cookies, context.request);
-        throw invalidCredentials(429);
+        throw tooManyAttempts(attempt.retryAfterMs);
       }
       const customerId = await validateCustomerCredentials(context.client, credentials);
       if (customerId === null) {
-        loginLimits.account.fail(keys.account);
-        if (keys.ip !== '') loginLimits.ip.fail(keys.ip);
+        await attempt.failed();
         await sessions.end(context.cookies, context.request);
-        throw invalidCredentials(401);
+        throw invalidCredentials();
       }
-      loginLimits.account.reset(keys.account);
+      context.cookies.set(DEVICE_COOKIE, await attempt.succeeded(), {
+        path: DEVICE_COOKIE_PATH,
+        httpOnly: true,
+        maxAge: DEVICE_COOKIE_MAX_AGE,
+      });
       const customer = await getCustomerById(context.client, customerId);
       if (customer === null) {
         await sessions.end(context.cookies, context.request);
@@ -128,11 +138,19 @@ export const customerMethods = {
     return currentCustomer(context.client, customerId);
   }),
 
-  /** spec §5 registration; the new customer is logged in. */
+  /**
+   * spec §5 registration; the new customer is logged in. Throttled per address and per e-mail
+   * (429 'Too many attempts' with `Retry-After`), before the e-mail is even looked up.
+   */
   createCustomer: defineMethod(
     z.tuple([named(RegistrationInputSchema, 'customer')]),
     async (context: ShopContext, [input]) => {
-      const { sessions } = accountOf(context);
+      const { sessions, throttle } = accountOf(context);
+      const admission = await throttle.registration({
+        email: input.email,
+        address: context.clientInfo.address,
+      });
+      if (!admission.allowed) throw tooManyAttempts(admission.retryAfterMs);
       if ((await getCustomerByEmail(context.client, input.email)) !== null) throw emailInUse();
       const created = await createCustomer(context.client, {
         email: input.email,
@@ -211,22 +229,18 @@ export const customerMethods = {
 
   /**
    * spec §7 generateOttAndToken: mails a reset link when the account exists. Always null, so
-   * the reply never says whether an e-mail has an account; limited per account and per IP.
+   * the reply never says whether an e-mail has an account; limited per account and per
+   * address (over the limit, silently no e-mail).
    */
   generateOttAndToken: defineMethod(
     z.tuple([named(PasswordResetRequestSchema, 'request')]),
     async (context: ShopContext, [{ email }]) => {
       const account = accountOf(context);
-      const keys = rateKeys(context, email);
-      const { resetLimits } = account;
-      if (
-        !resetLimits.account.allows(keys.account) ||
-        (keys.ip !== '' && !resetLimits.ip.allows(keys.ip))
-      ) {
-        return null;
-      }
-      resetLimits.account.fail(keys.account);
-      if (keys.ip !== '') resetLimits.ip.fail(keys.ip);
+      const allowed = await account.throttle.resetRequest({
+        email,
+        address: context.clientInfo.address,
+      });
+      if (!allowed) return null;
       const customer = await getCustomerByEmail(context.client, email);
       if (customer === null) return null;
       const token = account.resetTokens.create(customer);

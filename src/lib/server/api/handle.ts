@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { API_BUDGET_MS, withBudget } from '../budget.ts';
 import { cacheKey, createCache } from '../cache.ts';
+import { directClient, type ClientInfo } from '../client.ts';
 import { ReplyCookies } from '../cookies.ts';
 import { logFailure, upstreamFailure } from '../failures.ts';
 import { isJsonRequest, isSameOriginRequest } from '../security.ts';
@@ -43,8 +44,8 @@ export interface CallContext {
   request: Request;
   /** Cookies to set on the reply (whatever the reply: data or error). */
   cookies: ReplyCookies;
-  /** The client's IP address as the server saw it ('' when unknown). */
-  clientAddress: string;
+  /** The client behind the trusted proxies: address (limits), scheme, public origin. */
+  clientInfo: ClientInfo;
 }
 
 /**
@@ -124,11 +125,19 @@ export class ApiError extends Error {
   override readonly name = 'ApiError';
   readonly code: string;
   readonly status: number;
+  /** Headers of the error reply (`Retry-After` of a 429). */
+  readonly headers: Readonly<Record<string, string>>;
 
-  constructor(status: number, code: string, message: string) {
+  constructor(
+    status: number,
+    code: string,
+    message: string,
+    headers: Readonly<Record<string, string>> = {},
+  ) {
     super(message);
     this.status = status;
     this.code = code;
+    this.headers = headers;
   }
 }
 
@@ -154,8 +163,11 @@ export interface ApiErrorBody {
 }
 
 export interface ApiCallOptions {
-  /** The client's IP address (Astro's `clientAddress`), for per-IP limits. */
-  clientAddress?: string | undefined;
+  /**
+   * The client (`locals.clientInfo` of the client middleware); without it, the request as it
+   * comes: no address, the URL's scheme and origin.
+   */
+  clientInfo?: ClientInfo | undefined;
 }
 
 /** Answers one API call; never throws. Cookies a method sets ride on any reply. */
@@ -165,7 +177,8 @@ export async function handleApiCall(
   services: ApiServices,
   options: ApiCallOptions = {},
 ): Promise<Response> {
-  const cookies = new ReplyCookies();
+  const clientInfo = options.clientInfo ?? directClient(new URL(request.url));
+  const cookies = new ReplyCookies({ secure: clientInfo.secure });
   const reply = (body: unknown, init: { status: number; headers?: Record<string, string> }) =>
     replyWith(body, init, cookies);
   try {
@@ -187,12 +200,13 @@ export async function handleApiCall(
         `Unknown middleware method: ${clip(service)}.${clip(method)}`,
       );
     }
-    if (found.mutates && !(isJsonRequest(request) && isSameOriginRequest(request))) {
+    const sameOrigin = isSameOriginRequest(request, clientInfo.origin);
+    if (found.mutates && !(isJsonRequest(request) && sameOrigin)) {
       throw new ApiError(403, 'FORBIDDEN', 'Forbidden');
     }
     const body = await readJsonArray(request);
     const args = validateArgs(found.args, body, `${service}.${method}`);
-    const call: CallContext = { request, cookies, clientAddress: options.clientAddress ?? '' };
+    const call: CallContext = { request, cookies, clientInfo };
     const { cachedBody } = found;
     if (cachedBody !== undefined) {
       const text = await withBudget(API_BUDGET_MS, () => cachedBody(call, args));
@@ -211,7 +225,8 @@ export async function handleApiCall(
     if (body.statusCode >= 500) {
       logFailure('api', `${clip(service)}.${clip(method)} failed`, error);
     }
-    return reply(body, { status: body.statusCode });
+    const headers = error instanceof ApiError ? { ...error.headers } : {};
+    return reply(body, { status: body.statusCode, headers });
   }
 }
 

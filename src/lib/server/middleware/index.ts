@@ -2,7 +2,9 @@ import type { MiddlewareHandler } from 'astro';
 import { sequence } from 'astro/middleware';
 import { createWithBudget } from './with-budget.ts';
 import { getRedirects, getStoreMeta, type BigCommerceClient } from '../bigcommerce/index.ts';
+import { parseTrustedProxies } from '../client.ts';
 import { createWithCartRedirect, type CartRedirectOptions } from './with-cart-redirect.ts';
+import { createWithClient, type ClientOptions } from './with-client.ts';
 import { createWithGuards, type GuardsOptions } from './with-guards.ts';
 import { createWithProductPath, type ProductPathOptions } from './with-product-path.ts';
 import { createWithRedirects, type RedirectList, type RedirectsOptions } from './with-redirects.ts';
@@ -10,6 +12,7 @@ import { withTrailingSlash } from './with-trailing-slash.ts';
 
 export {
   createWithCartRedirect,
+  createWithClient,
   createWithGuards,
   createWithProductPath,
   createWithRedirects,
@@ -17,6 +20,7 @@ export {
 };
 export type {
   CartRedirectOptions,
+  ClientOptions,
   GuardsOptions,
   ProductPathOptions,
   RedirectList,
@@ -24,7 +28,9 @@ export type {
 };
 
 /**
- * The shop's Astro middleware, top to bottom: trailing-slash 301, route guards (spec §2:
+ * The shop's Astro middleware, top to bottom: the client (`locals.clientInfo`: address, scheme
+ * and public origin behind `client.trustedProxies`, trusting none by default) and the
+ * cross-site check of unsafe requests to on-demand pages, trailing-slash 301, route guards (spec §2:
  * login-required, cart-authenticated, `/login.php`, `/mot-de-passe`), redirect-to-cart (`?id&token`),
  * storefront redirects, product
  * paths with an outdated slug (listing views are rewritten ahead of Astro: `scripts/serve.ts`,
@@ -35,8 +41,9 @@ export function createMiddleware(
   products?: ProductPathOptions,
   guards?: GuardsOptions,
   cartRedirect?: CartRedirectOptions,
+  client: ClientOptions = { trustedProxies: parseTrustedProxies(undefined) },
 ): MiddlewareHandler {
-  const handlers = [withTrailingSlash];
+  const handlers = [createWithClient(client), withTrailingSlash];
   if (guards) handlers.push(createWithGuards(guards));
   if (cartRedirect) handlers.push(createWithCartRedirect(cartRedirect));
   handlers.push(createWithRedirects(redirects));

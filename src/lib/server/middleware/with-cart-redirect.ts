@@ -36,7 +36,8 @@ export function createWithCartRedirect(options: CartRedirectOptions): Middleware
       'Set-Cookie',
       cartCookie(cartId, {
         maxAge: options.cookieMaxAge,
-        secure: url.protocol === 'https:',
+        // Secure by the browser's scheme (ClientInfo), https behind a TLS proxy too.
+        secure: context.locals.clientInfo.secure,
       }),
     );
     return new Response(null, { status: 302, headers });

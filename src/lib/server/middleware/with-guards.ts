@@ -31,7 +31,8 @@ export function createWithGuards(options: GuardsOptions): MiddlewareHandler {
     if (decision.returnPath !== undefined) {
       headers.append(
         'Set-Cookie',
-        returnPathCookie(decision.returnPath, { secure: url.protocol === 'https:' }),
+        // Secure by the browser's scheme (ClientInfo), https behind a TLS proxy too.
+        returnPathCookie(decision.returnPath, { secure: context.locals.clientInfo.secure }),
       );
     }
     return new Response(null, { status: 302, headers });

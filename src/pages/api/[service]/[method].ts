@@ -7,21 +7,13 @@ import { apiServices } from '../../../lib/server/api/services.ts';
 /**
  * spec §7 middleware: `POST /api/{service}/{method}`, body = JSON array of the arguments,
  * reply `{ data }` or `{ message, statusCode }`. Every verb lands here so that the handler
- * answers the others 405 (Astro would answer 404).
+ * answers the others 405 (Astro would answer 404). The client (address for the limits,
+ * public origin for the origin check, scheme for `Secure`) is the client middleware's.
  */
 export const ALL: APIRoute = (context) =>
   handleApiCall(
     context.request,
     { service: context.params.service ?? '', method: context.params.method ?? '' },
     apiServices,
-    { clientAddress: clientAddressOf(context) },
+    { clientInfo: context.locals.clientInfo },
   );
-
-// Astro throws when the adapter cannot tell the address: the per-IP login limit then keys on ''.
-function clientAddressOf(context: { clientAddress: string }): string {
-  try {
-    return context.clientAddress;
-  } catch {
-    return '';
-  }
-}

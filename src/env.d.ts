@@ -1,0 +1,10 @@
+/** What the middleware hands pages and endpoints (`Astro.locals`, `context.locals`). */
+declare namespace App {
+  interface Locals {
+    /**
+     * The client as the shop sees it behind its trusted proxies: address, scheme, public
+     * origin (`src/lib/server/middleware/with-client.ts`).
+     */
+    clientInfo: import('./lib/server/client.ts').ClientInfo;
+  }
+}
