@@ -10,6 +10,17 @@ import { CUSTOMERS, PRODUCTS, SANDBOX_BREVO_KEY } from '../../scripts/sandbox/fi
 import { TEST_ENV } from '../../scripts/lib/test-env.ts';
 import { waitForHydration, waitForIsland } from './helpers.ts';
 
+/**
+ * Logs out from a typed /deconnexion: not a navigation from the shop's own pages, so the
+ * shopper confirms with the page's button first (another site cannot log the shopper out).
+ */
+async function logOut(page: Page): Promise<void> {
+  await page.goto('/deconnexion');
+  await expect(page.getByText(t('logout.confirm'))).toBeVisible();
+  await page.getByRole('button', { name: t('account.logout') }).click();
+  await expect(page.getByRole('status')).toHaveText(t('logout.done'));
+}
+
 function uniqueEmail(prefix: string): string {
   return `${prefix}.${Date.now()}.${Math.floor(Math.random() * 1e6)}@example.fr`;
 }
@@ -135,9 +146,10 @@ test('the guard sends a visitor to /connexion and back to the page asked for; lo
   expect(colours).toContain('danger');
   expect(colours).toContain('highlight');
 
-  // The cart-authenticated guard keeps the cart for after login.
-  await page.goto('/deconnexion');
+  // The account menu's link logs out at once (a navigation from the shop's own page).
+  await page.getByRole('link', { name: t('account.logout') }).click();
   await expect(page.getByRole('status')).toHaveText(t('logout.done'));
+  // The cart-authenticated guard keeps the cart for after login.
   await waitForHydration(page);
   await expect(accountButton(page)).toHaveText(new RegExp(t('header.login')));
   await page.goto('/panier?authenticated=true');
@@ -165,7 +177,7 @@ test('a forgotten password: the e-mailed link sets a new one and logs the shoppe
   await page.getByLabel(t('I want to create an account')).check();
   await page.getByRole('button', { name: t('register.submit') }).click();
   await expect(page).toHaveURL(/mes-informations$/);
-  await page.goto('/deconnexion');
+  await logOut(page);
 
   // "Mot de passe oublié ?" in the login modal.
   await page.goto('/');
@@ -208,7 +220,7 @@ test('a forgotten password: the e-mailed link sets a new one and logs the shoppe
   await expect(page.getByLabel(t('login.email'))).toHaveValue(email);
 
   // The link is used: a second use is refused with the spec's kind of message.
-  await page.goto('/deconnexion');
+  await logOut(page);
   await page.goto(target.pathname + target.search);
   await waitForHydration(page);
   await page.getByLabel(t('password.new')).fill('Encore2026');

@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Cart, CurrentCustomer } from '../../src/lib/commerce/types.ts';
+import { t } from '../../src/lib/i18n/index.ts';
 import { CUSTOMERS } from '../../scripts/sandbox/fixtures.ts';
 import { someVariant } from '../integration/helpers/shop-api.ts';
 import { startSandbox } from '../../scripts/sandbox/server.ts';
@@ -221,6 +222,43 @@ describe.runIf(redisAvailable())('two shop servers sharing one Redis', () => {
     expect(await kept.customer(a)).toBeNull();
     const refused = await page(b);
     expect([refused.status, refused.headers.get('location')]).toEqual([302, '/connexion']);
+  });
+
+  test('another site cannot log the shopper out: its GET asks, its POST is refused', async () => {
+    const [a, b] = servers();
+    const browser = new Browser();
+    await browser.data(a, 'loginCustomer', [
+      { email: CUSTOMERS.reseller.email, password: CUSTOMERS.reseller.password },
+    ]);
+    const cookie = [...browser.cookies].map(([n, v]) => `${n}=${v}`).join('; ');
+    const logout = (server: ShopServer, method: string, headers: Record<string, string>) =>
+      fetch(`${server.base}/deconnexion`, {
+        method,
+        headers: { Cookie: cookie, ...headers },
+        redirect: 'manual',
+      });
+    for (const site of ['cross-site', 'same-site', 'none', undefined]) {
+      const reply = await logout(b, 'GET', site === undefined ? {} : { 'Sec-Fetch-Site': site });
+      const html = await reply.text();
+      expect([reply.status, reply.headers.getSetCookie()]).toEqual([200, []]);
+      expect(html).toContain(t('logout.confirm'));
+      expect(html).toMatch(/<form method="post" action="\/deconnexion"/);
+    }
+    const crossSitePost = await logout(b, 'POST', {
+      'Sec-Fetch-Site': 'cross-site',
+      Origin: 'https://evil.example',
+    });
+    expect(crossSitePost.status).toBe(403);
+    expect(await browser.customer(a)).not.toBeNull();
+
+    // The confirmation's own POST (same origin) logs out, on every server.
+    const confirmed = await logout(b, 'POST', { 'Sec-Fetch-Site': 'same-origin', Origin: b.base });
+    expect(confirmed.status).toBe(200);
+    expect(await confirmed.text()).toContain(t('logout.done'));
+    expect(confirmed.headers.getSetCookie()).toContain(
+      'session=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax',
+    );
+    expect(await browser.customer(a)).toBeNull();
   });
 
   test('a reset link used on one server is refused on the other', async () => {
