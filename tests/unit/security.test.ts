@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import {
-  createKeyedQueue,
   isCrossSiteSubmission,
   isJsonRequest,
   isSameOriginRequest,
@@ -154,37 +153,5 @@ describe('JSON content type', () => {
 
   test('no content type', () => {
     expect(isJsonRequest(new Request('https://shop.test/', { method: 'POST' }))).toBe(false);
-  });
-});
-
-describe('keyed queue', () => {
-  test('tasks of one key run one at a time, in order; other keys run alongside', async () => {
-    const queue = createKeyedQueue();
-    const log: string[] = [];
-    const task = (name: string, ms: number) => () =>
-      new Promise<string>((resolve) => {
-        log.push(`start ${name}`);
-        setTimeout(() => {
-          log.push(`end ${name}`);
-          resolve(name);
-        }, ms);
-      });
-    const results = await Promise.all([
-      queue.run('cart', task('a1', 20)),
-      queue.run('cart', task('a2', 1)),
-      queue.run('other', task('b1', 5)),
-    ]);
-    expect(results).toEqual(['a1', 'a2', 'b1']);
-    expect(log).toEqual(['start a1', 'start b1', 'end b1', 'end a1', 'start a2', 'end a2']);
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    expect(queue.size).toBe(0);
-  });
-
-  test('a failed task does not stop the next', async () => {
-    const queue = createKeyedQueue();
-    const failed = queue.run('k', () => Promise.reject(new Error('boom')));
-    const next = queue.run('k', () => Promise.resolve('ok'));
-    await expect(failed).rejects.toThrow('boom');
-    await expect(next).resolves.toBe('ok');
   });
 });

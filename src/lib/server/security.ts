@@ -1,7 +1,7 @@
 /**
- * Request checks and in-process guards of the API middleware: same-origin and JSON checks of
- * state-changing calls (issue 3 "Session and security"), the cross-site check of form posts to
- * on-demand pages, and a per-key promise queue (writes to one cart run one at a time).
+ * Request checks of the API middleware and the pages: same-origin and JSON checks of
+ * state-changing calls (issue 3 "Session and security") and the cross-site check of form posts
+ * to on-demand pages.
  * Origins are the public origin of `ClientInfo` (`client.ts`): behind a TLS proxy the request
  * URL says http while the browser's `Origin` says https.
  */
@@ -49,37 +49,4 @@ export function isJsonRequest(request: Request): boolean {
   const type = request.headers.get('content-type');
   if (type === null) return false;
   return type.split(';')[0]?.trim().toLowerCase() === 'application/json';
-}
-
-export interface KeyedQueue {
-  /** Runs `task` after every earlier task of the same key has settled. */
-  run<T>(key: string, task: () => Promise<T>): Promise<T>;
-  /** Keys with a task running or waiting (tests). */
-  readonly size: number;
-}
-
-/**
- * One promise chain per key; a key's entry is removed when its last task settles, so idle
- * keys cost nothing. A failed task does not stop the ones after it.
- */
-export function createKeyedQueue(): KeyedQueue {
-  const tails = new Map<string, Promise<unknown>>();
-  return {
-    run<T>(key: string, task: () => Promise<T>): Promise<T> {
-      const previous = tails.get(key) ?? Promise.resolve();
-      const result = previous.then(task, task);
-      const tail = result.then(
-        () => undefined,
-        () => undefined,
-      );
-      tails.set(key, tail);
-      void tail.then(() => {
-        if (tails.get(key) === tail) tails.delete(key);
-      });
-      return result;
-    },
-    get size() {
-      return tails.size;
-    },
-  };
 }
