@@ -193,7 +193,7 @@ export class Faults {
 
 /** Reason phrase of an injected status, for the error body. */
 export function faultTitle(status: number): string {
-  return `${STATUS_CODES[status] ?? 'Error'} (sandbox fault)`;
+  return `${STATUS_CODES[status] ?? 'Error'} (injected fault)`;
 }
 
 /**

@@ -125,9 +125,9 @@ describe('faults', () => {
   test.each([
     [
       `${STORE}/v3/catalog/categories/tree`,
-      { status: 503, title: 'Service Unavailable (sandbox fault)' },
+      { status: 503, title: 'Service Unavailable (injected fault)' },
     ],
-    [`${STORE}/v2/store`, [{ status: 503, message: 'Service Unavailable (sandbox fault)' }]],
+    [`${STORE}/v2/store`, [{ status: 503, message: 'Service Unavailable (injected fault)' }]],
   ])('an injected status answers %s in its API family error shape', async (path, body) => {
     await inject({ status: 503, match: path });
     const res = await api(path);
@@ -141,7 +141,7 @@ describe('faults', () => {
       headers: { 'api-key': sandbox.brevoKey },
     });
     expect(res.status).toBe(502);
-    expect(await res.json()).toMatchObject({ message: 'Bad Gateway (sandbox fault)' });
+    expect(await res.json()).toMatchObject({ message: 'Bad Gateway (injected fault)' });
   });
 
   test('latency delays the normal reply', async () => {

@@ -38,7 +38,10 @@ export function logFailure(scope: string, what: string, error: unknown): void {
   const context = `[${scope}] ${oneLine(what)}`;
   if (upstreamFailure(error) !== undefined) {
     const { message, code, status } = error as BigCommerceError | BrevoError;
-    console.error(`${context}: ${oneLine(message)} (${code} ${status})`);
+    // An upstream error title does not say which call failed: the endpoint does.
+    const endpoint = error instanceof BigCommerceError ? error.endpoint : '';
+    const where = message.includes(endpoint) ? '' : ` [${endpoint}]`;
+    console.error(`${context}: ${oneLine(message + where)} (${code} ${status})`);
     return;
   }
   console.error(`${context}:`, error);

@@ -1,0 +1,248 @@
+/**
+ * The connectors and the API against a sandbox with faults injected (its `/__sandbox/faults`
+ * endpoint): bounded time (per-attempt timeouts, the request's budget, retries included), the
+ * normalised error of spec §8 with its status and French message key, one log line without
+ * stack, catalogue reads cached (single flight, normalised arguments, served while upstream is
+ * down) and marked cacheable, recovery once the fault is cleared.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
+import { CACHEABLE_REPLY } from '../../src/lib/server/api/handle.ts';
+import {
+  createBigCommerceClient,
+  getStoreMeta,
+  type BigCommerceClient,
+} from '../../src/lib/server/bigcommerce/index.ts';
+import { createBrevoClient, sendTransactionalEmail } from '../../src/lib/server/brevo/index.ts';
+import { withBudget } from '../../src/lib/server/budget.ts';
+import type { FaultSpec } from '../../scripts/sandbox/faults.ts';
+import { BREVO_KEY, someVariant, startShopApi, type ShopApi } from './helpers/shop-api.ts';
+
+let api: ShopApi;
+/** Upstream requests of `client` (not the shop API's). */
+let attempts = 0;
+let client: BigCommerceClient;
+
+const STORE = '/stores/sandbox';
+
+beforeAll(async () => {
+  api = await startShopApi();
+  client = createBigCommerceClient({
+    apiUrl: api.sandbox.url,
+    storeHash: api.sandbox.storeHash,
+    accessToken: api.sandbox.token,
+    channelId: 1,
+    fetch: (input, init) => {
+      attempts += 1;
+      return fetch(input, init);
+    },
+  });
+});
+
+afterAll(async () => {
+  await api.close();
+});
+
+afterEach(async () => {
+  await fetch(`${api.sandbox.url}/__sandbox/faults`, {
+    method: 'DELETE',
+    headers: { 'X-Auth-Token': api.sandbox.token },
+  });
+  attempts = 0;
+  api.clearUpstream();
+  vi.restoreAllMocks();
+});
+
+async function fault(spec: FaultSpec): Promise<void> {
+  const response = await fetch(`${api.sandbox.url}/__sandbox/faults`, {
+    method: 'POST',
+    headers: { 'X-Auth-Token': api.sandbox.token, 'Content-Type': 'application/json' },
+    body: JSON.stringify(spec),
+  });
+  expect(response.status).toBe(201);
+}
+
+async function timed<T>(run: () => Promise<T>): Promise<{ ms: number; value: T }> {
+  const started = performance.now();
+  const value = await run();
+  return { ms: performance.now() - started, value };
+}
+
+const outcome = (promise: Promise<unknown>) =>
+  promise.then(
+    () => ({ ok: true }),
+    (error: unknown) => error,
+  );
+
+describe('connectors', () => {
+  test('a hanging upstream: the call ends with the request budget (TIMEOUT 504)', async () => {
+    await fault({ down: 'hang', match: `${STORE}/v2/store` });
+    const { ms, value } = await timed(() => outcome(withBudget(400, () => getStoreMeta(client))));
+    expect(value).toMatchObject({ name: 'BigCommerceError', code: 'TIMEOUT', status: 504 });
+    expect(ms).toBeGreaterThanOrEqual(350);
+    expect(ms).toBeLessThan(1_000);
+  });
+
+  test('a spent budget: no call is made', async () => {
+    const { value } = await timed(() =>
+      outcome(
+        withBudget(5, async () => {
+          await new Promise((resolve) => setTimeout(resolve, 15));
+          return getStoreMeta(client);
+        }),
+      ),
+    );
+    expect(value).toMatchObject({ code: 'TIMEOUT', status: 504 });
+    expect(attempts).toBe(0);
+  });
+
+  test('a reset connection: retried, then NETWORK_ERROR 502, in bounded time', async () => {
+    await fault({ down: true, match: `${STORE}/v2/store` });
+    const { ms, value } = await timed(() => outcome(withBudget(2_500, () => getStoreMeta(client))));
+    expect(value).toMatchObject({ code: 'NETWORK_ERROR', status: 502 });
+    expect(attempts).toBe(3);
+    expect(ms).toBeLessThan(2_500);
+  });
+
+  test('a passing 503: the retry answers', async () => {
+    await fault({ status: 503, match: `${STORE}/v2/store`, times: 1 });
+    const store = await withBudget(2_500, () => getStoreMeta(client));
+    expect(store.name).not.toBe('');
+    expect(attempts).toBe(2);
+  });
+
+  test('outside a budget, the per-attempt timeout still bounds a slow reply (body included)', async () => {
+    await fault({ latencyMs: 400, match: `${STORE}/v2/store` });
+    const quick = createBigCommerceClient({
+      apiUrl: api.sandbox.url,
+      storeHash: api.sandbox.storeHash,
+      accessToken: api.sandbox.token,
+      timeout: 150,
+    });
+    const { ms, value } = await timed(() => outcome(getStoreMeta(quick)));
+    expect(value).toMatchObject({ code: 'TIMEOUT', status: 504 });
+    expect(ms).toBeLessThan(400);
+  });
+
+  test('Brevo: a hanging upstream ends with the budget (TIMEOUT 504)', async () => {
+    await fault({ down: 'hang', match: '/brevo/v3/' });
+    const brevo = createBrevoClient({ apiUrl: `${api.sandbox.url}/brevo/v3`, apiKey: BREVO_KEY });
+    const { ms, value } = await timed(() =>
+      outcome(
+        withBudget(300, () =>
+          sendTransactionalEmail(brevo, {
+            sender: { email: 'contact@literie-exemple.fr', name: 'Literie' },
+            to: [{ email: 'marie.martin@example.fr' }],
+            subject: 'Test',
+            htmlContent: '<p>Test</p>',
+          }),
+        ),
+      ),
+    );
+    expect(value).toMatchObject({ name: 'BrevoError', code: 'TIMEOUT', status: 504 });
+    expect(ms).toBeLessThan(800);
+  });
+});
+
+describe('API: catalogue reads cached', () => {
+  test('cacheable replies say so; concurrent identical calls make one upstream call', async () => {
+    const shopper = api.shopper();
+    const replies = await Promise.all(
+      Array.from({ length: 10 }, () => shopper.call('getCategoryTree')),
+    );
+    expect(replies.map((r) => r.status)).toEqual(Array.from({ length: 10 }, () => 200));
+    expect(api.upstream.filter((u) => u.url.includes('/categories/tree'))).toHaveLength(1);
+    api.clearUpstream();
+    const again = await shopper.call('getCategoryTree');
+    expect(again.json).toEqual(replies[0]?.json);
+    expect(api.upstream).toEqual([]);
+  });
+
+  test('the same arguments in another order are one entry; other arguments another', async () => {
+    const shopper = api.shopper();
+    await shopper.call('getProducts', [{ limit: 2, page: 1 }]);
+    await shopper.call('getProducts', [{ page: 1, limit: 2 }]);
+    expect(api.upstream).toHaveLength(1);
+    await shopper.call('getProducts', [{ page: 2, limit: 2 }]);
+    expect(api.upstream).toHaveLength(2);
+  });
+
+  test('a cached read answers while upstream is down', async () => {
+    const shopper = api.shopper();
+    const before = await shopper.call('getAllBanners');
+    await fault({ down: true, match: `${STORE}/` });
+    const { ms, value } = await timed(() => shopper.call('getAllBanners'));
+    expect(value).toEqual(before);
+    expect(ms).toBeLessThan(200);
+  });
+});
+
+describe('API: upstream down, slow or failing → the normalised error, bounded', () => {
+  test.each<[string, FaultSpec, number, string]>([
+    ['hanging', { down: 'hang' }, 504, 'error.upstreamTimeout'],
+    ['slower than the budget', { latencyMs: 5_000 }, 504, 'error.upstreamTimeout'],
+    ['resetting connections', { down: 'reset' }, 502, 'error.upstreamUnavailable'],
+    ['answering 500', { status: 500 }, 502, 'error.upstreamUnavailable'],
+    ['answering 503', { status: 503 }, 503, 'error.upstreamUnavailable'],
+    ['answering 429', { status: 429 }, 503, 'error.upstreamUnavailable'],
+  ])('upstream %s (%j): %i %s within 3 s, one log line', async (_case, spec, status, message) => {
+    const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    await fault({ ...spec, match: `${STORE}/v3/catalog/products` });
+    const { ms, value } = await timed(() =>
+      api.shopper().call('getProductsWithFilter', [{ searchTerm: `panne-${String(status)}` }]),
+    );
+    expect(value.status).toBe(status);
+    expect(value.json).toEqual({ message, statusCode: status });
+    expect(ms).toBeLessThan(3_000);
+    expect(log).toHaveBeenCalledTimes(1);
+    expect(log.mock.calls[0]).toHaveLength(1);
+    expect(String(log.mock.calls[0]?.[0])).toMatch(
+      /^\[api\] bigcommerce\.getProductsWithFilter failed: .*GET v3\/catalog\/products.* \((TIMEOUT|NETWORK_ERROR|UPSTREAM_ERROR|RATE_LIMITED) \d{3}\)$/,
+    );
+  });
+
+  test('a method that writes (not retried) is bounded too', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const line = await someVariant(api);
+    await fault({ down: 'hang', match: `${STORE}/v3/carts` });
+    const { ms, value } = await timed(() =>
+      api.shopper().call('createCart', [{ lineItems: [{ ...line, quantity: 1 }] }]),
+    );
+    expect(value).toMatchObject({
+      status: 504,
+      json: { message: 'error.upstreamTimeout', statusCode: 504 },
+    });
+    expect(ms).toBeLessThan(3_000);
+  });
+
+  test('recovery: once the fault is cleared, the next call succeeds', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const shopper = api.shopper();
+    await fault({ down: true, match: `${STORE}/v3/catalog/products` });
+    expect((await shopper.call('getProductsWithFilter', [{ searchTerm: 'retour' }])).status).toBe(
+      502,
+    );
+    await fetch(`${api.sandbox.url}/__sandbox/faults`, {
+      method: 'DELETE',
+      headers: { 'X-Auth-Token': api.sandbox.token },
+    });
+    const reply = await shopper.call('getProductsWithFilter', [{ searchTerm: 'retour' }]);
+    expect(reply.status).toBe(200);
+  });
+});
+
+test('error replies are never cacheable; successful catalogue reads are', async () => {
+  const headers = async (method: string, args: unknown[]) => {
+    const response = await fetch(`${api.base}/api/bigcommerce/${method}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Origin: api.base },
+      body: JSON.stringify(args),
+    });
+    await response.arrayBuffer();
+    return response.headers.get('cache-control');
+  };
+  expect(await headers('getStoreMeta', [])).toBe(CACHEABLE_REPLY);
+  vi.spyOn(console, 'error').mockImplementation(() => undefined);
+  await fault({ down: true, match: `${STORE}/v3/catalog/products` });
+  expect(await headers('getProductsWithFilter', [{ searchTerm: 'jamais-lu' }])).toBe('no-store');
+  expect(await headers('getCart', [{ id: 'x' }])).toBe('no-store');
+});

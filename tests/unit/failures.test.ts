@@ -1,0 +1,159 @@
+/**
+ * Expected upstream failures vs bugs: the status and message key the API answers for each
+ * (normaliseError), the one-line log without stack (control characters escaped, whatever the
+ * request put in it), and the time budget requests share.
+ */
+import fc from 'fast-check';
+import { afterEach, describe, expect, test, vi } from 'vitest';
+import { ApiError, normaliseError } from '../../src/lib/server/api/handle.ts';
+import {
+  BigCommerceError,
+  type BigCommerceErrorCode,
+} from '../../src/lib/server/bigcommerce/errors.ts';
+import { BrevoError } from '../../src/lib/server/brevo/client.ts';
+import { budgetLeft, withBudget } from '../../src/lib/server/budget.ts';
+import { logFailure, readForPage, upstreamFailure } from '../../src/lib/server/failures.ts';
+
+const bc = (code: BigCommerceErrorCode, status: number) =>
+  new BigCommerceError(`BigCommerce GET v3/catalog/products failed (${code})`, {
+    code,
+    status,
+    endpoint: 'GET v3/catalog/products',
+  });
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe('upstreamFailure and normaliseError', () => {
+  test.each([
+    ['timeout', bc('TIMEOUT', 504), 504, 'error.upstreamTimeout'],
+    ['unreachable', bc('NETWORK_ERROR', 502), 502, 'error.upstreamUnavailable'],
+    ['unusable reply', bc('INVALID_RESPONSE', 502), 502, 'error.upstreamUnavailable'],
+    ['upstream 500', bc('UPSTREAM_ERROR', 500), 502, 'error.upstreamUnavailable'],
+    ['upstream 502', bc('UPSTREAM_ERROR', 502), 502, 'error.upstreamUnavailable'],
+    ['upstream 503', bc('UPSTREAM_ERROR', 503), 503, 'error.upstreamUnavailable'],
+    ['upstream 429', bc('RATE_LIMITED', 429), 503, 'error.upstreamUnavailable'],
+    [
+      'Brevo timeout',
+      new BrevoError('Brevo POST smtp/email timed out', { code: 'TIMEOUT', status: 504 }),
+      504,
+      'error.upstreamTimeout',
+    ],
+    [
+      'Brevo unreachable',
+      new BrevoError('Brevo POST smtp/email failed', { code: 'NETWORK_ERROR', status: 502 }),
+      502,
+      'error.upstreamUnavailable',
+    ],
+  ])('%s → %i %s', (_case, error, status, message) => {
+    expect(upstreamFailure(error)).toEqual({ status, message });
+    expect(normaliseError(error)).toEqual({ message, statusCode: status });
+  });
+
+  test.each([
+    ['an upstream 404', bc('NOT_FOUND', 404), { statusCode: 404 }],
+    ['an upstream 422', bc('UNPROCESSABLE_ENTITY', 422), { statusCode: 422 }],
+    [
+      'an API error',
+      new ApiError(400, 'INVALID_ARGUMENTS', 'Bad'),
+      { message: 'Bad', statusCode: 400 },
+    ],
+    [
+      'a bug',
+      new TypeError('x is undefined'),
+      { message: 'Internal server error', statusCode: 500 },
+    ],
+    [
+      'a look-alike',
+      Object.assign(new Error('fake'), { code: 'TIMEOUT', status: 504 }),
+      { statusCode: 504 },
+    ],
+  ])('%s is not an upstream failure', (_case, error, body) => {
+    expect(upstreamFailure(error)).toBeUndefined();
+    expect(normaliseError(error)).toMatchObject(body);
+  });
+});
+
+describe('logFailure', () => {
+  test('an upstream failure: one line, no stack', () => {
+    const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    logFailure('api', 'bigcommerce.getProducts failed', bc('TIMEOUT', 504));
+    expect(log.mock.calls).toEqual([
+      [
+        '[api] bigcommerce.getProducts failed: BigCommerce GET v3/catalog/products failed (TIMEOUT) (TIMEOUT 504)',
+      ],
+    ]);
+  });
+
+  test('a bug: logged with the error itself (its stack)', () => {
+    const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const bug = new TypeError('x is undefined');
+    logFailure('listing', 'listing view /c/matelas', bug);
+    expect(log.mock.calls).toEqual([['[listing] listing view /c/matelas:', bug]]);
+  });
+
+  test('whatever a request put in the context, the line stays one line', () => {
+    const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 400 }), (what) => {
+        log.mockClear();
+        logFailure('search', what, bc('NETWORK_ERROR', 502));
+        const line = String(log.mock.calls[0]?.[0]);
+        // eslint-disable-next-line no-control-regex -- no control character may remain
+        expect(line).not.toMatch(/[\n\r\u0000-\u001f\u007f-\u009f\u2028\u2029]/);
+        expect(line.startsWith('[search] ')).toBe(true);
+        expect(line.endsWith('(NETWORK_ERROR 502)')).toBe(true);
+      }),
+    );
+  });
+});
+
+describe('readForPage', () => {
+  test('the value when the read succeeds', async () => {
+    expect(await readForPage('search', 'results', () => Promise.resolve(3))).toEqual({ value: 3 });
+  });
+
+  test('the failure (logged once) when upstream fails', async () => {
+    const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const read = await readForPage('search', 'results', () => Promise.reject(bc('TIMEOUT', 504)));
+    expect(read).toEqual({ failure: { status: 504, message: 'error.upstreamTimeout' } });
+    expect(log).toHaveBeenCalledTimes(1);
+  });
+
+  test('a bug is thrown on, not logged here', async () => {
+    const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    await expect(
+      readForPage('search', 'results', () => Promise.reject(new RangeError('bug'))),
+    ).rejects.toThrow('bug');
+    expect(log).not.toHaveBeenCalled();
+  });
+});
+
+describe('budget', () => {
+  test('outside a budget there is none', () => {
+    expect(budgetLeft()).toBeUndefined();
+  });
+
+  test('inside, what is left; the innermost budget replaces the outer one; it follows awaits', async () => {
+    await withBudget(1_000, async () => {
+      const left = budgetLeft() ?? -1;
+      expect(left).toBeGreaterThan(900);
+      expect(left).toBeLessThanOrEqual(1_000);
+      await withBudget(5_000, async () => {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        expect(budgetLeft()).toBeGreaterThan(4_000);
+      });
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(budgetLeft()).toBeLessThan(985);
+    });
+    expect(budgetLeft()).toBeUndefined();
+  });
+
+  test('a spent budget reads 0', async () => {
+    await withBudget(1, async () => {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(budgetLeft()).toBe(0);
+    });
+  });
+});
