@@ -15,6 +15,7 @@ import path from 'node:path';
 import type { Duplex } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import { listingViewPath } from '../src/lib/commerce/listing.ts';
+import { createRedisStore } from '../src/lib/server/store/redis.ts';
 import type { SharedStore } from '../src/lib/server/store/types.ts';
 import { renderKey, type RenderKey } from '../src/server/cache-key.ts';
 import { httpsDetector, withSecurityHeaders } from '../src/server/headers.ts';
@@ -40,7 +41,10 @@ export interface ServerOptions {
   distDir?: string;
   port?: number;
   host?: string;
-  /** The render cache: off with `false`; `store` shares it (Redis), else it is in process. */
+  /**
+   * The render cache: off with `false`; `store` shares it between copies (default: Redis at
+   * `REDIS_URL` when set, else none: in process only).
+   */
   renderCache?:
     | false
     | {
@@ -106,10 +110,16 @@ export async function startServer(options: ServerOptions = {}): Promise<{
   const now = options.now ?? Date.now;
   const statics = createStaticFiles({ root: path.join(distDir, 'client'), now });
   const cacheOptions = options.renderCache === false ? null : (options.renderCache ?? {});
+  // Several copies share renders through Redis (REDIS_URL); one server keeps them in process.
+  const redisUrl = process.env.REDIS_URL?.trim() ?? '';
+  const ownStore =
+    cacheOptions && cacheOptions.store === undefined && redisUrl !== ''
+      ? createRedisStore({ url: redisUrl })
+      : null;
   const cache = cacheOptions
     ? createRenderCache({
         buildId,
-        store: cacheOptions.store ?? null,
+        store: cacheOptions.store ?? ownStore,
         ...(cacheOptions.maxBytes === undefined ? {} : { maxBytes: cacheOptions.maxBytes }),
         now,
       })
@@ -225,13 +235,15 @@ export async function startServer(options: ServerOptions = {}): Promise<{
   return {
     url: `http://${host === '127.0.0.1' ? 'localhost' : host}:${actualPort}`,
     buildId,
-    close: () =>
-      new Promise((resolve) => {
+    close: async () => {
+      await new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => {
           resolve();
         });
-      }),
+      });
+      await ownStore?.close();
+    },
   };
 }
 

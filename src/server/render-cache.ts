@@ -12,6 +12,8 @@
  */
 import { createHash } from 'node:crypto';
 import type { SharedStore } from '../lib/server/store/types.ts';
+import { promisify } from 'node:util';
+import { brotliDecompress } from 'node:zlib';
 import { compress, type Coding } from './encoding.ts';
 
 /** A cached reply: always a 200 without cookies. */
@@ -70,13 +72,17 @@ export function cachedReply(
 }
 
 const CODINGS = ['identity', 'br', 'gzip'] as const;
+const inflate = promisify(brotliDecompress);
 
 function replyBytes(reply: CachedReply): number {
   return reply.identity.length + (reply.br?.length ?? 0) + (reply.gzip?.length ?? 0) + 512;
 }
 
+/** A decoded reply: `identity` is absent when only compressed bodies were shared. */
+export type DecodedReply = Omit<CachedReply, 'identity'> & { identity?: Buffer | undefined };
+
 /** One buffer: 4-byte meta length, meta JSON, then the bodies (for the shared store). */
-export function encodeReply(reply: CachedReply): Buffer {
+export function encodeReply(reply: DecodedReply): Buffer {
   const meta = Buffer.from(
     JSON.stringify({
       v: 1,
@@ -104,8 +110,11 @@ interface EncodedMeta {
   lengths: number[];
 }
 
-/** The reply `encodeReply` wrote, or null for anything else (corrupt, other version). */
-export function decodeReply(data: Buffer): CachedReply | null {
+/**
+ * The reply `encodeReply` wrote, or null for anything else (corrupt, other version, neither
+ * the identity body nor brotli).
+ */
+export function decodeReply(data: Buffer): DecodedReply | null {
   try {
     if (data.length < 4) return null;
     const metaLength = data.readUInt32BE(0);
@@ -124,7 +133,7 @@ export function decodeReply(data: Buffer): CachedReply | null {
       offset += length;
     }
     const [identity, br, gzip] = bodies;
-    if (identity === undefined || offset !== data.length) return null;
+    if ((identity === undefined && br === undefined) || offset !== data.length) return null;
     return {
       headers: meta.headers,
       identity,
@@ -147,8 +156,15 @@ export interface RenderCacheOptions {
   store?: SharedStore | null;
   /** Most bytes kept in process (default 128 MiB). */
   maxBytes?: number;
-  /** How long a reply is kept for stale-if-error after it stops being servable (24 h). */
+  /** How long a reply is kept in process for stale-if-error once no longer servable (24 h). */
   keepMs?: number;
+  /**
+   * Most new replies this build shares per minute, all copies together (default 600): a flood
+   * of distinct URLs must not fill Redis, which also holds sessions and limits. Shared replies
+   * are kept brotli-compressed only, while servable (fresh + stale), so Redis holds at most
+   * about quota x minutes servable x 16 KB (60 MB for listing views).
+   */
+  shareQuotaPerMinute?: number;
   now?: () => number;
   /** Failures of the shared store (logged once a minute by default). */
   onStoreError?: (error: unknown) => void;
@@ -221,14 +237,28 @@ export function createRenderCache(options: RenderCacheOptions): RenderCache {
       drop(oldKey);
     }
   };
+  const shareQuota = options.shareQuotaPerMinute ?? 600;
   const keepShared = async (key: string, reply: CachedReply) => {
     if (!store) return;
-    const ttl = Math.max(1, reply.storedAt + reply.freshMs + reply.staleMs + keepMs - now());
+    const ttl = reply.storedAt + reply.freshMs + reply.staleMs - now();
+    if (ttl <= 0) return;
     try {
-      await store.set(key, encodeReply(reply), ttl);
+      const minute = Math.floor(now() / 60_000);
+      const shared = await store.increment(`page-quota:${options.buildId}:${minute}`, 120_000);
+      if (shared > shareQuota) return;
+      reply.br ??= await compress(reply.identity, 'br');
+      await store.set(key, encodeReply({ ...reply, identity: undefined, gzip: undefined }), ttl);
     } catch (error) {
       storeFailed(error);
     }
+  };
+  /** A reply read from the store, its identity body restored and checked against its hash. */
+  const fromShared = async (data: Buffer): Promise<CachedReply | null> => {
+    const decoded = decodeReply(data);
+    if (!decoded) return null;
+    const identity = decoded.identity ?? (decoded.br ? await inflate(decoded.br) : null);
+    if (!identity || digest(identity, 22) !== decoded.hash) return null;
+    return { ...decoded, identity };
   };
 
   const cache: RenderCache = {
@@ -258,7 +288,7 @@ export function createRenderCache(options: RenderCacheOptions): RenderCache {
       let shared: CachedReply | null = null;
       try {
         const data = await store.getBuffer(key);
-        shared = data ? decodeReply(data) : null;
+        shared = data ? await fromShared(data) : null;
       } catch (error) {
         storeFailed(error);
       }
@@ -279,9 +309,8 @@ export function createRenderCache(options: RenderCacheOptions): RenderCache {
       if (existing) return existing;
       const body = await compress(reply.identity, coding);
       reply[coding] = body;
-      // The entry object is shared: account for its new size and share the variant.
+      // The entry object is the one held: account for its new size.
       if (local.get(key)?.reply === reply) keepLocal(key, reply);
-      void keepShared(key, reply);
       return body;
     },
     fill<T>(key: string, render: () => Promise<RenderOutcome<T>>) {

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { precompress } from '../../scripts/lib/precompress.ts';
 import { startServer } from '../../scripts/serve.ts';
 import { createMemoryStore } from '../../src/lib/server/store/memory.ts';
+import { redisAvailable, startRedis } from './helpers/redis.ts';
 
 // The storefront server over real HTTP, on a dist folder made here. Its SSR side is a small
 // handler module standing where Astro's `dist/server/entry.mjs` stands: it answers with the URL
@@ -627,6 +628,37 @@ describe('render cache across builds and copies', () => {
       }
     } finally {
       await Promise.all([a.close(), b.close()]);
+      await rm(other, { recursive: true, force: true });
+    }
+  });
+});
+
+describe.runIf(redisAvailable())('render cache through Redis (REDIS_URL)', () => {
+  test('two servers on one Redis share a render; a stopped Redis only costs renders', async () => {
+    const redis = await startRedis();
+    const saved = process.env.REDIS_URL;
+    process.env.REDIS_URL = redis.url;
+    const other = await mkdtemp(path.join(os.tmpdir(), 'serve-test-redis-'));
+    await makeDist(other);
+    const a = await startServer({ distDir: other, port: 0 });
+    const b = await startServer({ distDir: other, port: 0 });
+    if (saved === undefined) delete process.env.REDIS_URL;
+    else process.env.REDIS_URL = saved;
+    const at = (copy: { url: string }) => copy.url.replace('localhost', '127.0.0.1');
+    const host = { host: 'boutique.example', 'accept-encoding': 'gzip' };
+    try {
+      const first = await raw('GET', '/c/redis?page=2', host, undefined, at(a));
+      const second = await raw('GET', '/c/redis?page=2', host, undefined, at(b));
+      expect(decoded(second)).toBe(decoded(first));
+      expect(ssr.calls['/vue/c/redis?page=2']).toBe(1);
+
+      await redis.stop();
+      const without = await raw('GET', '/c/redis?page=3', host, undefined, at(b));
+      expect(without.status).toBe(200);
+      expect(decoded(without)).toContain('/vue/c/redis?page=3');
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+      await redis.stop().catch(() => undefined);
       await rm(other, { recursive: true, force: true });
     }
   });

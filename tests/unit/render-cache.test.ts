@@ -246,7 +246,7 @@ describe('cached replies', () => {
             gzip: gzip && Buffer.from(gzip),
           };
           const back = decodeReply(encodeReply(r));
-          expect(back?.identity.equals(r.identity)).toBe(true);
+          expect(back?.identity?.equals(r.identity)).toBe(true);
           expect(back?.br?.toString('hex')).toBe(r.br?.toString('hex'));
           expect(back?.gzip?.toString('hex')).toBe(r.gzip?.toString('hex'));
           expect(back?.headers).toEqual(headers);
@@ -319,6 +319,15 @@ describe('createRenderCache', () => {
     await a.set(key, reply('partagé'));
     expect((await b.get(key))?.identity.toString()).toBe('partagé');
 
+    // What Redis holds: brotli only, identity restored (and checked) on the way back.
+    const held = decodeReply((await store.getBuffer(key)) ?? Buffer.alloc(0));
+    expect(held?.identity).toBeUndefined();
+    expect(held?.gzip).toBeUndefined();
+    expect(held?.br).toBeInstanceOf(Buffer);
+    await store.set(key, encodeReply({ ...reply('autre'), hash: held?.hash ?? '' }), 60_000);
+    const fresh = createRenderCache({ buildId: 'b', store });
+    expect(await fresh.get(key)).toBeNull(); // body and hash disagree: not served
+
     const errors: unknown[] = [];
     const broken = {
       ...store,
@@ -334,6 +343,18 @@ describe('createRenderCache', () => {
     await c.set(key, reply('local'));
     expect((await c.get(key))?.identity.toString()).toBe('local');
     expect(errors.length).toBeGreaterThan(0);
+  });
+
+  test('new replies shared per minute are capped (a flood of distinct URLs stays local)', async () => {
+    const store = createMemoryStore();
+    const a = createRenderCache({ buildId: 'q', store, shareQuotaPerMinute: 3 });
+    const b = createRenderCache({ buildId: 'q', store });
+    for (let i = 0; i < 5; i++) await a.set(a.keyOf(`h/vue/c/lits?page=${i + 2}`), reply(`p${i}`));
+    const seen = await Promise.all(
+      Array.from({ length: 5 }, (_, i) => b.get(b.keyOf(`h/vue/c/lits?page=${i + 2}`))),
+    );
+    expect(seen.filter((r) => r !== null)).toHaveLength(3);
+    expect((await a.get(a.keyOf('h/vue/c/lits?page=6')))?.identity.toString()).toBe('p4');
   });
 
   function reply(body: string) {
