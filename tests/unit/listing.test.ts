@@ -156,6 +156,24 @@ describe('parseListingParams', () => {
       },
     ],
     [
+      'a price bound too large to be a price is no bound',
+      `prix-min=${'9'.repeat(400)}&prix-max=1${'0'.repeat(12)}`,
+      {
+        page: 1,
+        perPage: 20,
+        sortId: 1,
+        term: '',
+        filters: {
+          brands: [],
+          priceMin: null,
+          priceMax: null,
+          sizes: [],
+          colours: [],
+          inStock: false,
+        },
+      },
+    ],
+    [
       'price bounds swapped when reversed, comma decimals',
       'prix-min=500&prix-max=99,5',
       {

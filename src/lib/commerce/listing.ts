@@ -132,8 +132,14 @@ function listParam(params: URLSearchParams, name: string): string[] {
 function euroParam(params: URLSearchParams, name: string): Cents | null {
   const text = params.get(name)?.trim().replace(',', '.') ?? '';
   if (!/^\d+(?:\.\d+)?$/.test(text)) return null;
-  return toCents(Number(text));
+  const euros = Number(text);
+  // Four hundred nines are Infinity: no price bound, rather than a failed page.
+  if (!Number.isFinite(euros) || euros > MAX_PRICE_BOUND_EUROS) return null;
+  return toCents(euros);
 }
+
+/** Largest price bound a listing URL may carry, in euros (beyond it: no bound). */
+const MAX_PRICE_BOUND_EUROS = 1_000_000_000;
 
 /** Normalised listing parameters of a URL query; unreadable values fall back to defaults. */
 export function parseListingParams(
