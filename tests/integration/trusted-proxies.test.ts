@@ -2,8 +2,9 @@
  * TRUSTED_PROXIES over real HTTP (issue 7 "behind a proxy"): behind a trusted TLS load balancer
  * the shop believes `X-Forwarded-For`/`-Proto`/`-Host` (cookies `Secure`, origin checks against
  * the public https origin, limits on the real client); from anyone else those headers change
- * nothing. The API runs behind the client middleware (shop-api bridge); the pages' middleware
- * sequence (`createMiddleware`) runs on its own server with a stand-in page.
+ * nothing. The API runs behind the client middleware (shop-api bridge, with a lower
+ * per-address login threshold: each failed login costs the sandbox a slow password check); the
+ * pages' middleware sequence (`createMiddleware`) runs on its own server with a stand-in page.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,12 +13,20 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { CUSTOMERS } from '../../scripts/sandbox/fixtures.ts';
 import { parseTrustedProxies } from '../../src/lib/server/client.ts';
 import { createMiddleware } from '../../src/lib/server/middleware/index.ts';
-import { CLIENT_IP_HEADER, startShopApi, type ShopApi } from './helpers/shop-api.ts';
+import { createMemoryStore } from '../../src/lib/server/store/memory.ts';
+import { createAccountThrottle, THROTTLE_RULES } from '../../src/lib/server/throttle.ts';
+import {
+  CLIENT_IP_HEADER,
+  SESSION_SECRET,
+  startShopApi,
+  type ShopApi,
+} from './helpers/shop-api.ts';
 
 const { marie } = CUSTOMERS;
 const TRUSTED = '10.0.0.0/8, fd00::/8';
 const PROXY = '10.0.0.2';
 const PUBLIC = 'https://shop.example';
+const RULES = { ...THROTTLE_RULES, loginAddress: { ...THROTTLE_RULES.loginAddress, free: 5 } };
 const FORBIDDEN = { status: 403, json: { message: 'Forbidden', statusCode: 403 } };
 const TOO_MANY = { status: 429, json: { message: 'Too many attempts', statusCode: 429 } };
 /** What a TLS load balancer adds for a browser at `client` on https://shop.example. */
@@ -34,7 +43,17 @@ describe('the API behind TRUSTED_PROXIES', () => {
   let api: ShopApi;
 
   beforeAll(async () => {
-    api = await startShopApi({ trustedProxies: TRUSTED });
+    // The throttle's clock stands still: no wait ends while a test looks at it.
+    const started = Date.now();
+    const now = () => started;
+    const store = createMemoryStore({ now });
+    api = await startShopApi({
+      trustedProxies: TRUSTED,
+      store,
+      account: {
+        throttle: createAccountThrottle({ store, secret: SESSION_SECRET, rules: RULES, now }),
+      },
+    });
   });
 
   afterAll(async () => {
@@ -80,9 +99,9 @@ describe('the API behind TRUSTED_PROXIES', () => {
     for (const cookie of reply.setCookies) expect(cookie).not.toMatch(/Secure/);
   });
 
-  /** 20 failed logins with random e-mails, each through `via` with `client` forwarded. */
+  /** The free failed logins of an address, new e-mails each through `via` for `client`. */
   async function flood(via: string, client: (i: number) => string) {
-    for (let i = 0; i < 20; i += 1) {
+    for (let i = 0; i < RULES.loginAddress.free; i += 1) {
       const reply = await api
         .shopper({ ip: via })
         .call('loginCustomer', [{ email: newEmail(), password: 'Mauvais1' }], {
@@ -110,7 +129,7 @@ describe('the API behind TRUSTED_PROXIES', () => {
 
   test('from an untrusted peer, X-Forwarded-For changes nothing: the peer is counted', async () => {
     const peer = '198.51.100.77';
-    for (let i = 0; i < 20; i += 1) {
+    for (let i = 0; i < RULES.loginAddress.free; i += 1) {
       const reply = await api
         .shopper({ ip: peer })
         .call('loginCustomer', [{ email: newEmail(), password: 'Mauvais1' }], {
