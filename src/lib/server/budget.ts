@@ -7,10 +7,16 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 
-/** Upstream time of an on-demand page: its error page still comes within 2 s. */
+/** Upstream time of an on-demand page read (GET, HEAD): its error page comes within 2 s. */
 export const PAGE_BUDGET_MS = 1_500;
-/** Upstream time of an API call: its normalised error comes within 3 s. */
+/** Upstream time of an API read: its normalised error comes within 3 s. */
 export const API_BUDGET_MS = 2_500;
+/**
+ * Upstream time of a write (an API method that changes state, a form POST): longer, as a write
+ * is never retried and one cut short may still have happened upstream (a login's credential
+ * check alone is a slow hash), but bounded all the same.
+ */
+export const WRITE_BUDGET_MS = 6_000;
 
 const deadlines = new AsyncLocalStorage<number>();
 

@@ -5,7 +5,7 @@
  * `src/pages/api/[service]/[method].ts` and the integration tests call it the same way.
  */
 import { z } from 'zod';
-import { API_BUDGET_MS, withBudget } from '../budget.ts';
+import { API_BUDGET_MS, WRITE_BUDGET_MS, withBudget } from '../budget.ts';
 import { cacheKey, createCache } from '../cache.ts';
 import { directClient, type ClientInfo } from '../client.ts';
 import { ReplyCookies } from '../cookies.ts';
@@ -218,7 +218,8 @@ export async function handleApiCall(
         cookies,
       );
     }
-    const data = await withBudget(API_BUDGET_MS, () => found.call(call, args));
+    const budget = found.mutates ? WRITE_BUDGET_MS : API_BUDGET_MS;
+    const data = await withBudget(budget, () => found.call(call, args));
     return reply({ data: data ?? null }, { status: 200 });
   } catch (error) {
     const body = normaliseError(error);

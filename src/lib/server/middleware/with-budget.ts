@@ -1,12 +1,19 @@
 import type { MiddlewareHandler } from 'astro';
-import { PAGE_BUDGET_MS, withBudget } from '../budget.ts';
+import { PAGE_BUDGET_MS, WRITE_BUDGET_MS, withBudget } from '../budget.ts';
 
 /**
- * Gives an on-demand request `ms` of upstream time (`../budget.ts`): every connector call made
- * while it is served, by the middleware or the page, shares it, so a dead upstream yields the
- * error page (or a cached copy) within a bound. Pre-rendered pages (the build) are not limited.
- * The API handler opens its own, longer budget.
+ * Gives an on-demand request its upstream time (`../budget.ts`): `readMs` for GET and HEAD,
+ * `writeMs` for a form POST. Every connector call made while it is served, by the middleware
+ * or the page, shares it, so a dead upstream yields the error page (or a cached copy) within a
+ * bound. Pre-rendered pages (the build) are not limited; the API handler opens its own budget.
  */
-export function createWithBudget(ms: number = PAGE_BUDGET_MS): MiddlewareHandler {
-  return (context, next) => (context.isPrerendered ? next() : withBudget(ms, next));
+export function createWithBudget(
+  readMs: number = PAGE_BUDGET_MS,
+  writeMs: number = WRITE_BUDGET_MS,
+): MiddlewareHandler {
+  return (context, next) => {
+    if (context.isPrerendered) return next();
+    const read = context.request.method === 'GET' || context.request.method === 'HEAD';
+    return withBudget(read ? readMs : writeMs, next);
+  };
 }
