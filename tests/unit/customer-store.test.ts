@@ -167,11 +167,11 @@ describe('login (spec §5 login rules, §4 login merge)', () => {
       { message: 'Invalid credentials', statusCode: 401, code: 'api' },
     ],
     [
-      'rate-limited: 429 with the same message',
+      "throttled: 429 'Too many attempts', shown as it comes",
       () => {
-        throw new ApiReplyError('Invalid credentials', 429);
+        throw new ApiReplyError('Too many attempts', 429);
       },
-      { message: 'Invalid credentials', statusCode: 429, code: 'api' },
+      { message: 'Too many attempts', statusCode: 429, code: 'api' },
     ],
     [
       'reply with isValid false',
