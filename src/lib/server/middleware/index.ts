@@ -28,7 +28,8 @@ export type {
 };
 
 /**
- * The shop's Astro middleware, top to bottom: the client (`locals.clientInfo`: address, scheme
+ * The shop's Astro middleware, top to bottom, within the request's upstream time budget
+ * (`with-budget.ts`): the client (`locals.clientInfo`: address, scheme
  * and public origin behind `client.trustedProxies`, trusting none by default) and the
  * cross-site check of unsafe requests to on-demand pages, trailing-slash 301, route guards (spec §2:
  * login-required, cart-authenticated, `/login.php`, `/mot-de-passe`), redirect-to-cart (`?id&token`),
