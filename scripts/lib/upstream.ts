@@ -60,6 +60,7 @@ export async function ensureUpstream(
     return { env, kind: 'bigcommerce', close: () => Promise.resolve() };
   }
   const { startSandbox, isSandboxListening } = await import('../sandbox/server.ts');
+  const { faultsFromEnv } = await import('../sandbox/faults.ts');
   const port = options.port ?? Number(env.SANDBOX_PORT ?? 4010);
   const dataDir = options.dataDir ?? env.SANDBOX_DIR ?? '.sandbox';
   const token = env.SANDBOX_TOKEN ?? 'sandbox-token';
@@ -79,6 +80,8 @@ export async function ensureUpstream(
       siteUrl,
       // SANDBOX_HOSTILE=1 (npm test): the hostile catalogue of issue 7's browser test.
       hostile: env.SANDBOX_HOSTILE === '1',
+      // SANDBOX_FAULTS: faults in force from the start (scripts/sandbox/README.md, "Faults").
+      faults: faultsFromEnv(env.SANDBOX_FAULTS),
       ...(options.products ? { products: options.products } : {}),
     });
     close = () => sandbox.close();

@@ -198,9 +198,10 @@ export function faultTitle(status: number): string {
 
 /**
  * Rules from `SANDBOX_FAULTS` (one JSON fault or an array of them); empty when unset. Throws a
- * readable error when the variable is not valid JSON.
+ * readable error when the variable is not valid JSON; the rules themselves are validated by
+ * `startSandbox`, which refuses to start on an invalid one.
  */
-export function faultsFromEnv(value: string | undefined): unknown[] {
+export function faultsFromEnv(value: string | undefined): FaultSpec[] {
   if (value === undefined || value.trim() === '') return [];
   let parsed: unknown;
   try {
@@ -208,5 +209,5 @@ export function faultsFromEnv(value: string | undefined): unknown[] {
   } catch {
     throw new Error('SANDBOX_FAULTS must be JSON: a fault object or an array of them');
   }
-  return Array.isArray(parsed) ? parsed : [parsed];
+  return (Array.isArray(parsed) ? parsed : [parsed]) as FaultSpec[];
 }

@@ -526,7 +526,7 @@ if (import.meta.main) {
     ...(process.env.SANDBOX_SITE_URL ? { siteUrl: process.env.SANDBOX_SITE_URL } : {}),
     ...(process.env.SANDBOX_DATA_DIR ? { dataDir: process.env.SANDBOX_DATA_DIR } : {}),
     ...(products ? { products } : {}),
-    faults: faultsFromEnv(process.env.SANDBOX_FAULTS) as FaultSpec[],
+    faults: faultsFromEnv(process.env.SANDBOX_FAULTS),
     hostile: process.env.SANDBOX_HOSTILE === '1',
   });
   const stop = (): void => {
