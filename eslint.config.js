@@ -11,6 +11,7 @@ export default defineConfig(
     ignores: [
       'dist/',
       'dist-test/',
+      'dist-*/',
       '.astro/',
       'node_modules/',
       '.sandbox/',
