@@ -140,6 +140,7 @@ export async function startServer(options: ServerOptions = {}): Promise<{
     let key = renderKeys.get(name);
     if (key === undefined) {
       key = renderKey(host, target);
+      if (name.length > 512) return key; // long URLs are not the hot ones: keep memory small
       if (renderKeys.size >= 10_000) renderKeys.clear();
       renderKeys.set(name, key);
     }

@@ -267,6 +267,7 @@ export function createRenderCache(options: RenderCacheOptions): RenderCache {
       let key = keys.get(name);
       if (key === undefined) {
         key = `page:${options.buildId}:${digest(name)}`;
+        if (name.length > 512) return key;
         if (keys.size >= 10_000) keys.clear();
         keys.set(name, key);
       }
