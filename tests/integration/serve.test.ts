@@ -97,6 +97,8 @@ let clock = Date.now();
 const css = `body{color:#222}${'.x{margin:0}'.repeat(200)}`;
 const bigPage = `<h1>Matelas</h1>${'<p>Un matelas ferme et respirant.</p>'.repeat(100)}`;
 const blob = Buffer.from(Array.from({ length: 5000 }, (_, i) => i % 251));
+// Above the size the server holds in memory (1 MiB): streamed from disk.
+const big = Buffer.from(Array.from({ length: 1_500_000 }, (_, i) => (i * 7) % 253));
 
 async function makeDist(at: string): Promise<void> {
   await mkdir(path.join(at, 'client/_astro'), { recursive: true });
@@ -108,6 +110,7 @@ async function makeDist(at: string): Promise<void> {
   await writeFile(path.join(at, 'client/robots.txt'), 'User-agent: *');
   await writeFile(path.join(at, 'client/grande-page.html'), bigPage);
   await writeFile(path.join(at, 'client/fichier.bin'), blob);
+  await writeFile(path.join(at, 'client/gros.bin'), big);
   await writeFile(path.join(at, 'server/entry.mjs'), HANDLER);
   await precompress(path.join(at, 'client'));
 }
@@ -300,6 +303,15 @@ describe('static files', () => {
     const changed = await raw('GET', '/fichier.bin', { range: 'bytes=0-9', 'if-range': '"vieux"' });
     expect(changed.status).toBe(200);
     expect(changed.body.length).toBe(blob.length);
+  });
+
+  test('a file too large to hold in memory is streamed, whole or in a range', async () => {
+    const whole = await raw('GET', '/gros.bin');
+    expect(whole.status).toBe(200);
+    expect(whole.body.equals(big)).toBe(true);
+    const part = await raw('GET', '/gros.bin', { range: 'bytes=1200000-1299999' });
+    expect(part.status).toBe(206);
+    expect(part.body.equals(big.subarray(1_200_000, 1_300_000))).toBe(true);
   });
 
   test('HEAD gives the headers of GET without a body', async () => {
