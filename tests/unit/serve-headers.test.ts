@@ -1,3 +1,4 @@
+import type { OutgoingHttpHeaders } from 'node:http';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { ifRangeHolds, notModified } from '../../src/server/conditional.ts';
@@ -136,7 +137,10 @@ describe('security headers', () => {
       ["img-src 'self'", "frame-ancestors 'self'"],
     ],
   ])('CSP: %s', (_case, own, expected) => {
-    const headers = own === undefined ? {} : { 'content-security-policy': own };
+    // Node's types say one string; a reply may carry several policies (string[]).
+    const headers = (
+      own === undefined ? {} : { 'content-security-policy': own }
+    ) as OutgoingHttpHeaders;
     expect(lower(withSecurityHeaders(headers, false))['content-security-policy']).toEqual(expected);
   });
 });
