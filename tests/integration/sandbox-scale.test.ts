@@ -1,6 +1,7 @@
 /**
- * The sandbox at build-bench scale: 10,000 products seed in seconds, a page of 250 with variants
- * answers well under 100 ms, and the hand-written seed is identical at every catalogue size.
+ * The sandbox at build-bench scale: 10,000 products seed, pages of 250 with variants, images and
+ * custom fields answer whole, and the hand-written seed is identical at every catalogue size.
+ * How fast is for `npm run bench:build` to print (timings in a test only measure the machine).
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { PRODUCTS, SEED_PRODUCT_COUNT } from '../../scripts/sandbox/fixtures.ts';
@@ -9,16 +10,14 @@ import { startTestSandbox, type TestSandbox } from './helpers/sandbox.ts';
 const SIZE = 10_000;
 let big: TestSandbox;
 let small: TestSandbox;
-let seedMs = 0;
 
-async function get(sandbox: TestSandbox, path: string): Promise<{ ms: number; body: unknown }> {
-  const started = performance.now();
+async function get(sandbox: TestSandbox, path: string): Promise<{ body: unknown }> {
   const response = await fetch(`${sandbox.url}/stores/${sandbox.storeHash}${path}`, {
     headers: { 'X-Auth-Token': sandbox.token },
   });
   const body = (await response.json()) as unknown;
   expect(response.status).toBe(200);
-  return { ms: performance.now() - started, body };
+  return { body };
 }
 
 interface Page {
@@ -27,9 +26,7 @@ interface Page {
 }
 
 beforeAll(async () => {
-  const started = performance.now();
   big = await startTestSandbox({ products: SIZE });
-  seedMs = performance.now() - started;
   small = await startTestSandbox();
 });
 
@@ -39,15 +36,10 @@ afterAll(async () => {
 });
 
 describe(`${SIZE} products`, () => {
-  test('seed in a few seconds', () => {
-    expect(seedMs).toBeLessThan(8_000);
-  });
-
-  test('a page of 250 with variants, images and custom fields well under 100 ms', async () => {
+  test('a page of 250 with variants, images and custom fields, anywhere in the catalogue', async () => {
     await get(big, '/v3/catalog/products?limit=250&include=variants');
-    const timings: number[] = [];
     for (const page of [1, 17, 40]) {
-      const { ms, body } = await get(
+      const { body } = await get(
         big,
         `/v3/catalog/products?limit=250&page=${page}&include=variants,images,custom_fields&sort=price`,
       );
@@ -55,9 +47,7 @@ describe(`${SIZE} products`, () => {
       expect(reply.data).toHaveLength(250);
       expect(reply.meta.pagination).toMatchObject({ total: SIZE, total_pages: SIZE / 250 });
       expect(reply.data.every((p) => (p.variants?.length ?? 0) > 0)).toBe(true);
-      timings.push(ms);
     }
-    expect(Math.max(...timings)).toBeLessThan(100);
   });
 
   test('generated products spread over categories and brands', async () => {
