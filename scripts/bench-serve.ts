@@ -20,7 +20,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import os from 'node:os';
@@ -29,6 +29,7 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { buildShop } from './build.ts';
 import { isSandboxListening } from './sandbox/server.ts';
 import { ensureUpstream } from './lib/upstream.ts';
+import { newestMtime } from './lib/sources.ts';
 
 /** The part of autocannon's API used here (the package ships no types). */
 interface AutocannonResult {
@@ -54,17 +55,6 @@ const distDir = path.join(benchDir, 'dist');
 const stampFile = path.join(benchDir, 'build-stamp.json');
 const SOURCES = ['src', 'public', 'scripts/sandbox', 'astro.config.mjs', 'package-lock.json'];
 const BROWSER_HEADERS = { 'accept-encoding': 'gzip, deflate, br', accept: 'text/html,*/*' };
-
-async function newestMtime(entry: string): Promise<number> {
-  if (!existsSync(entry)) return 0;
-  const info = await stat(entry);
-  if (!info.isDirectory()) return info.mtimeMs;
-  let newest = info.mtimeMs;
-  for (const child of await readdir(entry)) {
-    newest = Math.max(newest, await newestMtime(path.join(entry, child)));
-  }
-  return newest;
-}
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

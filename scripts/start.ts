@@ -5,24 +5,13 @@
  * then serves it. `--no-build` serves the existing build as it is.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { buildShop } from './build.ts';
 import { startServer } from './serve.ts';
 import { ensureUpstream, loadDotEnv } from './lib/upstream.ts';
+import { newestMtime } from './lib/sources.ts';
 
 const SOURCES = ['src', 'public', 'astro.config.mjs', 'package-lock.json'];
-
-async function newestMtime(entry: string): Promise<number> {
-  if (!existsSync(entry)) return 0;
-  const info = await stat(entry);
-  if (!info.isDirectory()) return info.mtimeMs;
-  let newest = info.mtimeMs;
-  for (const child of await readdir(entry)) {
-    newest = Math.max(newest, await newestMtime(path.join(entry, child)));
-  }
-  return newest;
-}
 
 loadDotEnv();
 const distDir = process.env.DIST_DIR ?? 'dist';
