@@ -363,6 +363,26 @@ describe('unknown middleware → 500 (spec §8)', () => {
     expect(reply).toMatchObject({ status: 500, json: { message, statusCode: 500 } });
     expect(upstream).toEqual([]);
   });
+
+  test('is logged on one line, without a stack, whatever the route parameters hold', async () => {
+    const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      const reply = await handleApiCall(
+        new Request('http://shop.test/api/x/y', { method: 'POST', body: '[]' }),
+        { service: 'faux\r\n[api] forged line\u001b[31m', method: 'getProducts' },
+        {},
+      );
+      expect(reply.status).toBe(500);
+      expect(error).toHaveBeenCalledTimes(1);
+      const line = error.mock.calls[0]?.map(String).join(' ') ?? '';
+      expect(line).toMatch(
+        /^\[api\] faux\\u000d\\u000a\[api\] forged line\\u001b\[31m\.getProducts failed: /,
+      );
+      expect(line).not.toMatch(/[\r\n\u001b]|\bat handleApiCall\b/);
+    } finally {
+      error.mockRestore();
+    }
+  });
 });
 
 describe('errors are normalised to { message, statusCode }', () => {

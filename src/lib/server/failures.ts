@@ -69,7 +69,8 @@ export async function readForPage<T>(
 // eslint-disable-next-line no-control-regex -- control characters are what is escaped
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
 
-function oneLine(text: string): string {
+/** `text` on one line: control characters (CR, LF, ANSI escapes...) written as escapes. */
+export function oneLine(text: string): string {
   const escaped = text.replace(
     CONTROL,
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,

@@ -9,7 +9,7 @@ import { API_BUDGET_MS, WRITE_BUDGET_MS, withBudget } from '../budget.ts';
 import { cacheKey, createCache } from '../cache.ts';
 import { directClient, type ClientInfo } from '../client.ts';
 import { ReplyCookies } from '../cookies.ts';
-import { logFailure, upstreamFailure } from '../failures.ts';
+import { logFailure, oneLine, upstreamFailure } from '../failures.ts';
 import { isJsonRequest, isSameOriginRequest } from '../security.ts';
 
 /** One callable method: a zod tuple for its arguments and the call itself. */
@@ -224,7 +224,11 @@ export async function handleApiCall(
   } catch (error) {
     const body = normaliseError(error);
     if (body.statusCode >= 500) {
-      logFailure('api', `${clip(service)}.${clip(method)} failed`, error);
+      const what = `${clip(service)}.${clip(method)} failed`;
+      // A deliberate answer (unknown middleware, not configured) is one line, like upstream's.
+      if (error instanceof ApiError)
+        console.error(oneLine(`[api] ${what}: ${error.message} (${error.code})`));
+      else logFailure('api', what, error);
     }
     const headers = error instanceof ApiError ? { ...error.headers } : {};
     return reply(body, { status: body.statusCode, headers });
