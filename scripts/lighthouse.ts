@@ -1,19 +1,22 @@
 /**
  * `npm run test:lighthouse`: Lighthouse 13 (mobile, its default form factor and throttling) on
  * the production build served the way `npm start` serves it: home, a category and a product
- * page. Fails when performance, accessibility, best practices or SEO is below 0.95 on any of
- * them, and writes each report to `.lighthouseci/`.
+ * page. Each page is measured three times and judged on its median run by performance (as
+ * Lighthouse CI's `numberOfRuns: 3` does: one run's total blocking time swings with whatever
+ * else the machine does). Fails when performance, accessibility, best practices or SEO of that
+ * run is below 0.95 on any page, and writes its report to `.lighthouseci/`.
  */
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { launch } from 'chrome-launcher';
-import lighthouse from 'lighthouse';
+import lighthouse, { type RunnerResult } from 'lighthouse';
 import { CHROMIUM_FLAGS, chromiumPath } from './lib/browser.ts';
 import { ensureUpstream } from './lib/upstream.ts';
 import { startServer } from './serve.ts';
 
 export const MIN_SCORE = 0.95;
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
+const RUNS = 3;
 
 const distDir = process.env.DIST_DIR ?? 'dist';
 const clientDir = path.join(distDir, 'client');
@@ -67,23 +70,32 @@ try {
   mkdirSync(reportDir, { recursive: true });
   for (const [kind, pagePath] of pages) {
     const url = base + pagePath;
-    const result = await lighthouse(url, {
-      port: chrome.port,
-      output: 'html',
-      logLevel: 'error',
-      onlyCategories: [...CATEGORIES],
-    });
-    if (!result) throw new Error(`Lighthouse returned no result for ${url}`);
-    const { categories, runtimeError } = result.lhr;
+    const runs: RunnerResult[] = [];
+    for (let i = 0; i < RUNS; i += 1) {
+      const result = await lighthouse(url, {
+        port: chrome.port,
+        output: 'html',
+        logLevel: 'error',
+        onlyCategories: [...CATEGORIES],
+      });
+      if (!result) throw new Error(`Lighthouse returned no result for ${url}`);
+      runs.push(result);
+    }
+    const performance = (run: RunnerResult) => run.lhr.categories.performance?.score ?? 0;
+    const sorted = [...runs].sort((a, b) => performance(a) - performance(b));
+    const median = sorted[Math.floor(sorted.length / 2)];
+    if (!median) throw new Error(`Lighthouse returned no run for ${url}`);
+    const { categories, runtimeError } = median.lhr;
     if (runtimeError) failures.push(`${kind}: ${runtimeError.code} ${runtimeError.message}`);
     const scores = CATEGORIES.map((id) => [id, categories[id]?.score ?? 0] as const);
     console.log(
-      `[lighthouse] ${kind.padEnd(8)} ${scores.map(([id, s]) => `${id} ${s.toFixed(2)}`).join(', ')}  ${url}`,
+      `[lighthouse] ${kind.padEnd(8)} ${scores.map(([id, s]) => `${id} ${s.toFixed(2)}`).join(', ')}  ${url}` +
+        ` (performance of the ${RUNS} runs: ${runs.map((r) => performance(r).toFixed(2)).join(', ')})`,
     );
     for (const [id, score] of scores) {
       if (score < MIN_SCORE) failures.push(`${kind}: ${id} ${score.toFixed(2)} < ${MIN_SCORE}`);
     }
-    const report = Array.isArray(result.report) ? result.report.join('') : result.report;
+    const report = Array.isArray(median.report) ? median.report.join('') : median.report;
     writeFileSync(path.join(reportDir, `${kind}.html`), report);
   }
 } finally {
