@@ -1,9 +1,9 @@
 /**
  * `npm test`: every check, in order, stopping at the first failure: types, lint, format, unit,
  * integration, a production build against a fresh sandbox, two servers of that build sharing
- * one Redis and that build with its upstream down, size budgets, browser tests (Playwright + axe) and Lighthouse CI. Browser checks
- * need Chromium: under CI=true a missing browser fails the run; elsewhere it is reported loudly
- * and those checks are not run.
+ * one Redis and that build with its upstream down, size budgets, Lighthouse CI and browser tests
+ * (Playwright + axe). Browser checks need Chromium: under CI=true a missing browser fails the
+ * run; elsewhere it is reported loudly and those checks are not run.
  */
 import { rm } from 'node:fs/promises';
 import { chromiumPath } from './lib/browser.ts';
@@ -51,15 +51,17 @@ const steps: Step[] = [
     env: testEnv,
   },
   { name: 'size budgets', command: [process.execPath, 'scripts/size-budgets.ts'], env: testEnv },
+  // Before the browser suite: performance is measured on a quiet machine (right after
+  // Playwright's many browsers, one Lighthouse run's blocking time doubled).
   {
-    name: 'browser (playwright + axe)',
-    command: npx('@playwright/test/cli.js', 'test'),
+    name: 'lighthouse ci',
+    command: [process.execPath, 'scripts/lighthouse.ts'],
     env: testEnv,
     browser: true,
   },
   {
-    name: 'lighthouse ci',
-    command: [process.execPath, 'scripts/lighthouse.ts'],
+    name: 'browser (playwright + axe)',
+    command: npx('@playwright/test/cli.js', 'test'),
     env: testEnv,
     browser: true,
   },
