@@ -72,6 +72,9 @@ test('axe: the cart sidebar, the cart page and the checkout with items', async (
 });
 
 test('axe: the login modal and the account pages', async ({ page }) => {
+  // A login (the sandbox's deliberately slow password hash, beside other workers' logins) and
+  // six axe passes: over 30 s on a busy 2-core machine.
+  test.setTimeout(90_000);
   await page.goto('/');
   await waitForHydration(page);
   await page
