@@ -96,6 +96,21 @@ export default defineConfig({
       // BigCommerce API account of the Customer Login API (hosted checkout as the customer).
       BIGCOMMERCE_CLIENT_ID: envField.string({ context: 'server', access: 'secret' }),
       BIGCOMMERCE_CLIENT_SECRET: envField.string({ context: 'server', access: 'secret' }),
+      // Contentful Content Delivery API (spec §7 content service): navigations, sleep content,
+      // content pages and technology blocks. The sandbox serves it at {sandbox}/contentful.
+      CONTENTFUL_API_URL: envField.string({
+        context: 'server',
+        access: 'public',
+        url: true,
+        default: 'https://cdn.contentful.com',
+      }),
+      CONTENTFUL_SPACE_ID: envField.string({ context: 'server', access: 'public' }),
+      CONTENTFUL_ENVIRONMENT: envField.string({
+        context: 'server',
+        access: 'public',
+        default: 'master',
+      }),
+      CONTENTFUL_ACCESS_TOKEN: envField.string({ context: 'server', access: 'secret' }),
       BREVO_API_URL: envField.string({
         context: 'server',
         access: 'public',

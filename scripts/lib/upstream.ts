@@ -8,6 +8,18 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
+/**
+ * The sandbox's Contentful space: the Delivery API at `{sandbox}/contentful/spaces/{spaceId}/
+ * environments/{environment}` (bearer `deliveryToken`) and the management side at
+ * `{sandbox}/contentful-management/...` (bearer `managementToken`).
+ */
+export const SANDBOX_CONTENTFUL = Object.freeze({
+  spaceId: 'sandbox',
+  environment: 'master',
+  deliveryToken: 'sandbox-cda-token',
+  managementToken: 'sandbox-cma-token',
+});
+
 export interface Upstream {
   /** Environment for child processes (astro build / dev / the server). */
   env: NodeJS.ProcessEnv;
@@ -93,6 +105,10 @@ export async function ensureUpstream(
   env.BIGCOMMERCE_CLIENT_SECRET = 'sandbox-client-secret';
   env.BREVO_API_URL = `${url}/brevo/v3`;
   env.BREVO_API_KEY = 'sandbox-brevo-key';
+  env.CONTENTFUL_API_URL = `${url}/contentful`;
+  env.CONTENTFUL_SPACE_ID = SANDBOX_CONTENTFUL.spaceId;
+  env.CONTENTFUL_ENVIRONMENT = SANDBOX_CONTENTFUL.environment;
+  env.CONTENTFUL_ACCESS_TOKEN = SANDBOX_CONTENTFUL.deliveryToken;
   env.SESSION_SECRET ??= sandboxSessionSecret(path.resolve(dataDir));
   return { env, kind: 'sandbox', close };
 }
