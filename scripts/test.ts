@@ -2,8 +2,8 @@
  * `npm test`: every check, in order, stopping at the first failure: types, lint, format, unit,
  * integration, a production build against a fresh sandbox, two servers of that build sharing
  * one Redis and that build with its upstream down, size budgets, dead links, Lighthouse CI and
- * browser tests (Playwright + axe). Browser checks need Chromium: under CI=true a missing browser fails the
- * run; elsewhere it is reported loudly and those checks are not run.
+ * browser tests (Playwright + axe). Browser checks need Chromium: under CI=true a missing browser
+ * fails the run; elsewhere it is reported loudly and those checks are not run.
  */
 import { rm } from 'node:fs/promises';
 import { chromiumPath } from './lib/browser.ts';
