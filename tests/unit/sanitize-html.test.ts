@@ -14,10 +14,12 @@ const POLICY_TAGS = [
   ...['p', 'br', 'hr', 'div', 'span', 'strong', 'b', 'em', 'i', 'u', 's', 'small', 'sub', 'sup'],
   ...['mark', 'abbr', 'code', 'ul', 'ol', 'li', 'dl', 'dt', 'dd', 'h2', 'h3', 'h4', 'blockquote'],
   ...['a', 'img', 'table', 'caption', 'thead', 'tbody', 'tfoot', 'tr', 'th', 'td'],
+  // Issue 8: the content service's rich-text pictures (renderRichText).
+  'figure',
 ];
 const POLICY_ATTRIBUTES: Record<string, string[]> = {
   a: ['href', 'title', 'rel'],
-  img: ['src', 'alt', 'title', 'width', 'height'],
+  img: ['src', 'alt', 'title', 'width', 'height', 'loading', 'decoding'],
   abbr: ['title'],
   ol: ['start'],
   th: ['colspan', 'rowspan', 'scope'],

@@ -45,6 +45,8 @@ export const ALLOWED_TAGS: readonly string[] = [
   'blockquote',
   'a',
   'img',
+  // A picture of the content service's rich text (`renderRichText`) stands in a figure.
+  'figure',
   'table',
   'caption',
   'thead',
@@ -58,7 +60,7 @@ export const ALLOWED_TAGS: readonly string[] = [
 /** Attributes kept, per element (no `on*`, `style`, `class`, `id`, `srcdoc`, `target`...). */
 export const ALLOWED_ATTRIBUTES: Readonly<Record<string, readonly string[]>> = {
   a: ['href', 'title', 'rel'],
-  img: ['src', 'alt', 'title', 'width', 'height'],
+  img: ['src', 'alt', 'title', 'width', 'height', 'loading', 'decoding'],
   abbr: ['title'],
   ol: ['start'],
   th: ['colspan', 'rowspan', 'scope'],
@@ -117,6 +119,11 @@ function keepNumber(value: string | undefined, min: number, max: number): string
   return n >= min && n <= max ? String(n) : undefined;
 }
 
+function keepWord(value: string | undefined, words: readonly string[]): string | undefined {
+  const word = value?.trim().toLowerCase();
+  return word !== undefined && words.includes(word) ? word : undefined;
+}
+
 function withoutUndefined(attribs: Record<string, string | undefined>): Record<string, string> {
   const result: Record<string, string> = {};
   for (const [name, value] of Object.entries(attribs))
@@ -168,6 +175,9 @@ const OPTIONS: sanitize.IOptions = {
         alt: attribs.alt ?? '',
         width: keepNumber(attribs.width, 1, 4000),
         height: keepNumber(attribs.height, 1, 4000),
+        // Loading hints of the rich-text renderer, kept for their known values only.
+        loading: keepWord(attribs.loading, ['lazy', 'eager']),
+        decoding: keepWord(attribs.decoding, ['async', 'sync', 'auto']),
       }),
     }),
     th: cells('th'),
