@@ -1,0 +1,108 @@
+/**
+ * The server scripts' run-time settings for webhooks and rebuilds, read from the environment
+ * and validated once at startup (`scripts/serve.ts`, `scripts/start.ts`): a bad value stops the
+ * server with one clear line naming the variable, never a half-configured endpoint.
+ *
+ * - `CONTENTFUL_WEBHOOK_SECRET`: the Contentful webhook signing secret (64 characters);
+ *   unset, `POST /webhooks/contentful` answers 404.
+ * - `BIGCOMMERCE_WEBHOOK_SECRET`: the value of the `X-Webhook-Secret` header the BigCommerce
+ *   hooks were registered with (at least 32 characters); unset, `/webhooks/bigcommerce` is 404.
+ * - `REBUILD_STATUS_TOKEN`: bearer token for `GET /webhooks/status` from off the machine
+ *   (at least 32 characters; loopback callers need none).
+ * - `RELEASES_DIR` (default `dist-releases`): where each rebuild goes, one directory per build.
+ * - `SERVER_WORKERS` (default 1): server processes per release.
+ * - `REBUILD_DEBOUNCE_MS` (default 1500): quiet time after an event before the build starts.
+ * - `REBUILD_TIMEOUT_MS` (default 900000): a build running longer is stopped and failed.
+ * - `REBUILD_COMMAND` (tests only): a shell command run instead of `scripts/build.ts`, with the
+ *   new release's directory in `$RELEASE_DIR`.
+ */
+import * as z from 'zod';
+
+export interface ServeConfig {
+  contentfulSecret: string | undefined;
+  bigcommerceSecret: string | undefined;
+  statusToken: string | undefined;
+  releasesDir: string;
+  workers: number;
+  debounceMs: number;
+  buildTimeoutMs: number;
+  buildCommand: string | undefined;
+  /** Whether any webhook is configured, hence rebuilds run. */
+  rebuilds: boolean;
+}
+
+export class ServeConfigError extends Error {
+  override name = 'ServeConfigError';
+}
+
+/** Unset or blank → undefined. */
+const blankAsUnset = (value: unknown) =>
+  typeof value === 'string' && value.trim() === '' ? undefined : value;
+
+const secret = (rule: z.ZodString) => z.preprocess(blankAsUnset, rule.optional());
+
+const integer = (min: number, max: number, fallback: number) =>
+  z.preprocess(
+    blankAsUnset,
+    z
+      .string()
+      .regex(/^\d+$/, 'must be a whole number')
+      .transform(Number)
+      .pipe(z.number().int().min(min).max(max))
+      .optional()
+      .transform((value) => value ?? fallback),
+  );
+
+// Printable ASCII without spaces: a header value, copied from a dashboard without surprises.
+const PRINTABLE = /^[\x21-\x7e]+$/;
+
+const schema = z.object({
+  CONTENTFUL_WEBHOOK_SECRET: secret(
+    z
+      .string()
+      .length(64, 'must be 64 characters (Contentful webhook signing secret)')
+      .regex(PRINTABLE, 'must be printable characters without spaces'),
+  ),
+  BIGCOMMERCE_WEBHOOK_SECRET: secret(
+    z
+      .string()
+      .min(32, 'must be at least 32 characters')
+      .max(256, 'must be at most 256 characters')
+      .regex(PRINTABLE, 'must be printable characters without spaces'),
+  ),
+  REBUILD_STATUS_TOKEN: secret(
+    z
+      .string()
+      .min(32, 'must be at least 32 characters')
+      .max(256, 'must be at most 256 characters')
+      .regex(PRINTABLE, 'must be printable characters without spaces'),
+  ),
+  RELEASES_DIR: z.preprocess(blankAsUnset, z.string().optional()),
+  SERVER_WORKERS: integer(1, 16, 1),
+  REBUILD_DEBOUNCE_MS: integer(0, 600_000, 1500),
+  REBUILD_TIMEOUT_MS: integer(10_000, 6 * 3_600_000, 900_000),
+  REBUILD_COMMAND: z.preprocess(blankAsUnset, z.string().optional()),
+});
+
+/** The settings of `env`, or a `ServeConfigError` naming each bad variable. */
+export function readServeConfig(env: NodeJS.ProcessEnv): ServeConfig {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`);
+    throw new ServeConfigError(`invalid environment: ${problems.join('; ')}`);
+  }
+  const value = parsed.data;
+  return {
+    contentfulSecret: value.CONTENTFUL_WEBHOOK_SECRET,
+    bigcommerceSecret: value.BIGCOMMERCE_WEBHOOK_SECRET,
+    statusToken: value.REBUILD_STATUS_TOKEN,
+    releasesDir: value.RELEASES_DIR ?? 'dist-releases',
+    workers: value.SERVER_WORKERS,
+    debounceMs: value.REBUILD_DEBOUNCE_MS,
+    buildTimeoutMs: value.REBUILD_TIMEOUT_MS,
+    buildCommand: value.REBUILD_COMMAND,
+    rebuilds:
+      value.CONTENTFUL_WEBHOOK_SECRET !== undefined ||
+      value.BIGCOMMERCE_WEBHOOK_SECRET !== undefined,
+  };
+}

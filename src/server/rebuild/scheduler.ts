@@ -1,0 +1,162 @@
+/**
+ * The rebuild scheduler: accepted webhook events in, builds out, coalesced. An event starts a
+ * quiet-time timer (`debounceMs`, restarted by each further event but never past `maxWaitMs`
+ * from the first); when it fires, ONE build runs for every event so far. Events arriving while
+ * a build runs are counted, and exactly one more build follows it (after the same quiet time).
+ * So a burst of N publishes gives at most two builds, and a build never runs twice at once.
+ * Holds counts, not events: a flood cannot grow its memory. Timers are the global ones (tests
+ * use fake timers); the build function is given (tests use a fake one).
+ */
+
+/** One accepted webhook notification. */
+export interface RebuildEvent {
+  source: 'contentful' | 'bigcommerce';
+  /** `Entry.publish`, `store/product/updated`... */
+  topic: string;
+  /** The changed entity's id. */
+  id: string;
+  /** Milliseconds since the epoch. */
+  receivedAt: number;
+}
+
+/** The events one build covers. */
+export interface RebuildBatch {
+  count: number;
+  first: RebuildEvent;
+  last: RebuildEvent;
+}
+
+export type BuildOutcome = { ok: true } | { ok: false; error: string };
+
+export interface SchedulerSnapshot {
+  /** idle: nothing to do; waiting: events are in, the quiet time runs; building: a build runs. */
+  phase: 'idle' | 'waiting' | 'building';
+  /** Events no started build covers yet. */
+  pending: number;
+  /** Builds started so far. */
+  builds: number;
+  /** The newest event. */
+  lastEvent: RebuildEvent | null;
+}
+
+export interface SchedulerOptions {
+  /** Quiet time after the last event before a build starts (ms). */
+  debounceMs: number;
+  /** Longest wait from the first pending event (ms; default ten quiet times, at least 10 s). */
+  maxWaitMs?: number;
+  /** Builds and swaps; should not throw (a throw counts as a failed build). */
+  build(batch: RebuildBatch): Promise<BuildOutcome>;
+  /** Called on every change of the snapshot. */
+  onChange?(snapshot: SchedulerSnapshot): void;
+  /** Called when a build ends. */
+  onBuilt?(outcome: BuildOutcome, batch: RebuildBatch): void;
+  now?: () => number;
+}
+
+export interface RebuildScheduler {
+  /** Records an event; a build follows (coalesced). Ignored once stopped. */
+  notify(event: RebuildEvent): void;
+  snapshot(): SchedulerSnapshot;
+  /** Resolves when nothing is pending, waiting or building. */
+  settled(): Promise<void>;
+  /** Stops scheduling: the timer is cleared, a running build is awaited. */
+  stop(): Promise<void>;
+}
+
+export function createRebuildScheduler(options: SchedulerOptions): RebuildScheduler {
+  const now = options.now ?? Date.now;
+  const debounceMs = Math.max(0, options.debounceMs);
+  const maxWaitMs = Math.max(debounceMs, options.maxWaitMs ?? Math.max(10_000, debounceMs * 10));
+  let pending = 0;
+  let first: RebuildEvent | null = null;
+  let last: RebuildEvent | null = null;
+  // When the first and last pending events came in, by this scheduler's clock.
+  let firstAt = 0;
+  let lastAt = 0;
+  let lastEvent: RebuildEvent | null = null;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  let running: Promise<void> | null = null;
+  let builds = 0;
+  let stopped = false;
+  let waiters: (() => void)[] = [];
+
+  const snapshot = (): SchedulerSnapshot => ({
+    phase: running ? 'building' : timer ? 'waiting' : 'idle',
+    pending,
+    builds,
+    lastEvent,
+  });
+
+  const changed = () => {
+    options.onChange?.(snapshot());
+    if (!running && !timer && (pending === 0 || stopped)) {
+      const settledWaiters = waiters;
+      waiters = [];
+      for (const resolve of settledWaiters) resolve();
+    }
+  };
+
+  /** (Re)starts the quiet-time timer, from the last event, capped from the first. */
+  const arm = () => {
+    if (stopped || running || pending === 0 || first === null || last === null) return;
+    if (timer) clearTimeout(timer);
+    const t = now();
+    const delay = Math.max(0, Math.min(debounceMs - (t - lastAt), maxWaitMs - (t - firstAt)));
+    timer = setTimeout(start, delay);
+  };
+
+  function start() {
+    timer = null;
+    if (stopped || running || pending === 0 || first === null || last === null) {
+      changed();
+      return;
+    }
+    const batch: RebuildBatch = { count: pending, first, last };
+    pending = 0;
+    first = null;
+    last = null;
+    builds += 1;
+    running = (async () => {
+      let outcome: BuildOutcome;
+      try {
+        outcome = await options.build(batch);
+      } catch (error) {
+        outcome = { ok: false, error: error instanceof Error ? error.message : String(error) };
+      }
+      running = null;
+      options.onBuilt?.(outcome, batch);
+      // Events that came in during the build: exactly one more build, after the quiet time.
+      arm();
+      changed();
+    })();
+    changed();
+  }
+
+  return {
+    notify(event) {
+      if (stopped) return;
+      pending += 1;
+      if (first === null) {
+        first = event;
+        firstAt = now();
+      }
+      last = event;
+      lastAt = now();
+      lastEvent = event;
+      arm();
+      changed();
+    },
+    snapshot,
+    settled() {
+      if (!running && !timer && (pending === 0 || stopped)) return Promise.resolve();
+      return new Promise((resolve) => waiters.push(resolve));
+    },
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      timer = null;
+      await running;
+      changed();
+    },
+  };
+}

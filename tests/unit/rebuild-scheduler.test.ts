@@ -1,0 +1,257 @@
+/**
+ * The rebuild scheduler (src/server/rebuild/scheduler.ts) with fake timers and a fake build:
+ * a burst of N events gives one build (at most two when it outlasts the quiet time); events
+ * during a build give exactly one more; builds never overlap; a failed build is reported and
+ * the next event builds again; a stream of events cannot postpone the build forever. Also the
+ * run-time settings (src/server/rebuild/config.ts).
+ */
+import fc from 'fast-check';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { readServeConfig } from '../../src/server/rebuild/config.ts';
+import {
+  createRebuildScheduler,
+  type BuildOutcome,
+  type RebuildBatch,
+  type RebuildEvent,
+} from '../../src/server/rebuild/scheduler.ts';
+
+beforeEach(() => {
+  vi.useFakeTimers({ now: 1_700_000_000_000 });
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+const event = (id: string): RebuildEvent => ({
+  source: 'contentful',
+  topic: 'Entry.publish',
+  id,
+  receivedAt: Date.now(),
+});
+
+/** A fake build taking `ms`, recording its batches and how many ran at once. */
+function fakeBuild(ms: number, outcomes: BuildOutcome[] = []) {
+  const batches: RebuildBatch[] = [];
+  let running = 0;
+  let maxRunning = 0;
+  const build = async (batch: RebuildBatch): Promise<BuildOutcome> => {
+    batches.push(batch);
+    running += 1;
+    maxRunning = Math.max(maxRunning, running);
+    await new Promise((resolve) => setTimeout(resolve, ms));
+    running -= 1;
+    return outcomes.shift() ?? { ok: true };
+  };
+  return {
+    build,
+    batches,
+    maxRunning: () => maxRunning,
+  };
+}
+
+describe('coalescing', () => {
+  test('a burst within the quiet time gives one build for all of it', async () => {
+    const fake = fakeBuild(30_000);
+    const scheduler = createRebuildScheduler({ debounceMs: 1500, build: fake.build });
+    for (let i = 0; i < 50; i++) {
+      scheduler.notify(event(`e${i}`));
+      await vi.advanceTimersByTimeAsync(20);
+    }
+    expect(fake.batches).toHaveLength(0);
+    expect(scheduler.snapshot()).toMatchObject({ phase: 'waiting', pending: 50 });
+    await vi.advanceTimersByTimeAsync(1500);
+    expect(fake.batches).toHaveLength(1);
+    expect(fake.batches[0]?.count).toBe(50);
+    expect(scheduler.snapshot()).toMatchObject({ phase: 'building', pending: 0, builds: 1 });
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(fake.batches).toHaveLength(1);
+    expect(scheduler.snapshot().phase).toBe('idle');
+  });
+
+  test('events during a build give exactly one more build', async () => {
+    const fake = fakeBuild(30_000);
+    const scheduler = createRebuildScheduler({ debounceMs: 1000, build: fake.build });
+    scheduler.notify(event('first'));
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(fake.batches).toHaveLength(1);
+    for (let i = 0; i < 20; i++) {
+      await vi.advanceTimersByTimeAsync(1000);
+      scheduler.notify(event(`during${i}`));
+    }
+    expect(fake.batches).toHaveLength(1);
+    expect(scheduler.snapshot()).toMatchObject({ phase: 'building', pending: 20 });
+    await vi.advanceTimersByTimeAsync(120_000);
+    expect(fake.batches.map((b) => b.count)).toEqual([1, 20]);
+    expect(fake.batches[1]?.first.id).toBe('during0');
+    expect(fake.batches[1]?.last.id).toBe('during19');
+    expect(fake.maxRunning()).toBe(1);
+  });
+
+  test('property: a burst shorter than a build gives at most two builds, never overlapping', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.integer({ min: 0, max: 3000 }), { minLength: 1, maxLength: 40 }),
+        fc.integer({ min: 0, max: 3000 }),
+        async (gaps, debounceMs) => {
+          // The burst lasts less than one build (builds take 60 s here; gaps sum < 60 s).
+          const fake = fakeBuild(60_000);
+          const scheduler = createRebuildScheduler({ debounceMs, build: fake.build });
+          for (const gap of gaps) {
+            scheduler.notify(event('x'));
+            await vi.advanceTimersByTimeAsync(gap);
+          }
+          await vi.advanceTimersByTimeAsync(300_000);
+          expect(fake.batches.length).toBeGreaterThanOrEqual(1);
+          expect(fake.batches.length).toBeLessThanOrEqual(2);
+          expect(fake.batches.reduce((sum, b) => sum + b.count, 0)).toBe(gaps.length);
+          expect(fake.maxRunning()).toBe(1);
+          expect(scheduler.snapshot()).toMatchObject({ phase: 'idle', pending: 0 });
+        },
+      ),
+      { numRuns: 50 },
+    );
+  });
+
+  test('a steady stream cannot postpone the build past the longest wait', async () => {
+    const fake = fakeBuild(1000);
+    const scheduler = createRebuildScheduler({
+      debounceMs: 1000,
+      maxWaitMs: 5000,
+      build: fake.build,
+    });
+    for (let i = 0; i < 30; i++) {
+      scheduler.notify(event(`s${i}`));
+      await vi.advanceTimersByTimeAsync(500);
+      if (fake.batches.length > 0) break;
+    }
+    expect(fake.batches).toHaveLength(1);
+    expect(fake.batches[0]?.count).toBeLessThanOrEqual(11);
+  });
+
+  test('settled() resolves once the builds are done', async () => {
+    const fake = fakeBuild(5000);
+    const scheduler = createRebuildScheduler({ debounceMs: 100, build: fake.build });
+    let settled = false;
+    await scheduler.settled(); // nothing to do
+    scheduler.notify(event('a'));
+    void scheduler.settled().then(() => (settled = true));
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(settled).toBe(false);
+    await vi.advanceTimersByTimeAsync(4000);
+    expect(settled).toBe(true);
+  });
+});
+
+describe('failures', () => {
+  test('a failed build is reported and the next event builds again', async () => {
+    const fake = fakeBuild(1000, [{ ok: false, error: 'astro build failed' }]);
+    const built: BuildOutcome[] = [];
+    const scheduler = createRebuildScheduler({
+      debounceMs: 100,
+      build: fake.build,
+      onBuilt: (outcome) => built.push(outcome),
+    });
+    scheduler.notify(event('a'));
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(built).toEqual([{ ok: false, error: 'astro build failed' }]);
+    expect(scheduler.snapshot()).toMatchObject({ phase: 'idle', pending: 0, builds: 1 });
+    scheduler.notify(event('b'));
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(built).toEqual([{ ok: false, error: 'astro build failed' }, { ok: true }]);
+  });
+
+  test('a build that throws counts as failed', async () => {
+    const built: BuildOutcome[] = [];
+    const scheduler = createRebuildScheduler({
+      debounceMs: 0,
+      build: () => Promise.reject(new Error('boom')),
+      onBuilt: (outcome) => built.push(outcome),
+    });
+    scheduler.notify(event('a'));
+    await vi.advanceTimersByTimeAsync(10);
+    expect(built).toEqual([{ ok: false, error: 'boom' }]);
+    expect(scheduler.snapshot().phase).toBe('idle');
+  });
+
+  test('stop() waits for the running build and ignores later events', async () => {
+    const fake = fakeBuild(3000);
+    const scheduler = createRebuildScheduler({ debounceMs: 0, build: fake.build });
+    scheduler.notify(event('a'));
+    await vi.advanceTimersByTimeAsync(1);
+    scheduler.notify(event('b'));
+    let stopped = false;
+    void scheduler.stop().then(() => (stopped = true));
+    await vi.advanceTimersByTimeAsync(3000);
+    expect(stopped).toBe(true);
+    scheduler.notify(event('c'));
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(fake.batches).toHaveLength(1);
+  });
+});
+
+describe('readServeConfig', () => {
+  const hex64 = 'ab'.repeat(32);
+
+  test('defaults: no webhooks, no rebuilds', () => {
+    expect(readServeConfig({})).toEqual({
+      contentfulSecret: undefined,
+      bigcommerceSecret: undefined,
+      statusToken: undefined,
+      releasesDir: 'dist-releases',
+      workers: 1,
+      debounceMs: 1500,
+      buildTimeoutMs: 900_000,
+      buildCommand: undefined,
+      rebuilds: false,
+    });
+  });
+
+  test('blank values are unset', () => {
+    expect(readServeConfig({ CONTENTFUL_WEBHOOK_SECRET: ' ', SERVER_WORKERS: '' })).toMatchObject({
+      contentfulSecret: undefined,
+      workers: 1,
+      rebuilds: false,
+    });
+  });
+
+  test('a secret turns rebuilds on', () => {
+    expect(
+      readServeConfig({
+        CONTENTFUL_WEBHOOK_SECRET: hex64,
+        SERVER_WORKERS: '2',
+        REBUILD_DEBOUNCE_MS: '0',
+        RELEASES_DIR: '/srv/releases',
+      }),
+    ).toMatchObject({
+      contentfulSecret: hex64,
+      workers: 2,
+      debounceMs: 0,
+      releasesDir: '/srv/releases',
+      rebuilds: true,
+    });
+  });
+
+  test.each([
+    ['CONTENTFUL_WEBHOOK_SECRET', 'short', /CONTENTFUL_WEBHOOK_SECRET must be 64 characters/],
+    ['CONTENTFUL_WEBHOOK_SECRET', `${'a'.repeat(63)} `, /printable/],
+    [
+      'BIGCOMMERCE_WEBHOOK_SECRET',
+      'x'.repeat(31),
+      /BIGCOMMERCE_WEBHOOK_SECRET must be at least 32/,
+    ],
+    ['REBUILD_STATUS_TOKEN', 'x'.repeat(10), /REBUILD_STATUS_TOKEN must be at least 32/],
+    ['SERVER_WORKERS', '0', /SERVER_WORKERS/],
+    ['SERVER_WORKERS', 'two', /SERVER_WORKERS must be a whole number/],
+    ['REBUILD_DEBOUNCE_MS', '-5', /REBUILD_DEBOUNCE_MS/],
+    ['REBUILD_TIMEOUT_MS', '5', /REBUILD_TIMEOUT_MS/],
+  ])('%s=%j is refused with a clear message', (name, value, message) => {
+    expect(() => readServeConfig({ [name]: value })).toThrow(message);
+  });
+
+  test('the message never quotes a secret', () => {
+    const value = 'very-secret-but-short';
+    expect(() => readServeConfig({ BIGCOMMERCE_WEBHOOK_SECRET: value })).toThrow(
+      expect.not.objectContaining({ message: expect.stringContaining(value) as unknown }) as Error,
+    );
+  });
+});
