@@ -15,6 +15,8 @@ import {
 } from './seed/content.ts';
 import { insertOrder, loadProduct } from './model.ts';
 import { hashPassword } from './passwords.ts';
+import { seedContentful } from './seed/contentful.ts';
+import { CONTENTFUL_SCHEMA } from './seed/contentful-model.ts';
 import { orderAddress, SEED_CUSTOMERS } from './seed/customers.ts';
 import { hostileBanner, hostileCategory, hostileProduct } from './seed/hostile.ts';
 import { buildSkeleton, generateProducts } from './seed/products.ts';
@@ -234,7 +236,7 @@ function seed(db: DatabaseSync, options: SeedOptions, passwords: string[]): numb
   db.exec('BEGIN');
   try {
     for (const { name } of tables) db.exec(`DROP TABLE IF EXISTS "${name}"`);
-    db.exec(SCHEMA);
+    db.exec(SCHEMA + CONTENTFUL_SCHEMA);
     const skeleton = buildSkeleton();
     const hostile = options.hostile ? hostileRecords(skeleton) : null;
     if (hostile) skeleton.categories.push(hostile.category);
@@ -271,6 +273,7 @@ function seed(db: DatabaseSync, options: SeedOptions, passwords: string[]): numb
     const insertLink = db.prepare('INSERT OR IGNORE INTO product_categories VALUES (?, ?)');
     const insertSku = db.prepare('INSERT INTO skus VALUES (?, ?)');
     const productByName = new Map<string, { id: number; url: string }>();
+    const technologies = new Set<string>();
     let count = 0;
     const products = generateProducts(skeleton, { products: options.products });
     for (const p of hostile ? [...products, hostile.product] : products) {
@@ -297,6 +300,7 @@ function seed(db: DatabaseSync, options: SeedOptions, passwords: string[]): numb
       );
       for (const categoryId of b.categories) insertLink.run(categoryId, b.id);
       for (const v of p.variants) insertSku.run(v.sku, b.id);
+      for (const f of p.custom_fields) if (f.name === 'technology') technologies.add(f.value);
       if (count < 1000) productByName.set(b.name, { id: b.id, url: b.custom_url.url });
       count++;
     }
@@ -334,6 +338,12 @@ function seed(db: DatabaseSync, options: SeedOptions, passwords: string[]): numb
     insertDocument.run('channel:1:currencies', JSON.stringify(channelCurrencies()));
     insertDocument.run('site:1', siteDocument(options.siteUrl ?? DEFAULT_SITE_URL));
     seedCustomers(db, passwords);
+    seedContentful(db, {
+      categories: skeleton.categories,
+      brands: skeleton.brands,
+      technologies: [...technologies],
+      hostile: options.hostile ?? false,
+    });
     db.prepare("INSERT INTO meta VALUES ('seed', ?)").run(seedKey(options));
     db.exec('COMMIT');
     return count;

@@ -9,6 +9,12 @@ import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import { fileURLToPath } from 'node:url';
+import {
+  CONTENTFUL_DEFAULTS,
+  ctfError,
+  ctfFaultError,
+  type ContentfulConfig,
+} from './contentful-store.ts';
 import { openDatabase, type SeedReport } from './db.ts';
 import {
   FAULTS_PATH,
@@ -36,6 +42,7 @@ import { ensureImages } from './images.ts';
 import * as brevo from './routes/brevo.ts';
 import * as carts from './routes/carts.ts';
 import * as catalog from './routes/catalog.ts';
+import { handleDelivery, serveAsset } from './routes/contentful.ts';
 import type { RouteContext, SandboxConfig } from './routes/context.ts';
 import * as customers from './routes/customers.ts';
 import * as orders from './routes/orders.ts';
@@ -73,6 +80,8 @@ export interface SandboxOptions {
   faults?: readonly FaultSpec[];
   /** Adds the hostile catalogue (seed/hostile.ts: XSS payloads in a product, a category, a banner); default false. */
   hostile?: boolean;
+  /** The Contentful space's id, environment and tokens; defaults in contentful-store.ts (`sandbox`, `master`, `sandbox-cda-token`, `sandbox-cma-token`). */
+  contentful?: Partial<typeof CONTENTFUL_DEFAULTS>;
 }
 
 export interface Sandbox {
@@ -86,12 +95,19 @@ export interface Sandbox {
   seed: SeedReport;
   /** The fault rules in force (the admin endpoint `/__sandbox/faults` changes the same). */
   faults: Faults;
+  /** The Contentful emulation: Delivery API base `${url}/contentful`, management `${url}/contentful-management`. */
+  contentful: {
+    spaceId: string;
+    environment: string;
+    deliveryToken: string;
+    managementToken: string;
+  };
   close(): Promise<void>;
 }
 
 type Handler = (ctx: RouteContext) => Reply | Promise<Reply>;
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
-type Family = 'v2' | 'v3' | 'brevo';
+type Family = 'v2' | 'v3' | 'brevo' | 'contentful';
 
 interface Route {
   family: Family;
@@ -173,6 +189,7 @@ interface ServerState {
   config: SandboxConfig;
   imagesDir: string;
   faults: Faults;
+  contentful: ContentfulConfig;
 }
 
 async function serveImage(path: string, state: ServerState): Promise<Reply> {
@@ -209,6 +226,7 @@ async function readBody(req: IncomingMessage): Promise<string | undefined> {
 
 function familyError(family: Family, status: number, message: string): Reply {
   if (family === 'v2') return v2Error(status, message);
+  if (family === 'contentful') return ctfFaultError(status, message);
   if (family === 'brevo')
     return brevo.brevoError(
       status,
@@ -221,6 +239,8 @@ function familyError(family: Family, status: number, message: string): Reply {
 /** The API family a path belongs to, for the shape of an injected error. */
 function familyOf(path: string): Family {
   if (path.startsWith('/brevo/v3/')) return 'brevo';
+  if (path.startsWith('/contentful/') || path.startsWith('/contentful-management/'))
+    return 'contentful';
   return /^\/stores\/[^/]+\/v2\//.test(path) ? 'v2' : 'v3';
 }
 
@@ -364,6 +384,16 @@ async function dispatch(
 
 async function handle(req: IncomingMessage, state: ServerState, origin: string): Promise<Reply> {
   const url = new URL(req.url ?? '/', origin);
+  if (url.pathname.startsWith('/contentful/')) {
+    return handleDelivery(
+      req.method ?? 'GET',
+      url,
+      req.headers.authorization,
+      state.db,
+      state.contentful,
+      req.headers.host ?? '127.0.0.1',
+    );
+  }
   if (url.pathname.startsWith('/brevo/v3/')) {
     if (req.headers['api-key'] !== state.config.brevoKey) {
       return brevo.brevoError(401, 'unauthorized', 'Key not found');
@@ -425,7 +455,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     cartWriteLatencyMs: options.cartWriteLatencyMs ?? 15,
     sessions: new Map(),
   };
-  const state: ServerState = { db, config, imagesDir, faults };
+  const contentful: ContentfulConfig = {
+    ...CONTENTFUL_DEFAULTS,
+    ...options.contentful,
+    imagesDir,
+  };
+  const state: ServerState = { db, config, imagesDir, faults, contentful };
   const inFlight = new Set<Promise<void>>();
 
   const server = createServer((req, res) => {
@@ -437,9 +472,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const answer = (): Promise<Reply> =>
       path === FAULTS_PATH || path.startsWith(`${FAULTS_PATH}/`)
         ? faultsAdmin(req, state, path)
-        : path.startsWith('/images/')
-          ? serveImage(path, state)
-          : handle(req, state, origin);
+        : path.startsWith('/images/ctf/') || path.startsWith('/ctf-assets/')
+          ? serveAsset(path, new URL(req.url ?? '/', origin).searchParams, db, contentful).then(
+              (reply) => reply ?? ctfError(404, 'NotFound', 'The resource could not be found.'),
+            )
+          : path.startsWith('/images/')
+            ? serveImage(path, state)
+            : handle(req, state, origin);
     const fault = faults.pick(req.method ?? 'GET', path);
     const work = (fault ? faulted(fault, req, res, state, path, answer) : answer())
       .catch((caught: unknown) => {
@@ -478,6 +517,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     brevoKey: config.brevoKey,
     seed: report,
     faults,
+    contentful: {
+      spaceId: contentful.spaceId,
+      environment: contentful.environment,
+      deliveryToken: contentful.deliveryToken,
+      managementToken: contentful.managementToken,
+    },
     close: () =>
       new Promise<void>((ok, fail) => {
         faults.releaseHeld();
