@@ -1,7 +1,7 @@
 /**
  * The one module that reads the environment (`astro:env`, declared in `astro.config.mjs`):
  * BigCommerce connection, storefronts per host, i18n config and feature flags, plus the
- * shop's configured BigCommerce and Brevo clients, the session and the account services. Works at build time (content loaders in
+ * shop's configured BigCommerce, Contentful and Brevo clients, the session and the account services. Works at build time (content loaders in
  * `src/content.config.ts`) and at request time; a missing secret fails at startup.
  */
 import {
@@ -19,6 +19,10 @@ import {
   BIGCOMMERCE_STORE_HASH,
   BREVO_API_KEY,
   BREVO_API_URL,
+  CONTENTFUL_ACCESS_TOKEN,
+  CONTENTFUL_API_URL,
+  CONTENTFUL_ENVIRONMENT,
+  CONTENTFUL_SPACE_ID,
   MAIL_SENDER_EMAIL,
   MAIL_SENDER_NAME,
   REDIS_URL,
@@ -32,6 +36,7 @@ import {
 } from 'astro:env/server';
 import { createAccountServices, type AccountServices } from './api/context.ts';
 import { createBrevoClient, sendTransactionalEmail, type BrevoClient } from './brevo/index.ts';
+import { createContentfulClient, type ContentfulClient } from './contentful/index.ts';
 import { parseTrustedProxies, type TrustedProxies } from './client.ts';
 import { logFailure } from './failures.ts';
 import { createResetTokens } from './password-reset.ts';
@@ -157,6 +162,19 @@ let sessionManager: SessionManager | undefined;
 export function sessions(): SessionManager {
   sessionManager ??= createSessionManager({ secret: SESSION_SECRET, store: sharedStore() });
   return sessionManager;
+}
+
+let contentfulClient: ContentfulClient | undefined;
+
+/** The shop's Contentful client (Content Delivery API, or the sandbox's in sandbox mode). */
+export function contentful(): ContentfulClient {
+  contentfulClient ??= createContentfulClient({
+    apiUrl: CONTENTFUL_API_URL,
+    spaceId: CONTENTFUL_SPACE_ID,
+    environment: CONTENTFUL_ENVIRONMENT,
+    accessToken: CONTENTFUL_ACCESS_TOKEN,
+  });
+  return contentfulClient;
 }
 
 let brevoClient: BrevoClient | undefined;

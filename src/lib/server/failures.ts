@@ -6,6 +6,7 @@
  */
 import { BigCommerceError } from './bigcommerce/errors.ts';
 import { BrevoError } from './brevo/client.ts';
+import { ContentfulError } from './contentful/errors.ts';
 
 export interface UpstreamFailure {
   /** 504 when upstream was too slow, 503 when it refused for now, 502 otherwise. */
@@ -18,12 +19,22 @@ const UNAVAILABLE_CODES = new Set(['NETWORK_ERROR', 'INVALID_RESPONSE', 'UPSTREA
 
 /** The failure of an upstream call that is not the caller's fault nor a bug; else undefined. */
 export function upstreamFailure(error: unknown): UpstreamFailure | undefined {
-  if (!(error instanceof BigCommerceError) && !(error instanceof BrevoError)) return undefined;
+  const upstream =
+    error instanceof BigCommerceError ||
+    error instanceof BrevoError ||
+    error instanceof ContentfulError;
+  if (!upstream) return undefined;
   if (error.code === 'TIMEOUT') return { status: 504, message: 'error.upstreamTimeout' };
   if (error.status === 429 || error.status === 503) {
     return { status: 503, message: 'error.upstreamUnavailable' };
   }
-  if (UNAVAILABLE_CODES.has(error.code) || error.status >= 500) {
+  // The shopper's arguments are checked before any content call: whatever the content service
+  // refuses (a revoked token, a query it rejects) is its failure, not the shopper's.
+  if (
+    UNAVAILABLE_CODES.has(error.code) ||
+    error.status >= 500 ||
+    error instanceof ContentfulError
+  ) {
     return { status: 502, message: 'error.upstreamUnavailable' };
   }
   return undefined;
@@ -37,9 +48,10 @@ export function upstreamFailure(error: unknown): UpstreamFailure | undefined {
 export function logFailure(scope: string, what: string, error: unknown): void {
   const context = `[${scope}] ${oneLine(what)}`;
   if (upstreamFailure(error) !== undefined) {
-    const { message, code, status } = error as BigCommerceError | BrevoError;
+    const { message, code, status } = error as BigCommerceError | BrevoError | ContentfulError;
     // An upstream error title does not say which call failed: the endpoint does.
-    const endpoint = error instanceof BigCommerceError ? error.endpoint : '';
+    const endpoint =
+      error instanceof BigCommerceError || error instanceof ContentfulError ? error.endpoint : '';
     const where = message.includes(endpoint) ? '' : ` [${endpoint}]`;
     console.error(`${context}: ${oneLine(message + where)} (${code} ${status})`);
     return;
