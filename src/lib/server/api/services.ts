@@ -1,11 +1,11 @@
 /**
- * The services the API middleware serves, wired to the shop's config. Contentful and Brevo
- * join here when their connectors exist; until then `/api/contentful/*` and `/api/brevo/*`
- * answer 500 "Unknown middleware" (spec §8).
+ * The services the API middleware serves, wired to the shop's config. Brevo joins here when
+ * its methods exist; until then `/api/brevo/*` answers 500 "Unknown middleware" (spec §8).
  */
-import { accountServices, bigcommerceForHost } from '../config.ts';
+import { accountServices, bigcommerceForHost, contentful } from '../config.ts';
 import { requestHost } from '../storefronts.ts';
 import { bigcommerceService } from './bigcommerce.ts';
+import { contentfulService } from './contentful-methods.ts';
 import type { ApiServices } from './handle.ts';
 
 export const apiServices: ApiServices = {
@@ -15,4 +15,9 @@ export const apiServices: ApiServices = {
     (request) => bigcommerceForHost(requestHost(request)),
     accountServices(),
   ),
+  // Navigations read the category tree of the request's storefront (its channel).
+  contentful: contentfulService({
+    client: () => contentful(),
+    commerce: (request) => bigcommerceForHost(requestHost(request)),
+  }),
 };
