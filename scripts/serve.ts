@@ -6,22 +6,49 @@
  * `src/server/headers.ts`. Listing views with query parameters (`/c/...?sort=2`) are rewritten
  * to their on-demand route first, so a direct load shows the right products (spec §5); they and
  * the search results are served from the render cache (`src/server/render-cache.ts`), shared
- * through Redis when `REDIS_URL` is set.
+ * through Redis when `REDIS_URL` is set. `/webhooks/...` are the rebuild webhooks
+ * (`src/server/webhooks/`).
+ *
+ * Run as a script, it is the supervisor (`src/server/rebuild/supervisor.ts`, the cluster
+ * primary: rebuilds and swaps releases) and, in the processes it forks, a worker serving one
+ * release with `startServer`. `startServer` alone is the in-process server of tests, benches
+ * and the link checker.
  */
+import cluster from 'node:cluster';
 import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import { Server as NetServer } from 'node:net';
 import path from 'node:path';
 import type { Duplex } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import { listingViewPath } from '../src/lib/commerce/listing.ts';
+import { createStore } from '../src/lib/server/store/index.ts';
 import { createRedisStore } from '../src/lib/server/store/redis.ts';
 import type { SharedStore } from '../src/lib/server/store/types.ts';
 import { renderKey, type RenderKey } from '../src/server/cache-key.ts';
 import { httpsDetector, withSecurityHeaders } from '../src/server/headers.ts';
 import { apiCall, createOnDemand, writeHead, type AppHandler } from '../src/server/on-demand.ts';
 import { createRenderCache } from '../src/server/render-cache.ts';
-import { createStaticFiles } from '../src/server/static-files.ts';
+import {
+  readServeConfig,
+  ServeConfigError,
+  type ServeConfig,
+} from '../src/server/rebuild/config.ts';
+import {
+  parseDrainMessage,
+  WORKER_ENV,
+  type EventMessage,
+} from '../src/server/rebuild/messages.ts';
+import { readCurrentRelease, type Release } from '../src/server/rebuild/releases.ts';
+import { startSupervisor, type Supervisor } from '../src/server/rebuild/supervisor.ts';
+import {
+  createStaticFiles,
+  type StaticFile,
+  type StaticFiles,
+} from '../src/server/static-files.ts';
+import { createWebhookRoutes, type WebhookRoutes } from '../src/server/webhooks/routes.ts';
 
 // The production server: React (and other libraries) pick their production builds from this,
 // read when the SSR bundle first loads them. Unset, React's development build renders pages
@@ -55,6 +82,29 @@ export interface ServerOptions {
       };
   /** Milliseconds since the epoch (tests). */
   now?: () => number;
+  /** The webhook endpoints (`/webhooks/...`); unset, those paths are pages like any other. */
+  webhooks?: WebhookRoutes;
+  /**
+   * `client/` folders of other releases whose hashed assets (`/_astro/...`) are served when
+   * this build lacks them: a page of the release before (or after) a swap finds its scripts.
+   */
+  assetFallbackDirs?: readonly string[];
+}
+
+/** The running server of `startServer`. */
+export interface RunningServer {
+  url: string;
+  buildId: string;
+  /** Closes every connection at once and stops. */
+  close(): Promise<void>;
+  /**
+   * Stops taking connections and resolves once the open ones are done: requests in flight
+   * finish, kept-alive connections get `Connection: close` on their next reply (idle ones end
+   * at the keep-alive timeout); past `limitMs`, what is left is cut.
+   */
+  drain(limitMs?: number, closeIdle?: boolean): Promise<void>;
+  /** Serves the `/_astro/` files of another release's `client/` folder too (after this one's). */
+  addAssetFallback(clientDir: string): void;
 }
 
 /**
@@ -96,11 +146,7 @@ function splitTarget(target: string): { pathname: string; search: string } | nul
 }
 
 /** Starts the storefront server; resolves once it listens. */
-export async function startServer(options: ServerOptions = {}): Promise<{
-  url: string;
-  buildId: string;
-  close(): Promise<void>;
-}> {
+export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   const distDir = path.resolve(options.distDir ?? 'dist');
   const serverDir = path.join(distDir, 'server');
   const entry = pathToFileURL(path.join(serverDir, 'entry.mjs')).href;
@@ -109,6 +155,25 @@ export async function startServer(options: ServerOptions = {}): Promise<{
   const isHttps = httpsDetector();
   const now = options.now ?? Date.now;
   const statics = createStaticFiles({ root: path.join(distDir, 'client'), now });
+  const fallbacks: StaticFiles[] = [];
+  const addAssetFallback = (clientDir: string) => {
+    fallbacks.push(createStaticFiles({ root: clientDir, now }));
+    if (fallbacks.length > 4) fallbacks.shift();
+  };
+  for (const dir of options.assetFallbackDirs ?? []) addAssetFallback(dir);
+  /** The file of a path, here or (hashed assets only) in another release. */
+  const resolveStatic = async (
+    pathname: string,
+  ): Promise<{ files: StaticFiles; found: StaticFile } | null> => {
+    const found = await statics.resolve(pathname);
+    if (found) return { files: statics, found };
+    if (!pathname.startsWith('/_astro/')) return null;
+    for (const files of fallbacks) {
+      const other = await files.resolve(pathname);
+      if (other) return { files, found: other };
+    }
+    return null;
+  };
   const cacheOptions = options.renderCache === false ? null : (options.renderCache ?? {});
   // Several copies share renders through Redis (REDIS_URL); one server keeps them in process.
   const redisUrl = process.env.REDIS_URL?.trim() ?? '';
@@ -176,6 +241,9 @@ export async function startServer(options: ServerOptions = {}): Promise<{
       return;
     }
     const { pathname, search } = target;
+    if (options.webhooks && pathname.startsWith('/webhooks/')) {
+      return options.webhooks.handle(req, res, pathname, isHttps(req));
+    }
     const call = apiCall(pathname);
     const isApi = pathname.startsWith('/api/');
     if (!KNOWN_METHODS.has(method)) {
@@ -189,9 +257,10 @@ export async function startServer(options: ServerOptions = {}): Promise<{
       return onDemand.relay(req, res);
     }
     const view = method === 'GET' || method === 'HEAD' ? listingViewPath(pathname, search) : null;
-    const found = view === null ? await statics.resolve(pathname) : null;
-    if (found) {
-      if (method === 'GET' || method === 'HEAD') return statics.send(req, res, found, isHttps(req));
+    const resolved = view === null ? await resolveStatic(pathname) : null;
+    if (resolved) {
+      const { files, found } = resolved;
+      if (method === 'GET' || method === 'HEAD') return files.send(req, res, found, isHttps(req));
       if (method === 'OPTIONS') {
         answer(req, res, 204, { allow: STATIC_ALLOW });
         return;
@@ -214,7 +283,10 @@ export async function startServer(options: ServerOptions = {}): Promise<{
     return onDemand.relay(req, res);
   }
 
+  let draining = false;
   const server = http.createServer((req, res) => {
+    // Draining: this reply closes its connection (the client reconnects, to another worker).
+    if (draining) res.shouldKeepAlive = false;
     handle(req, res).catch((error: unknown) => {
       const message = error instanceof Error ? error.message : String(error);
       console.error(`[serve] ${req.method ?? ''} ${(req.url ?? '').slice(0, 200)}: ${message}`);
@@ -233,9 +305,11 @@ export async function startServer(options: ServerOptions = {}): Promise<{
   await new Promise<void>((resolve) => server.listen(port, host, resolve));
   const address = server.address();
   const actualPort = typeof address === 'object' && address ? address.port : port;
+  let closed: Promise<void> | null = null;
   return {
     url: `http://${host === '127.0.0.1' ? 'localhost' : host}:${actualPort}`,
     buildId,
+    addAssetFallback,
     close: async () => {
       await new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -245,19 +319,185 @@ export async function startServer(options: ServerOptions = {}): Promise<{
       });
       await ownStore?.close();
     },
+    drain: (limitMs = 30_000, closeIdle = false) => {
+      if (closeIdle) server.closeIdleConnections();
+      if (closed) return closed;
+      draining = true;
+      closed = new Promise<void>((resolve) => {
+        const cut = setTimeout(() => {
+          server.closeAllConnections();
+        }, limitMs);
+        // net's close, not http's: http's also cuts idle kept-alive connections at once, and a
+        // client may be sending its next request on one right then. They end with their reply
+        // or at the keep-alive timeout.
+        NetServer.prototype.close.call(server, () => {
+          clearTimeout(cut);
+          resolve();
+        });
+      }).then(() => ownStore?.close());
+      return closed;
+    },
   };
 }
 
-if (import.meta.main) {
+/** Worker mode: serves the release the supervisor names, until told to drain. */
+async function runWorker(config: ServeConfig): Promise<void> {
+  const distDir = process.env[WORKER_ENV.distDir] ?? 'dist';
+  const assetDirs = JSON.parse(process.env[WORKER_ENV.assetDirs] ?? '[]') as string[];
+  const statusFile = process.env[WORKER_ENV.statusFile];
+  let webhooks: WebhookRoutes | undefined;
+  if (config.rebuilds) {
+    // Replays are refused by every copy: the shop's shared store (Redis or the state file).
+    const store = createStore({ redisUrl: process.env.REDIS_URL, stateDir: process.env.STATE_DIR });
+    webhooks = createWebhookRoutes({
+      contentfulSecret: config.contentfulSecret,
+      bigcommerceSecret: config.bigcommerceSecret,
+      bigcommerceStoreHash: process.env.BIGCOMMERCE_STORE_HASH,
+      statusToken: config.statusToken,
+      statusFile,
+      store,
+      onEvent: (event) => {
+        const message: EventMessage = { type: 'rebuild:event', event };
+        process.send?.(message);
+      },
+    });
+  }
   const server = await startServer({
-    distDir: process.env.DIST_DIR ?? 'dist',
+    distDir,
+    port: Number(process.env.PORT ?? 4321),
+    host: process.env.HOST ?? '127.0.0.1',
+    assetFallbackDirs: assetDirs,
+    ...(webhooks ? { webhooks } : {}),
+  });
+  const drain = (limitMs: number, closeIdle: boolean) => {
+    void server.drain(limitMs, closeIdle).finally(() => process.exit(0));
+  };
+  process.on('message', (message) => {
+    const parsed = parseDrainMessage(message);
+    if (parsed === null) return;
+    for (const dir of parsed.assetDirs) server.addAssetFallback(dir);
+    drain(parsed.limitMs, parsed.closeIdle);
+  });
+  // Ctrl-C reaches the whole process group: the supervisor decides when workers stop.
+  process.on('SIGINT', () => undefined);
+  process.once('SIGTERM', () => {
+    drain(5_000, true);
+  });
+}
+
+/**
+ * The release to serve at start: the newest complete one of `distDir` (built at `distBuiltAt`)
+ * and the releases folder's current one, when that one was built against `target` after
+ * `notBefore` (the sources' time); else `distDir`.
+ */
+export async function initialRelease(options: {
+  distDir: string;
+  distBuiltAt: number;
+  releasesDir: string;
+  target?: string;
+  notBefore?: number;
+}): Promise<Release> {
+  const dist: Release = {
+    id: path.basename(path.resolve(options.distDir)),
+    dir: path.resolve(options.distDir),
+    builtAt: options.distBuiltAt,
+  };
+  const release = await readCurrentRelease(options.releasesDir);
+  if (
+    release === null ||
+    release.builtAt <= dist.builtAt ||
+    release.builtAt < (options.notBefore ?? 0) ||
+    (options.target !== undefined && release.target !== options.target)
+  ) {
+    return dist;
+  }
+  return release;
+}
+
+/** When `distDir` was built: its build stamp (`npm start`), else its SSR entry's time. */
+export function distBuiltAt(distDir: string): number {
+  const stampFile = path.join(distDir, 'build-stamp.json');
+  if (existsSync(stampFile)) {
+    try {
+      const stamp = JSON.parse(readFileSync(stampFile, 'utf8')) as { builtAt?: unknown };
+      if (typeof stamp.builtAt === 'number') return stamp.builtAt;
+    } catch {
+      // Fall back to the file time.
+    }
+  }
+  try {
+    return statSync(path.join(distDir, 'server', 'entry.mjs')).mtimeMs;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Starts the supervisor on `initial` with the settings of `config`: rebuilds (when a webhook
+ * secret is set) run `scripts/build.ts` with this process's environment.
+ */
+export function superviseShop(options: {
+  config: ServeConfig;
+  initial: Release;
+  port: number;
+  host: string;
+  target?: string;
+}): Promise<Supervisor> {
+  const { config } = options;
+  return startSupervisor({
+    workerExec: import.meta.filename,
+    initial: options.initial,
+    port: options.port,
+    host: options.host,
+    workers: config.workers,
+    releasesDir: config.releasesDir,
+    ...(options.target === undefined ? {} : { target: options.target }),
+    rebuild: config.rebuilds
+      ? {
+          debounceMs: config.debounceMs,
+          timeoutMs: config.buildTimeoutMs,
+          command:
+            config.buildCommand === undefined
+              ? [process.execPath, path.join(import.meta.dirname, 'build.ts'), '--out-dir']
+              : { shell: config.buildCommand },
+          env: { ...process.env },
+        }
+      : null,
+  });
+}
+
+/** The settings of the environment, or exit with the reason (startup). */
+export function serveConfigOrExit(scope: string): ServeConfig {
+  try {
+    return readServeConfig(process.env);
+  } catch (error) {
+    if (!(error instanceof ServeConfigError)) throw error;
+    console.error(`[${scope}] ${error.message}`);
+    process.exit(1);
+  }
+}
+
+if (import.meta.main && cluster.isWorker && process.env[WORKER_ENV.role] === '1') {
+  await runWorker(serveConfigOrExit('serve'));
+} else if (import.meta.main) {
+  // `npm run serve` serves DIST_DIR as it is (benches and tests name their build); rebuilds
+  // go to RELEASES_DIR and are swapped in. `npm start` also resumes the newest release.
+  const config = serveConfigOrExit('serve');
+  const distDir = process.env.DIST_DIR ?? 'dist';
+  const supervisor = await superviseShop({
+    config,
+    initial: {
+      id: path.basename(path.resolve(distDir)),
+      dir: path.resolve(distDir),
+      builtAt: distBuiltAt(distDir),
+    },
     port: Number(process.env.PORT ?? 4321),
     host: process.env.HOST ?? '127.0.0.1',
   });
-  console.log(`[serve] shop at ${server.url}`);
+  console.log(`[serve] shop at ${supervisor.url} (release ${supervisor.current().id})`);
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
-      void server.close().finally(() => process.exit(0));
+      void supervisor.close().finally(() => process.exit(0));
     });
   }
 }

@@ -1,0 +1,116 @@
+/**
+ * Runs one build in a child process: `scripts/build.ts --out-dir {dir}` with the server's own
+ * environment (its upstream), or in tests the shell command `REBUILD_COMMAND` with the
+ * directory in `$RELEASE_DIR`. Output goes to the release's log file, not the server's log;
+ * the outcome carries the last meaningful output line as the cause of a failure. The child
+ * runs in its own process group at a lower CPU priority than the server (the shop keeps
+ * answering while it builds) and is stopped, with its children, past the time limit.
+ */
+import { spawn } from 'node:child_process';
+import { open, readFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+
+export interface BuildRun {
+  /** The new release's directory (absolute). */
+  outDir: string;
+  /** `[executable, ...args]`, or a shell command line (tests: `REBUILD_COMMAND`). */
+  command: readonly string[] | { shell: string };
+  env: NodeJS.ProcessEnv;
+  logFile: string;
+  timeoutMs: number;
+  /** Nice value added to the child (default 5; 0 keeps the server's priority). */
+  niceness?: number;
+  /** Aborting stops the build (server shutdown). */
+  signal?: AbortSignal;
+}
+
+export type BuildRunResult =
+  { ok: true; durationMs: number } | { ok: false; durationMs: number; error: string };
+
+/** The last lines of the log that say something (for the failure's one-line cause). */
+async function lastLines(logFile: string, count: number): Promise<string> {
+  const text = await readFile(logFile, 'utf8').catch(() => '');
+  const lines = text
+    .slice(-8192)
+    // eslint-disable-next-line no-control-regex -- ANSI colour codes of the build's output
+    .replace(/\u001b\[[0-9;]*[A-Za-z]/g, '')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
+  return lines.slice(-count).join(' | ');
+}
+
+export async function runBuild(run: BuildRun): Promise<BuildRunResult> {
+  const started = performance.now();
+  await mkdir(path.dirname(run.logFile), { recursive: true });
+  const log = await open(run.logFile, 'a', 0o644);
+  const env = { ...run.env, RELEASE_DIR: run.outDir };
+  const child =
+    'shell' in run.command
+      ? spawn(run.command.shell, {
+          shell: true,
+          env,
+          stdio: ['ignore', log.fd, log.fd],
+          detached: true,
+        })
+      : spawn(run.command[0] ?? process.execPath, run.command.slice(1), {
+          env,
+          stdio: ['ignore', log.fd, log.fd],
+          detached: true,
+        });
+  const niceness = run.niceness ?? 5;
+  if (child.pid !== undefined && niceness !== 0) {
+    try {
+      os.setPriority(child.pid, Math.min(19, os.getPriority(process.pid) + niceness));
+    } catch {
+      // Not permitted here: the build runs at the server's priority.
+    }
+  }
+  /** Stops the build and what it started (its process group). */
+  const stop = (signal: NodeJS.Signals) => {
+    if (child.pid === undefined || child.exitCode !== null) return;
+    try {
+      process.kill(-child.pid, signal);
+    } catch {
+      child.kill(signal);
+    }
+  };
+  // Why the build was stopped (set by the timers and the abort below).
+  const stopped: { reason: string | null } = { reason: null };
+  const stopWith = (reason: string) => {
+    stopped.reason ??= reason;
+    stop('SIGTERM');
+    setTimeout(() => {
+      stop('SIGKILL');
+    }, 5_000).unref();
+  };
+  const timer = setTimeout(() => {
+    stopWith(`timed out after ${Math.round(run.timeoutMs / 1000)} s`);
+  }, run.timeoutMs);
+  const onAbort = () => {
+    stopWith('stopped (server shutting down)');
+  };
+  run.signal?.addEventListener('abort', onAbort, { once: true });
+  const exit = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>(
+    (resolve) => {
+      child.once('error', (error) => {
+        stopped.reason ??= `could not start: ${error.message}`;
+        resolve({ code: null, signal: null });
+      });
+      child.once('exit', (code, signal) => {
+        resolve({ code, signal });
+      });
+    },
+  );
+  clearTimeout(timer);
+  run.signal?.removeEventListener('abort', onAbort);
+  await log.close();
+  const durationMs = performance.now() - started;
+  if (stopped.reason === null && exit.code === 0) return { ok: true, durationMs };
+  const how =
+    stopped.reason ?? (exit.signal ? `killed by ${exit.signal}` : `exit code ${String(exit.code)}`);
+  const tail = await lastLines(run.logFile, 2);
+  return { ok: false, durationMs, error: tail === '' ? how : `${how}: ${tail}` };
+}

@@ -1,0 +1,66 @@
+/**
+ * The messages between the supervisor (cluster primary, `supervisor.ts`) and its server
+ * workers (`scripts/serve.ts` in worker mode), and the environment a worker starts with.
+ * Workers are the supervisor's own processes, but their messages are still parsed: a worker
+ * serves the internet, so what it says is checked like any other input.
+ */
+import * as z from 'zod';
+import type { RebuildEvent } from './scheduler.ts';
+
+/** Environment variables the supervisor gives each worker. */
+export const WORKER_ENV = {
+  /** Set to '1' in a worker. */
+  role: 'SERVE_WORKER',
+  /** The release (build directory) it serves. */
+  distDir: 'SERVE_DIST_DIR',
+  /** JSON array of earlier releases' `client/` dirs whose `/_astro/` files it also serves. */
+  assetDirs: 'SERVE_ASSET_DIRS',
+  /** The status file of `GET /webhooks/status` (unset: no rebuilds). */
+  statusFile: 'SERVE_STATUS_FILE',
+} as const;
+
+/** Worker → supervisor: an accepted webhook notification. */
+export interface EventMessage {
+  type: 'rebuild:event';
+  event: RebuildEvent;
+}
+
+/**
+ * Supervisor → worker: stop taking connections and exit once the open ones are done (at most
+ * `limitMs`), serving the new release's `/_astro/` files (`assetDirs`) meanwhile, so a page of
+ * the new release loaded on another connection finds its assets here too.
+ */
+export interface DrainMessage {
+  type: 'serve:drain';
+  assetDirs: string[];
+  limitMs: number;
+  /** Shutting down: idle kept-alive connections are closed at once, not at their timeout. */
+  closeIdle: boolean;
+}
+
+const eventMessageSchema = z.object({
+  type: z.literal('rebuild:event'),
+  event: z.object({
+    source: z.enum(['contentful', 'bigcommerce']),
+    topic: z.string().max(100),
+    id: z.string().max(100),
+    receivedAt: z.number(),
+  }),
+});
+
+const drainMessageSchema = z.object({
+  type: z.literal('serve:drain'),
+  assetDirs: z.array(z.string().max(4096)).max(10),
+  limitMs: z.number().int().min(0).max(600_000),
+  closeIdle: z.boolean(),
+});
+
+export function parseEventMessage(message: unknown): EventMessage | null {
+  const parsed = eventMessageSchema.safeParse(message);
+  return parsed.success ? parsed.data : null;
+}
+
+export function parseDrainMessage(message: unknown): DrainMessage | null {
+  const parsed = drainMessageSchema.safeParse(message);
+  return parsed.success ? parsed.data : null;
+}

@@ -1,0 +1,300 @@
+/**
+ * The supervisor over HTTP (`node scripts/serve.ts`: cluster primary, rebuild scheduler,
+ * releases), on a tiny dist made here and a quick build command (`REBUILD_COMMAND`, copying
+ * that dist into the new release with a marker): a burst of signed publishes gives at most two
+ * builds and the new release is served; requests running across a swap finish, and a client
+ * hammering the shop meanwhile sees no error; a page of the old release still finds its
+ * assets; a failed or incomplete build keeps the current release, logs one line and says
+ * "failed" in the status; old releases are pruned; a restart resumes from `current.json`.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { initialRelease } from '../../scripts/serve.ts';
+import { signContentfulRequest } from '../../src/server/webhooks/contentful.ts';
+import { freePort } from './helpers/redis.ts';
+
+const SECRET = 'd'.repeat(64);
+
+let root: string;
+let dist: string;
+let releases: string;
+let failFlag: string;
+let incompleteFlag: string;
+let shop: { child: ChildProcess; base: string; output: () => string } | undefined;
+
+// The quick build: the fixture with this release's name in its home page; the old-only asset
+// removed and a new one added (a page of either release must find its scripts).
+const COMMAND = [
+  'set -e',
+  'if [ -f "$FAIL_FLAG" ]; then echo "astro build failed: boom in src/pages/index.astro" >&2; exit 1; fi',
+  'if [ -f "$INCOMPLETE_FLAG" ]; then mkdir -p "$RELEASE_DIR/client"; exit 0; fi',
+  'cp -r "$FIXTURE_DIST/." "$RELEASE_DIR"',
+  'name=$(basename "$RELEASE_DIR")',
+  'echo "<h1>release $name</h1>" > "$RELEASE_DIR/client/index.html"',
+  'rm "$RELEASE_DIR/client/_astro/old.js"',
+  'echo "new()" > "$RELEASE_DIR/client/_astro/new-$name.js"',
+].join('\n');
+
+async function startShop(): Promise<NonNullable<typeof shop>> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['scripts/serve.ts'], {
+    env: {
+      ...process.env,
+      NODE_ENV: 'test',
+      DIST_DIR: dist,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      STATE_DIR: ':memory:',
+      REDIS_URL: '',
+      RELEASES_DIR: releases,
+      CONTENTFUL_WEBHOOK_SECRET: SECRET,
+      BIGCOMMERCE_WEBHOOK_SECRET: '',
+      REBUILD_DEBOUNCE_MS: '300',
+      REBUILD_COMMAND: COMMAND,
+      FIXTURE_DIST: dist,
+      FAIL_FLAG: failFlag,
+      INCOMPLETE_FLAG: incompleteFlag,
+      SERVER_WORKERS: '2',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const deadline = Date.now() + 30_000;
+  while (!output.includes('[serve] shop at')) {
+    if (child.exitCode !== null) throw new Error(`the shop exited:\n${output}`);
+    if (Date.now() > deadline) throw new Error(`the shop did not start:\n${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return { child, base: `http://127.0.0.1:${port}`, output: () => output };
+}
+
+function stopShop(): Promise<number | null> {
+  const current = shop;
+  shop = undefined;
+  if (current?.child.exitCode !== null) return Promise.resolve(null);
+  return new Promise((resolve) => {
+    current.child.once('exit', (code) => {
+      resolve(code);
+    });
+    current.child.kill('SIGTERM');
+  });
+}
+
+const base = () => shop?.base ?? '';
+
+async function publish(id: string): Promise<number> {
+  const body = JSON.stringify({ sys: { id, type: 'Entry' } });
+  const headers = signContentfulRequest({
+    method: 'POST',
+    path: '/webhooks/contentful',
+    headers: { 'X-Contentful-Topic': 'ContentManagement.Entry.publish' },
+    body,
+    secret: SECRET,
+    timestamp: Date.now(),
+  });
+  const response = await fetch(`${base()}/webhooks/contentful`, { method: 'POST', headers, body });
+  await response.text();
+  return response.status;
+}
+
+interface Status {
+  state: string;
+  builds: number;
+  current: { id: string };
+  lastBuild: { id: string; result: string; error?: string; events: number } | null;
+  queuedEvents: number;
+}
+
+async function status(): Promise<Status> {
+  const response = await fetch(`${base()}/webhooks/status`);
+  return (await response.json()) as Status;
+}
+
+/** Waits until no build is pending or running and `builds` builds have run. */
+async function settledAfter(builds: number): Promise<Status> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const now = await status();
+    if (now.builds >= builds && now.state !== 'building' && now.state !== 'waiting') return now;
+    if (Date.now() > deadline) throw new Error(`no settled status: ${JSON.stringify(now)}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+const home = async () => (await fetch(`${base()}/`)).text();
+
+beforeAll(async () => {
+  root = await mkdtemp(path.join(os.tmpdir(), 'webhooks-rebuild-'));
+  dist = path.join(root, 'dist');
+  releases = path.join(root, 'releases');
+  failFlag = path.join(root, 'fail');
+  incompleteFlag = path.join(root, 'incomplete');
+  await mkdir(path.join(dist, 'client/_astro'), { recursive: true });
+  await mkdir(path.join(dist, 'server'), { recursive: true });
+  await writeFile(path.join(dist, 'client/index.html'), '<h1>release initial</h1>');
+  await writeFile(path.join(dist, 'client/_astro/old.js'), 'old()');
+  // The SSR side: /lent answers after 2 s (a request in flight across a swap), else 404.
+  await writeFile(
+    path.join(dist, 'server/entry.mjs'),
+    `export async function handler(req, res) {
+      if (req.url === '/lent') {
+        await new Promise((r) => setTimeout(r, 2000));
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        res.end('lent ' + process.env.SERVE_DIST_DIR);
+        return;
+      }
+      res.writeHead(404, { 'content-type': 'text/html' });
+      res.end('<h1>Introuvable</h1>');
+    }`,
+  );
+  shop = await startShop();
+});
+
+afterAll(async () => {
+  await stopShop();
+  await rm(root, { recursive: true, force: true });
+});
+
+describe('rebuilds', () => {
+  test('at start: the dist, idle', async () => {
+    expect(await home()).toContain('release initial');
+    expect(await status()).toMatchObject({ state: 'idle', builds: 0, current: { id: 'dist' } });
+  });
+
+  test('a burst of ten publishes: at most two builds, then the new release is served', async () => {
+    const statuses = await Promise.all(Array.from({ length: 10 }, (_, i) => publish(`e${i}`)));
+    expect(statuses).toEqual(Array.from({ length: 10 }, () => 202));
+    const after = await settledAfter(1);
+    expect(after.builds).toBeLessThanOrEqual(2);
+    expect(after).toMatchObject({ state: 'idle', lastBuild: { result: 'succeeded' } });
+    expect(after.current.id).toMatch(/^r\d{8}-\d{6}-[0-9a-f]{4}$/);
+    expect(await home()).toContain(`release ${after.current.id}`);
+    const pointer = JSON.parse(await readFile(path.join(releases, 'current.json'), 'utf8')) as {
+      id: string;
+    };
+    expect(pointer.id).toBe(after.current.id);
+    expect(shop?.output()).toContain(`[rebuild] ${after.current.id} is live`);
+  }, 60_000);
+
+  test('across a swap: a slow request finishes, a busy client sees no error, old assets load', async () => {
+    const before = (await status()).current.id;
+    const slow = fetch(`${base()}/lent`).then(async (r) => ({
+      status: r.status,
+      text: await r.text(),
+    }));
+    // A client keeping connections alive, 8 at a time, until the swap is done.
+    let swapped = false;
+    let requests = 0;
+    const failures: string[] = [];
+    const hammer = async () => {
+      while (!swapped) {
+        try {
+          const response = await fetch(`${base()}/`);
+          await response.text();
+          requests += 1;
+          if (response.status !== 200) failures.push(`status ${response.status}`);
+        } catch (error) {
+          failures.push(String(error));
+        }
+      }
+    };
+    const hammers = Array.from({ length: 8 }, hammer);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await publish('swap')).toBe(202);
+    const after = await settledAfter((await status()).builds + 1);
+    swapped = true;
+    await Promise.all(hammers);
+    expect(after.current.id).not.toBe(before);
+    expect(failures).toEqual([]);
+    expect(requests).toBeGreaterThan(50);
+    const slowReply = await slow;
+    expect(slowReply.status).toBe(200);
+    expect(slowReply.text).toContain('lent');
+    // Each release has its own asset; a page of the release before still finds its own.
+    const newAsset = `/_astro/new-${after.current.id}.js`;
+    expect((await fetch(`${base()}${newAsset}`)).status).toBe(200);
+    expect((await fetch(`${base()}/_astro/new-${before}.js`)).status).toBe(200);
+    expect((await fetch(`${base()}/_astro/nowhere.js`)).status).toBe(404);
+  }, 60_000);
+
+  test('a failed build keeps the current release, logs one line and reports failed', async () => {
+    const before = await status();
+    await writeFile(failFlag, '');
+    try {
+      expect(await publish('broken')).toBe(202);
+      const after = await settledAfter(before.builds + 1);
+      expect(after.state).toBe('failed');
+      expect(after.current.id).toBe(before.current.id);
+      expect(after.lastBuild?.result).toBe('failed');
+      expect(after.lastBuild?.error).toContain('exit code 1');
+      expect(after.lastBuild?.error).toContain('boom in src/pages/index.astro');
+      expect(await home()).toContain(`release ${before.current.id}`);
+      const line = shop
+        ?.output()
+        .split('\n')
+        .find((l) => l.includes(`build ${after.lastBuild?.id ?? '?'} failed`));
+      expect(line).toContain(`still serving ${before.current.id}`);
+      const statusFile = JSON.parse(
+        await readFile(path.join(releases, 'status.json'), 'utf8'),
+      ) as Status;
+      expect(statusFile.state).toBe('failed');
+      expect(existsSync(path.join(releases, after.lastBuild?.id ?? '?'))).toBe(false);
+    } finally {
+      await rm(failFlag, { force: true });
+    }
+  }, 60_000);
+
+  test('an incomplete build is a failed one', async () => {
+    const before = await status();
+    await writeFile(incompleteFlag, '');
+    try {
+      expect(await publish('incomplete')).toBe(202);
+      const after = await settledAfter(before.builds + 1);
+      expect(after.state).toBe('failed');
+      expect(after.lastBuild?.error).toContain('server/entry.mjs is missing');
+      expect(after.current.id).toBe(before.current.id);
+    } finally {
+      await rm(incompleteFlag, { force: true });
+    }
+  }, 60_000);
+
+  test('the next good build recovers; only the current and previous releases are kept', async () => {
+    const before = await status();
+    expect(await publish('recover')).toBe(202);
+    const after = await settledAfter(before.builds + 1);
+    expect(after.state).toBe('idle');
+    expect(after.current.id).not.toBe(before.current.id);
+    const kept = (await readdir(releases)).filter((name) => name.startsWith('r')).sort();
+    expect(kept).toEqual([before.current.id, after.current.id].sort());
+  }, 60_000);
+
+  test('a restart: npm start resumes the current release, npm run serve serves DIST_DIR', async () => {
+    const current = (await status()).current.id;
+    expect(await stopShop()).toBe(0);
+    const resumed = await initialRelease({ distDir: dist, distBuiltAt: 0, releasesDir: releases });
+    expect(resumed.id).toBe(current);
+    expect(resumed.dir).toBe(path.join(releases, current));
+    // Not when the dist is newer, nor when the release was built before the sources changed.
+    const newerDist = await initialRelease({
+      distDir: dist,
+      distBuiltAt: Date.now(),
+      releasesDir: releases,
+    });
+    expect(newerDist.id).toBe('dist');
+    const staleRelease = await initialRelease({
+      distDir: dist,
+      distBuiltAt: 0,
+      releasesDir: releases,
+      notBefore: Date.now(),
+    });
+    expect(staleRelease.id).toBe('dist');
+    shop = await startShop();
+    expect(await home()).toContain('release initial');
+  }, 60_000);
+});
