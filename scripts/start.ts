@@ -1,47 +1,98 @@
 /**
  * `npm start`: the shop at http://localhost:4321. Uses the sandbox when no BigCommerce
  * credentials are configured (started here, or reused if already running), builds the shop
- * when the build is missing or older than the sources or was made against another upstream,
- * then serves it. `--no-build` serves the existing build as it is.
+ * when neither the build nor the newest rebuilt release is as new as the sources (or they were
+ * made against another upstream), then serves it through the supervisor of `scripts/serve.ts`,
+ * which rebuilds and swaps in a new release when a webhook says the content changed. On the
+ * sandbox, the webhook secrets are made (kept in the sandbox folder) and the webhooks
+ * registered with the sandbox, so a publish there rebuilds the running shop.
+ * `--no-build` serves the existing build as it is, with no rebuilds unless webhook secrets are
+ * set in the environment.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { buildShop } from './build.ts';
-import { startServer } from './serve.ts';
-import { ensureUpstream, loadDotEnv } from './lib/upstream.ts';
+import { distBuiltAt, initialRelease, serveConfigOrExit, superviseShop } from './serve.ts';
+import {
+  ensureUpstream,
+  loadDotEnv,
+  registerSandboxWebhooks,
+  sandboxWebhookSecrets,
+} from './lib/upstream.ts';
 import { newestMtime } from './lib/sources.ts';
 
 const SOURCES = ['src', 'public', 'astro.config.mjs', 'package-lock.json'];
 
 loadDotEnv();
+const noBuild = process.argv.includes('--no-build');
 const distDir = process.env.DIST_DIR ?? 'dist';
 const stampFile = path.join(distDir, 'build-stamp.json');
 const upstream = await ensureUpstream();
 Object.assign(process.env, upstream.env);
+const sandboxWebhooks = upstream.kind === 'sandbox' && !noBuild;
+if (sandboxWebhooks) {
+  const secrets = sandboxWebhookSecrets(path.resolve(process.env.SANDBOX_DIR ?? '.sandbox'));
+  process.env.CONTENTFUL_WEBHOOK_SECRET ??= secrets.contentful;
+  process.env.BIGCOMMERCE_WEBHOOK_SECRET ??= secrets.bigcommerce;
+}
+const config = serveConfigOrExit('start');
 
 const target = `${upstream.env.BIGCOMMERCE_API_URL ?? ''}/${upstream.env.BIGCOMMERCE_STORE_HASH ?? ''}`;
-const sourcesTime = Math.max(...(await Promise.all(SOURCES.map(newestMtime))));
 const stamp = existsSync(stampFile)
   ? (JSON.parse(readFileSync(stampFile, 'utf8')) as { target?: string; builtAt?: number })
   : {};
-const fresh = stamp.target === target && (stamp.builtAt ?? 0) >= sourcesTime;
+const port = Number(process.env.PORT ?? 4321);
+const host = process.env.HOST ?? '127.0.0.1';
 
-if (!process.argv.includes('--no-build') && !fresh) {
-  console.log(`[start] building the shop against ${upstream.kind} (${target})...`);
-  const result = await buildShop(upstream, distDir);
-  writeFileSync(stampFile, JSON.stringify({ target, builtAt: Date.now() }));
-  console.log(`[start] built in ${result.seconds.toFixed(1)} s`);
+let initial = {
+  id: path.basename(path.resolve(distDir)),
+  dir: path.resolve(distDir),
+  builtAt: noBuild ? distBuiltAt(distDir) : (stamp.builtAt ?? 0),
+};
+if (!noBuild) {
+  const sourcesTime = Math.max(...(await Promise.all(SOURCES.map(newestMtime))));
+  const fresh = stamp.target === target && (stamp.builtAt ?? 0) >= sourcesTime;
+  // The newest of a fresh build and a release rebuilt since (from these sources, this upstream).
+  initial = await initialRelease({
+    distDir,
+    distBuiltAt: fresh ? initial.builtAt : 0,
+    releasesDir: config.releasesDir,
+    target,
+    notBefore: sourcesTime,
+  });
+  const isRelease = initial.dir !== path.resolve(distDir);
+  if (!fresh && !isRelease) {
+    console.log(`[start] building the shop against ${upstream.kind} (${target})...`);
+    const result = await buildShop(upstream, distDir);
+    const builtAt = Date.now();
+    writeFileSync(stampFile, JSON.stringify({ target, builtAt }));
+    initial = { ...initial, builtAt };
+    console.log(`[start] built in ${result.seconds.toFixed(1)} s`);
+  }
 }
 
-const server = await startServer({
-  distDir,
-  port: Number(process.env.PORT ?? 4321),
-  host: process.env.HOST ?? '127.0.0.1',
-});
-console.log(`[start] the shop runs at ${server.url} (upstream: ${upstream.kind})`);
+const supervisor = await superviseShop({ config, initial, port, host, target });
+console.log(
+  `[start] the shop runs at ${supervisor.url} (upstream: ${upstream.kind}, release ${supervisor.current().id}${config.rebuilds ? ', rebuilds on webhooks' : ''})`,
+);
+
+if (sandboxWebhooks) {
+  const problems = await registerSandboxWebhooks({
+    sandboxUrl: upstream.env.BIGCOMMERCE_API_URL ?? '',
+    shopUrl: `http://127.0.0.1:${supervisor.port}`,
+    contentfulSecret: config.contentfulSecret,
+    bigcommerceSecret: config.bigcommerceSecret,
+    storeHash: upstream.env.BIGCOMMERCE_STORE_HASH ?? 'sandbox',
+    token: upstream.env.BIGCOMMERCE_ACCESS_TOKEN ?? 'sandbox-token',
+  });
+  for (const problem of problems) {
+    console.warn(`[start] sandbox webhook not registered (no rebuild on it): ${problem}`);
+  }
+  if (problems.length === 0) console.log('[start] sandbox webhooks registered');
+}
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
-    void Promise.all([server.close(), upstream.close()]).finally(() => process.exit(0));
+    void Promise.all([supervisor.close(), upstream.close()]).finally(() => process.exit(0));
   });
 }

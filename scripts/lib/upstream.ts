@@ -112,3 +112,128 @@ export async function ensureUpstream(
   env.SESSION_SECRET ??= sandboxSessionSecret(path.resolve(dataDir));
   return { env, kind: 'sandbox', close };
 }
+
+/**
+ * The webhook secrets of the shop when it runs on the sandbox (`npm start`): the Contentful
+ * signing secret (64 hex characters) and the BigCommerce hooks' `X-Webhook-Secret` value,
+ * created once and kept in `{dataDir}/webhook-secrets.json` beside the sandbox's data.
+ */
+export function sandboxWebhookSecrets(dataDir: string): {
+  contentful: string;
+  bigcommerce: string;
+} {
+  const file = path.join(dataDir, 'webhook-secrets.json');
+  if (existsSync(file)) {
+    try {
+      const saved = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+      const { contentful, bigcommerce } = saved;
+      if (
+        typeof contentful === 'string' &&
+        /^[0-9a-f]{64}$/.test(contentful) &&
+        typeof bigcommerce === 'string' &&
+        /^[0-9a-f]{64}$/.test(bigcommerce)
+      ) {
+        return { contentful, bigcommerce };
+      }
+    } catch {
+      // Unreadable: made again below.
+    }
+  }
+  mkdirSync(dataDir, { recursive: true });
+  const secrets = {
+    contentful: randomBytes(32).toString('hex'),
+    bigcommerce: randomBytes(32).toString('hex'),
+  };
+  writeFileSync(file, `${JSON.stringify(secrets)}\n`, { mode: 0o600 });
+  return secrets;
+}
+
+/** The BigCommerce scopes the shop rebuilds for. */
+export const REBUILD_HOOK_SCOPES = ['store/product/*', 'store/category/*', 'store/brand/*'];
+
+/**
+ * Registers the shop's webhooks with the sandbox, so a publish there rebuilds the running
+ * shop: the Contentful signing secret and a webhook definition to `{shopUrl}/webhooks/contentful`
+ * (management API), and BigCommerce hooks for products, categories and brands to
+ * `{shopUrl}/webhooks/bigcommerce` with the `X-Webhook-Secret` header. Idempotent: existing
+ * registrations to the same URL are updated, not doubled. Returns one line per problem (the
+ * shop runs without rebuilds on what failed).
+ */
+export async function registerSandboxWebhooks(options: {
+  sandboxUrl: string;
+  shopUrl: string;
+  contentfulSecret: string | undefined;
+  bigcommerceSecret: string | undefined;
+  storeHash?: string;
+  token?: string;
+}): Promise<string[]> {
+  const problems: string[] = [];
+  const call = async (
+    method: string,
+    url: string,
+    headers: Record<string, string>,
+    body?: unknown,
+  ): Promise<unknown> => {
+    const response = await fetch(url, {
+      method,
+      headers: {
+        ...headers,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      signal: AbortSignal.timeout(5_000),
+    });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`${method} ${url}: ${response.status} ${text.slice(0, 200)}`);
+    return text === '' ? null : (JSON.parse(text) as unknown);
+  };
+
+  if (options.contentfulSecret !== undefined) {
+    const base = `${options.sandboxUrl}/contentful-management/spaces/${SANDBOX_CONTENTFUL.spaceId}`;
+    const auth = { authorization: `Bearer ${SANDBOX_CONTENTFUL.managementToken}` };
+    const url = `${options.shopUrl}/webhooks/contentful`;
+    try {
+      await call('PUT', `${base}/webhook_settings/signing_secret`, auth, {
+        value: options.contentfulSecret,
+      });
+      const listed = (await call('GET', `${base}/webhook_definitions`, auth).catch(() => null)) as {
+        items?: { url?: unknown }[];
+      } | null;
+      const known = (listed?.items ?? []).some((item) => item.url === url);
+      if (!known) {
+        await call('POST', `${base}/webhook_definitions`, auth, {
+          name: 'Shop rebuild',
+          url,
+          topics: ['Entry.publish', 'Entry.unpublish', 'Entry.delete'],
+        });
+      }
+    } catch (error) {
+      problems.push(`contentful: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  if (options.bigcommerceSecret !== undefined) {
+    const base = `${options.sandboxUrl}/stores/${options.storeHash ?? 'sandbox'}/v3/hooks`;
+    const auth = { 'x-auth-token': options.token ?? 'sandbox-token', accept: 'application/json' };
+    const destination = `${options.shopUrl}/webhooks/bigcommerce`;
+    const headers = { 'X-Webhook-Secret': options.bigcommerceSecret };
+    try {
+      const listed = (await call('GET', base, auth).catch(() => null)) as {
+        data?: { id?: unknown; scope?: unknown; destination?: unknown }[];
+      } | null;
+      for (const scope of REBUILD_HOOK_SCOPES) {
+        const existing = (listed?.data ?? []).find(
+          (hook) => hook.scope === scope && hook.destination === destination,
+        );
+        if (existing && typeof existing.id === 'number') {
+          await call('PUT', `${base}/${existing.id}`, auth, { is_active: true, headers });
+        } else {
+          await call('POST', base, auth, { scope, destination, is_active: true, headers });
+        }
+      }
+    } catch (error) {
+      problems.push(`bigcommerce: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  return problems;
+}
