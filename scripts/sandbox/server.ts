@@ -42,13 +42,17 @@ import { ensureImages } from './images.ts';
 import * as brevo from './routes/brevo.ts';
 import * as carts from './routes/carts.ts';
 import * as catalog from './routes/catalog.ts';
+import * as catalogWrites from './routes/catalog-writes.ts';
 import { handleDelivery, serveAsset } from './routes/contentful.ts';
+import { handleManagement } from './routes/contentful-management.ts';
 import type { RouteContext, SandboxConfig } from './routes/context.ts';
 import * as customers from './routes/customers.ts';
+import * as hooks from './routes/hooks.ts';
 import * as orders from './routes/orders.ts';
 import * as reviews from './routes/reviews.ts';
 import * as store from './routes/store.ts';
 import * as storefront from './routes/storefront.ts';
+import { Webhooks } from './webhooks.ts';
 
 export interface SandboxOptions {
   /** 0 (default) picks a free port. */
@@ -82,6 +86,8 @@ export interface SandboxOptions {
   hostile?: boolean;
   /** The Contentful space's id, environment and tokens; defaults in contentful-store.ts (`sandbox`, `master`, `sandbox-cda-token`, `sandbox-cma-token`). */
   contentful?: Partial<typeof CONTENTFUL_DEFAULTS>;
+  /** Waits before retrying a failed webhook delivery; default [500, 2000] (three attempts). */
+  webhookRetryDelaysMs?: readonly number[];
 }
 
 export interface Sandbox {
@@ -130,16 +136,26 @@ function route(family: Family, method: Method, path: string, handler: Handler): 
 /** Routes in match order (literal segments before parameters). */
 const ROUTES: Route[] = [
   route('v3', 'GET', '/catalog/products', catalog.listProducts),
+  route('v3', 'POST', '/catalog/products', catalogWrites.createProduct),
   route('v3', 'GET', '/catalog/products/{id}', catalog.getProduct),
+  route('v3', 'PUT', '/catalog/products/{id}', catalogWrites.updateProduct),
+  route('v3', 'DELETE', '/catalog/products/{id}', catalogWrites.deleteProduct),
   route('v3', 'GET', '/catalog/products/{id}/reviews', reviews.listReviews),
   route('v3', 'POST', '/catalog/products/{id}/reviews', reviews.createReview),
   route('v3', 'GET', '/catalog/categories', catalog.listCategories),
   route('v3', 'GET', '/catalog/categories/tree', catalog.categoryTree),
   route('v3', 'GET', '/catalog/categories/metafields', catalog.allCategoryMetafields),
   route('v3', 'GET', '/catalog/categories/{id}', catalog.getCategory),
+  route('v3', 'PUT', '/catalog/categories/{id}', catalogWrites.updateCategory),
   route('v3', 'GET', '/catalog/categories/{id}/metafields', catalog.categoryMetafields),
   route('v3', 'GET', '/catalog/brands', catalog.listBrands),
   route('v3', 'GET', '/catalog/brands/{id}', catalog.getBrand),
+  route('v3', 'PUT', '/catalog/brands/{id}', catalogWrites.updateBrand),
+  route('v3', 'GET', '/hooks', hooks.listHooks),
+  route('v3', 'POST', '/hooks', hooks.createHook),
+  route('v3', 'GET', '/hooks/{id}', hooks.getHook),
+  route('v3', 'PUT', '/hooks/{id}', hooks.updateHook),
+  route('v3', 'DELETE', '/hooks/{id}', hooks.deleteHook),
   route('v3', 'GET', '/channels/{id}', store.getChannel),
   route('v3', 'GET', '/channels/{id}/site', store.getChannelSite),
   route('v3', 'PUT', '/channels/{id}/site', store.putChannelSite),
@@ -292,6 +308,33 @@ async function faultsAdmin(req: IncomingMessage, state: ServerState, path: strin
     : v3Error(404, 'The requested resource was not found.');
 }
 
+const DELIVERIES_PATH = '/__sandbox/webhook-deliveries';
+
+/**
+ * The webhook delivery log (tests): GET lists it (`?source=contentful|bigcommerce`), DELETE
+ * clears it. Takes the API's `X-Auth-Token` or the Contentful management bearer token.
+ */
+function deliveriesAdmin(req: IncomingMessage, state: ServerState, url: URL): Reply {
+  if (
+    req.headers['x-auth-token'] !== state.config.token &&
+    req.headers.authorization !== `Bearer ${state.contentful.managementToken}`
+  ) {
+    return v3Error(401, 'No valid credentials were found in this request.');
+  }
+  if (req.method === 'DELETE') {
+    state.config.webhooks.clear();
+    return noContent();
+  }
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    return { ...v3Error(405, 'Method Not Allowed'), headers: { Allow: 'GET, DELETE' } };
+  }
+  const source = url.searchParams.get('source');
+  const list = state.config.webhooks.list(
+    source === 'contentful' || source === 'bigcommerce' ? source : undefined,
+  );
+  return json(200, { data: list });
+}
+
 /**
  * Plays a fault: its latency, then a dead upstream (the reply never comes), an injected error,
  * or the normal reply. A request whose client left during the latency is not handled.
@@ -384,6 +427,17 @@ async function dispatch(
 
 async function handle(req: IncomingMessage, state: ServerState, origin: string): Promise<Reply> {
   const url = new URL(req.url ?? '/', origin);
+  if (url.pathname.startsWith('/contentful-management/')) {
+    return handleManagement({
+      db: state.db,
+      config: state.contentful,
+      webhooks: state.config.webhooks,
+      method: req.method ?? 'GET',
+      url,
+      headers: req.headers,
+      readBody: () => readBody(req),
+    });
+  }
   if (url.pathname.startsWith('/contentful/')) {
     return handleDelivery(
       req.method ?? 'GET',
@@ -454,6 +508,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     brevoKey: options.brevoKey ?? 'sandbox-brevo-key',
     cartWriteLatencyMs: options.cartWriteLatencyMs ?? 15,
     sessions: new Map(),
+    webhooks: new Webhooks(
+      options.webhookRetryDelaysMs ? { retryDelaysMs: options.webhookRetryDelaysMs } : {},
+    ),
   };
   const contentful: ContentfulConfig = {
     ...CONTENTFUL_DEFAULTS,
@@ -472,14 +529,17 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const answer = (): Promise<Reply> =>
       path === FAULTS_PATH || path.startsWith(`${FAULTS_PATH}/`)
         ? faultsAdmin(req, state, path)
-        : path.startsWith('/images/ctf/') || path.startsWith('/ctf-assets/')
-          ? serveAsset(path, new URL(req.url ?? '/', origin).searchParams, db, contentful).then(
-              (reply) => reply ?? ctfError(404, 'NotFound', 'The resource could not be found.'),
-            )
-          : path.startsWith('/images/')
-            ? serveImage(path, state)
-            : handle(req, state, origin);
-    const fault = faults.pick(req.method ?? 'GET', path);
+        : path === DELIVERIES_PATH
+          ? Promise.resolve(deliveriesAdmin(req, state, new URL(req.url ?? '/', origin)))
+          : path.startsWith('/images/ctf/') || path.startsWith('/ctf-assets/')
+            ? serveAsset(path, new URL(req.url ?? '/', origin).searchParams, db, contentful).then(
+                (reply) => reply ?? ctfError(404, 'NotFound', 'The resource could not be found.'),
+              )
+            : path.startsWith('/images/')
+              ? serveImage(path, state)
+              : handle(req, state, origin);
+    // The delivery log is an admin endpoint: never faulted, like the faults one.
+    const fault = path === DELIVERIES_PATH ? undefined : faults.pick(req.method ?? 'GET', path);
     const work = (fault ? faulted(fault, req, res, state, path, answer) : answer())
       .catch((caught: unknown) => {
         console.error('[sandbox]', caught);
@@ -528,7 +588,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         faults.releaseHeld();
         server.closeAllConnections();
         server.close((err) => {
-          void Promise.allSettled([...inFlight]).then(() => {
+          void Promise.allSettled([...inFlight, config.webhooks.close()]).then(() => {
             db.close();
             if (err) fail(err);
             else ok();

@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { DatabaseSync } from 'node:sqlite';
 import type { Query } from '../http.ts';
+import type { Webhooks } from '../webhooks.ts';
 
 /** Settings of a running sandbox that handlers need. */
 export interface SandboxConfig {
@@ -16,6 +17,8 @@ export interface SandboxConfig {
   cartWriteLatencyMs: number;
   /** Storefront sessions of the hosted pages: session token -> customer id. */
   sessions: Map<string, number>;
+  /** Outgoing webhooks (BigCommerce store hooks, Contentful webhooks) and their delivery log. */
+  webhooks: Webhooks;
 }
 
 /** What a route handler receives. */

@@ -149,6 +149,7 @@ export const CONTENT_PAGES: readonly PageSeed[] = [
       'L’offre est limitée à un essai par foyer et ne s’applique pas aux matelas enfant, aux produits soldés ni aux matelas protégés par une housse non d’origine tachée ou détériorée.',
       '## Codes de réduction',
       'Les codes de réduction sont valables une fois par client, pendant la durée indiquée, et ne sont pas cumulables entre eux. Ils s’appliquent au prix affiché hors frais de livraison et ne s’appliquent pas à l’éco-participation.',
+      'Saisissez votre code, par exemple `BIENVENUE10`, dans le panier avant de valider votre commande.',
       '## Ventes privées',
       'Les ventes privées sont réservées aux clients inscrits à notre lettre d’information, dans la limite des stocks disponibles.',
     ],

@@ -3,6 +3,8 @@
  * (pictures come from the shared cache, so a start takes well under a second once warm).
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Ajv, { type ValidateFunction } from 'ajv';
@@ -21,6 +23,13 @@ export interface TestSandbox {
   brevoKey: string;
   /** The temporary data dir (deleted by close()). */
   dataDir: string;
+  /** The Contentful emulation: space, environment and tokens (Delivery API at `${url}/contentful`). */
+  contentful: {
+    spaceId: string;
+    environment: string;
+    deliveryToken: string;
+    managementToken: string;
+  };
   close(): Promise<void>;
 }
 
@@ -33,6 +42,7 @@ export type TestSandboxOptions = Pick<
   | 'clientSecret'
   | 'brevoKey'
   | 'hostile'
+  | 'webhookRetryDelaysMs'
 >;
 
 export async function startTestSandbox(options: TestSandboxOptions = {}): Promise<TestSandbox> {
@@ -46,6 +56,7 @@ export async function startTestSandbox(options: TestSandboxOptions = {}): Promis
     clientSecret: sandbox.clientSecret,
     brevoKey: sandbox.brevoKey,
     dataDir,
+    contentful: sandbox.contentful,
     close: async () => {
       await sandbox.close();
       rmSync(dataDir, { recursive: true, force: true });
@@ -144,4 +155,161 @@ export function expectContract(
   which: 'response' | 'error' = 'response',
 ): void {
   expect(contractErrors(endpoint, body, which)).toEqual([]);
+}
+
+/** A JSON reply of the sandbox's Contentful emulation. */
+export interface ContentfulReply<T = Record<string, unknown>> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+/**
+ * GET on the sandbox's Contentful Delivery API: `path` after `/spaces/{space}/environments/{env}`
+ * (`/entries?content_type=page`). `token` null sends none.
+ */
+export function sandboxDelivery(sandbox: Pick<TestSandbox, 'url' | 'contentful'>) {
+  return async function cda<T = Record<string, unknown>>(
+    path: string,
+    token: string | null = sandbox.contentful.deliveryToken,
+  ): Promise<ContentfulReply<T>> {
+    const { spaceId, environment } = sandbox.contentful;
+    const response = await fetch(
+      `${sandbox.url}/contentful/spaces/${spaceId}/environments/${environment}${path}`,
+      { headers: token === null ? {} : { Authorization: `Bearer ${token}` } },
+    );
+    const text = await response.text();
+    return {
+      status: response.status,
+      body: (text ? JSON.parse(text) : null) as T,
+      headers: response.headers,
+    };
+  };
+}
+
+/**
+ * A call to the sandbox's Contentful management emulation: `path` after
+ * `/contentful-management/spaces/{space}` (`/environments/master/entries/x`).
+ */
+export function sandboxManagement(sandbox: Pick<TestSandbox, 'url' | 'contentful'>) {
+  return async function cma<T = Record<string, unknown>>(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<ContentfulReply<T>> {
+    const response = await fetch(
+      `${sandbox.url}/contentful-management/spaces/${sandbox.contentful.spaceId}${path}`,
+      {
+        method,
+        headers: {
+          Authorization: `Bearer ${sandbox.contentful.managementToken}`,
+          'Content-Type': 'application/vnd.contentful.management.v1+json',
+          ...headers,
+        },
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      },
+    );
+    const text = await response.text();
+    return {
+      status: response.status,
+      body: (text ? JSON.parse(text) : null) as T,
+      headers: response.headers,
+    };
+  };
+}
+
+/** A request a WebhookReceiver got. */
+export interface ReceivedRequest {
+  method: string;
+  /** Path and query, as signed by Contentful. */
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+export interface WebhookReceiver {
+  /** `http://127.0.0.1:PORT` */
+  url: string;
+  received: ReceivedRequest[];
+  /** Statuses of the next replies, in order (then 200). */
+  replies: number[];
+  /** Resolves once `count` requests have arrived (rejects after `timeoutMs`). */
+  waitFor(count: number, timeoutMs?: number): Promise<ReceivedRequest[]>;
+  /** Holds the replies until release() (the requests are recorded meanwhile). */
+  hold(): void;
+  release(): void;
+  close(): Promise<void>;
+}
+
+/** A local HTTP server on a free port recording the webhooks it receives. */
+export async function startWebhookReceiver(): Promise<WebhookReceiver> {
+  const received: ReceivedRequest[] = [];
+  const replies: number[] = [];
+  const waiters: { count: number; done: () => void }[] = [];
+  let held: (() => void)[] | null = null;
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      received.push({
+        method: req.method ?? '',
+        path: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      });
+      for (const waiter of waiters.filter((w) => received.length >= w.count)) waiter.done();
+      const status = replies.shift() ?? 200;
+      const answer = (): void => {
+        res.writeHead(status, { 'Content-Type': 'text/plain' }).end('ok');
+      };
+      if (held) held.push(answer);
+      else answer();
+    });
+  });
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    received,
+    replies,
+    waitFor: (count, timeoutMs = 10_000) =>
+      new Promise((ok, fail) => {
+        if (received.length >= count) {
+          ok(received);
+          return;
+        }
+        const timer = setTimeout(() => {
+          fail(
+            new Error(
+              `webhook receiver: ${received.length} of ${count} requests after ${timeoutMs} ms`,
+            ),
+          );
+        }, timeoutMs);
+        waiters.push({
+          count,
+          done: () => {
+            clearTimeout(timer);
+            ok(received);
+          },
+        });
+      }),
+    hold: () => {
+      held = [];
+    },
+    release: () => {
+      const pending = held ?? [];
+      held = null;
+      for (const answer of pending) answer();
+    },
+    close: () =>
+      new Promise<void>((ok) => {
+        for (const answer of held ?? []) answer();
+        held = null;
+        server.closeAllConnections();
+        server.close(() => {
+          ok();
+        });
+      }),
+  };
 }
