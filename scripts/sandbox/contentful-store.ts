@@ -257,7 +257,14 @@ export function ctfFaultError(status: number, message: string): Reply {
             : status >= 500
               ? 'ServerError'
               : 'BadRequest';
-  return ctfError(status, id, message);
+  // Contentful says when to try again after a rate limit (seconds).
+  return ctfError(
+    status,
+    id,
+    message,
+    undefined,
+    status === 429 ? { 'X-Contentful-RateLimit-Reset': '1' } : {},
+  );
 }
 
 export function ctfJson(status: number, value: unknown, contentType: string): Reply {

@@ -5,6 +5,7 @@
  * (the three navigations using every link type, the legal pages, the sleep content, a
  * technology block per product technology, every rich text node type, the hostile content).
  */
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   sandboxApi,
@@ -159,6 +160,61 @@ describe('access and errors', () => {
     }
     const first = await cda<CtfError>('/entries?fields.slug=cgv');
     expect(first.body.details?.errors?.[0]?.name).toBe('unknownContentType');
+  });
+
+  it('answers any query with 200 or a 400 error body, never a server error', async () => {
+    const key = fc.oneof(
+      fc.constantFrom(
+        'content_type',
+        'limit',
+        'skip',
+        'include',
+        'order',
+        'select',
+        'query',
+        'locale',
+      ),
+      fc
+        .tuple(
+          fc.constantFrom('fields.', 'sys.', 'metadata.tags.sys.', 'fields.related.sys.', ''),
+          fc.string({ maxLength: 12 }),
+          fc.constantFrom('', '[in]', '[match]', '[exists]', '[lt]', '[nope]', '['),
+        )
+        .map(([a, b, c]) => `${a}${b}${c}`),
+    );
+    const value = fc.oneof(
+      fc.string({ maxLength: 20 }),
+      fc.constantFrom('sleepContent', 'page', '-fields.publishedAt', '1001', '-1', 'true', '*'),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.tuple(key, value), { maxLength: 5 }), async (pairs) => {
+        const params = new URLSearchParams(pairs);
+        const reply = await cda<CtfError | List>(`/entries?${params.toString()}`);
+        expect([200, 400], params.toString()).toContain(reply.status);
+        if (reply.status === 400) expect((reply.body as CtfError).sys.type).toBe('Error');
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('answers injected faults with Contentful error bodies', async () => {
+    const admin = (method: string, body?: unknown): Promise<Response> =>
+      fetch(`${sandbox.url}/__sandbox/faults`, {
+        method,
+        headers: { 'X-Auth-Token': sandbox.token, 'Content-Type': 'application/json' },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+    expect((await admin('POST', { match: '/contentful/', status: 429, times: 1 })).status).toBe(
+      201,
+    );
+    try {
+      const reply = await cda<CtfError>('/entries');
+      expect(reply.status).toBe(429);
+      expect(reply.body.sys).toEqual({ type: 'Error', id: 'RateLimitExceeded' });
+      expect(reply.headers.get('x-contentful-ratelimit-reset')).toBe('1');
+    } finally {
+      await admin('DELETE');
+    }
   });
 
   it('serves locale fr and * and refuses other locales', async () => {
