@@ -7,6 +7,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SANDBOX_CONTENTFUL } from '../../scripts/lib/upstream.ts';
 import {
   sandboxApi,
   sandboxDelivery,
@@ -97,6 +98,10 @@ function isLink(value: unknown): value is Link {
 }
 
 describe('access and errors', () => {
+  it('uses the space and tokens scripts/lib/upstream.ts gives the shop', () => {
+    expect(sandbox.contentful).toEqual({ ...SANDBOX_CONTENTFUL });
+  });
+
   it('answers 401 AccessTokenInvalid without or with a wrong token; access_token also works', async () => {
     for (const token of [null, 'wrong', sandbox.contentful.managementToken]) {
       const reply = await cda<CtfError>('/entries', token);
