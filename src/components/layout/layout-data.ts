@@ -1,6 +1,9 @@
 /**
- * Data every page shell needs (spec §4 "Layout load"): the visible category tree and the
- * top-bar banner. Build and server side only: it calls the BigCommerce connectors.
+ * Data every page shell needs (spec §4 "Layout load"): the visible category tree, the top-bar
+ * banner and the content service's three named navigations (spec §3) with the mega menu's
+ * pushes. Build and server side only: it calls the BigCommerce and Contentful connectors.
+ * The navigations fall back to their last good copy when the content service cannot be read,
+ * and to menus made of the category tree when there is none: never an empty header.
  */
 import { hiddenCategoryIds, HIDE_CATEGORY_KEY, visibleTree } from '../../lib/commerce/category.ts';
 import type { Banner, CategoryNode } from '../../lib/commerce/types.ts';
@@ -9,17 +12,16 @@ import {
   getCategoriesBatchMetafields,
   getCategoryTree,
 } from '../../lib/server/bigcommerce/index.ts';
-import { bigcommerce } from '../../lib/server/config.ts';
 import { logFailure } from '../../lib/server/failures.ts';
+import { NAVIGATION_IDENTIFIERS, type Navigations } from '../../lib/content/types.ts';
+import { getNavigations } from '../../lib/server/contentful/index.ts';
+import { bigcommerce, contentful, lastGoodDirectory } from '../../lib/server/config.ts';
+import { categoryPath } from '../../lib/commerce/slug.ts';
+import { lastGoodCopy } from '../content/last-good.ts';
 import { currentBanner } from './banner.ts';
+import { pushesOf, type MenuPush } from './menu.ts';
 
-/** Promotional push of a root category's mega menu (content service, spec §3 titlePush / contentPush). */
-export interface MenuPush {
-  title: string;
-  /** HTML authored in the content service. */
-  html?: string;
-  link?: string;
-}
+export type { MenuPush } from './menu.ts';
 
 /** Guaranteed-reviews site rating (spec §3): average out of 5 and number of reviews. */
 export interface SiteRating {
@@ -32,18 +34,55 @@ export interface LayoutData {
   categories: CategoryNode[];
   /** The banner of the top bar (spec §3), or null. */
   banner: Banner | null;
-  /** Mega-menu pushes by root category id (filled by the content service). */
+  /** Mega-menu pushes by root category id (the Main Navigation's category pages). */
   pushes: Readonly<Record<number, MenuPush>>;
+  /** The content service's named navigations; empty lists when unavailable (menus then use the categories). */
+  navigations: Navigations;
   /** Site rating of the reassurance banner (reviews connector), null while unknown. */
   siteRating: SiteRating | null;
 }
+
+export const EMPTY_NAVIGATIONS: Navigations = Object.freeze({ main: [], sidebar: [], footer: [] });
 
 export const EMPTY_LAYOUT_DATA: LayoutData = Object.freeze({
   categories: [],
   banner: null,
   pushes: {},
+  navigations: EMPTY_NAVIGATIONS,
   siteRating: null,
 });
+
+/** Path of each shown category by id (hidden ones absent: their navigation entries are dropped). */
+function categoryPaths(tree: readonly CategoryNode[]): Map<number, string> {
+  const paths = new Map<number, string>();
+  const walk = (nodes: readonly CategoryNode[]) => {
+    for (const node of nodes) {
+      paths.set(node.id, categoryPath(node.url));
+      walk(node.children);
+    }
+  };
+  walk(tree);
+  return paths;
+}
+
+/** The named navigations, or their last good copy, or none (logged): menus then use the categories. */
+async function readNavigations(categories: readonly CategoryNode[]): Promise<Navigations> {
+  const paths = categoryPaths(categories);
+  try {
+    return await lastGoodCopy(
+      'navigations',
+      () => getNavigations(contentful(), { categoryPath: (id) => paths.get(id) ?? null }),
+      lastGoodDirectory(),
+    );
+  } catch (error) {
+    logFailure(
+      'layout',
+      `No navigation (${Object.values(NAVIGATION_IDENTIFIERS).join(', ')}): menus are built from the category tree`,
+      error,
+    );
+    return EMPTY_NAVIGATIONS;
+  }
+}
 
 async function fetchLayoutData(): Promise<LayoutData> {
   const client = bigcommerce();
@@ -52,10 +91,13 @@ async function fetchLayoutData(): Promise<LayoutData> {
     getCategoriesBatchMetafields(client, { key: HIDE_CATEGORY_KEY }),
     getAllBanners(client),
   ]);
+  const categories = visibleTree(tree, hiddenCategoryIds(metafields));
+  const navigations = await readNavigations(categories);
   return {
-    categories: visibleTree(tree, hiddenCategoryIds(metafields)),
+    categories,
     banner: currentBanner(banners),
-    pushes: {},
+    pushes: pushesOf(navigations.main),
+    navigations,
     siteRating: null,
   };
 }

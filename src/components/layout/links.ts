@@ -3,6 +3,7 @@
  * cart, the affiliate page, and the support site's FAQ and new-request pages.
  */
 import { SUPPORT_URL } from 'astro:env/client';
+import { AFFILIATE_PATH } from './menu.ts';
 
 export const PATHS = {
   home: '/',
@@ -11,7 +12,7 @@ export const PATHS = {
   sleepContent: '/les-yeux-fermes',
   search: '/resultats-de-recherche',
   /** Content page (catch-all route) presenting the affiliate programme. */
-  affiliate: '/devenir-affilie',
+  affiliate: AFFILIATE_PATH,
 } as const;
 
 /** spec §2: legal pages linked from the footer, in display order. */

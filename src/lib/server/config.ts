@@ -42,7 +42,12 @@ import { logFailure } from './failures.ts';
 import { createResetTokens } from './password-reset.ts';
 import { createSessionManager, type SessionManager } from './session.ts';
 import { createAccountThrottle } from './throttle.ts';
-import { createStore, type SharedStore } from './store/index.ts';
+import {
+  createStore,
+  DEFAULT_STATE_DIR,
+  MEMORY_STATE_DIR,
+  type SharedStore,
+} from './store/index.ts';
 import type { StorefrontConfig } from '../commerce/storefront.ts';
 import { resolveI18nConfig, type I18nConfig } from '../i18n/config.ts';
 import {
@@ -154,6 +159,16 @@ let store: SharedStore | undefined;
 export function sharedStore(): SharedStore {
   store ??= createStore({ redisUrl: REDIS_URL, stateDir: STATE_DIR });
   return store;
+}
+
+/**
+ * Where builds keep the last good copy of the content service's data (navigations, pages):
+ * `{STATE_DIR}/last-good`, or `.data/last-good` when the state lives in memory or in Redis
+ * only. Read at build and by the server's rebuilds (same working directory).
+ */
+export function lastGoodDirectory(): string {
+  const dir = STATE_DIR?.trim() ?? '';
+  return `${dir === '' || dir === MEMORY_STATE_DIR ? DEFAULT_STATE_DIR : dir}/last-good`;
 }
 
 let sessionManager: SessionManager | undefined;

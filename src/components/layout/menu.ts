@@ -1,0 +1,173 @@
+/**
+ * The shop's menus from the content service's named navigations (spec §2 Header, §3
+ * navigation entry): Main Navigation → main menu and desktop mega menu (a category page shows
+ * its visible child categories and its promotional push), Sidebar Navigation → the menu
+ * sidebar's accordion, Footer → the footer's link columns. When a navigation is empty (content
+ * service down with no last good copy), the menus are made of the category tree instead: never
+ * an empty header. Resellers (spec §6) see no sleep-content or affiliate link. Pure.
+ */
+import type { CategoryNode } from '../../lib/commerce/types.ts';
+import { categoryPath } from '../../lib/commerce/slug.ts';
+import type { NavigationEntry, RichTextDocument } from '../../lib/content/types.ts';
+import { SLEEP_CONTENT_ROOT } from '../../lib/content/list-view.ts';
+
+/** Promotional push of a root category's mega menu (spec §3 titlePush / contentPush). */
+export interface MenuPush {
+  title: string;
+  content: RichTextDocument | null;
+  /** Where the push leads (the category page), or null. */
+  link: string | null;
+}
+
+export interface MenuItem {
+  key: string;
+  label: string;
+  /** Local path or external URL; null for a heading that only groups its children. */
+  url: string | null;
+  external: boolean;
+  /** The category of a category page: its mega menu and accordion list its children. */
+  category: CategoryNode | null;
+  /** Entries under this one (a group's links, a category page's own extras). */
+  children: MenuItem[];
+  push: MenuPush | null;
+}
+
+export interface FooterColumn {
+  key: string;
+  title: string | null;
+  links: MenuItem[];
+}
+
+export interface MenuOptions {
+  isReseller?: boolean;
+}
+
+/** The affiliate programme's content page (links.ts `PATHS.affiliate`). */
+export const AFFILIATE_PATH = '/devenir-affilie';
+
+/** Paths resellers never see a link to (spec §6: sleep content, affiliate link). */
+const RESELLER_HIDDEN = [SLEEP_CONTENT_ROOT, AFFILIATE_PATH];
+
+function hiddenFor(entry: NavigationEntry, options: MenuOptions): boolean {
+  if (!options.isReseller || entry.url === null || entry.isExternalLink) return false;
+  const path = entry.url.split(/[?#]/, 1)[0] ?? '';
+  return RESELLER_HIDDEN.some((hidden) => path === hidden || path.startsWith(`${hidden}/`));
+}
+
+function findCategory(nodes: readonly CategoryNode[], id: number): CategoryNode | null {
+  for (const node of nodes) {
+    if (node.id === id) return node;
+    const found = findCategory(node.children, id);
+    if (found) return found;
+  }
+  return null;
+}
+
+function pushOf(entry: NavigationEntry): MenuPush | null {
+  const title = entry.titlePush?.trim() ?? '';
+  if (entry.type !== 'categoryPage' || title === '') return null;
+  return { title, content: entry.contentPush, link: entry.url };
+}
+
+/** Mega-menu pushes by category id, from the Main Navigation's category pages. */
+export function pushesOf(main: readonly NavigationEntry[]): Record<number, MenuPush> {
+  const pushes: Record<number, MenuPush> = {};
+  for (const entry of main) {
+    const push = pushOf(entry);
+    if (push && entry.categoryId !== null) pushes[entry.categoryId] = push;
+  }
+  return pushes;
+}
+
+const MAX_DEPTH = 4;
+
+function toItems(
+  entries: readonly NavigationEntry[],
+  categories: readonly CategoryNode[],
+  options: MenuOptions,
+  depth = 0,
+): MenuItem[] {
+  if (depth >= MAX_DEPTH) return [];
+  return entries.flatMap((entry): MenuItem[] => {
+    if (hiddenFor(entry, options)) return [];
+    const category =
+      entry.type === 'categoryPage' && entry.categoryId !== null
+        ? findCategory(categories, entry.categoryId)
+        : null;
+    // A category page whose category is hidden or gone leads nowhere (spec §5).
+    if (entry.type === 'categoryPage' && category === null) return [];
+    const children = toItems(entry.childrens, categories, options, depth + 1);
+    const label = [entry.label, entry.title ?? '', category?.name ?? '']
+      .map((text) => text.trim())
+      .find((text) => text !== '') ?? '';
+    if (label === '' || (entry.url === null && children.length === 0)) return [];
+    return [
+      {
+        key: entry.key,
+        label,
+        url: entry.url,
+        external: entry.isExternalLink,
+        category,
+        children,
+        push: pushOf(entry),
+      },
+    ];
+  });
+}
+
+/** Menu items of the category tree alone (the fallback): each root category, no push. */
+export function categoryItems(categories: readonly CategoryNode[]): MenuItem[] {
+  return categories.map((category) => ({
+    key: `category-${category.id}`,
+    label: category.name,
+    url: categoryPath(category.url),
+    external: false,
+    category,
+    children: [],
+    push: null,
+  }));
+}
+
+/** Main menu and mega menu (Main Navigation), else the root categories. */
+export function mainMenu(
+  categories: readonly CategoryNode[],
+  main: readonly NavigationEntry[],
+  options: MenuOptions = {},
+): MenuItem[] {
+  const items = toItems(main, categories, options);
+  return items.length > 0 ? items : categoryItems(categories);
+}
+
+/** The menu sidebar's accordion (Sidebar Navigation), else the root categories. */
+export function sidebarMenu(
+  categories: readonly CategoryNode[],
+  sidebar: readonly NavigationEntry[],
+  options: MenuOptions = {},
+): MenuItem[] {
+  const items = toItems(sidebar, categories, options);
+  return items.length > 0 ? items : categoryItems(categories);
+}
+
+/**
+ * The footer's link columns (Footer navigation): each group a titled column, links at the top
+ * level gathered in a column of their own. Empty when there is no footer navigation.
+ */
+export function footerColumns(
+  categories: readonly CategoryNode[],
+  footer: readonly NavigationEntry[],
+  options: MenuOptions = {},
+): FooterColumn[] {
+  const items = toItems(footer, categories, options);
+  const columns: FooterColumn[] = [];
+  const loose: MenuItem[] = [];
+  for (const item of items) {
+    if (item.children.length > 0) {
+      const links = item.children.filter((child) => child.url !== null && child.label !== '');
+      if (links.length > 0) columns.push({ key: item.key, title: item.label, links });
+    } else if (item.url !== null && item.label !== '') {
+      loose.push(item);
+    }
+  }
+  if (loose.length > 0) columns.push({ key: 'footer-links', title: null, links: loose });
+  return columns;
+}

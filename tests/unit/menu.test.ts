@@ -1,0 +1,219 @@
+/**
+ * The menus of the layout from the content service's navigations (src/components/layout/menu.ts):
+ * every link type becomes an item, category pages carry their category and push, hidden
+ * categories and resellers' hidden links are dropped, and an empty navigation falls back to
+ * the category tree (never an empty header).
+ */
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import {
+  categoryItems,
+  footerColumns,
+  mainMenu,
+  pushesOf,
+  sidebarMenu,
+} from '../../src/components/layout/menu.ts';
+import type { CategoryNode } from '../../src/lib/commerce/types.ts';
+import type {
+  NavigationEntry,
+  NavigationLinkType,
+  RichTextDocument,
+} from '../../src/lib/content/types.ts';
+
+function node(id: number, name: string, url: string, children: CategoryNode[] = []): CategoryNode {
+  return { id, parentId: 0, name, url, isVisible: true, children };
+}
+
+const TREE: CategoryNode[] = [
+  node(10, 'Matelas', '/matelas/', [node(11, 'Matelas ressorts', '/matelas/ressorts/')]),
+  node(20, 'Linge de lit', '/linge-de-lit/'),
+];
+
+const PUSH: RichTextDocument = {
+  nodeType: 'document',
+  data: {},
+  content: [
+    {
+      nodeType: 'paragraph',
+      data: {},
+      content: [{ nodeType: 'text', data: {}, value: '-20 %', marks: [] }],
+    },
+  ],
+};
+
+function entry(
+  key: string,
+  type: NavigationLinkType,
+  url: string | null,
+  extra: Partial<NavigationEntry> = {},
+): NavigationEntry {
+  return {
+    key,
+    type,
+    label: key,
+    title: null,
+    slug: null,
+    url,
+    isExternalLink: type === 'callToActionExternal',
+    categoryId: null,
+    titlePush: null,
+    contentPush: null,
+    identifier: null,
+    childrens: [],
+    ...extra,
+  };
+}
+
+const MAIN: NavigationEntry[] = [
+  entry('Matelas', 'categoryPage', '/c/matelas', {
+    categoryId: 10,
+    titlePush: 'Les soldes',
+    contentPush: PUSH,
+  }),
+  entry('Marque', 'brandCorner', '/marque/dunlopillo'),
+  entry('Accueil', 'page', '/'),
+  entry('Blog', 'callToActionExternal', 'https://blog.example.fr/'),
+  entry('Panier', 'callToActionInternal', '/panier'),
+  entry('Podcasts', 'callToActionFree', '/les-yeux-fermes?tag=formatPodcast'),
+  entry('CGV', 'contentPage', '/cgv'),
+  entry('Aide', 'group', null, {
+    childrens: [entry('FAQ', 'contentPage', '/aide'), entry('Contact', 'contentPage', '/contact')],
+  }),
+  entry('Cachée', 'categoryPage', '/c/cachee', { categoryId: 999 }),
+  entry('Vide', 'group', null),
+];
+
+describe('mainMenu', () => {
+  test('every link type of spec §3 is an item; a category page carries its category and push', () => {
+    const items = mainMenu(TREE, MAIN);
+    expect(items.map((item) => [item.label, item.url, item.external])).toEqual([
+      ['Matelas', '/c/matelas', false],
+      ['Marque', '/marque/dunlopillo', false],
+      ['Accueil', '/', false],
+      ['Blog', 'https://blog.example.fr/', true],
+      ['Panier', '/panier', false],
+      ['Podcasts', '/les-yeux-fermes?tag=formatPodcast', false],
+      ['CGV', '/cgv', false],
+      ['Aide', null, false],
+    ]);
+    const [matelas] = items;
+    expect(matelas?.category?.children.map((child) => child.name)).toEqual(['Matelas ressorts']);
+    expect(matelas?.push).toEqual({ title: 'Les soldes', content: PUSH, link: '/c/matelas' });
+    expect(items.at(-1)?.children.map((child) => child.url)).toEqual(['/aide', '/contact']);
+  });
+
+  test('a category page of a hidden or unknown category and an empty group are dropped', () => {
+    const labels = mainMenu(TREE, MAIN).map((item) => item.label);
+    expect(labels).not.toContain('Cachée');
+    expect(labels).not.toContain('Vide');
+  });
+
+  test('resellers see no sleep-content or affiliate link (spec §6)', () => {
+    const nav = [
+      ...MAIN,
+      entry('Affiliation', 'contentPage', '/devenir-affilie'),
+      entry('Les yeux fermés', 'page', '/les-yeux-fermes'),
+      entry('Épisode', 'contentPage', '/les-yeux-fermes/respirer'),
+    ];
+    const shopper = mainMenu(TREE, nav).map((item) => item.url);
+    expect(shopper).toEqual(
+      expect.arrayContaining(['/devenir-affilie', '/les-yeux-fermes', '/les-yeux-fermes/respirer']),
+    );
+    const reseller = mainMenu(TREE, nav, { isReseller: true }).map((item) => item.url ?? '');
+    expect(reseller.filter((url) => /les-yeux-fermes|devenir-affilie/.test(url))).toEqual([]);
+    expect(reseller).toContain('/c/matelas');
+  });
+
+  test('no navigation: the root categories, never an empty header', () => {
+    expect(mainMenu(TREE, [])).toEqual(categoryItems(TREE));
+    expect(mainMenu(TREE, []).map((item) => item.url)).toEqual(['/c/matelas', '/c/linge-de-lit']);
+    expect(sidebarMenu(TREE, [entry('Vide', 'group', null)]).length).toBe(2);
+  });
+
+  test('property: every item has a label and leads somewhere or groups links', () => {
+    const types: NavigationLinkType[] = [
+      'page',
+      'brandCorner',
+      'categoryPage',
+      'callToActionExternal',
+      'callToActionInternal',
+      'callToActionFree',
+      'contentPage',
+      'group',
+    ];
+    const arbitraryEntry = fc.letrec((tie) => ({
+      entry: fc.record({
+        key: fc.string({ maxLength: 8 }),
+        type: fc.constantFrom(...types),
+        label: fc.string({ maxLength: 12 }),
+        title: fc.option(fc.string({ maxLength: 12 }), { nil: null }),
+        slug: fc.constant(null),
+        url: fc.option(fc.constantFrom('/a', '/les-yeux-fermes', 'https://x.example/'), {
+          nil: null,
+        }),
+        isExternalLink: fc.boolean(),
+        categoryId: fc.option(fc.constantFrom(10, 11, 20, 999), { nil: null }),
+        titlePush: fc.option(fc.string({ maxLength: 8 }), { nil: null }),
+        contentPush: fc.constant(null),
+        identifier: fc.constant(null),
+        childrens: fc.oneof(
+          { depthSize: 'small' },
+          fc.constant([]),
+          fc.array(tie('entry'), { maxLength: 3 }),
+        ),
+      }),
+    })).entry as fc.Arbitrary<NavigationEntry>;
+    fc.assert(
+      fc.property(fc.array(arbitraryEntry, { maxLength: 6 }), fc.boolean(), (nav, isReseller) => {
+        const check = (items: ReturnType<typeof mainMenu>): void => {
+          for (const item of items) {
+            expect(item.label.trim()).not.toBe('');
+            expect(item.url !== null || item.children.length > 0 || item.category !== null).toBe(
+              true,
+            );
+            if (isReseller && item.url && !item.external) {
+              expect(item.url.startsWith('/les-yeux-fermes')).toBe(false);
+            }
+            check(item.children);
+          }
+        };
+        const items = mainMenu(TREE, nav, { isReseller });
+        expect(items.length).toBeGreaterThan(0);
+        check(items);
+      }),
+    );
+  });
+});
+
+describe('pushesOf', () => {
+  test('the pushes of the Main Navigation by category id', () => {
+    expect(pushesOf(MAIN)).toEqual({
+      10: { title: 'Les soldes', content: PUSH, link: '/c/matelas' },
+    });
+  });
+});
+
+describe('footerColumns', () => {
+  test('groups become titled columns, loose links one more column', () => {
+    const footer = [
+      entry('Informations', 'group', null, {
+        childrens: [
+          entry('CGV', 'contentPage', '/cgv'),
+          entry('Cookies', 'contentPage', '/cookies'),
+        ],
+      }),
+      entry('Blog', 'callToActionExternal', 'https://blog.example.fr/'),
+      entry('Matelas', 'categoryPage', '/c/matelas', { categoryId: 10 }),
+    ];
+    expect(
+      footerColumns(TREE, footer).map((column) => [
+        column.title,
+        column.links.map((link) => link.url),
+      ]),
+    ).toEqual([
+      ['Informations', ['/cgv', '/cookies']],
+      [null, ['https://blog.example.fr/', '/c/matelas']],
+    ]);
+    expect(footerColumns(TREE, [])).toEqual([]);
+  });
+});
