@@ -6,7 +6,7 @@ import tailwindcss from '@tailwindcss/vite';
 import { defineConfig, envField } from 'astro/config';
 import { devServer } from './src/lib/server/middleware/dev-server.ts';
 import { INLINE_SCRIPTS } from './src/components/layout/inline-scripts.ts';
-import { cspConfig, parseCheckoutOrigins } from './src/lib/server/csp.ts';
+import { CONTENTFUL_MEDIA_ORIGINS, cspConfig, parseCheckoutOrigins } from './src/lib/server/csp.ts';
 import {
   imageOrigins,
   imageRemotePatterns,
@@ -19,6 +19,12 @@ import {
 // picture path on its own port only (image-hosts.ts). The CSP shows pictures from the same.
 const imageDomains = parseImageDomains(process.env.IMAGE_DOMAINS);
 const sandboxOrigin = sandboxImageOrigin(process.env.BIGCOMMERCE_API_URL);
+// Audio and video of the content service: Contentful's asset hosts, or the sandbox's own.
+const contentSandboxOrigin = sandboxImageOrigin(process.env.CONTENTFUL_API_URL);
+const mediaOrigins = [
+  ...CONTENTFUL_MEDIA_ORIGINS,
+  ...(contentSandboxOrigin === null ? [] : [contentSandboxOrigin]),
+];
 
 export default defineConfig({
   site: process.env.SITE_URL ?? 'http://localhost:4321',
@@ -51,6 +57,7 @@ export default defineConfig({
     checkOrigin: false,
     csp: cspConfig({
       imageOrigins: imageOrigins(imageDomains, sandboxOrigin),
+      mediaOrigins,
       checkoutOrigins: parseCheckoutOrigins(process.env.CHECKOUT_ORIGINS, sandboxOrigin),
       inlineScripts: Object.values(INLINE_SCRIPTS),
     }),

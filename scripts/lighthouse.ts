@@ -60,6 +60,10 @@ const pages = [
   ['home', '/'],
   ['category', firstPage('c')],
   ['product', firstPage('p')],
+  // Issue 8: the sleep-content list and one of its entries, and a content (legal) page.
+  ['sleep-list', '/les-yeux-fermes'],
+  ['sleep-detail', firstPage('les-yeux-fermes')],
+  ['content', '/mentions-legales'],
 ] as const;
 const chrome = await launch({
   chromePath,

@@ -78,6 +78,9 @@ function kindOf(relative: string): string | null {
   if (first === 'c') return 'category';
   if (first === 'p') return 'product';
   if (first === 'marque') return 'brand';
+  if (first === 'les-yeux-fermes' || first === 'les-yeux-fermes.html') return 'sleep-content';
+  // Other top-level pages: the content pages of the catch-all route (legal pages, help...).
+  if (!relative.includes(path.sep) && /^[a-z0-9-]+\.html$/.test(relative)) return 'content';
   return null;
 }
 
@@ -118,7 +121,7 @@ if (import.meta.main) {
       );
     }
   }
-  for (const kind of ['home', 'category', 'product', 'brand']) {
+  for (const kind of ['home', 'category', 'product', 'brand', 'sleep-content', 'content']) {
     const h = heaviest.get(kind);
     if (!h) {
       failures.push(`no ${kind} page found in ${clientDir}`);

@@ -1,7 +1,8 @@
 /**
  * Which on-demand replies the storefront server may cache, and under what key (issue 7 item 8).
  * Only pages that do not depend on the shopper qualify: listing views (`/vue/c/...`, reached by
- * rewriting `/c/...?page=2`) and search results. Their key is the host, the path and the query
+ * rewriting `/c/...?page=2`; `/vue/les-yeux-fermes`, the sleep-content list by tag) and search
+ * results. Their key is the host, the path and the query
  * reduced to what the page reads: the listing parameters parsed and written back canonically
  * (defaults dropped, values sorted, unknown parameters ignored), so equivalent URLs share one
  * render. The page is then rendered from that canonical URL, never from the shopper's, so the
@@ -13,6 +14,11 @@ import {
   pageNumber,
   parseListingParams,
 } from '../lib/commerce/listing.ts';
+import {
+  parseSleepListQuery,
+  SLEEP_CONTENT_VIEW,
+  sleepListQueryString,
+} from '../lib/content/list-view.ts';
 
 /** A cacheable request: its key (without build id) and the URL path to render it from. */
 export interface RenderKey {
@@ -40,6 +46,10 @@ function canonicalQuery(path: string, params: URLSearchParams): string | null {
   }
   if (path.startsWith(LISTING_ROUTE) && path.length > LISTING_ROUTE.length) {
     return listingQueryString(parseListingParams(params));
+  }
+  if (path === SLEEP_CONTENT_VIEW) {
+    const query = parseSleepListQuery(params);
+    return query === null ? null : sleepListQueryString(query);
   }
   if (path === SEARCH_ROUTE || path.startsWith(`${SEARCH_ROUTE}/`)) {
     // `?term=` is the header form's redirect to the path form (resultats-de-recherche page).

@@ -50,7 +50,17 @@ export interface EcommerceEvent extends Partial<CustomerData> {
   ecommerce: EcommerceData;
 }
 
-export type DataLayerEvent = UserDataEvent | EcommerceEvent;
+/** spec §9 `podcast_play`: a sleep-content podcast, story or video was first played on its page. */
+export interface PodcastPlayEvent extends Partial<CustomerData> {
+  event: 'podcast_play';
+  podcast_id: string;
+  podcast_title: string;
+  podcast_episode?: number;
+  /** `format` tag name (podcast, histoire, video). */
+  podcast_format?: string;
+}
+
+export type DataLayerEvent = UserDataEvent | EcommerceEvent | PodcastPlayEvent;
 
 /** Integer cents to euros with at most 2 decimals (12990 → 129.9). */
 export function toEuros(cents: Cents): number {
@@ -115,6 +125,23 @@ export function customerData(
     customer_first_name: customer.firstName,
     customer_last_name: customer.lastName,
   };
+}
+
+/** spec §9 `podcast_play` of a sleep-content entry (its id, title, episode and format). */
+export function podcastPlayEvent(entry: {
+  id: string;
+  title: string;
+  episode?: number | null;
+  format?: string | null;
+}): PodcastPlayEvent {
+  const event: PodcastPlayEvent = {
+    event: 'podcast_play',
+    podcast_id: entry.id,
+    podcast_title: entry.title,
+  };
+  if (entry.episode !== undefined && entry.episode !== null) event.podcast_episode = entry.episode;
+  if (entry.format) event.podcast_format = entry.format;
+  return event;
 }
 
 /** spec §4: pushed on route change while authenticated. */

@@ -1,3 +1,4 @@
+import { sleepContentViewPath } from '../content/list-view.ts';
 import { toCents } from './money.ts';
 import { displayPrice, effectivePrice } from './price.ts';
 import { isProductAvailable } from './stock.ts';
@@ -235,7 +236,10 @@ export const LISTING_VIEW_PREFIX = '/vue';
  * on-demand view, `/vue/c/...` + the query as given; otherwise null (the static page serves).
  */
 export function listingViewPath(pathname: string, search: string): string | null {
-  if (pathname !== '/c' && !pathname.startsWith('/c/')) return null;
+  if (pathname !== '/c' && !pathname.startsWith('/c/')) {
+    // The sleep-content list filtered by tag is the other listing view (list-view.ts).
+    return sleepContentViewPath(pathname, search);
+  }
   // A path with a trailing slash is not canonical: its 301 (spec §2) comes before the view.
   if (pathname.endsWith('/')) return null;
   const query = search.startsWith('?') ? search : search === '' ? '' : `?${search}`;

@@ -21,11 +21,19 @@ type CspHash = `sha256-${string}`;
 export interface CspSettings {
   /** Origins pictures come from besides the shop (image hosts, the sandbox): image-hosts.ts. */
   imageOrigins: readonly string[];
+  /** Origins audio and video come from (the content service's asset hosts, the sandbox). */
+  mediaOrigins?: readonly string[];
   /** Origins of the hosted checkout the `/paiement` form ends on (after its 303). */
   checkoutOrigins: readonly string[];
   /** Texts of the shop's inline scripts, allowed by hash. */
   inlineScripts: readonly string[];
 }
+
+/** Contentful serves audio and video files from these hosts (assets of sleep-content entries). */
+export const CONTENTFUL_MEDIA_ORIGINS = [
+  'https://assets.ctfassets.net',
+  'https://videos.ctfassets.net',
+];
 
 // BigCommerce's hosted checkout lives on the store's `*.mybigcommerce.com` domain unless a
 // checkout domain of its own is configured (`CHECKOUT_ORIGINS`).
@@ -74,7 +82,7 @@ export function cspConfig(settings: CspSettings): CspConfig {
     `img-src 'self' data:${sources(settings.imageOrigins)}`,
     "font-src 'self'",
     "connect-src 'self'",
-    "media-src 'self'",
+    `media-src 'self'${sources(settings.mediaOrigins ?? [])}`,
     "frame-src 'none'",
     "worker-src 'none'",
     "manifest-src 'self'",

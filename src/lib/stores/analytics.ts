@@ -5,6 +5,7 @@
  */
 import {
   addToCartEvent,
+  podcastPlayEvent,
   pushDataLayer,
   userDataEvent,
   viewCartEvent,
@@ -56,4 +57,9 @@ export function trackAddToCart(items: AnalyticsItem | readonly AnalyticsItem[]):
 /** The cart (sidebar or page) was shown. */
 export function trackViewCart(cart: CartState): void {
   pushEcommerce(viewCartEvent(cart));
+}
+
+/** A sleep-content entry was first played (spec §9 podcast_play), with the customer's fields. */
+export function trackPodcastPlay(entry: Parameters<typeof podcastPlayEvent>[0]): void {
+  pushDataLayer(withCustomer(podcastPlayEvent(entry), $customer.get()));
 }

@@ -1,0 +1,93 @@
+/**
+ * The content service's data for pages (spec §7 content service): the sleep-content entries,
+ * the content pages, the technology blocks and the public tags.
+ *
+ * - At build, `siteContent()` reads everything once (every page shares one promise). When the
+ *   content service cannot be read, the last good copy saved by an earlier build is used and the
+ *   build log says so on one line; with no copy at all the build fails with that message rather
+ *   than publish a site whose legal pages are missing.
+ * - On request (SSR fallback of `[...path].astro`, the filtered list), `liveSiteContent()` reads
+ *   the same through a short cache (60 s, single flight, the last good value kept 30 min for
+ *   when the service is down), so an entry published after the last build is shown at once and
+ *   replaced by its pre-rendered page at the next build.
+ */
+import type { ContentPage, ContentTag, SleepContent, Technology } from '../../lib/content/types.ts';
+import { createCache } from '../../lib/server/cache.ts';
+import { contentful, lastGoodDirectory } from '../../lib/server/config.ts';
+import {
+  getContentPages,
+  getSleepContents,
+  getTags,
+  getTechnologies,
+} from '../../lib/server/contentful/index.ts';
+import { logFailure } from '../../lib/server/failures.ts';
+import { lastGoodCopy } from './last-good.ts';
+
+export interface SiteContent {
+  /** Newest first. */
+  sleepContents: SleepContent[];
+  pages: ContentPage[];
+  technologies: Technology[];
+  tags: ContentTag[];
+}
+
+async function fetchSiteContent(): Promise<SiteContent> {
+  const client = contentful();
+  const [sleepContents, pages, technologies, tags] = await Promise.all([
+    getSleepContents(client),
+    getContentPages(client),
+    getTechnologies(client),
+    getTags(client),
+  ]);
+  return { sleepContents, pages, technologies, tags };
+}
+
+let pending: Promise<SiteContent> | undefined;
+
+/** Everything the pre-rendered content pages need, read once per build (see the file comment). */
+export function siteContent(): Promise<SiteContent> {
+  pending ??= lastGoodCopy('site-content', fetchSiteContent, lastGoodDirectory());
+  return pending;
+}
+
+const LIVE_TTL_MS = 60_000;
+const LIVE_GRACE_MS = 30 * 60_000;
+const liveCache = createCache<SiteContent>({
+  ttlMs: LIVE_TTL_MS,
+  graceMs: LIVE_GRACE_MS,
+  maxEntries: 1,
+});
+
+/**
+ * Everything, read on request through the cache: one read a minute at most whatever the
+ * requests ask (an unknown path costs no upstream call of its own).
+ */
+export function liveSiteContent(): Promise<SiteContent> {
+  return liveCache.get('all', fetchSiteContent);
+}
+
+/** Technology blocks of a product's `technology` names, in the product's order. */
+export function technologiesFor(
+  technologies: readonly Technology[],
+  names: readonly string[],
+): Technology[] {
+  const byName = new Map(
+    technologies.map((technology) => [technology.name.toLowerCase(), technology]),
+  );
+  return names.flatMap((name) => {
+    const technology = byName.get(name.trim().toLowerCase());
+    return technology ? [technology] : [];
+  });
+}
+
+/** The technology index for a page: build data when pre-rendering, the live read otherwise. */
+export async function technologiesOrEmpty(
+  read: () => Promise<Technology[]>,
+): Promise<Technology[]> {
+  try {
+    return await read();
+  } catch (error) {
+    logFailure('content', 'Could not read the technology blocks', error);
+    return [];
+  }
+}

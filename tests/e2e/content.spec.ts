@@ -1,0 +1,197 @@
+/**
+ * Issue 8, the content side in the browser: the header's sleep-content button, the list and
+ * its tag filters, a card's detail, `podcast_play` on the first play, the scroll rule of the
+ * list pages, a legal page reached from the footer, the mega menu's promotional push, the
+ * 404 of unknown content paths, and the sandbox's hostile rich text running nothing.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { t } from '../../src/lib/i18n/index.ts';
+import { waitForHydration } from './helpers.ts';
+
+const SLEEP = '/les-yeux-fermes';
+
+/** Every dialog, popup and `/xss/` request seen, and the CSP violations of the document. */
+async function watch(page: Page) {
+  const executions: string[] = [];
+  page.on('dialog', (dialog) => {
+    executions.push(`dialog ${dialog.message()}`);
+    void dialog.dismiss();
+  });
+  page.on('popup', (popup) => executions.push(`popup ${popup.url()}`));
+  page.on('request', (request) => {
+    if (request.url().includes('/xss/')) executions.push(`request ${request.url()}`);
+  });
+  await page.addInitScript(() => {
+    const w = window as unknown as { __csp: string[]; __xss?: unknown };
+    w.__csp = [];
+    document.addEventListener('securitypolicyviolation', (event) => {
+      w.__csp.push(`${event.violatedDirective} ${event.blockedURI}`);
+    });
+  });
+  return {
+    executions,
+    violations: () => page.evaluate(() => (window as unknown as { __csp?: string[] }).__csp ?? []),
+    sideEffects: () =>
+      page.evaluate(() => {
+        const w = window as unknown as Record<string, unknown>;
+        return ['__xss', 'xss', 'pwned'].filter((name) => name in w);
+      }),
+  };
+}
+
+test('the header button leads to the sleep-content list, whose cards follow spec §2', async ({
+  page,
+}) => {
+  await page.goto('/');
+  await page
+    .getByRole('banner')
+    .getByRole('link', { name: t('header.sleepContent'), exact: true })
+    .first()
+    .click();
+  await expect(page).toHaveURL(SLEEP);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(t('sleep.title'));
+  const cards = page.locator('[data-sleep-list] article');
+  await expect(cards).toHaveCount(12);
+  // Episode numbers padded to two digits, durations in minutes, play icons on podcasts/videos.
+  for (const episode of await page.locator('[data-episode]').allTextContents()) {
+    expect(episode).toMatch(/^Épisode \d{2,}$/);
+  }
+  for (const duration of await page.locator('[data-duration]').allTextContents()) {
+    expect(duration.trim()).toMatch(/^\d+ min$/);
+  }
+  await expect(page.locator('[data-play-icon]').first()).toBeAttached();
+  // The pagination's second page exists, pre-rendered.
+  const second = await page.request.get(`${SLEEP}/page/2`);
+  expect(second.status()).toBe(200);
+});
+
+test('a tag filter shows only that tag, then a card opens its detail', async ({ page }) => {
+  await page.goto(SLEEP);
+  const chip = page.locator('[data-tag="formatPodcast"]');
+  await chip.click();
+  await expect(page).toHaveURL(`${SLEEP}?tag=formatPodcast`);
+  await expect(page.locator('[data-tag="formatPodcast"]')).toHaveAttribute('aria-current', 'page');
+  const cards = page.locator('[data-sleep-list] article');
+  expect(await cards.count()).toBeGreaterThan(0);
+  // Every podcast card has its play icon.
+  await expect(page.locator('[data-sleep-list] article [data-play-icon]')).toHaveCount(
+    await cards.count(),
+  );
+  const title = (await cards.first().getByRole('link').textContent())?.trim() ?? '';
+  await cards.first().getByRole('link').click();
+  await expect(page).toHaveURL(new RegExp(`${SLEEP}/[a-z0-9-]+$`));
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(title);
+  // An unknown tag and malformed pages are 404 (route validation, spec §8).
+  expect((await page.request.get(`${SLEEP}?tag=inconnu`)).status()).toBe(404);
+  expect((await page.request.get(`${SLEEP}/page/abc`)).status()).toBe(404);
+  expect((await page.request.get(`${SLEEP}/page/0`)).status()).toBe(404);
+  expect((await page.request.get(`${SLEEP}/page/999`)).status()).toBe(404);
+  expect((await page.request.get(`${SLEEP}/cet-episode-n-existe-pas`)).status()).toBe(404);
+  expect((await page.request.get('/cette-page-n-existe-pas')).status()).toBe(404);
+});
+
+test('playing a podcast pushes podcast_play once (spec §9)', async ({ page }) => {
+  await page.goto(`${SLEEP}?tag=formatPodcast`);
+  await page.locator('[data-sleep-list] article').first().getByRole('link').click();
+  await waitForHydration(page);
+  const player = page.locator('audio[data-sleep-player]');
+  await expect(player).toBeVisible();
+  const plays = () =>
+    page.evaluate(
+      () =>
+        ((window as unknown as { dataLayer?: { event?: string }[] }).dataLayer ?? []).filter(
+          (event) => event.event === 'podcast_play',
+        ).length,
+    );
+  expect(await plays()).toBe(0);
+  await player.evaluate(async (audio: HTMLAudioElement) => {
+    audio.muted = true;
+    await audio.play();
+    audio.pause();
+    await audio.play();
+  });
+  await expect.poll(plays).toBe(1);
+  const event = await page.evaluate(() =>
+    (window as unknown as { dataLayer: { event?: string }[] }).dataLayer.find(
+      (e) => e.event === 'podcast_play',
+    ),
+  );
+  expect(event).toMatchObject({ event: 'podcast_play', podcast_id: expect.any(String) });
+});
+
+test('moving within the list opens it scrolled to 900 (desktop) or 500 (mobile)', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto(`${SLEEP}/page/2`);
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(900);
+  await page.setViewportSize({ width: 375, height: 740 });
+  await page.goto(`${SLEEP}/page/2`);
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(500);
+  // The list's first page, reached from elsewhere, opens at the top.
+  await page.goto(SLEEP);
+  expect(await page.evaluate(() => window.scrollY)).toBe(0);
+});
+
+test('every legal page of the footer exists; one opens from the footer', async ({ page }) => {
+  await page.goto('/');
+  const legal = page.getByRole('contentinfo').getByRole('navigation', { name: t('footer.legal') });
+  const hrefs = await legal
+    .getByRole('link')
+    .evaluateAll((links) => links.map((link) => link.getAttribute('href')));
+  expect(hrefs).toEqual([
+    '/protection-des-donnees-personnelles',
+    '/mentions-legales',
+    '/cgv',
+    '/cookies',
+    '/conditions-des-offres',
+    '/cgu-photographies',
+  ]);
+  for (const href of hrefs) {
+    expect((await page.request.get(href ?? '')).status(), href ?? '').toBe(200);
+  }
+  await legal.getByRole('link', { name: t('legal.notice') }).click();
+  await expect(page).toHaveURL('/mentions-legales');
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await expect(page.locator('[data-content-page] .rich-text p').first()).toBeVisible();
+});
+
+test('the mega menu shows the promotional push of its root category', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto('/');
+  const item = page.locator('[data-menu-item]').filter({ has: page.locator('[data-menu-push]') });
+  await expect(item.first()).toBeAttached();
+  const push = item.first().locator('[data-menu-push]');
+  await expect(push).toBeHidden();
+  await item.first().hover();
+  await expect(push).toBeVisible();
+  await expect(push.locator('p').first()).not.toBeEmpty();
+});
+
+test('the hostile rich text of the content service runs nothing', async ({ page }) => {
+  const w = await watch(page);
+  for (const path of ['/page-piegee', `${SLEEP}/episode-piege`]) {
+    const response = await page.goto(path);
+    expect(response?.status(), path).toBe(200);
+    const root = page.locator('.rich-text');
+    for (const element of await root.locator('*').all()) {
+      for (const type of ['mouseover', 'focus']) {
+        await element.dispatchEvent(type).catch(() => undefined);
+      }
+    }
+    for (const link of await root.locator('a:not([href^="http"])').all()) {
+      await link.click({ timeout: 2_000, noWaitAfter: true }).catch(() => undefined);
+      if (!page.url().endsWith(path)) await page.goBack();
+    }
+    const hrefs = await root
+      .locator('a')
+      .evaluateAll((links) => links.map((link) => link.getAttribute('href') ?? ''));
+    for (const href of hrefs) expect(href, path).toMatch(/^(https?:|mailto:|tel:|\/(?!\/))/i);
+    expect(
+      await root.locator('script, iframe, svg, object, embed, [onerror], [onload]').count(),
+    ).toBe(0);
+    expect(await w.sideEffects(), path).toEqual([]);
+    expect(await w.violations(), path).toEqual([]);
+  }
+  expect(w.executions).toEqual([]);
+});
