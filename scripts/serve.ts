@@ -345,29 +345,27 @@ async function runWorker(config: ServeConfig): Promise<void> {
   const distDir = process.env[WORKER_ENV.distDir] ?? 'dist';
   const assetDirs = JSON.parse(process.env[WORKER_ENV.assetDirs] ?? '[]') as string[];
   const statusFile = process.env[WORKER_ENV.statusFile];
-  let webhooks: WebhookRoutes | undefined;
-  if (config.rebuilds) {
-    // Replays are refused by every copy: the shop's shared store (Redis or the state file).
-    const store = createStore({ redisUrl: process.env.REDIS_URL, stateDir: process.env.STATE_DIR });
-    webhooks = createWebhookRoutes({
-      contentfulSecret: config.contentfulSecret,
-      bigcommerceSecret: config.bigcommerceSecret,
-      bigcommerceStoreHash: process.env.BIGCOMMERCE_STORE_HASH,
-      statusToken: config.statusToken,
-      statusFile,
-      store,
-      onEvent: (event) => {
-        const message: EventMessage = { type: 'rebuild:event', event };
-        process.send?.(message);
-      },
-    });
-  }
+  // Always answered, so a webhook sent to a shop without its secret gets 404 and one log line.
+  const webhooks = createWebhookRoutes({
+    contentfulSecret: config.contentfulSecret,
+    bigcommerceSecret: config.bigcommerceSecret,
+    bigcommerceStoreHash: process.env.BIGCOMMERCE_STORE_HASH,
+    statusToken: config.statusToken,
+    statusFile,
+    // Replays are refused by every copy: the shop's shared store (Redis or the state file),
+    // opened on the first accepted notification.
+    store: () => createStore({ redisUrl: process.env.REDIS_URL, stateDir: process.env.STATE_DIR }),
+    onEvent: (event) => {
+      const message: EventMessage = { type: 'rebuild:event', event };
+      process.send?.(message);
+    },
+  });
   const server = await startServer({
     distDir,
     port: Number(process.env.PORT ?? 4321),
     host: process.env.HOST ?? '127.0.0.1',
     assetFallbackDirs: assetDirs,
-    ...(webhooks ? { webhooks } : {}),
+    webhooks,
   });
   const drain = (limitMs: number, closeIdle: boolean) => {
     void server.drain(limitMs, closeIdle).finally(() => process.exit(0));

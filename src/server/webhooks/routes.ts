@@ -46,8 +46,8 @@ export interface WebhookOptions {
   statusToken?: string | undefined;
   /** The status file `GET /webhooks/status` answers; unset, the route is 404. */
   statusFile?: string | undefined;
-  /** Where accepted notifications are remembered (replays refused). */
-  store: SharedStore;
+  /** Where accepted notifications are remembered (replays refused); a function: made on first use. */
+  store: SharedStore | (() => SharedStore);
   /** An accepted notification that changes the site. */
   onEvent(event: RebuildEvent): void;
   now?: () => number;
@@ -136,6 +136,11 @@ export function createWebhookRoutes(options: WebhookOptions): WebhookRoutes {
     });
   const maxBody = options.maxBodyBytes ?? MAX_WEBHOOK_BODY_BYTES;
   const loggedDisabled = new Set<string>();
+  let store: SharedStore | null = typeof options.store === 'function' ? null : options.store;
+  const replayStore = (): SharedStore => {
+    store ??= (options.store as () => SharedStore)();
+    return store;
+  };
 
   // Refusal lines: a budget per minute, the overflow counted.
   let windowStart = 0;
@@ -270,7 +275,7 @@ export function createWebhookRoutes(options: WebhookOptions): WebhookRoutes {
       return;
     }
     // The signature stays valid while its timestamp is in the window: remember it that long.
-    const fresh = await options.store.setIfAbsent(
+    const fresh = await replayStore().setIfAbsent(
       `webhook:contentful:${verified.signature}`,
       String(verified.timestamp),
       CONTENTFUL_MAX_AGE_MS + CONTENTFUL_MAX_SKEW_MS + 60_000,
@@ -313,7 +318,7 @@ export function createWebhookRoutes(options: WebhookOptions): WebhookRoutes {
       refuse(req, res, https, 'bigcommerce', status, parsed.reason);
       return;
     }
-    const fresh = await options.store.setIfAbsent(
+    const fresh = await replayStore().setIfAbsent(
       `webhook:bigcommerce:${parsed.replayKey}`,
       '1',
       BIGCOMMERCE_MAX_AGE_MS * 2 + 60_000,
