@@ -92,7 +92,8 @@ test('a tag filter shows only that tag, then a card opens its detail', async ({ 
 
 test('playing a podcast pushes podcast_play once (spec §9)', async ({ page }) => {
   await page.goto(`${SLEEP}?tag=formatPodcast`);
-  await page.locator('[data-sleep-list] article').first().getByRole('link').click();
+  // The first podcast with its audio (the hostile episode of npm test's sandbox has none).
+  await page.locator('[data-sleep-list] article a:not([href$="/episode-piege"])').first().click();
   await waitForHydration(page);
   const player = page.locator('audio[data-sleep-player]');
   await expect(player).toBeVisible();
@@ -173,7 +174,9 @@ test('the hostile rich text of the content service runs nothing', async ({ page 
   for (const path of ['/page-piegee', `${SLEEP}/episode-piege`]) {
     const response = await page.goto(path);
     expect(response?.status(), path).toBe(200);
-    const root = page.locator('.rich-text');
+    // The entry's own rich text (the banner and menu pushes are the catalogue's hostile test).
+    const root = page.locator('[data-content-page] .rich-text, [data-sleep-entry] .rich-text');
+    await expect(root.first()).toBeVisible();
     for (const element of await root.locator('*').all()) {
       for (const type of ['mouseover', 'focus']) {
         await element.dispatchEvent(type).catch(() => undefined);
