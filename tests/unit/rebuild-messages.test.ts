@@ -1,0 +1,99 @@
+/**
+ * The supervisor's small pure parts: the messages between workers and the primary are parsed
+ * (a worker's message is input like any other), and release ids are well-formed and sort in
+ * time order (pruning and `current.json` rely on both).
+ */
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import { parseDrainMessage, parseEventMessage } from '../../src/server/rebuild/messages.ts';
+import { isReleaseId, newReleaseId } from '../../src/server/rebuild/releases.ts';
+
+const event = {
+  source: 'contentful',
+  topic: 'Entry.publish',
+  id: 'abc',
+  receivedAt: 1_700_000_000_000,
+};
+
+describe('parseEventMessage', () => {
+  test('an event message', () => {
+    expect(parseEventMessage({ type: 'rebuild:event', event })).toEqual({
+      type: 'rebuild:event',
+      event,
+    });
+  });
+
+  test.each([
+    ['no type', { event }],
+    ['another type', { type: 'serve:drain', event }],
+    ['another source', { type: 'rebuild:event', event: { ...event, source: 'shopify' } }],
+    ['a long id', { type: 'rebuild:event', event: { ...event, id: 'x'.repeat(101) } }],
+    ['a text time', { type: 'rebuild:event', event: { ...event, receivedAt: 'now' } }],
+    ['null', null],
+    ['a string', 'rebuild:event'],
+  ])('%s is ignored', (_name, message) => {
+    expect(parseEventMessage(message)).toBeNull();
+  });
+
+  test('property: anything else never throws', () => {
+    fc.assert(
+      fc.property(fc.anything(), (message) => {
+        expect(() => parseEventMessage(message)).not.toThrow();
+      }),
+    );
+  });
+});
+
+describe('parseDrainMessage', () => {
+  test('a drain message', () => {
+    const message = {
+      type: 'serve:drain',
+      assetDirs: ['/srv/r1/client'],
+      limitMs: 30_000,
+      closeIdle: false,
+    };
+    expect(parseDrainMessage(message)).toEqual(message);
+  });
+
+  test.each([
+    ['a negative limit', { type: 'serve:drain', assetDirs: [], limitMs: -1, closeIdle: false }],
+    [
+      'too many dirs',
+      { type: 'serve:drain', assetDirs: Array(11).fill('/x'), limitMs: 1, closeIdle: true },
+    ],
+    ['no closeIdle', { type: 'serve:drain', assetDirs: [], limitMs: 1 }],
+  ])('%s is ignored', (_name, message) => {
+    expect(parseDrainMessage(message)).toBeNull();
+  });
+});
+
+describe('release ids', () => {
+  test('shape', () => {
+    expect(newReleaseId(Date.UTC(2025, 10, 23, 18, 1, 2))).toMatch(
+      /^r20251123-180102-[0-9a-f]{4}$/,
+    );
+  });
+
+  test('property: well-formed, and later builds sort after earlier ones (to the second)', () => {
+    const min = Date.UTC(2000, 0, 1);
+    const max = Date.UTC(2099, 11, 31);
+    fc.assert(
+      fc.property(fc.integer({ min, max }), fc.integer({ min: 1000, max: 10 ** 10 }), (t, gap) => {
+        const earlier = newReleaseId(t);
+        const later = newReleaseId(t + gap);
+        expect(isReleaseId(earlier)).toBe(true);
+        expect(later > earlier).toBe(true);
+      }),
+    );
+  });
+
+  test.each([
+    ['dist'],
+    ['../r20251123-180102-abcd'],
+    ['r20251123-180102-ABCD'],
+    ['node_modules'],
+    [''],
+  ])('%j is not a release id', (name) => {
+    expect(isReleaseId(name)).toBe(false);
+  });
+});
