@@ -10,6 +10,8 @@ import { ensureUpstream, loadDotEnv, type Upstream } from './lib/upstream.ts';
 export interface BuildResult {
   seconds: number;
   astroSeconds: number;
+  /** CPU time of the astro build process, all its threads. */
+  astroCpuSeconds: number;
   maxRssMb: number;
   compressedFiles: number;
 }
@@ -26,12 +28,14 @@ export async function buildShop(upstream: Upstream, outDir = 'dist'): Promise<Bu
   const line = stdout.split('\n').find((l) => l.startsWith('ASTRO_BUILD_RESULT '));
   const result = JSON.parse(line?.slice('ASTRO_BUILD_RESULT '.length) ?? '{}') as {
     seconds?: number;
+    cpuSeconds?: number;
     maxRssMb?: number;
   };
   const compressedFiles = await precompress(path.join(outDir, 'client'));
   return {
     seconds: (performance.now() - started) / 1000,
     astroSeconds: result.seconds ?? Number.NaN,
+    astroCpuSeconds: result.cpuSeconds ?? Number.NaN,
     maxRssMb: result.maxRssMb ?? Number.NaN,
     compressedFiles,
   };

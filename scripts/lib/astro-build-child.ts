@@ -1,16 +1,88 @@
 /**
- * Runs `astro build` in this process and prints one JSON line with its peak memory, so the
- * parent (scripts/build.ts, scripts/bench-build.ts) can report it. Arguments: [outDir].
+ * Runs `astro build` in this process and prints one JSON line with its duration, CPU time and
+ * peak memory, so the parent (scripts/build.ts, scripts/bench-build.ts) can report it.
+ * Arguments: [outDir] [root] (root: the project folder, default the working directory).
+ * `BUILD_CACHE_DIR` sets Astro's cache folder (content store, optimised images; default
+ * `node_modules/.astro`), so a bench builds cold and never shares that store with another build
+ * running at the same time.
+ *
+ * `BUILD_CPU_PROF=dir` profiles the build's main thread (V8's sampling profiler, every 0.5 ms)
+ * into `dir/astro-build-{time}.cpuprofile`, with source maps on the bundled chunks (kept under
+ * `dir/chunks-{time}/`, since Astro deletes its prerender bundle after the build) and Astro's
+ * phase timings logged: `node scripts/lib/profile-summary.ts dir/...cpuprofile` reads it.
  */
+import { cp, mkdir, writeFile } from 'node:fs/promises';
+import { Session } from 'node:inspector/promises';
+import path from 'node:path';
 import { build } from 'astro';
 
 const outDir = process.argv[2];
+const root = process.argv[3];
+const profileDir = process.env.BUILD_CPU_PROF;
+const cacheDir = process.env.BUILD_CACHE_DIR;
+const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+
+let session: Session | null = null;
+if (profileDir) {
+  session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 500 });
+  await session.post('Profiler.start');
+}
+
 const started = performance.now();
-await build({ ...(outDir ? { outDir } : {}), logLevel: 'warn' });
+const cpuStarted = process.cpuUsage();
+await build({
+  ...(outDir ? { outDir } : {}),
+  ...(root ? { root } : {}),
+  ...(cacheDir ? { cacheDir: path.resolve(cacheDir) } : {}),
+  logLevel: profileDir ? 'info' : 'warn',
+  ...(profileDir
+    ? {
+        vite: { build: { sourcemap: true } },
+        integrations: [
+          {
+            name: 'keep-chunks-for-profile',
+            hooks: {
+              // The prerender bundle is deleted once pages are written: keep it (and its maps)
+              // so the profile's positions can be read back to the sources.
+              'astro:build:generated': async ({ dir }) => {
+                const target = path.resolve(profileDir, `chunks-${stamp}`);
+                await mkdir(target, { recursive: true });
+                const dist = path.dirname(dir.pathname.replace(/\/$/, ''));
+                await cp(dist, target, {
+                  recursive: true,
+                  filter: (src) => !/\/client(\/|$)/.test(src),
+                }).catch((error: unknown) => {
+                  console.warn(`[profile] could not keep the chunks: ${String(error)}`);
+                });
+              },
+            },
+          },
+        ],
+      }
+    : {}),
+});
+const seconds = (performance.now() - started) / 1000;
+// CPU time of every thread of the process (Vite's, sharp's and the bundler's native ones too):
+// a machine busy with other work stretches the wall time, much less this.
+const cpu = process.cpuUsage(cpuStarted);
+
+if (session && profileDir) {
+  const { profile } = await session.post('Profiler.stop');
+  session.disconnect();
+  await mkdir(profileDir, { recursive: true });
+  const file = path.resolve(profileDir, `astro-build-${stamp}.cpuprofile`);
+  await writeFile(file, JSON.stringify(profile));
+  console.log(`[profile] ${file}`);
+}
+
 const usage = process.resourceUsage();
 console.log(
   `ASTRO_BUILD_RESULT ${JSON.stringify({
-    seconds: (performance.now() - started) / 1000,
+    seconds,
+    cpuSeconds: (cpu.user + cpu.system) / 1e6,
     maxRssMb: Math.round(usage.maxRSS / 1024),
   })}`,
 );
