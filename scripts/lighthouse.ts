@@ -62,7 +62,7 @@ const pages = [
   ['product', firstPage('p')],
   // Issue 8: the sleep-content list and one of its entries, and a content (legal) page.
   ['sleep-list', '/les-yeux-fermes'],
-  ['sleep-detail', firstPage('les-yeux-fermes')],
+  ['sleep-detail', '/les-yeux-fermes/la-respiration-4-7-8-mode-d-emploi'],
   ['content', '/mentions-legales'],
 ] as const;
 const chrome = await launch({

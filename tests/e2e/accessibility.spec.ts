@@ -22,6 +22,12 @@ const pages: [kind: string, path: string][] = [
   ['checkout (empty cart)', '/paiement'],
   ['login', '/connexion'],
   ['registration', '/inscription'],
+  // Issue 8: the content pages.
+  ['sleep-content list', '/les-yeux-fermes'],
+  ['sleep-content list by tag', '/les-yeux-fermes?tag=formatHistoire'],
+  ['sleep-content podcast', '/les-yeux-fermes/la-respiration-4-7-8-mode-d-emploi'],
+  ['legal page', '/mentions-legales'],
+  ['help page', '/aide'],
 ];
 
 for (const [kind, path] of pages) {

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import {
+  categoryRouteOf,
   HIDE_CATEGORY_KEY,
   breadcrumbs,
   findCategoryByPath,
@@ -7,7 +8,7 @@ import {
   isCategoryShown,
   visibleTree,
 } from '../../src/lib/commerce/category.ts';
-import type { Metafield } from '../../src/lib/commerce/types.ts';
+import type { CategoryNode, Metafield } from '../../src/lib/commerce/types.ts';
 import { category } from './fixtures.ts';
 
 function meta(resourceId: number, key: string, value: string): Metafield {
@@ -88,5 +89,36 @@ describe('breadcrumbs', () => {
     ['unknown id', 999, []],
   ])('%s', (_case, id, trail) => {
     expect(breadcrumbs(tree, id)).toEqual(trail);
+  });
+});
+
+describe('categoryRouteOf (old storefront paths of categories)', () => {
+  const tree: CategoryNode[] = [
+    {
+      id: 1,
+      parentId: 0,
+      name: 'Matelas',
+      url: '/matelas/',
+      isVisible: true,
+      children: [
+        {
+          id: 2,
+          parentId: 1,
+          name: 'Matelas hybrides',
+          url: '/matelas/matelas-hybrides/',
+          isVisible: true,
+          children: [],
+        },
+      ],
+    },
+  ];
+  test.each([
+    ['/matelas/matelas-hybrides', '/c/matelas/matelas-hybrides'],
+    ['/Matelas/', '/c/matelas'],
+    ['/matelas/inconnu', null],
+    ['/', null],
+    ['', null],
+  ])('%s → %s', (path, expected) => {
+    expect(categoryRouteOf(tree, path)).toBe(expected);
   });
 });

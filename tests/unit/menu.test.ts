@@ -215,5 +215,9 @@ describe('footerColumns', () => {
       [null, ['https://blog.example.fr/', '/c/matelas']],
     ]);
     expect(footerColumns(TREE, [])).toEqual([]);
+    // Links the legal bar already shows are left out; a column left empty goes.
+    expect(
+      footerColumns(TREE, footer, { exclude: ['/cgv', '/cookies'] }).map((column) => column.title),
+    ).toEqual([null]);
   });
 });

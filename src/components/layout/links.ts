@@ -25,6 +25,9 @@ export const LEGAL_LINKS = [
   { path: '/cgu-photographies', key: 'legal.photos' },
 ] as const;
 
+/** The legal pages' paths (the footer's legal bar; the footer columns leave them out). */
+export const LEGAL_PATHS: readonly string[] = LEGAL_LINKS.map((link) => link.path);
+
 const supportBase = SUPPORT_URL?.trim().replace(/\/+$/, '');
 const support = supportBase === '' ? undefined : supportBase;
 

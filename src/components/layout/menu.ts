@@ -40,6 +40,8 @@ export interface FooterColumn {
 
 export interface MenuOptions {
   isReseller?: boolean;
+  /** Local paths already linked elsewhere on the page (the footer's legal links): left out. */
+  exclude?: readonly string[];
 }
 
 /** The affiliate programme's content page (links.ts `PATHS.affiliate`). */
@@ -97,9 +99,10 @@ function toItems(
     // A category page whose category is hidden or gone leads nowhere (spec §5).
     if (entry.type === 'categoryPage' && category === null) return [];
     const children = toItems(entry.childrens, categories, options, depth + 1);
-    const label = [entry.label, entry.title ?? '', category?.name ?? '']
-      .map((text) => text.trim())
-      .find((text) => text !== '') ?? '';
+    const label =
+      [entry.label, entry.title ?? '', category?.name ?? '']
+        .map((text) => text.trim())
+        .find((text) => text !== '') ?? '';
     if (label === '' || (entry.url === null && children.length === 0)) return [];
     return [
       {
@@ -150,21 +153,26 @@ export function sidebarMenu(
 
 /**
  * The footer's link columns (Footer navigation): each group a titled column, links at the top
- * level gathered in a column of their own. Empty when there is no footer navigation.
+ * level gathered in a column of their own, without the paths of `options.exclude` (linked in
+ * the footer's legal bar already); a column left empty goes. Empty when there is no footer
+ * navigation.
  */
 export function footerColumns(
   categories: readonly CategoryNode[],
   footer: readonly NavigationEntry[],
   options: MenuOptions = {},
 ): FooterColumn[] {
+  const excluded = new Set(options.exclude ?? []);
+  const keep = (item: MenuItem) =>
+    item.url !== null && item.label !== '' && !excluded.has(item.url);
   const items = toItems(footer, categories, options);
   const columns: FooterColumn[] = [];
   const loose: MenuItem[] = [];
   for (const item of items) {
     if (item.children.length > 0) {
-      const links = item.children.filter((child) => child.url !== null && child.label !== '');
+      const links = item.children.filter(keep);
       if (links.length > 0) columns.push({ key: item.key, title: item.label, links });
-    } else if (item.url !== null && item.label !== '') {
+    } else if (keep(item)) {
       loose.push(item);
     }
   }

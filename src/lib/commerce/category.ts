@@ -92,3 +92,22 @@ export function breadcrumbs(tree: readonly CategoryNode[], id: number): Breadcru
     path: categoryPath(node.url),
   }));
 }
+
+/**
+ * The shop route (`/c/...`) of the shown category whose BigCommerce path (`custom_url.url`,
+ * trailing slash and case aside) is `path`, or null: old storefront links and `url` redirects
+ * name categories that way.
+ */
+export function categoryRouteOf(tree: readonly CategoryNode[], path: string): string | null {
+  const wanted = path.replace(/\/+$/, '').toLowerCase();
+  if (wanted === '') return null;
+  const walk = (nodes: readonly CategoryNode[]): string | null => {
+    for (const node of nodes) {
+      if (node.url.replace(/\/+$/, '').toLowerCase() === wanted) return categoryPath(node.url);
+      const found = walk(node.children);
+      if (found !== null) return found;
+    }
+    return null;
+  };
+  return walk(tree);
+}
