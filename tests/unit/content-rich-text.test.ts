@@ -154,9 +154,41 @@ describe('known nodes', () => {
     ['paragraph', doc(p(text('Bonjour'))), '<p>Bonjour</p>'],
     ['empty paragraph', doc(p(text(''))), ''],
     ['heading-1 is h2', doc(node('heading-1', [text('T')])), '<h2>T</h2>'],
-    ['heading-2 is h3', doc(node('heading-2', [text('T')])), '<h3>T</h3>'],
-    ['heading-3 is h4', doc(node('heading-3', [text('T')])), '<h4>T</h4>'],
-    ['heading-6 stays h4', doc(node('heading-6', [text('T')])), '<h4>T</h4>'],
+    [
+      'heading-2 is h3 under a heading-1',
+      doc(node('heading-1', [text('A')]), node('heading-2', [text('T')])),
+      '<h2>A</h2><h3>T</h3>',
+    ],
+    [
+      'heading-3 is h4 under h2 and h3',
+      doc(
+        node('heading-1', [text('A')]),
+        node('heading-2', [text('B')]),
+        node('heading-3', [text('T')]),
+      ),
+      '<h2>A</h2><h3>B</h3><h4>T</h4>',
+    ],
+    [
+      'heading-6 stays h4',
+      doc(
+        node('heading-1', [text('A')]),
+        node('heading-2', [text('B')]),
+        node('heading-6', [text('T')]),
+      ),
+      '<h2>A</h2><h3>B</h3><h4>T</h4>',
+    ],
+    // The page's outline has no gap (WCAG heading order): a text opening on heading-3 starts at
+    // h2, and a heading never comes more than one level below the one before it.
+    ['a first heading-3 is h2', doc(node('heading-3', [text('T')])), '<h2>T</h2>'],
+    [
+      'no level skipped',
+      doc(
+        node('heading-1', [text('A')]),
+        node('heading-4', [text('B')]),
+        node('heading-1', [text('C')]),
+      ),
+      '<h2>A</h2><h3>B</h3><h2>C</h2>',
+    ],
     [
       'marks',
       doc(p(text('x', 'bold'), text('y', 'italic'), text('z', 'underline'), text('c', 'code'))),
@@ -461,7 +493,7 @@ describe('hostile input', () => {
       ),
     );
     expect(html).toBe(
-      '<p>abc</p><h3>de</h3><p><a href="https://a.example/" rel="noopener noreferrer">x</a><a href="https://c.example/" rel="noopener noreferrer">y</a></p><ul><li><p>loose</p></li></ul>',
+      '<p>abc</p><h2>de</h2><p><a href="https://a.example/" rel="noopener noreferrer">x</a><a href="https://c.example/" rel="noopener noreferrer">y</a></p><ul><li><p>loose</p></li></ul>',
     );
     checkOutput(html);
     expect(sanitizeHtml(html)).toBe(html);

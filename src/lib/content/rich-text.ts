@@ -77,6 +77,8 @@ type Context = 'block' | 'inline' | 'link';
 interface State {
   nodes: number;
   options: RichTextOptions;
+  /** Level of the last heading written (1: the page's own h1), so none skips a level. */
+  lastHeading: number;
 }
 
 // --- escaping ------------------------------------------------------------------------------
@@ -332,9 +334,17 @@ function embeddedEntry(node: Record<string, unknown>, context: Context, state: S
   return context === 'block' ? `<p>${html}</p>` : html;
 }
 
-function headingLevel(nodeType: string): number {
+/**
+ * The level a heading is written at: its own plus the offset, at most h4, and never more than
+ * one below the heading before it (a text opening on heading-3 still starts at h2), so the
+ * page's outline has no gap (WCAG heading order).
+ */
+function headingLevel(nodeType: string, state: State): number {
   const level = Number(nodeType.slice('heading-'.length));
-  return Math.min(HEADING_MAX, level + HEADING_OFFSET);
+  const wanted = Math.min(HEADING_MAX, level + HEADING_OFFSET);
+  const written = Math.max(2, Math.min(wanted, state.lastHeading + 1));
+  state.lastHeading = written;
+  return written;
 }
 
 function list(
@@ -394,7 +404,7 @@ function renderNode(value: unknown, context: Context, state: State, depth: numbe
     case 'heading-6': {
       const inner = renderChildren(node, block ? 'inline' : context, state, depth);
       if (!block || inner === '') return inner;
-      const tag = `h${headingLevel(nodeType)}`;
+      const tag = `h${headingLevel(nodeType, state)}`;
       return `<${tag}>${inner}</${tag}>`;
     }
     case 'unordered-list':
@@ -440,7 +450,7 @@ export function renderRichText(
   options: RichTextOptions = {},
 ): string {
   if (!isRecord(document)) return '';
-  return renderNode(document, 'block', { nodes: 0, options }, 0);
+  return renderNode(document, 'block', { nodes: 0, options, lastHeading: 1 }, 0);
 }
 
 // --- plain text ----------------------------------------------------------------------------
