@@ -12,7 +12,13 @@ import {
 } from '../../src/lib/server/bigcommerce/errors.ts';
 import { BrevoError } from '../../src/lib/server/brevo/client.ts';
 import { budgetLeft, withBudget } from '../../src/lib/server/budget.ts';
-import { logFailure, readForPage, upstreamFailure } from '../../src/lib/server/failures.ts';
+import {
+  logFailure,
+  ON_DEMAND_PAGE_CACHE,
+  pageOutcome,
+  readForPage,
+  upstreamFailure,
+} from '../../src/lib/server/failures.ts';
 
 const bc = (code: BigCommerceErrorCode, status: number) =>
   new BigCommerceError(`BigCommerce GET v3/catalog/products failed (${code})`, {
@@ -155,5 +161,22 @@ describe('budget', () => {
       await new Promise((resolve) => setTimeout(resolve, 10));
       expect(budgetLeft()).toBe(0);
     });
+  });
+});
+
+describe('pageOutcome (status and caching of an on-demand page)', () => {
+  const response = () => ({ status: 200, headers: new Headers() });
+  test('an upstream failure: its status, never cached', () => {
+    const r = response();
+    pageOutcome(r, { status: 504, message: 'error.upstreamTimeout' }, true);
+    expect([r.status, r.headers.get('cache-control')]).toEqual([504, 'no-store']);
+  });
+  test('found: cacheable a minute; not found: 404 with no cache header', () => {
+    const found = response();
+    pageOutcome(found, undefined, true);
+    expect([found.status, found.headers.get('cache-control')]).toEqual([200, ON_DEMAND_PAGE_CACHE]);
+    const missing = response();
+    pageOutcome(missing, undefined, false);
+    expect([missing.status, missing.headers.get('cache-control')]).toEqual([404, null]);
   });
 });

@@ -20,7 +20,6 @@ import {
   getTags,
   getTechnologies,
 } from '../../lib/server/contentful/index.ts';
-import { logFailure } from '../../lib/server/failures.ts';
 import { lastGoodCopy } from './last-good.ts';
 
 export interface SiteContent {
@@ -78,16 +77,4 @@ export function technologiesFor(
     const technology = byName.get(name.trim().toLowerCase());
     return technology ? [technology] : [];
   });
-}
-
-/** The technology index for a page: build data when pre-rendering, the live read otherwise. */
-export async function technologiesOrEmpty(
-  read: () => Promise<Technology[]>,
-): Promise<Technology[]> {
-  try {
-    return await read();
-  } catch (error) {
-    logFailure('content', 'Could not read the technology blocks', error);
-    return [];
-  }
 }

@@ -89,3 +89,26 @@ export function oneLine(text: string): string {
   );
   return escaped.length > 300 ? `${escaped.slice(0, 300)}…` : escaped;
 }
+
+/** How long an on-demand page read from upstream may be kept by caches (and served stale). */
+export const ON_DEMAND_PAGE_CACHE = 'public, max-age=60, stale-while-revalidate=300';
+
+/**
+ * Status and caching of an on-demand page after its upstream read (listing view, sleep-content
+ * view, catch-all): the failure's status, never cached; a page found, cacheable a minute;
+ * nothing found, 404 (the static /404 page cannot be a rewrite target of an on-demand route).
+ */
+export function pageOutcome(
+  response: { status?: number; readonly headers: Headers },
+  failure: UpstreamFailure | undefined,
+  found: boolean,
+): void {
+  if (failure) {
+    response.status = failure.status;
+    response.headers.set('Cache-Control', 'no-store');
+  } else if (found) {
+    response.headers.set('Cache-Control', ON_DEMAND_PAGE_CACHE);
+  } else {
+    response.status = 404;
+  }
+}
