@@ -153,12 +153,13 @@ beforeAll(async () => {
   await mkdir(path.join(dist, 'server'), { recursive: true });
   await writeFile(path.join(dist, 'client/index.html'), '<h1>release initial</h1>');
   await writeFile(path.join(dist, 'client/_astro/old.js'), 'old()');
-  // The SSR side: /lent answers after 2 s (a request in flight across a swap), else 404.
+  // The SSR side: /lent answers after 2 s (or ?ms=), a request in flight across a swap; else 404.
   await writeFile(
     path.join(dist, 'server/entry.mjs'),
     `export async function handler(req, res) {
-      if (req.url === '/lent') {
-        await new Promise((r) => setTimeout(r, 2000));
+      const url = new URL(req.url, 'http://shop');
+      if (url.pathname === '/lent') {
+        await new Promise((r) => setTimeout(r, Number(url.searchParams.get('ms') ?? 2000)));
         res.writeHead(200, { 'content-type': 'text/plain' });
         res.end('lent ' + process.env.SERVE_DIST_DIR);
         return;
@@ -283,14 +284,29 @@ describe('rebuilds', () => {
   }, 60_000);
 
   test('the next good build recovers; only the current and previous releases are kept', async () => {
-    const before = await status();
+    const first = await status();
+    // A request in flight on the first release keeps it across two swaps, no longer.
+    const slow = fetch(`${base()}/lent?ms=8000`).then((r) => r.text());
+    await new Promise((resolve) => setTimeout(resolve, 300));
     expect(await publish('recover')).toBe(202);
+    const before = await settledAfter(first.builds + 1);
+    expect(before.state).toBe('idle');
+    expect(before.current.id).not.toBe(first.current.id);
+    expect(await publish('again')).toBe(202);
     const after = await settledAfter(before.builds + 1);
-    expect(after.state).toBe('idle');
     expect(after.current.id).not.toBe(before.current.id);
-    const kept = (await readdir(releases)).filter((name) => name.startsWith('r')).sort();
-    expect(kept).toEqual([before.current.id, after.current.id].sort());
-  }, 60_000);
+    const kept = async () =>
+      (await readdir(releases)).filter((name) => name.startsWith('r')).sort();
+    const inFlight = await kept();
+    expect(await slow).toContain(first.current.id);
+    if (!inFlight.includes(first.current.id)) {
+      throw new Error(`the release serving a request was deleted: ${inFlight.join(', ')}`);
+    }
+    // Once its workers exit, it goes.
+    await expect
+      .poll(kept, { timeout: 40_000, interval: 250 })
+      .toEqual([before.current.id, after.current.id].sort());
+  }, 90_000);
 
   test('a restart: npm start resumes the current release, npm run serve serves DIST_DIR', async () => {
     const current = (await status()).current.id;

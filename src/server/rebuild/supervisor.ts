@@ -276,10 +276,28 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
     }, limitMs + 5_000).unref();
   };
 
+  /**
+   * Deletes the releases no one needs: all but the current, the previous and those a worker
+   * still runs (a draining worker keeps its release until it exits, then this runs again).
+   */
+  let pruning: Promise<void> = Promise.resolve();
+  const pruneUnused = (): Promise<void> => {
+    if (options.rebuild === null) return pruning;
+    pruning = pruning.then(async () => {
+      const keep = new Set([current.id, ...(previous ? [previous.id] : [])]);
+      for (const state of states.values()) keep.add(state.release.id);
+      await pruneReleases(releasesDir, keep).catch((pruneError: unknown) => {
+        logError(`[rebuild] could not prune old releases: ${String(pruneError)}`);
+      });
+    });
+    return pruning;
+  };
+
   const onExit = (worker: Worker, code: number | null, signal: string | null) => {
     const state = states.get(worker);
     states.delete(worker);
     writeStatus();
+    if (state?.phase === 'retiring' && !closing) void pruneUnused();
     if (state?.phase !== 'serving' || closing) return;
     // A serving worker died: replace it (backing off if it keeps dying).
     const t = Date.now();
@@ -394,11 +412,7 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
       return { ok: false, error };
     }
     await writeCurrentRelease(releasesDir, release);
-    const keep = new Set([current.id, ...(previous ? [previous.id] : [])]);
-    for (const state of states.values()) keep.add(state.release.id);
-    await pruneReleases(releasesDir, keep).catch((pruneError: unknown) => {
-      logError(`[rebuild] could not prune old releases: ${String(pruneError)}`);
-    });
+    await pruneUnused();
     lastBuild = {
       ...lastBuild,
       finishedAt: iso(finished),
