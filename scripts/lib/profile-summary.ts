@@ -93,7 +93,7 @@ const PHASES: readonly (readonly [string, (f: Frame) => boolean])[] = [
     (f) =>
       /astro\/dist\/content\/(content-layer|loaders|data-store|mutable-data-store|utils)/.test(
         f.file,
-      ) || f.file.endsWith('content.config.ts'),
+      ) || f.file.endsWith('catalogue-source.ts'),
   ],
   ['optimised images', (f) => f.file.includes('astro/dist/assets/build/')],
   ['prerendering pages', (f) => f.file.includes('astro/dist/core/build/generate.js')],

@@ -1,14 +1,21 @@
 /**
- * The build-time catalogue: the content collections read once and indexed once (by id, by
- * category, by brand), shared by every pre-rendered page. getStaticPaths and pages look
- * products up here instead of scanning the collection per page (no N×M loop at 10,000
- * products). Build and `astro dev` only: the on-demand listing view reads the connectors.
+ * The build-time catalogue: products, categories and brands read from the commerce service
+ * once per build (catalogue-source.ts) and indexed once (by id, by category, by brand), shared
+ * by every pre-rendered page. getStaticPaths and pages look products up here instead of
+ * scanning a list per page (no N×M loop at 10,000 products). Build and `astro dev` only: the
+ * on-demand listing view reads the connectors.
  */
-import { getCollection } from 'astro:content';
-import type { CatalogueBrand, CatalogueCategory } from '../../content.config.ts';
 import { discountPercent, displayPrice } from '../../lib/commerce/price.ts';
 import { isProductAvailable } from '../../lib/commerce/stock.ts';
 import type { CategoryNode, Product } from '../../lib/commerce/types.ts';
+import { bigcommerce } from '../../lib/server/config.ts';
+import {
+  readBrands,
+  readCategories,
+  readProducts,
+  type CatalogueBrand,
+  type CatalogueCategory,
+} from './catalogue-source.ts';
 
 export type { CatalogueBrand, CatalogueCategory };
 
@@ -35,16 +42,20 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
 }
 
 async function load(): Promise<Catalogue> {
-  const [productEntries, categoryEntries, brandEntries] = await Promise.all([
-    getCollection('products'),
-    getCollection('categories'),
-    getCollection('brands'),
+  const started = performance.now();
+  const client = bigcommerce();
+  const [unsorted, categories, unsortedBrands] = await Promise.all([
+    readProducts(client),
+    readCategories(client),
+    readBrands(client),
   ]);
-  const products = productEntries.map((entry) => entry.data).sort((a, b) => a.id - b.id);
-  const categories = categoryEntries.map((entry) => entry.data);
-  const brands = brandEntries
-    .map((entry) => entry.data)
-    .sort((a, b) => a.name.localeCompare(b.name, 'fr'));
+  const products = unsorted.sort((a, b) => a.id - b.id);
+  const brands = unsortedBrands.sort((a, b) => a.name.localeCompare(b.name, 'fr'));
+  if (!import.meta.env.DEV) {
+    console.info(
+      `[catalogue] ${products.length} products, ${categories.filter((c) => c.shown).length} categories shown of ${categories.length}, ${brands.length} brands in ${Math.round(performance.now() - started)} ms`,
+    );
+  }
 
   const productById = new Map<number, Product>();
   const productsByCategory = new Map<number, Product[]>();
@@ -85,16 +96,28 @@ async function load(): Promise<Catalogue> {
   };
 }
 
-let catalogue: Promise<Catalogue> | undefined;
+/** How long `astro dev` reuses the catalogue before reading it again (ms). */
+const DEV_REUSE_MS = 5_000;
+
+let catalogue: { value: Promise<Catalogue>; at: number } | undefined;
 
 /**
  * The indexed catalogue, loaded on first use and shared by every page of the build. In
- * `astro dev` it is read again for each page, so a content sync shows without a restart.
+ * `astro dev` it is read again after a few seconds, so a change upstream shows without a
+ * restart; a failed read is not kept.
  */
 export function getCatalogue(): Promise<Catalogue> {
-  if (import.meta.env.DEV) return load();
-  catalogue ??= load();
-  return catalogue;
+  const now = Date.now();
+  if (catalogue && (!import.meta.env.DEV || now - catalogue.at < DEV_REUSE_MS)) {
+    return catalogue.value;
+  }
+  const value = load();
+  const entry = { value, at: now };
+  catalogue = entry;
+  value.catch(() => {
+    if (catalogue === entry) catalogue = undefined;
+  });
+  return value;
 }
 
 /** Shown categories a product belongs to, deepest first (its most specific listing). */

@@ -1,8 +1,8 @@
 /**
  * The one module that reads the environment (`astro:env`, declared in `astro.config.mjs`):
  * BigCommerce connection, storefronts per host, i18n config and feature flags, plus the
- * shop's configured BigCommerce, Contentful and Brevo clients, the session and the account services. Works at build time (content loaders in
- * `src/content.config.ts`) and at request time; a missing secret fails at startup.
+ * shop's configured BigCommerce, Contentful and Brevo clients, the session and the account services. Works at build time (the catalogue read of
+ * `src/components/catalogue/catalogue.ts`) and at request time; a missing secret fails at startup.
  */
 import {
   CART_COOKIE_MAX_AGE,
