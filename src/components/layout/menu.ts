@@ -47,6 +47,16 @@ export interface MenuOptions {
 /** The affiliate programme's content page (links.ts `PATHS.affiliate`). */
 export const AFFILIATE_PATH = '/devenir-affilie';
 
+/**
+ * Whether a menu entry is the current page's or one of its ancestors' (its path, or a path
+ * below it); the home page never is, nor is an external link.
+ */
+export function isCurrentEntry(item: MenuItem, currentPath: string): boolean {
+  if (item.url === null || item.external) return false;
+  const path = item.url.split(/[?#]/, 1)[0] ?? '';
+  return path !== '/' && (currentPath === path || currentPath.startsWith(`${path}/`));
+}
+
 /** Paths resellers never see a link to (spec §6: sleep content, affiliate link). */
 const RESELLER_HIDDEN = [SLEEP_CONTENT_ROOT, AFFILIATE_PATH];
 
