@@ -36,6 +36,17 @@ export default defineConfig({
   build: { format: 'file', inlineStylesheets: 'auto', concurrency: 4 },
   adapter: node({ mode: 'middleware' }),
   integrations: [
+    {
+      // Reads the catalogue while Vite bundles (catalogue-prefetch.ts): the pages take it.
+      name: 'catalogue-prefetch',
+      hooks: {
+        'astro:build:start': async () => {
+          const prefetch = await import('./src/components/catalogue/catalogue-prefetch.ts');
+          const connection = prefetch.connectionFromEnv(process.env);
+          if (connection !== null) prefetch.startCatalogueRead(connection);
+        },
+      },
+    },
     react(),
     sitemap({
       filter: (page) => !/\/(Design|Tailwind)$/.test(page),

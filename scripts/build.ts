@@ -21,7 +21,11 @@ export async function buildShop(upstream: Upstream, outDir = 'dist'): Promise<Bu
   const started = performance.now();
   const { code, stdout } = await run(
     process.execPath,
-    [path.join(import.meta.dirname, 'lib/astro-build-child.ts'), path.resolve(outDir)],
+    [
+      '--max-semi-space-size=64',
+      path.join(import.meta.dirname, 'lib/astro-build-child.ts'),
+      path.resolve(outDir),
+    ],
     { env: upstream.env, capture: true },
   );
   if (code !== 0) throw new Error(`astro build failed with exit code ${code}`);

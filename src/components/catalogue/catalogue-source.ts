@@ -100,3 +100,23 @@ export async function readCategories(client: BigCommerceClient): Promise<Catalog
 export async function readBrands(client: BigCommerceClient): Promise<CatalogueBrand[]> {
   return (await getBrands(client)).map((brand) => ({ ...brand, path: brandPath(brand) }));
 }
+
+/** The three reads of a build. */
+export interface CatalogueRead {
+  products: Product[];
+  categories: CatalogueCategory[];
+  brands: CatalogueBrand[];
+  /** How long the reads took (ms). */
+  ms: number;
+}
+
+/** Products, categories and brands, read at once. */
+export async function readCatalogue(client: BigCommerceClient): Promise<CatalogueRead> {
+  const started = performance.now();
+  const [products, categories, brands] = await Promise.all([
+    readProducts(client),
+    readCategories(client),
+    readBrands(client),
+  ]);
+  return { products, categories, brands, ms: Math.round(performance.now() - started) };
+}

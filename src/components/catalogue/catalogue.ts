@@ -8,14 +8,9 @@
 import { discountPercent, displayPrice } from '../../lib/commerce/price.ts';
 import { isProductAvailable } from '../../lib/commerce/stock.ts';
 import type { CategoryNode, Product } from '../../lib/commerce/types.ts';
-import { bigcommerce } from '../../lib/server/config.ts';
-import {
-  readBrands,
-  readCategories,
-  readProducts,
-  type CatalogueBrand,
-  type CatalogueCategory,
-} from './catalogue-source.ts';
+import { bigcommerce, bigcommerceConnection } from '../../lib/server/config.ts';
+import { takeCatalogueRead } from './catalogue-prefetch.ts';
+import { readCatalogue, type CatalogueBrand, type CatalogueCategory } from './catalogue-source.ts';
 
 export type { CatalogueBrand, CatalogueCategory };
 
@@ -42,18 +37,17 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
 }
 
 async function load(): Promise<Catalogue> {
-  const started = performance.now();
-  const client = bigcommerce();
-  const [unsorted, categories, unsortedBrands] = await Promise.all([
-    readProducts(client),
-    readCategories(client),
-    readBrands(client),
-  ]);
-  const products = unsorted.sort((a, b) => a.id - b.id);
-  const brands = unsortedBrands.sort((a, b) => a.name.localeCompare(b.name, 'fr'));
+  // The read astro.config.mjs started with the build, else (astro dev, another connection, a
+  // failed early read) one now.
+  const early = import.meta.env.DEV ? undefined : takeCatalogueRead(bigcommerceConnection);
+  const read = await (early?.catch(() => readCatalogue(bigcommerce())) ??
+    readCatalogue(bigcommerce()));
+  const products = read.products.sort((a, b) => a.id - b.id);
+  const { categories } = read;
+  const brands = read.brands.sort((a, b) => a.name.localeCompare(b.name, 'fr'));
   if (!import.meta.env.DEV) {
     console.info(
-      `[catalogue] ${products.length} products, ${categories.filter((c) => c.shown).length} categories shown of ${categories.length}, ${brands.length} brands in ${Math.round(performance.now() - started)} ms`,
+      `[catalogue] ${products.length} products, ${categories.filter((c) => c.shown).length} categories shown of ${categories.length}, ${brands.length} brands read in ${read.ms} ms${early ? ' (started with the build)' : ''}`,
     );
   }
 

@@ -1,0 +1,70 @@
+/**
+ * Starts reading the catalogue when `astro build` starts (astro.config.mjs), so that the
+ * commerce service's replies (at 10,000 products, ~40 pages of products and ~1,000 option
+ * batches) arrive while Vite bundles, instead of after it, with the build waiting in its first
+ * getStaticPaths (bench:build: ~8 s on the sandbox; longer on the real API, whose latency
+ * dominates). The read is handed over through `globalThis`, since the pages run from a bundle
+ * with its own module instances, and only to a build whose connection is the same; otherwise,
+ * or when it failed, catalogue.ts reads the catalogue itself.
+ */
+import {
+  createBigCommerceClient,
+  type BigCommerceClientOptions,
+} from '../../lib/server/bigcommerce/index.ts';
+import { readCatalogue, type CatalogueRead } from './catalogue-source.ts';
+
+const SLOT = Symbol.for('literie.catalogue-prefetch');
+
+interface Prefetch {
+  connection: string;
+  read: Promise<CatalogueRead>;
+}
+
+type Holder = typeof globalThis & { [SLOT]?: Prefetch };
+
+function connectionKey(options: Readonly<BigCommerceClientOptions>): string {
+  return JSON.stringify([
+    options.apiUrl,
+    options.storeHash,
+    options.channelId ?? 1,
+    options.accessToken,
+  ]);
+}
+
+/**
+ * The connection of the build from its environment variables, the way `astro:env` reads them
+ * (same defaults); null when one is missing (a `.env` file that only Astro loads, say).
+ */
+export function connectionFromEnv(
+  env: Readonly<Record<string, string | undefined>>,
+): BigCommerceClientOptions | null {
+  const storeHash = env.BIGCOMMERCE_STORE_HASH;
+  const accessToken = env.BIGCOMMERCE_ACCESS_TOKEN;
+  const channelId = Number(env.BIGCOMMERCE_CHANNEL_ID ?? 1);
+  if (!storeHash || !accessToken || !Number.isInteger(channelId) || channelId <= 0) return null;
+  return {
+    apiUrl: env.BIGCOMMERCE_API_URL ?? 'https://api.bigcommerce.com',
+    storeHash,
+    accessToken,
+    channelId,
+  };
+}
+
+/** Starts reading the catalogue over `options`, for the build's pages to take. */
+export function startCatalogueRead(options: BigCommerceClientOptions): void {
+  const read = readCatalogue(createBigCommerceClient(options));
+  // Nobody may take it (a build that fails first): no unhandled rejection then.
+  read.catch(() => undefined);
+  (globalThis as Holder)[SLOT] = { connection: connectionKey(options), read };
+}
+
+/** The read started for this connection, once; undefined when there is none. */
+export function takeCatalogueRead(
+  options: Readonly<BigCommerceClientOptions>,
+): Promise<CatalogueRead> | undefined {
+  const holder = globalThis as Holder;
+  const prefetch = holder[SLOT];
+  if (prefetch === undefined) return undefined;
+  delete holder[SLOT];
+  return prefetch.connection === connectionKey(options) ? prefetch.read : undefined;
+}
