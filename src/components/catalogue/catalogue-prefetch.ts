@@ -20,7 +20,7 @@ interface Prefetch {
   read: Promise<CatalogueRead>;
 }
 
-type Holder = typeof globalThis & { [SLOT]?: Prefetch };
+type Holder = typeof globalThis & { [SLOT]?: Prefetch | undefined };
 
 function connectionKey(options: Readonly<BigCommerceClientOptions>): string {
   return JSON.stringify([
@@ -65,6 +65,6 @@ export function takeCatalogueRead(
   const holder = globalThis as Holder;
   const prefetch = holder[SLOT];
   if (prefetch === undefined) return undefined;
-  delete holder[SLOT];
+  holder[SLOT] = undefined;
   return prefetch.connection === connectionKey(options) ? prefetch.read : undefined;
 }
