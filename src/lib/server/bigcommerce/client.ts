@@ -4,10 +4,16 @@
  * loaders, the API middleware and the integration tests (against the sandbox) share them.
  * Nothing here reads the environment: `src/lib/server/config.ts` builds the shop's client.
  */
-import ky, { isHTTPError, isNetworkError, isTimeoutError, type KyInstance } from 'ky';
+import ky, { isHTTPError, type KyInstance } from 'ky';
 import type { z } from 'zod';
 import { budgetLeft } from '../budget.ts';
-import { BigCommerceError, codeOfStatus } from './errors.ts';
+import {
+  codeOfStatus,
+  redactor,
+  schemaMismatchMessage,
+  transportFailure,
+} from '../upstream-error.ts';
+import { BigCommerceError } from './errors.ts';
 
 /** Header carrying the storefront's channel id on every upstream call (spec §7). */
 export const CHANNEL_ID_HEADER = 'X-Channel-Id';
@@ -151,9 +157,7 @@ export function parseReply<S extends z.ZodType>(
 ): z.output<S> {
   const parsed = schema.safeParse(body);
   if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  const where = issue === undefined ? '' : ` at ${issue.path.join('.') || '(root)'}`;
-  throw new BigCommerceError(`Unexpected BigCommerce reply for ${endpoint}${where}`, {
+  throw new BigCommerceError(schemaMismatchMessage('BigCommerce', endpoint, parsed.error.issues), {
     code: 'INVALID_RESPONSE',
     status: 502,
     endpoint,
@@ -163,7 +167,7 @@ export function parseReply<S extends z.ZodType>(
 
 /** Turns whatever ky (or JSON.parse) threw into a `BigCommerceError` free of secrets. */
 function toBigCommerceError(error: unknown, endpoint: string, secrets: string[]): BigCommerceError {
-  const redact = (text: string) => secrets.reduce((t, s) => t.replaceAll(s, '[redacted]'), text);
+  const redact = redactor(secrets);
   if (isHTTPError(error)) {
     const status = error.response.status;
     const { title, errors } = upstreamDetails(error.data);
@@ -176,31 +180,10 @@ function toBigCommerceError(error: unknown, endpoint: string, secrets: string[])
       endpoint,
     });
   }
-  if (isTimeoutError(error)) {
-    return new BigCommerceError(`BigCommerce ${endpoint} timed out`, {
-      code: 'TIMEOUT',
-      status: 504,
-      endpoint,
-    });
-  }
-  if (isNetworkError(error)) {
-    return new BigCommerceError(`BigCommerce ${endpoint} is unreachable`, {
-      code: 'NETWORK_ERROR',
-      status: 502,
-      endpoint,
-    });
-  }
-  if (error instanceof SyntaxError) {
-    return new BigCommerceError(`BigCommerce ${endpoint} replied with invalid JSON`, {
-      code: 'INVALID_RESPONSE',
-      status: 502,
-      endpoint,
-    });
-  }
-  // Anything else (a TypeError from fetch on a bad URL...) may quote the URL: keep it out.
-  return new BigCommerceError(`BigCommerce ${endpoint} failed`, {
-    code: 'NETWORK_ERROR',
-    status: 502,
+  const failure = transportFailure('BigCommerce', endpoint, error);
+  return new BigCommerceError(failure.message, {
+    code: failure.code,
+    status: failure.status,
     endpoint,
   });
 }

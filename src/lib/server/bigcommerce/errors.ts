@@ -1,18 +1,10 @@
-/** Stable codes of `BigCommerceError`: callers branch on these, never on messages. */
-export type BigCommerceErrorCode =
-  | 'BAD_REQUEST'
-  | 'UNAUTHORIZED'
-  | 'FORBIDDEN'
-  | 'NOT_FOUND'
-  | 'CONFLICT'
-  | 'UNPROCESSABLE_ENTITY'
-  | 'RATE_LIMITED'
-  | 'REQUEST_FAILED'
-  | 'UPSTREAM_ERROR'
-  | 'TIMEOUT'
-  | 'NETWORK_ERROR'
-  | 'INVALID_RESPONSE'
-  | 'CHANNEL_ERROR';
+import type { UpstreamErrorCode } from '../upstream-error.ts';
+
+/**
+ * Stable codes of `BigCommerceError` (those of every connector, upstream-error.ts, and the
+ * channel check's): callers branch on these, never on messages.
+ */
+export type BigCommerceErrorCode = UpstreamErrorCode | 'CHANNEL_ERROR';
 
 export interface BigCommerceErrorInit {
   code: BigCommerceErrorCode;
@@ -51,26 +43,4 @@ export class BigCommerceError extends Error {
 
 export function isBigCommerceError(error: unknown): error is BigCommerceError {
   return error instanceof BigCommerceError;
-}
-
-/** Code of an upstream HTTP status. */
-export function codeOfStatus(status: number): BigCommerceErrorCode {
-  switch (status) {
-    case 400:
-      return 'BAD_REQUEST';
-    case 401:
-      return 'UNAUTHORIZED';
-    case 403:
-      return 'FORBIDDEN';
-    case 404:
-      return 'NOT_FOUND';
-    case 409:
-      return 'CONFLICT';
-    case 422:
-      return 'UNPROCESSABLE_ENTITY';
-    case 429:
-      return 'RATE_LIMITED';
-    default:
-      return status >= 500 ? 'UPSTREAM_ERROR' : 'REQUEST_FAILED';
-  }
 }

@@ -3,9 +3,10 @@
  * the transactional e-mail call (password reset); the newsletter calls join here later.
  * Reads no environment: `src/lib/server/config.ts` builds the shop's client.
  */
-import ky, { isHTTPError, isTimeoutError } from 'ky';
+import ky, { isHTTPError } from 'ky';
 import { z } from 'zod';
 import { budgetLeft } from '../budget.ts';
+import { redactor, schemaMismatchMessage, transportFailure } from '../upstream-error.ts';
 
 export interface BrevoClientOptions {
   /** e.g. `https://api.brevo.com/v3`, or the sandbox `http://127.0.0.1:port/brevo/v3`. */
@@ -59,11 +60,11 @@ export function createBrevoClient(options: BrevoClientOptions): BrevoClient {
           .text();
         body = text === '' ? undefined : (JSON.parse(text) as unknown);
       } catch (error) {
-        throw toBrevoError(error, path);
+        throw toBrevoError(error, path, [options.apiKey]);
       }
       const parsed = schema.safeParse(body);
       if (!parsed.success) {
-        throw new BrevoError(`Unexpected Brevo reply for POST ${path}`, {
+        throw new BrevoError(schemaMismatchMessage('Brevo', `POST ${path}`, parsed.error.issues), {
           code: 'INVALID_RESPONSE',
           status: 502,
           cause: parsed.error,
@@ -76,19 +77,21 @@ export function createBrevoClient(options: BrevoClientOptions): BrevoClient {
 
 const ErrorBodySchema = z.object({ code: z.string().optional(), message: z.string().optional() });
 
-function toBrevoError(error: unknown, path: string): BrevoError {
+function toBrevoError(error: unknown, path: string, secrets: string[]): BrevoError {
   if (error instanceof BrevoError) return error;
+  const redact = redactor(secrets);
   if (isHTTPError(error)) {
     const details = ErrorBodySchema.safeParse(error.data);
     const status = error.response.status;
+    const message = details.success ? details.data.message : undefined;
     return new BrevoError(
-      (details.success ? details.data.message : undefined) ??
-        `Brevo POST ${path} failed with status ${status}`,
-      { code: (details.success ? details.data.code : undefined) ?? 'REQUEST_FAILED', status },
+      redact(message ?? `Brevo POST ${path} failed with status ${status}`).slice(0, 500),
+      {
+        code: (details.success ? details.data.code?.slice(0, 100) : undefined) ?? 'REQUEST_FAILED',
+        status,
+      },
     );
   }
-  if (isTimeoutError(error)) {
-    return new BrevoError(`Brevo POST ${path} timed out`, { code: 'TIMEOUT', status: 504 });
-  }
-  return new BrevoError(`Brevo POST ${path} failed`, { code: 'NETWORK_ERROR', status: 502 });
+  const failure = transportFailure('Brevo', `POST ${path}`, error);
+  return new BrevoError(failure.message, { code: failure.code, status: failure.status });
 }

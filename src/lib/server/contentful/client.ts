@@ -6,10 +6,16 @@
  * (`../budget.ts`) like the BigCommerce client. Replies are parsed with zod; failures are
  * `ContentfulError`s. Reads no environment: `src/lib/server/config.ts` builds the shop's client.
  */
-import ky, { isHTTPError, isNetworkError, isTimeoutError } from 'ky';
+import ky, { isHTTPError, isNetworkError } from 'ky';
 import type { z } from 'zod';
 import { budgetLeft } from '../budget.ts';
-import { codeOfStatus, ContentfulError } from './errors.ts';
+import {
+  codeOfStatus,
+  redactor,
+  schemaMismatchMessage,
+  transportFailure,
+} from '../upstream-error.ts';
+import { ContentfulError } from './errors.ts';
 import { ErrorReplySchema } from './schemas.ts';
 
 export interface ContentfulClientOptions {
@@ -151,9 +157,7 @@ export function parseReply<S extends z.ZodType>(
 ): z.output<S> {
   const parsed = schema.safeParse(body);
   if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  const where = issue === undefined ? '' : ` at ${issue.path.join('.') || '(root)'}`;
-  throw new ContentfulError(`Unexpected Contentful reply for ${endpoint}${where}`, {
+  throw new ContentfulError(schemaMismatchMessage('Contentful', endpoint, parsed.error.issues), {
     code: 'INVALID_RESPONSE',
     status: 502,
     endpoint,
@@ -163,7 +167,7 @@ export function parseReply<S extends z.ZodType>(
 
 /** Turns whatever ky (or JSON.parse) threw into a `ContentfulError` free of secrets. */
 function toContentfulError(error: unknown, endpoint: string, secrets: string[]): ContentfulError {
-  const redact = (text: string) => secrets.reduce((t, s) => t.replaceAll(s, '[redacted]'), text);
+  const redact = redactor(secrets);
   if (isHTTPError(error)) {
     const status = error.response.status;
     const reply = ErrorReplySchema.safeParse(error.data);
@@ -183,31 +187,10 @@ function toContentfulError(error: unknown, endpoint: string, secrets: string[]):
       endpoint,
     });
   }
-  if (isTimeoutError(error)) {
-    return new ContentfulError(`Contentful ${endpoint} timed out`, {
-      code: 'TIMEOUT',
-      status: 504,
-      endpoint,
-    });
-  }
-  if (isNetworkError(error)) {
-    return new ContentfulError(`Contentful ${endpoint} is unreachable`, {
-      code: 'NETWORK_ERROR',
-      status: 502,
-      endpoint,
-    });
-  }
-  if (error instanceof SyntaxError) {
-    return new ContentfulError(`Contentful ${endpoint} replied with invalid JSON`, {
-      code: 'INVALID_RESPONSE',
-      status: 502,
-      endpoint,
-    });
-  }
-  // Anything else (a TypeError from fetch on a bad URL...) may quote the URL: keep it out.
-  return new ContentfulError(`Contentful ${endpoint} failed`, {
-    code: 'NETWORK_ERROR',
-    status: 502,
+  const failure = transportFailure('Contentful', endpoint, error);
+  return new ContentfulError(failure.message, {
+    code: failure.code,
+    status: failure.status,
     endpoint,
   });
 }

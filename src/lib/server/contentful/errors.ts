@@ -5,18 +5,10 @@
  * `InvalidQuery`...). Messages never carry the access token.
  */
 
-/** Stable codes: callers branch on these (or on `id`), never on messages. */
-export type ContentfulErrorCode =
-  | 'BAD_REQUEST'
-  | 'UNAUTHORIZED'
-  | 'FORBIDDEN'
-  | 'NOT_FOUND'
-  | 'RATE_LIMITED'
-  | 'REQUEST_FAILED'
-  | 'UPSTREAM_ERROR'
-  | 'TIMEOUT'
-  | 'NETWORK_ERROR'
-  | 'INVALID_RESPONSE';
+import type { UpstreamErrorCode } from '../upstream-error.ts';
+
+/** Stable codes (upstream-error.ts): callers branch on these (or on `id`), never on messages. */
+export type ContentfulErrorCode = UpstreamErrorCode;
 
 export interface ContentfulErrorInit {
   code: ContentfulErrorCode;
@@ -51,22 +43,4 @@ export class ContentfulError extends Error {
 
 export function isContentfulError(error: unknown): error is ContentfulError {
   return error instanceof ContentfulError;
-}
-
-/** Code of an upstream HTTP status. */
-export function codeOfStatus(status: number): ContentfulErrorCode {
-  switch (status) {
-    case 400:
-      return 'BAD_REQUEST';
-    case 401:
-      return 'UNAUTHORIZED';
-    case 403:
-      return 'FORBIDDEN';
-    case 404:
-      return 'NOT_FOUND';
-    case 429:
-      return 'RATE_LIMITED';
-    default:
-      return status >= 500 ? 'UPSTREAM_ERROR' : 'REQUEST_FAILED';
-  }
 }
