@@ -19,6 +19,9 @@ const REVIEWED: Record<string, string[]> = {
   // Slots re-inserted: markup Astro rendered from our own components (already escaped).
   'components/layout/Footer.astro': ['newsletterHtml', 'reviewsHtml', 'navHtml'],
   'components/layout/Header.astro': ['searchHtml', 'accountHtml'],
+  // Layout markup rendered once from our own components and reused (memo.ts); never upstream
+  // markup that skipped RichText, since only rendered components go in.
+  'components/ui/Shared.astro': ['html'],
   // Scripts of our own, constants whose hashes the CSP lists (inline-scripts.ts).
   'components/layout/InlineScript.astro': ['code'],
 };
