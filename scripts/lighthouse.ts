@@ -4,7 +4,9 @@
  * page. Each page is measured three times and judged on its median run by performance (as
  * Lighthouse CI's `numberOfRuns: 3` does: one run's total blocking time swings with whatever
  * else the machine does). Fails when performance, accessibility, best practices or SEO of that
- * run is below 0.95 on any page, and writes its report to `.lighthouseci/`.
+ * run is below 0.95 on any page, and writes its report to `.lighthouseci/`. LIGHTHOUSE_PAGES
+ * (comma-separated kinds: home, category, product, sleep-list, sleep-detail, content) measures
+ * only those.
  */
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -64,7 +66,14 @@ const pages = [
   ['sleep-list', '/les-yeux-fermes'],
   ['sleep-detail', '/les-yeux-fermes/la-respiration-4-7-8-mode-d-emploi'],
   ['content', '/mentions-legales'],
-] as const;
+] as const satisfies readonly (readonly [string, string])[];
+// LIGHTHOUSE_PAGES=category,product measures only those (a quick look while working on one).
+const only = process.env.LIGHTHOUSE_PAGES?.split(',').map((kind) => kind.trim());
+const measured = only ? pages.filter(([kind]) => only.includes(kind)) : pages;
+if (measured.length === 0) {
+  console.error(`[lighthouse] LIGHTHOUSE_PAGES names none of: ${pages.map(([k]) => k).join(', ')}`);
+  process.exit(1);
+}
 const chrome = await launch({
   chromePath,
   chromeFlags: ['--headless=new', ...CHROMIUM_FLAGS],
@@ -72,7 +81,7 @@ const chrome = await launch({
 const failures: string[] = [];
 try {
   mkdirSync(reportDir, { recursive: true });
-  for (const [kind, pagePath] of pages) {
+  for (const [kind, pagePath] of measured) {
     const url = base + pagePath;
     const runs: RunnerResult[] = [];
     for (let i = 0; i < RUNS; i += 1) {
