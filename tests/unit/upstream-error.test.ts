@@ -59,7 +59,11 @@ describe('upstream errors shared by the connectors', () => {
     const response = new Response('', { status: 500 });
     // An HTTP error is the connector's to read (its body, its service's details).
     expect(
-      transportFailure('Brevo', 'POST smtp/email', new HTTPError(response, request, {})).code,
+      transportFailure(
+        'Brevo',
+        'POST smtp/email',
+        new HTTPError(response, request, {} as ConstructorParameters<typeof HTTPError>[2]),
+      ).code,
     ).toBe('NETWORK_ERROR');
   });
 
