@@ -72,5 +72,10 @@ describe('shared layout markup', () => {
     expect(sharedValue(scope, 'other', compute)).not.toBe(first);
     expect(sharedValue({}, 'menu', compute)).not.toBe(first);
     expect(calls).toBe(3);
+    // No scope (astro dev): computed every time, nothing kept.
+    expect(sharedValue(undefined, 'menu', compute)).not.toBe(
+      sharedValue(undefined, 'menu', compute),
+    );
+    expect(calls).toBe(5);
   });
 });

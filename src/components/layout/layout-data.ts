@@ -102,6 +102,15 @@ async function fetchLayoutData(): Promise<LayoutData> {
   };
 }
 
+/**
+ * The scope under which the layout's markup is rendered once and reused (Shared.astro,
+ * memo.ts): the layout data of the build or process. None in `astro dev`, where an edited
+ * header or footer component must show on the next page although the data stays loaded.
+ */
+export function sharingScope(data: LayoutData): LayoutData | undefined {
+  return import.meta.env.DEV ? undefined : data;
+}
+
 let pending: Promise<LayoutData> | undefined;
 let loaded: LayoutData | undefined;
 

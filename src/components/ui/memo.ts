@@ -38,8 +38,12 @@ export function shareMarkup(scope: object, key: string, html: string): boolean {
   return true;
 }
 
-/** `compute()` once per `scope` and `key` (menus derived from the layout data). */
-export function sharedValue<T>(scope: object, key: string, compute: () => T): T {
+/**
+ * `compute()` once per `scope` and `key` (menus derived from the layout data); every time
+ * without a scope.
+ */
+export function sharedValue<T>(scope: object | undefined, key: string, compute: () => T): T {
+  if (scope === undefined) return compute();
   let entries = values.get(scope);
   if (!entries) {
     entries = new Map();
