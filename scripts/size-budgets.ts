@@ -2,7 +2,8 @@
  * Size budgets of the static output (`npm run test:budgets`): for every catalogue page (home,
  * category, product, brand), the JavaScript it loads (scripts, island components and
  * renderers, and their static imports) must stay within 100 KB gzipped, and its CSS (linked
- * and inline) within 25 KB gzipped. Prints the heaviest page of each kind.
+ * and inline) within 25 KB gzipped, and it must draw no SVG as an image (`svgImages`).
+ * Prints the heaviest page of each kind.
  */
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -72,6 +73,47 @@ export function pageWeight(html: string): { jsBytes: number; cssBytes: number } 
   return { jsBytes, cssBytes };
 }
 
+/**
+ * The SVG files a page has the browser draw as images: `<img>` or `<source>` of an `.svg` or
+ * `data:image/svg+xml`, an SVG icon link, and `url()`s to SVG in its CSS (linked, inline or in
+ * style attributes). Chromium opens a whole document for each (frame, script context, layout,
+ * font lookups), 5 to 10 ms of a throttled phone's main thread right while the page becomes
+ * interactive: the shop draws its icons inline and its masks and favicon as PNG instead.
+ */
+export function svgImages(html: string, readCss: (href: string) => string | null): string[] {
+  const isSvg = (url: string) => /^data:image\/svg\+xml|\.svg(?:[?#]|$)/i.test(url.trim());
+  const found: string[] = [];
+  for (const m of html.matchAll(/<(?:img|source)\b[^>]*>/gi)) {
+    for (const attr of m[0].matchAll(/\s(?:src|srcset)="([^"]*)"/gi)) {
+      for (const candidate of (attr[1] ?? '').split(',')) {
+        const url = candidate.trim().split(/\s+/)[0] ?? '';
+        if (isSvg(url)) found.push(`<img ${url.slice(0, 60)}>`);
+      }
+    }
+  }
+  for (const m of html.matchAll(/<link\b[^>]*>/gi)) {
+    const tag = m[0];
+    const href = /\shref="([^"]*)"/i.exec(tag)?.[1] ?? '';
+    if (/\srel="[^"]*icon[^"]*"/i.test(tag) && !/apple-touch/i.test(tag) && isSvg(href)) {
+      found.push(`<link icon ${href}>`);
+    }
+  }
+  const sheets = [
+    ...[...html.matchAll(/<link[^>]*rel="stylesheet"[^>]*href="([^"]+)"/g)].map((m) =>
+      readCss(m[1] ?? ''),
+    ),
+    ...[...html.matchAll(/<style[^>]*>([\s\S]*?)<\/style>/g)].map((m) => m[1] ?? ''),
+    ...[...html.matchAll(/\sstyle="([^"]*)"/g)].map((m) => (m[1] ?? '').replaceAll('&quot;', '"')),
+  ];
+  for (const css of sheets) {
+    for (const m of (css ?? '').matchAll(/url\(\s*(?:"([^"]*)"|'([^']*)'|([^)\s]*))\s*\)/g)) {
+      const url = m[1] ?? m[2] ?? m[3] ?? '';
+      if (isSvg(url)) found.push(`url(${url.slice(0, 60)})`);
+    }
+  }
+  return found;
+}
+
 function kindOf(relative: string): string | null {
   if (relative === 'index.html') return 'home';
   const first = relative.split(path.sep)[0];
@@ -82,6 +124,15 @@ function kindOf(relative: string): string | null {
   // Other top-level pages: the content pages of the catch-all route (legal pages, help...).
   if (!relative.includes(path.sep) && /^[a-z0-9-]+\.html$/.test(relative)) return 'content';
   return null;
+}
+
+const cssCache = new Map<string, string | null>();
+function readCss(href: string): string | null {
+  if (!cssCache.has(href)) {
+    const file = assetFile(href);
+    cssCache.set(href, file ? readFileSync(file, 'utf8') : null);
+  }
+  return cssCache.get(href) ?? null;
 }
 
 function* htmlFiles(dir: string): Generator<string> {
@@ -105,7 +156,12 @@ if (import.meta.main) {
     const kind = kindOf(relative);
     if (!kind) continue;
     pages++;
-    const weight = pageWeight(readFileSync(file, 'utf8'));
+    const html = readFileSync(file, 'utf8');
+    const weight = pageWeight(html);
+    const svgs = svgImages(html, readCss);
+    if (svgs.length > 0) {
+      failures.push(`${relative}: draws SVG as an image (${svgs.slice(0, 3).join(', ')})`);
+    }
     const current = heaviest.get(kind);
     if (!current || weight.jsBytes + weight.cssBytes > current.jsBytes + current.cssBytes) {
       heaviest.set(kind, { page: relative, ...weight });
@@ -132,7 +188,7 @@ if (import.meta.main) {
     );
   }
   console.log(
-    `[budgets] ${pages} catalogue pages checked (JS <= ${BUDGETS.jsKb} KB, CSS <= ${BUDGETS.cssKb} KB gzipped)`,
+    `[budgets] ${pages} catalogue pages checked (JS <= ${BUDGETS.jsKb} KB, CSS <= ${BUDGETS.cssKb} KB gzipped, no SVG drawn as an image)`,
   );
   if (failures.length) {
     console.error(failures.slice(0, 20).join('\n'));
