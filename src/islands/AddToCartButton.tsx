@@ -1,13 +1,13 @@
 /**
- * Add-to-cart button (spec §2 catalogue UI): adds one line to the cart, shows "Ajouté" for 1 s
- * (spec §9), and is disabled when the variant is not purchasable or while the cart loads
- * (spec §4). A product card hydrates it alone; the product page renders it inside the variant
- * picker, with the chosen variant and quantity.
+ * Add-to-cart button of the product page (spec §2 catalogue UI): adds one line to the cart,
+ * shows "Ajouté" for 1 s (spec §9), and is disabled when the variant is not purchasable or
+ * while the cart loads (spec §4). The variant picker renders it with the chosen variant and
+ * quantity. Product cards do not hydrate it: theirs is static markup run by one script per
+ * page (`components/cart/CardAddToCart.astro`, same rules in `lib/commerce/card-button.ts`).
  */
 import { useStore } from '@nanostores/react';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { ADD_TO_CART_FEEDBACK_MS } from '../lib/commerce/cart.ts';
-import type { MessageKey } from '../lib/i18n/index.ts';
 import { createTranslator, type Messages } from '../lib/i18n/translate.ts';
 import { trackAddToCart, type AnalyticsItem } from '../lib/stores/analytics.ts';
 import { $cartLoading, addCartItem, initCart } from '../lib/stores/cart.ts';
@@ -15,8 +15,8 @@ import { notify } from '../lib/stores/notifications.ts';
 import { openCartSidebar } from '../lib/stores/ui.ts';
 import { buttonClass } from '../components/ui/classes.ts';
 
-/** Message keys of a button that can add (its variant exists and is for sale). */
-const CAN_ADD_MESSAGES = [
+/** Message keys the button shows in any state (the product page's picker changes variant). */
+export const ADD_TO_CART_MESSAGES = [
   'cart.add',
   'cart.adding',
   'cart.added',
@@ -24,31 +24,8 @@ const CAN_ADD_MESSAGES = [
   'Added to cart',
   'cart.viewCart',
   'cart.error.add',
+  'Currently unavailable',
 ] as const;
-const UNAVAILABLE_MESSAGES = ['Currently unavailable'] as const;
-
-/** Message keys the button shows in any state (the product page's picker changes variant). */
-export const ADD_TO_CART_MESSAGES = [...CAN_ADD_MESSAGES, ...UNAVAILABLE_MESSAGES] as const;
-
-/**
- * Message keys of a button whose variant never changes (a product card): only the texts of
- * its one state, since every card of a listing carries its own copy in its island props.
- */
-export function fixedButtonMessages(canAdd: boolean): readonly MessageKey[] {
-  return canAdd ? CAN_ADD_MESSAGES : UNAVAILABLE_MESSAGES;
-}
-
-/**
- * The fields of a GA4 item the button cannot tell from its other props (`item_id` is the
- * product id, `item_name` its name, `quantity` the quantity added): what a card sends.
- */
-export function analyticsExtras(item: AnalyticsItem): Partial<AnalyticsItem> & { price: number } {
-  const extras: Partial<AnalyticsItem> & { price: number } = { ...item };
-  delete extras.item_id;
-  delete extras.item_name;
-  delete extras.quantity;
-  return extras;
-}
 
 export interface AddToCartButtonProps {
   productId: number;

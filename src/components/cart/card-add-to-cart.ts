@@ -1,0 +1,107 @@
+/**
+ * Runs every product card's add-to-cart button of the page (`CardAddToCart.astro`), by one
+ * click listener on the document: adds the card's variant (spec §2, §4), shows "Ajout en
+ * cours…" then "Ajouté ✓" for 1 s (spec §9), pushes add_to_cart, notifies "Added to cart"
+ * with a link to the sidebar, and keeps the buttons disabled while the cart loads. Buttons
+ * that a later script adds to the page are handled too (the listener is delegated).
+ */
+import {
+  cardButtonView,
+  parseCardButton,
+  type CardButtonData,
+  type CardButtonPhase,
+} from '../../lib/commerce/card-button.ts';
+import { ADD_TO_CART_FEEDBACK_MS } from '../../lib/commerce/cart.ts';
+import { trackAddToCart } from '../../lib/stores/analytics.ts';
+import { $cartLoading, addCartItem, initCart } from '../../lib/stores/cart.ts';
+import { notify } from '../../lib/stores/notifications.ts';
+import { openCartSidebar } from '../../lib/stores/ui.ts';
+
+const SELECTOR = 'button[data-add-to-cart]';
+
+interface ButtonState {
+  data: CardButtonData;
+  phase: CardButtonPhase;
+  idleLabel: string;
+  idleName: string | null;
+  timer?: ReturnType<typeof setTimeout>;
+}
+
+const states = new WeakMap<HTMLButtonElement, ButtonState>();
+
+function stateOf(button: HTMLButtonElement): ButtonState | null {
+  let state = states.get(button);
+  if (state === undefined) {
+    const data = parseCardButton(button.dataset.addToCart);
+    if (data === null) return null;
+    state = {
+      data,
+      phase: 'idle',
+      idleLabel: button.textContent,
+      idleName: button.getAttribute('aria-label'),
+    };
+    states.set(button, state);
+  }
+  return state;
+}
+
+function render(button: HTMLButtonElement, state: ButtonState): void {
+  const view = cardButtonView(state.phase, state.data.messages, $cartLoading.get());
+  button.textContent = view.label ?? state.idleLabel;
+  if (view.keepAccessibleName && state.idleName !== null) {
+    button.setAttribute('aria-label', state.idleName);
+  } else {
+    button.removeAttribute('aria-label');
+  }
+  button.disabled = view.disabled;
+  button.dataset.phase = state.phase;
+}
+
+async function add(button: HTMLButtonElement): Promise<void> {
+  const state = stateOf(button);
+  if (state === null || state.phase === 'adding' || button.disabled) return;
+  const { data } = state;
+  state.phase = 'adding';
+  render(button, state);
+  // The shell loads the cart when idle; a click before that starts the load (once per page).
+  void initCart();
+  // Store actions do not throw: a failure is `false`, its error in the add slot.
+  const added = await addCartItem({
+    productId: data.productId,
+    variantId: data.variantId,
+    quantity: 1,
+  });
+  if (!added) {
+    state.phase = 'idle';
+    render(button, state);
+    notify({ message: data.messages['cart.error.add'], type: 'danger' });
+    return;
+  }
+  state.phase = 'added';
+  render(button, state);
+  trackAddToCart(data.item);
+  notify({
+    message: data.messages['Added to cart'],
+    type: 'success',
+    action: { text: data.messages['cart.viewCart'], onClick: openCartSidebar },
+  });
+  clearTimeout(state.timer);
+  state.timer = setTimeout(() => {
+    state.phase = 'idle';
+    render(button, state);
+  }, ADD_TO_CART_FEEDBACK_MS);
+}
+
+document.addEventListener('click', (event) => {
+  const target = event.target;
+  const button = target instanceof Element ? target.closest(SELECTOR) : null;
+  if (button instanceof HTMLButtonElement) void add(button);
+});
+
+// spec §4: disabled while any cart action runs; enabled again after (unless it is adding).
+$cartLoading.listen(() => {
+  for (const button of document.querySelectorAll<HTMLButtonElement>(SELECTOR)) {
+    const state = stateOf(button);
+    if (state !== null) render(button, state);
+  }
+});
