@@ -1,6 +1,6 @@
 /**
- * Message keys of the shell's islands (header buttons, shop shell with its lazy parts), so a
- * layout hands each the texts it shows with `pickMessages`.
+ * Message keys of the shop shell island and its lazy parts, so a layout hands it the texts it
+ * shows with `pickMessages` (the header's links have theirs in `header-button-views.ts`).
  */
 import { AUTH_FORMS_MESSAGES } from './auth/AuthForms.tsx';
 import { CART_LINES_MESSAGES } from './cart/CartLines.tsx';
@@ -32,11 +32,3 @@ export const SHOP_SHELL_MESSAGES = [
   ...CART_SIDEBAR_MESSAGES,
   ...LOGIN_MODAL_MESSAGES,
 ] as const;
-
-export const CART_BUTTON_MESSAGES = [
-  'header.cart',
-  'header.cartCount_one',
-  'header.cartCount_other',
-] as const;
-
-export const ACCOUNT_BUTTON_MESSAGES = ['header.login', 'header.connected'] as const;
