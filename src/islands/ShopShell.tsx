@@ -7,7 +7,7 @@
  */
 import { useStore } from '@nanostores/react';
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
-import { createTranslator, type Messages } from '../lib/i18n/translate.ts';
+import { createTranslator, parseMessages, type Messages } from '../lib/i18n/translate.ts';
 import { trackUserData } from '../lib/stores/analytics.ts';
 import { CART_COOKIE_MAX_AGE } from 'astro:env/client';
 import { configureCartCookie, initCart } from '../lib/stores/cart.ts';
@@ -22,13 +22,25 @@ const LoginModal = lazy(() =>
   import('./auth/LoginModal.tsx').then((m) => ({ default: m.LoginModal })),
 );
 
+/** Id of the JSON script holding the shell's texts (BaseLayout.astro). */
+export const SHOP_SHELL_MESSAGES_ID = 'shop-shell-messages';
+
 export interface ShopShellProps {
-  /** `pickMessages(SHOP_SHELL_MESSAGES)` (see shell-messages.ts). */
-  messages: Messages;
+  /**
+   * `pickMessages(SHOP_SHELL_MESSAGES)` (see shell-messages.ts); by default read from the
+   * page's JSON script: as island props, Astro would serialise the shell's 50 texts into an
+   * attribute on every page at build. The server render shows no text (an empty live region).
+   */
+  messages?: Messages;
+}
+
+function pageMessages(): Messages {
+  if (typeof document === 'undefined') return {};
+  return parseMessages(document.getElementById(SHOP_SHELL_MESSAGES_ID)?.textContent);
 }
 
 export function ShopShell({ messages }: ShopShellProps) {
-  const t = useMemo(() => createTranslator(messages), [messages]);
+  const t = useMemo(() => createTranslator(messages ?? pageMessages()), [messages]);
   const sidebarOpen = useStore($cartSidebarOpen);
   const modal = useStore($loginModal);
   const customer = useStore($customer);

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { accountLinkView, cartBadgeView } from '../../src/components/layout/header-button-views.ts';
 import { ACCOUNT_HOME, LOGIN_PATH } from '../../src/lib/commerce/guards.ts';
-import { createTranslator } from '../../src/lib/i18n/translate.ts';
+import { createTranslator, parseMessages } from '../../src/lib/i18n/translate.ts';
 
 const t = createTranslator({
   'header.login': 'Me connecter',
@@ -63,5 +63,27 @@ describe('cartBadgeView (spec §2, §3: the item-count badge)', () => {
         },
       ),
     );
+  });
+});
+
+describe('parseMessages (texts the page wrote as JSON for a script)', () => {
+  it('keeps the string entries of an object', () => {
+    fc.assert(
+      fc.property(fc.dictionary(fc.string(), fc.string()), (messages) => {
+        expect(parseMessages(JSON.stringify(messages))).toEqual(messages);
+      }),
+    );
+  });
+
+  it('anything else gives no messages, never an error', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.string(), fc.json()), (text) => {
+        const messages = parseMessages(text);
+        expect(Object.values(messages).every((value) => typeof value === 'string')).toBe(true);
+      }),
+    );
+    for (const text of [null, undefined, '', '[]', '["a"]', 'null', '3', '{"a":1,"b":null}']) {
+      expect(parseMessages(text)).toEqual({});
+    }
   });
 });

@@ -5,7 +5,7 @@
  * script runs, follows the link to /connexion or /panier). One script for the page, loaded
  * by the layout; the links themselves are static markup rendered once per build.
  */
-import { createTranslator, type Messages } from '../../lib/i18n/translate.ts';
+import { createTranslator, parseMessages } from '../../lib/i18n/translate.ts';
 import { $cartItemCount } from '../../lib/stores/cart.ts';
 import { $customer, $isAuthenticated } from '../../lib/stores/customer.ts';
 import { openCartSidebar, openLoginModal } from '../../lib/stores/ui.ts';
@@ -14,26 +14,11 @@ import { accountLinkView, cartBadgeView } from './header-button-views.ts';
 const BADGE_CLASS =
   'flex min-w-5 items-center justify-center rounded-full bg-sale px-1 text-xs leading-5 font-semibold text-white tabular-nums';
 
-/** The texts the page wrote on an element (`data-messages`, JSON of strings); {} otherwise. */
-function messagesOf(element: HTMLElement): Messages {
-  try {
-    const value: unknown = JSON.parse(element.dataset.messages ?? '{}');
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) return {};
-    return Object.fromEntries(
-      Object.entries(value).filter(
-        (entry): entry is [string, string] => typeof entry[1] === 'string',
-      ),
-    );
-  } catch {
-    return {};
-  }
-}
-
 const plainClick = (event: MouseEvent) =>
   event.button === 0 && !event.metaKey && !event.ctrlKey && !event.shiftKey && !event.altKey;
 
 for (const link of document.querySelectorAll<HTMLAnchorElement>('a[data-account-link]')) {
-  const t = createTranslator(messagesOf(link));
+  const t = createTranslator(parseMessages(link.dataset.messages));
   const label = link.querySelector<HTMLElement>('[data-account-label]');
   const update = () => {
     const view = accountLinkView($isAuthenticated.get(), $customer.get(), t);
@@ -47,7 +32,7 @@ for (const link of document.querySelectorAll<HTMLAnchorElement>('a[data-account-
 }
 
 for (const slot of document.querySelectorAll<HTMLElement>('[data-cart-badge]')) {
-  const t = createTranslator(messagesOf(slot));
+  const t = createTranslator(parseMessages(slot.dataset.messages));
   $cartItemCount.subscribe((count) => {
     const view = cartBadgeView(count, t);
     if (view.text === null) {

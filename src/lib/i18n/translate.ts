@@ -23,3 +23,24 @@ export function createTranslator(messages: Messages): Translate {
     });
   };
 }
+
+/**
+ * Messages the page wrote as JSON (a `data-messages` attribute, a JSON script): the string
+ * entries of an object; {} for anything else (absent, not JSON, an array...), so a page edited
+ * by hand shows the keys rather than breaking the script.
+ */
+export function parseMessages(json: string | null | undefined): Messages {
+  if (json === null || json === undefined) return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch {
+    return {};
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return {};
+  return Object.fromEntries(
+    Object.entries(value).filter(
+      (entry): entry is [string, string] => typeof entry[1] === 'string',
+    ),
+  );
+}
