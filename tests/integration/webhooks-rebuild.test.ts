@@ -88,6 +88,13 @@ function stopShop(): Promise<number | null> {
 
 const base = () => shop?.base ?? '';
 
+/** The server's rebuild and worker log lines so far. */
+const rebuildLines = () =>
+  (shop?.output() ?? '')
+    .split('\n')
+    .filter((line) => line.startsWith('[rebuild]') || line.startsWith('[serve]'))
+    .join('\n');
+
 async function publish(id: string): Promise<number> {
   const body = JSON.stringify({ sys: { id, type: 'Entry' } });
   const headers = signContentfulRequest({
@@ -290,11 +297,13 @@ describe('rebuilds', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(await publish('recover')).toBe(202);
     const before = await settledAfter(first.builds + 1);
-    expect(before.state).toBe('idle');
-    expect(before.current.id).not.toBe(first.current.id);
+    // On a failure, say what the build and the server said (a flaky swap is otherwise mute).
+    const why = (status: Status) => `${JSON.stringify(status.lastBuild)}\n${rebuildLines()}`;
+    expect(before.state, why(before)).toBe('idle');
+    expect(before.current.id, why(before)).not.toBe(first.current.id);
     expect(await publish('again')).toBe(202);
     const after = await settledAfter(before.builds + 1);
-    expect(after.current.id).not.toBe(before.current.id);
+    expect(after.current.id, why(after)).not.toBe(before.current.id);
     const kept = async () =>
       (await readdir(releases)).filter((name) => name.startsWith('r')).sort();
     const inFlight = await kept();
