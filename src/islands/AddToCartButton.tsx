@@ -9,10 +9,9 @@ import { useStore } from '@nanostores/react';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { ADD_TO_CART_FEEDBACK_MS } from '../lib/commerce/cart.ts';
 import { createTranslator, type Messages } from '../lib/i18n/translate.ts';
-import { trackAddToCart, type AnalyticsItem } from '../lib/stores/analytics.ts';
-import { $cartLoading, addCartItem, initCart } from '../lib/stores/cart.ts';
-import { notify } from '../lib/stores/notifications.ts';
-import { openCartSidebar } from '../lib/stores/ui.ts';
+import type { AnalyticsItem } from '../lib/analytics/datalayer.ts';
+import { addToCartAndNotify } from '../lib/stores/add-to-cart.ts';
+import { $cartLoading } from '../lib/stores/cart.ts';
 import { buttonClass } from '../components/ui/classes.ts';
 
 /** Message keys the button shows in any state (the product page's picker changes variant). */
@@ -73,22 +72,16 @@ export function AddToCartButton({
   async function add() {
     if (!canAdd || phase === 'adding') return;
     setPhase('adding');
-    // The shell loads the cart when idle; a click before that starts the load (once per page).
-    void initCart();
-    // Store actions do not throw: a failure is `false`, its error in the add slot.
-    const added = await addCartItem({ productId, variantId, quantity });
+    const added = await addToCartAndNotify(
+      { productId, variantId, quantity },
+      { item_id: String(productId), item_name: name, ...analyticsItem, quantity },
+      { added: t('Added to cart'), viewCart: t('cart.viewCart'), error: t('cart.error.add') },
+    );
     if (!added) {
       setPhase('idle');
-      notify({ message: t('cart.error.add'), type: 'danger' });
       return;
     }
     setPhase('added');
-    trackAddToCart({ item_id: String(productId), item_name: name, ...analyticsItem, quantity });
-    notify({
-      message: t('Added to cart'),
-      type: 'success',
-      action: { text: t('cart.viewCart'), onClick: openCartSidebar },
-    });
     clearTimeout(timer.current);
     timer.current = setTimeout(() => {
       setPhase('idle');

@@ -28,10 +28,18 @@ export async function waitForHydration(page: Page): Promise<void> {
   await expect(page.locator('astro-island[ssr]:not([client="visible"])')).toHaveCount(0);
 }
 
-/** Scrolls `target` into view and waits until the island around it has hydrated. */
+/**
+ * Scrolls `target` into view and waits until the island around it has hydrated; a control
+ * that is no island (a product card's add-to-cart button) waits for the page's scripts.
+ */
 export async function waitForIsland(target: Locator): Promise<void> {
   await target.scrollIntoViewIfNeeded();
-  await expect(target.locator('xpath=ancestor::astro-island[1]')).not.toHaveAttribute('ssr');
+  const island = target.locator('xpath=ancestor::astro-island[1]');
+  if ((await island.count()) > 0) {
+    await expect(island).not.toHaveAttribute('ssr');
+  } else {
+    await target.page().waitForFunction(() => document.readyState === 'complete');
+  }
 }
 
 /** Prices shown on product cards, in cents, in page order (special price when on sale). */

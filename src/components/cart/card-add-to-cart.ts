@@ -12,10 +12,8 @@ import {
   type CardButtonPhase,
 } from '../../lib/commerce/card-button.ts';
 import { ADD_TO_CART_FEEDBACK_MS } from '../../lib/commerce/cart.ts';
-import { trackAddToCart } from '../../lib/stores/analytics.ts';
-import { $cartLoading, addCartItem, initCart } from '../../lib/stores/cart.ts';
-import { notify } from '../../lib/stores/notifications.ts';
-import { openCartSidebar } from '../../lib/stores/ui.ts';
+import { addToCartAndNotify } from '../../lib/stores/add-to-cart.ts';
+import { $cartLoading } from '../../lib/stores/cart.ts';
 
 const SELECTOR = 'button[data-add-to-cart]';
 
@@ -63,28 +61,22 @@ async function add(button: HTMLButtonElement): Promise<void> {
   const { data } = state;
   state.phase = 'adding';
   render(button, state);
-  // The shell loads the cart when idle; a click before that starts the load (once per page).
-  void initCart();
-  // Store actions do not throw: a failure is `false`, its error in the add slot.
-  const added = await addCartItem({
-    productId: data.productId,
-    variantId: data.variantId,
-    quantity: 1,
-  });
+  const added = await addToCartAndNotify(
+    { productId: data.productId, variantId: data.variantId, quantity: 1 },
+    data.item,
+    {
+      added: data.messages['Added to cart'],
+      viewCart: data.messages['cart.viewCart'],
+      error: data.messages['cart.error.add'],
+    },
+  );
   if (!added) {
     state.phase = 'idle';
     render(button, state);
-    notify({ message: data.messages['cart.error.add'], type: 'danger' });
     return;
   }
   state.phase = 'added';
   render(button, state);
-  trackAddToCart(data.item);
-  notify({
-    message: data.messages['Added to cart'],
-    type: 'success',
-    action: { text: data.messages['cart.viewCart'], onClick: openCartSidebar },
-  });
   clearTimeout(state.timer);
   state.timer = setTimeout(() => {
     state.phase = 'idle';
