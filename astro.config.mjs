@@ -58,6 +58,9 @@ export default defineConfig({
     routing: { prefixDefaultLocale: false },
   },
   image: {
+    // Astro's sharp service, encoding a static build's pictures beside page rendering
+    // (image-service.ts).
+    service: { entrypoint: './src/lib/server/image-service.ts', config: {} },
     remotePatterns: imageRemotePatterns(imageDomains, sandboxOrigin),
     responsiveStyles: true,
   },

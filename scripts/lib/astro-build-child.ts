@@ -6,6 +6,8 @@
  * `node_modules/.astro`), so a bench builds cold and never shares that store with another build
  * running at the same time.
  *
+ * `BUILD_LOG_LEVEL` (debug, info, warn, error, silent; default warn) sets Astro's log level.
+ *
  * `BUILD_CPU_PROF=dir` profiles the build's main thread (V8's sampling profiler, every 0.5 ms)
  * into `dir/astro-build-{time}.cpuprofile`, with source maps on the bundled chunks (kept under
  * `dir/chunks-{time}/`, since Astro deletes its prerender bundle after the build) and Astro's
@@ -21,6 +23,13 @@ const root = process.argv[3];
 const profileDir = process.env.BUILD_CPU_PROF;
 const cacheDir = process.env.BUILD_CACHE_DIR;
 const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+// `BUILD_LOG_LEVEL=info` prints Astro's own log (pages, phase timings, each optimised picture).
+const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
+const logLevelEnv = process.env.BUILD_LOG_LEVEL;
+const logLevel = LOG_LEVELS.find((level) => level === logLevelEnv);
+if (logLevelEnv !== undefined && logLevel === undefined) {
+  throw new Error(`BUILD_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, not "${logLevelEnv}"`);
+}
 
 let session: Session | null = null;
 if (profileDir) {
@@ -37,7 +46,7 @@ await build({
   ...(outDir ? { outDir } : {}),
   ...(root ? { root } : {}),
   ...(cacheDir ? { cacheDir: path.resolve(cacheDir) } : {}),
-  logLevel: profileDir ? 'info' : 'warn',
+  logLevel: logLevel ?? (profileDir ? 'info' : 'warn'),
   ...(profileDir
     ? {
         vite: { build: { sourcemap: true } },

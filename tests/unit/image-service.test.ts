@@ -1,0 +1,274 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import fc from 'fast-check';
+import sharp from 'sharp';
+import sharpService from 'astro/assets/services/sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  EncoderProcess,
+  Preencoder,
+  sourceDigest,
+  transformKey,
+  type EncodeJob,
+  type EncodedVariant,
+} from '../../src/lib/server/image-service.ts';
+
+type Transform = Parameters<EncodeJob>[1][number];
+type Config = Parameters<EncodeJob>[2];
+
+const silent = { info: ignore, warn: ignore, error: ignore };
+function ignore(): void {
+  // A logger that says nothing.
+}
+const config = {
+  service: { entrypoint: './src/lib/server/image-service.ts', config: {} },
+  domains: [],
+  remotePatterns: [],
+} as unknown as Config;
+const SRC = 'https://cdn.example/a.jpg';
+const bytesOf = (text: string) => new TextEncoder().encode(text);
+const textOf = (variant: EncodedVariant | null) =>
+  variant === null ? null : new TextDecoder().decode(variant.output.data);
+
+/** An encoder of text "sources": says what it encoded, counts what it was asked. */
+function textEncoder(sources: Record<string, string | null> = {}) {
+  const jobs: string[] = [];
+  const encode: EncodeJob = async (src, transforms) => {
+    jobs.push(`${src} ${transforms.map((t) => String(t.width)).join(',')}`);
+    await new Promise((resolve) => setImmediate(resolve));
+    const source = sources[src] === undefined ? 'A' : sources[src];
+    if (source === null) return transforms.map(() => null);
+    return transforms.map((transform) => ({
+      digest: sourceDigest(bytesOf(source)),
+      output: { data: bytesOf(`${source}@${transform.width}`), format: 'webp' as const },
+      messages: [],
+    }));
+  };
+  return { encode, jobs };
+}
+
+/** Lets the background queue run until it is idle. */
+async function settle(): Promise<void> {
+  for (let i = 0; i < 50; i++) await new Promise((resolve) => setImmediate(resolve));
+}
+
+const variant = (width: number, src = SRC): Transform => ({
+  src,
+  width,
+  height: width,
+  format: 'webp',
+  // Properties of the page's <img>, not of the output: never part of the match.
+  loading: 'lazy',
+  sizes: '50vw',
+});
+
+describe('transformKey', () => {
+  const props = fc.record(
+    {
+      width: fc.integer({ min: 1, max: 4000 }),
+      height: fc.integer({ min: 1, max: 4000 }),
+      format: fc.constantFrom('webp', 'avif', 'png', 'jpeg'),
+      quality: fc.oneof(fc.integer({ min: 1, max: 100 }), fc.constantFrom('low', 'high')),
+      fit: fc.constantFrom('cover', 'contain', 'fill'),
+      position: fc.constantFrom('center', 'top', 'left bottom'),
+      background: fc.constantFrom('#fff', '#000'),
+    },
+    { requiredKeys: [] },
+  );
+  const noise = fc.dictionary(
+    fc.constantFrom('loading', 'decoding', 'sizes', 'alt', 'data-astro-image', 'widths'),
+    fc.string(),
+  );
+  const url = fc
+    .string({ maxLength: 12 })
+    .map((path) => `https://cdn.example/${encodeURIComponent(path)}`);
+  const normalise = (p: Record<string, unknown>) =>
+    JSON.stringify(
+      ['width', 'height', 'format', 'quality', 'fit', 'position', 'background'].map(
+        (name) => p[name] ?? null,
+      ),
+    );
+
+  it('depends on the source and the output properties, on nothing else', () => {
+    fc.assert(
+      fc.property(url, props, noise, noise, (src, output, a, b) => {
+        expect(transformKey(src, { ...a, ...output })).toBe(transformKey(src, { ...b, ...output }));
+      }),
+    );
+  });
+
+  it('differs when the source or any output property differs', () => {
+    fc.assert(
+      fc.property(url, url, props, props, (srcA, srcB, a, b) => {
+        const same = srcA === srcB && normalise(a) === normalise(b);
+        expect(transformKey(srcA, a) === transformKey(srcB, b)).toBe(same);
+      }),
+    );
+  });
+});
+
+describe('Preencoder', () => {
+  it('encodes the variants of a source in one job, each once, in the background', async () => {
+    const { encode, jobs } = textEncoder();
+    const preencoder = new Preencoder(encode);
+    preencoder.schedule(SRC, [variant(340), variant(680)], config);
+    preencoder.schedule(SRC, [variant(680), variant(340), variant(1024)], config);
+    await settle();
+    expect(jobs).toEqual([`${SRC} 340,680`, `${SRC} 1024`]);
+    expect(textOf(await preencoder.take(bytesOf('A'), variant(680)))).toBe('A@680');
+    // Taken once: asked again, the variant is Astro's to encode.
+    expect(await preencoder.take(bytesOf('A'), variant(680))).toBeNull();
+  });
+
+  it('gives nothing for other bytes, another output or a source never scheduled', async () => {
+    const { encode } = textEncoder();
+    const preencoder = new Preencoder(encode);
+    preencoder.schedule(SRC, [variant(340), variant(680), variant(1024)], config);
+    await settle();
+    expect(await preencoder.take(bytesOf('B'), variant(340))).toBeNull();
+    expect(await preencoder.take(bytesOf('A'), { ...variant(680), quality: 50 })).toBeNull();
+    expect(await preencoder.take(bytesOf('A'), variant(1024, `${SRC}?v=2`))).toBeNull();
+  });
+
+  it('stops at the first take: what is still queued is never encoded, nothing more is queued', async () => {
+    const { encode, jobs } = textEncoder();
+    let stops = 0;
+    const preencoder = new Preencoder(encode, { onStop: () => stops++ });
+    preencoder.schedule(SRC, [variant(96)], config);
+    preencoder.schedule('https://cdn.example/b.jpg', [variant(340)], config);
+    preencoder.schedule('https://cdn.example/c.jpg', [variant(680)], config);
+    // Astro's step starts while the first job runs: that one is waited for, the rest dropped.
+    const first = preencoder.take(bytesOf('A'), variant(96));
+    expect(
+      await preencoder.take(bytesOf('A'), variant(680, 'https://cdn.example/c.jpg')),
+    ).toBeNull();
+    expect(textOf(await first)).toBe('A@96');
+    preencoder.schedule('https://cdn.example/d.jpg', [variant(340)], config);
+    await settle();
+    expect(jobs).toEqual([`${SRC} 96`]);
+    expect(stops).toBe(1);
+  });
+
+  it('gives nothing for a source that failed or a job that threw, and goes on', async () => {
+    const { encode: encodeText } = textEncoder({ 'https://cdn.example/missing.jpg': null });
+    const encode: EncodeJob = async (src, transforms, imageConfig) => {
+      if (src.endsWith('down.jpg')) throw new Error('ECONNREFUSED');
+      return encodeText(src, transforms, imageConfig);
+    };
+    const preencoder = new Preencoder(encode);
+    preencoder.schedule('https://cdn.example/missing.jpg', [variant(96)], config);
+    preencoder.schedule('https://cdn.example/down.jpg', [variant(96)], config);
+    preencoder.schedule(SRC, [variant(680)], config);
+    await settle();
+    expect(
+      await preencoder.take(bytesOf('A'), variant(96, 'https://cdn.example/missing.jpg')),
+    ).toBeNull();
+    expect(
+      await preencoder.take(bytesOf('A'), variant(96, 'https://cdn.example/down.jpg')),
+    ).toBeNull();
+    expect(textOf(await preencoder.take(bytesOf('A'), variant(680)))).toBe('A@680');
+  });
+
+  it('sends no job once its byte budget is spent', async () => {
+    const { encode, jobs } = textEncoder();
+    // Each output is 'A@NNN', 5 or 6 bytes: the budget is spent after the first job.
+    const preencoder = new Preencoder(encode, { maxBytes: 8 });
+    preencoder.schedule(SRC, [variant(340), variant(680)], config);
+    preencoder.schedule('https://cdn.example/b.jpg', [variant(340)], config);
+    await settle();
+    expect(jobs).toEqual([`${SRC} 340,680`]);
+    expect(
+      await preencoder.take(bytesOf('A'), variant(340, 'https://cdn.example/b.jpg')),
+    ).toBeNull();
+  });
+
+  it('sends the encoder the source and output properties only', async () => {
+    const sent: Transform[] = [];
+    const preencoder = new Preencoder((_src, transforms) => {
+      sent.push(...transforms);
+      return Promise.resolve([]);
+    });
+    preencoder.schedule(SRC, [variant(340)], config);
+    await settle();
+    expect(sent).toEqual([{ src: SRC, width: 340, height: 340, format: 'webp' }]);
+  });
+});
+
+describe('EncoderProcess', () => {
+  let source: Buffer;
+  let origin: string;
+  const server = createServer((request, response) => {
+    if (request.url === '/a.jpg') {
+      response.writeHead(200, { 'content-type': 'image/jpeg' });
+      response.end(source);
+    } else if (request.url === '/moved.jpg') {
+      response.writeHead(302, { location: '/a.jpg' });
+      response.end();
+    } else {
+      response.writeHead(404);
+      response.end();
+    }
+  });
+
+  beforeAll(async () => {
+    source = await sharp({
+      create: { width: 400, height: 300, channels: 3, background: '#7a5c3e' },
+    })
+      .jpeg()
+      .toBuffer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(
+    () =>
+      new Promise<void>((resolve) => {
+        server.close(() => {
+          resolve();
+        });
+      }),
+  );
+
+  it("encodes in its own process the very bytes sharp's service encodes here", async () => {
+    const encoder = new EncoderProcess(import.meta.resolve('astro/assets/services/sharp'));
+    const src = `${origin}/a.jpg`;
+    const transforms: Transform[] = [
+      { src, width: 96, height: 72, format: 'webp' },
+      { src, width: 200, height: 150, format: 'webp', quality: 'low' },
+      { src, width: 300, height: 300, format: 'avif', fit: 'cover' },
+    ];
+    try {
+      const results = await encoder.encode(src, transforms, config);
+      expect(results).toHaveLength(transforms.length);
+      for (const [index, transform] of transforms.entries()) {
+        const direct = await sharpService.transform(
+          new Uint8Array(source),
+          transform,
+          config,
+          silent,
+        );
+        expect(results[index]?.digest).toBe(sourceDigest(new Uint8Array(source)));
+        expect(results[index]?.output.format).toBe(direct.format);
+        expect(Buffer.from(results[index]?.output.data ?? [])).toEqual(Buffer.from(direct.data));
+      }
+      // A missing source or a redirect: nothing encoded (Astro's step fetches and reports).
+      expect(await encoder.encode(`${origin}/missing.jpg`, transforms.slice(0, 1), config)).toEqual(
+        [null],
+      );
+      expect(await encoder.encode(`${origin}/moved.jpg`, transforms.slice(0, 1), config)).toEqual([
+        null,
+      ]);
+    } finally {
+      encoder.close();
+    }
+    // Closed: every later job answers at once with nothing.
+    expect(await encoder.encode(src, transforms, config)).toEqual([null, null, null]);
+  });
+
+  it('answers with nothing when the process cannot load its encoder', async () => {
+    const encoder = new EncoderProcess('file:///nonexistent/sharp.js');
+    const src = `${origin}/a.jpg`;
+    const results = await encoder.encode(src, [{ src, width: 96 }], config);
+    expect(results.every((result) => result === null)).toBe(true);
+    encoder.close();
+  });
+});
