@@ -126,3 +126,25 @@ test('a guest fills the cart, registers on the way and pays: the order shows in 
   await expect(page.getByText(t('cart.empty'))).toBeVisible();
   await expect.poll(() => badgeCount(page)).toBe(0);
 });
+
+test("related products' cards add to the cart on every product page, their markup shared between pages at build", async ({
+  page,
+}) => {
+  // The build renders a product's card once and reuses it on every page showing the product
+  // (ProductCard.astro); the cards' script stands beside that markup, once per page.
+  let expected = 0;
+  for (const id of [PRODUCTS.trackingVariant, PRODUCTS.trackingNone, PRODUCTS.redirectTarget]) {
+    await page.goto(productPath({ id, name: 'x' }));
+    await expect(page.locator('script[src*="CardAddToCartScript"]')).toHaveCount(1);
+    const related = page
+      .locator('section[aria-labelledby="related"] [data-card]')
+      .getByRole('button', { name: /^Ajouter au panier : / });
+    await expect(related.first()).toBeVisible();
+    await related.first().scrollIntoViewIfNeeded();
+    await waitForIsland(related.first());
+    await related.first().click();
+    expected++;
+    await expect(page.getByRole('status').filter({ hasText: t('Added to cart') })).toBeVisible();
+    await expect.poll(() => badgeCount(page)).toBe(expected);
+  }
+});

@@ -35,6 +35,18 @@ export function imageSource(image: ProductImage): string {
   return image.urlZoom || image.urlStandard;
 }
 
+/** Props of a product card (ProductCard.astro, ProductCardMarkup.astro). */
+export interface ProductCardProps {
+  product: Product;
+  /** Above the fold: the image loads eagerly (first cards of a listing). */
+  eager?: boolean;
+  /** The likely LCP image: fetched with high priority. */
+  priority?: boolean;
+  /** Level of the title heading (default 3: cards sit under a section h2). */
+  headingLevel?: 2 | 3;
+  class?: string;
+}
+
 /** Card picture: 340×340 (spec §9), and twice that for dense screens. */
 export const CARD_IMAGE = { width: 340, height: 340, widths: [340, 680] } as const;
 /** Gallery picture: the card's 680 px plus a 1024 px one for phones at 3× and desktops. */
