@@ -7,7 +7,7 @@
  */
 import { useStore } from '@nanostores/react';
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
-import { createTranslator, parseMessages, type Messages } from '../lib/i18n/translate.ts';
+import { createTranslator, pageMessages, type Messages } from '../lib/i18n/translate.ts';
 import { trackUserData } from '../lib/stores/analytics.ts';
 import { CART_COOKIE_MAX_AGE } from 'astro:env/client';
 import { configureCartCookie, initCart } from '../lib/stores/cart.ts';
@@ -34,13 +34,11 @@ export interface ShopShellProps {
   messages?: Messages;
 }
 
-function pageMessages(): Messages {
-  if (typeof document === 'undefined') return {};
-  return parseMessages(document.getElementById(SHOP_SHELL_MESSAGES_ID)?.textContent);
-}
-
 export function ShopShell({ messages }: ShopShellProps) {
-  const t = useMemo(() => createTranslator(messages ?? pageMessages()), [messages]);
+  const t = useMemo(
+    () => createTranslator(messages ?? pageMessages(SHOP_SHELL_MESSAGES_ID)),
+    [messages],
+  );
   const sidebarOpen = useStore($cartSidebarOpen);
   const modal = useStore($loginModal);
   const customer = useStore($customer);

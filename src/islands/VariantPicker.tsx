@@ -19,7 +19,12 @@ import { isColourOption } from '../lib/commerce/swatches.ts';
 import { imageKey } from '../components/catalogue/image-key.ts';
 import { swatchBackground } from '../components/catalogue/swatch.ts';
 import type { ProductOption } from '../lib/commerce/types.ts';
-import { createTranslator, type Messages, type Translate } from '../lib/i18n/translate.ts';
+import {
+  createTranslator,
+  islandMessages,
+  type Messages,
+  type Translate,
+} from '../lib/i18n/translate.ts';
 import {
   $productSelection,
   selectionView,
@@ -32,15 +37,21 @@ import { QuantitySelector } from './ui/QuantitySelector.tsx';
 
 export interface VariantPickerProps {
   product: PickerProduct & { priceHiddenLabel: string; name: string };
-  /** `pickMessages(VARIANT_PICKER_MESSAGES)`: the texts this island shows. */
-  messages: Messages;
+  /**
+   * The texts this island shows; by default `islandMessages`: the page writes them once with
+   * IslandMessages.astro (id `VARIANT_PICKER_MESSAGES_ID`) rather than as props.
+   */
+  messages?: Messages;
   /** The product's GA4 item (spec §9): view_item on mount, add_to_cart with the button. */
   analyticsItem: AnalyticsItem;
   /** The quantity and add-to-cart (transactional flag on, spec §6). */
   addToCart?: boolean;
 }
 
-/** Message keys the picker shows (handed to it as `messages`, see translate.ts). */
+/** Id of the JSON script holding the picker's texts (ProductView.astro). */
+export const VARIANT_PICKER_MESSAGES_ID = 'variant-picker-messages';
+
+/** Message keys the picker shows (see `islandMessages` in translate.ts). */
 export const VARIANT_PICKER_MESSAGES = [
   'price.hidden',
   'price.label',
@@ -63,10 +74,14 @@ const STATUS_TONE = {
 
 export function VariantPicker({
   product,
-  messages,
+  messages: given,
   analyticsItem,
   addToCart = false,
 }: VariantPickerProps) {
+  const messages = useMemo(
+    () => given ?? islandMessages(VARIANT_PICKER_MESSAGES_ID, VARIANT_PICKER_MESSAGES),
+    [given],
+  );
   const t = useMemo(() => createTranslator(messages), [messages]);
   const initial = useMemo(() => {
     const variant = defaultVariant(product);

@@ -7,7 +7,10 @@ import {
   t,
   type MessageKey,
 } from '../../src/lib/i18n/index.ts';
-import { createTranslator } from '../../src/lib/i18n/translate.ts';
+import { createTranslator, islandMessages, pageMessages } from '../../src/lib/i18n/translate.ts';
+import { scriptJson } from '../../src/lib/script-json.ts';
+import { VARIANT_PICKER_MESSAGES } from '../../src/islands/VariantPicker.tsx';
+import { SHOP_SHELL_MESSAGES } from '../../src/islands/shell-messages.ts';
 
 describe('message file', () => {
   test.each(Object.entries(fr))('key %j has a non-empty French value', (key, value) => {
@@ -162,5 +165,45 @@ describe("islands' translator (translate.ts) says what t() says", () => {
       'stock.lowStock_one',
       'stock.lowStock_other',
     ]);
+  });
+});
+
+describe('islandMessages: the same texts on the server and from the page', () => {
+  const keys = VARIANT_PICKER_MESSAGES;
+  const withDocument = <T>(scripts: Record<string, string>, run: () => T): T => {
+    const global = globalThis as { document?: unknown };
+    global.document = {
+      getElementById: (id: string) => (id in scripts ? { textContent: scripts[id] } : null),
+    };
+    try {
+      return run();
+    } finally {
+      delete global.document;
+    }
+  };
+
+  test('on the server (no document): the messages of the keys, as pickMessages gives them', () => {
+    expect(islandMessages('variant-picker-messages', keys)).toEqual(pickMessages(keys));
+    expect(Object.keys(islandMessages('x', ['cart.add']))).toEqual(['cart.add']);
+  });
+
+  test('in the browser: what the page wrote (IslandMessages.astro: scriptJson of pickMessages)', () => {
+    for (const list of [VARIANT_PICKER_MESSAGES, SHOP_SHELL_MESSAGES]) {
+      const written = scriptJson(pickMessages(list));
+      const read = withDocument({ texts: written }, () => islandMessages('texts', list));
+      expect(read).toEqual(islandMessages('texts', list));
+    }
+  });
+
+  test('in the browser, a missing or broken script gives no texts rather than an error', () => {
+    expect(withDocument({}, () => islandMessages('texts', keys))).toEqual({});
+    expect(withDocument({ texts: '{"a":' }, () => pageMessages('texts'))).toEqual({});
+    expect(pageMessages('texts')).toEqual({});
+  });
+
+  test('every key an island asks for is in the message file', () => {
+    for (const key of [...VARIANT_PICKER_MESSAGES, ...SHOP_SHELL_MESSAGES]) {
+      expect(Object.keys(pickMessages([key])).length, key).toBeGreaterThan(0);
+    }
   });
 });

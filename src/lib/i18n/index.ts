@@ -4,6 +4,7 @@
  */
 import i18next from 'i18next';
 import fr from './fr.json' with { type: 'json' };
+import { provideServerMessages } from './translate.ts';
 
 export const LOCALE = 'fr';
 
@@ -69,3 +70,5 @@ export function pickMessages(keys: readonly MessageKey[]): Record<string, string
 }
 
 const pickedMessages = new WeakMap<readonly MessageKey[], Record<string, string>>();
+
+provideServerMessages((keys) => pickMessages(keys as readonly MessageKey[]));

@@ -6,6 +6,8 @@
  */
 export type Messages = Readonly<Record<string, string>>;
 export type Translate = (key: string, options?: Readonly<Record<string, unknown>>) => string;
+/** The messages of `keys` with their plural forms (`pickMessages` of index.ts). */
+export type PickMessages = (keys: readonly string[]) => Messages;
 
 const plurals = new Intl.PluralRules('fr');
 
@@ -43,4 +45,29 @@ export function parseMessages(json: string | null | undefined): Messages {
       (entry): entry is [string, string] => typeof entry[1] === 'string',
     ),
   );
+}
+
+/** The JSON script `id` of the page (IslandMessages.astro); {} without a document. */
+export function pageMessages(id: string): Messages {
+  if (typeof document === 'undefined') return {};
+  return parseMessages(document.getElementById(id)?.textContent);
+}
+
+// Set by the server's message module (index.ts), which islands must not import: it would ship
+// i18next and the whole message file to the browser.
+let serverPick: PickMessages = () => ({});
+
+/** Called once by index.ts: how islands rendered on the server get their texts. */
+export function provideServerMessages(pick: PickMessages): void {
+  serverPick = pick;
+}
+
+/**
+ * An island's texts without passing them as props, which Astro serialises into an attribute of
+ * every page (20 texts on each of 10,000 product pages): on the server the messages of `keys`,
+ * in the browser the page's JSON script `id` that IslandMessages.astro wrote from the same keys,
+ * so both renders show the same texts.
+ */
+export function islandMessages(id: string, keys: readonly string[]): Messages {
+  return typeof document === 'undefined' ? serverPick(keys) : pageMessages(id);
 }
