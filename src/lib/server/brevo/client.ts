@@ -1,7 +1,8 @@
 /**
- * The one configured HTTP client of the Brevo API v3 (`api-key` header, JSON). For now only
- * the transactional e-mail call (password reset); the newsletter calls join here later.
- * Reads no environment: `src/lib/server/config.ts` builds the shop's client.
+ * The one configured HTTP client of the Brevo API v3 (`api-key` header, JSON): transactional
+ * e-mail (`email.ts`) and the newsletter's contacts and lists (`contacts.ts`). Every reply is
+ * checked with a zod schema; an empty reply (Brevo's 204) is `undefined`. Reads no environment:
+ * `src/lib/server/config.ts` builds the shop's client.
  */
 import ky, { isHTTPError } from 'ky';
 import { z } from 'zod';
@@ -31,7 +32,16 @@ export class BrevoError extends Error {
   }
 }
 
+export type BrevoMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
 export interface BrevoClient {
+  /** `path` is relative to the API base (`contacts/lists/31/contacts/add`), already encoded. */
+  request<S extends z.ZodType>(
+    method: BrevoMethod,
+    path: string,
+    schema: S,
+    json?: unknown,
+  ): Promise<z.output<S>>;
   post<S extends z.ZodType>(path: string, schema: S, json: unknown): Promise<z.output<S>>;
 }
 
@@ -44,40 +54,47 @@ export function createBrevoClient(options: BrevoClientOptions): BrevoClient {
     retry: 0,
     ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
   });
-  return {
-    async post(path, schema, json) {
-      let body: unknown;
-      const left = budgetLeft();
-      try {
-        if (left !== undefined && left < 20) {
-          throw new BrevoError(`Brevo POST ${path} not called: the time budget is spent`, {
-            code: 'TIMEOUT',
-            status: 504,
-          });
-        }
-        const text = await http
-          .post(path, { json, ...(left === undefined ? {} : { timeout: Math.min(timeout, left) }) })
-          .text();
-        body = text === '' ? undefined : (JSON.parse(text) as unknown);
-      } catch (error) {
-        throw toBrevoError(error, path, [options.apiKey]);
-      }
-      const parsed = schema.safeParse(body);
-      if (!parsed.success) {
-        throw new BrevoError(schemaMismatchMessage('Brevo', `POST ${path}`, parsed.error.issues), {
-          code: 'INVALID_RESPONSE',
-          status: 502,
-          cause: parsed.error,
+  async function request<S extends z.ZodType>(
+    method: BrevoMethod,
+    path: string,
+    schema: S,
+    json?: unknown,
+  ): Promise<z.output<S>> {
+    const what = `${method} ${path}`;
+    let body: unknown;
+    const left = budgetLeft();
+    try {
+      if (left !== undefined && left < 20) {
+        throw new BrevoError(`Brevo ${what} not called: the time budget is spent`, {
+          code: 'TIMEOUT',
+          status: 504,
         });
       }
-      return parsed.data;
-    },
-  };
+      const text = await http(path, {
+        method,
+        ...(json === undefined ? {} : { json }),
+        ...(left === undefined ? {} : { timeout: Math.min(timeout, left) }),
+      }).text();
+      body = text === '' ? undefined : (JSON.parse(text) as unknown);
+    } catch (error) {
+      throw toBrevoError(error, what, [options.apiKey]);
+    }
+    const parsed = schema.safeParse(body);
+    if (!parsed.success) {
+      throw new BrevoError(schemaMismatchMessage('Brevo', what, parsed.error.issues), {
+        code: 'INVALID_RESPONSE',
+        status: 502,
+        cause: parsed.error,
+      });
+    }
+    return parsed.data;
+  }
+  return { request, post: (path, schema, json) => request('POST', path, schema, json) };
 }
 
 const ErrorBodySchema = z.object({ code: z.string().optional(), message: z.string().optional() });
 
-function toBrevoError(error: unknown, path: string, secrets: string[]): BrevoError {
+function toBrevoError(error: unknown, what: string, secrets: string[]): BrevoError {
   if (error instanceof BrevoError) return error;
   const redact = redactor(secrets);
   if (isHTTPError(error)) {
@@ -85,13 +102,13 @@ function toBrevoError(error: unknown, path: string, secrets: string[]): BrevoErr
     const status = error.response.status;
     const message = details.success ? details.data.message : undefined;
     return new BrevoError(
-      redact(message ?? `Brevo POST ${path} failed with status ${status}`).slice(0, 500),
+      redact(message ?? `Brevo ${what} failed with status ${status}`).slice(0, 500),
       {
         code: (details.success ? details.data.code?.slice(0, 100) : undefined) ?? 'REQUEST_FAILED',
         status,
       },
     );
   }
-  const failure = transportFailure('Brevo', `POST ${path}`, error);
+  const failure = transportFailure('Brevo', what, error);
   return new BrevoError(failure.message, { code: failure.code, status: failure.status });
 }
