@@ -40,6 +40,7 @@ import {
 } from './http.ts';
 import { ensureImages } from './images.ts';
 import * as brevo from './routes/brevo.ts';
+import * as brevoContacts from './routes/brevo-contacts.ts';
 import * as carts from './routes/carts.ts';
 import * as catalog from './routes/catalog.ts';
 import * as catalogWrites from './routes/catalog-writes.ts';
@@ -196,6 +197,12 @@ const ROUTES: Route[] = [
   route('brevo', 'POST', '/smtp/email', brevo.sendEmail),
   route('brevo', 'GET', '/smtp/emails', brevo.listEmails),
   route('brevo', 'GET', '/smtp/emails/{uuid*}', brevo.getEmail),
+  route('brevo', 'POST', '/contacts', brevoContacts.createContact),
+  route('brevo', 'GET', '/contacts/lists/{listId}', brevoContacts.getList),
+  route('brevo', 'POST', '/contacts/lists/{listId}/contacts/add', brevoContacts.addToList),
+  route('brevo', 'POST', '/contacts/lists/{listId}/contacts/remove', brevoContacts.removeFromList),
+  route('brevo', 'GET', '/contacts/{identifier*}', brevoContacts.getContact),
+  route('brevo', 'DELETE', '/contacts/{identifier*}', brevoContacts.deleteContact),
 ];
 
 const IMAGE_PATH = /^\/images\/(\d+x\d+)\/([a-z0-9-]+\.jpg)$/;

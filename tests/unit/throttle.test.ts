@@ -484,6 +484,38 @@ describe('registration throttle', () => {
   });
 });
 
+describe('newsletter sign-up throttle', () => {
+  test('10 sign-ups from one address and 3 of one e-mail, then delays; counted apart from registrations', async () => {
+    const { clock, throttle } = setup();
+    for (let i = 0; i < 10; i += 1) {
+      expect(await throttle.newsletter({ email: `s${i}@example.fr`, address: HOME })).toEqual({
+        allowed: true,
+      });
+    }
+    expect(await throttle.newsletter({ email: 'late@example.fr', address: HOME })).toEqual({
+      allowed: false,
+      retryAfterMs: 1000,
+    });
+    // Registrations from the same address have their own count.
+    expect(await throttle.registration({ email: 'late@example.fr', address: HOME })).toEqual({
+      allowed: true,
+    });
+    for (let i = 0; i < 3; i += 1) {
+      expect(
+        (await throttle.newsletter({ email: 'Zoe@example.fr', address: `192.0.2.${i}` })).allowed,
+      ).toBe(true);
+    }
+    expect(await throttle.newsletter({ email: ' zoe@EXAMPLE.fr', address: '192.0.2.99' })).toEqual({
+      allowed: false,
+      retryAfterMs: 1000,
+    });
+    clock.now += 60 * 60_000;
+    expect((await throttle.newsletter({ email: 'zoe@example.fr', address: HOME })).allowed).toBe(
+      true,
+    );
+  });
+});
+
 describe('password-reset requests', () => {
   test('3 per account and 10 per address in an hour', async () => {
     const { clock, throttle } = setup();

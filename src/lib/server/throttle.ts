@@ -48,6 +48,10 @@ export interface ThrottleRules {
   registrationAddress: ProgressiveRule;
   /** Registrations of one e-mail. */
   registrationEmail: ProgressiveRule;
+  /** Newsletter sign-ups from one address (group). */
+  newsletterAddress: ProgressiveRule;
+  /** Newsletter sign-ups of one e-mail. */
+  newsletterEmail: ProgressiveRule;
   /** Password-reset e-mails per account. */
   resetAccount: WindowRule;
   /** Password-reset e-mails per address (group). */
@@ -67,7 +71,8 @@ const progressive = (free: number): ProgressiveRule => ({
 /**
  * The shop's limits: 5 attempts per account or device cookie and 20 failures per address
  * before waiting 1 s, 2 s, 4 s... at most 15 minutes; 10 registrations per address and 3 per
- * e-mail the same way; 3 reset e-mails per account and 10 per address. Counts last an hour.
+ * e-mail the same way, and newsletter sign-ups alike; 3 reset e-mails per account and 10 per
+ * address. Counts last an hour.
  */
 export const THROTTLE_RULES: Readonly<ThrottleRules> = Object.freeze({
   loginAccount: progressive(5),
@@ -75,6 +80,8 @@ export const THROTTLE_RULES: Readonly<ThrottleRules> = Object.freeze({
   loginDevice: progressive(5),
   registrationAddress: progressive(10),
   registrationEmail: progressive(3),
+  newsletterAddress: progressive(10),
+  newsletterEmail: progressive(3),
   resetAccount: { limit: 3, windowMs: HOUR },
   resetAddress: { limit: 10, windowMs: HOUR },
 });
@@ -252,6 +259,8 @@ export interface AccountThrottle {
   login(input: LoginAttemptInput): Promise<LoginAdmission>;
   /** Before creating an account: whether this registration may go on now (counted). */
   registration(input: { email: string; address: string }): Promise<Admission>;
+  /** Before a newsletter sign-up: whether it may go on now (counted). */
+  newsletter(input: { email: string; address: string }): Promise<Admission>;
   /** Whether a reset e-mail may be sent for this request (counted). */
   resetRequest(input: { email: string; address: string }): Promise<boolean>;
 }
@@ -319,6 +328,28 @@ export function createAccountThrottle(options: AccountThrottleOptions): AccountT
     return payload.n;
   };
 
+  /** Counts a sign-up of `email` from `address` (its group) against both rules. */
+  const admitSignUp = async (
+    kind: string,
+    email: string,
+    address: string,
+    emailRule: ProgressiveRule,
+    addressRule: ProgressiveRule,
+  ): Promise<Admission> => {
+    const group = addressGroup(address);
+    const counters: Counter[] = [
+      { key: `limit:${kind}:email:${tag(email)}`, rule: emailRule, counts: 'attempts' },
+    ];
+    if (group !== '') {
+      counters.push({
+        key: `limit:${kind}:address:${group}`,
+        rule: addressRule,
+        counts: 'attempts',
+      });
+    }
+    return (await admit(store, counters)).admission;
+  };
+
   return {
     async login({ email, address, deviceCookie }) {
       const device = deviceOf(deviceCookie, email);
@@ -355,25 +386,13 @@ export function createAccountThrottle(options: AccountThrottleOptions): AccountT
       };
     },
 
-    async registration({ email, address }) {
-      const group = addressGroup(address);
-      const counters: Counter[] = [
-        {
-          key: `limit:register:email:${tag(email)}`,
-          rule: rules.registrationEmail,
-          counts: 'attempts',
-        },
-      ];
-      if (group !== '') {
-        counters.push({
-          key: `limit:register:address:${group}`,
-          rule: rules.registrationAddress,
-          counts: 'attempts',
-        });
-      }
+    registration: ({ email, address }) =>
       // Every registration counts, successful or not: creating accounts is what is limited.
-      return (await admit(store, counters)).admission;
-    },
+      admitSignUp('register', email, address, rules.registrationEmail, rules.registrationAddress),
+
+    // Every sign-up counts too: a script filling the list with strangers' addresses is limited.
+    newsletter: ({ email, address }) =>
+      admitSignUp('newsletter', email, address, rules.newsletterEmail, rules.newsletterAddress),
 
     async resetRequest({ email, address }) {
       const group = addressGroup(address);

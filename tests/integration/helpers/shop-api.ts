@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { createContext } from 'astro/middleware';
 import { bigcommerceService } from '../../../src/lib/server/api/bigcommerce.ts';
+import { brevoService } from '../../../src/lib/server/api/brevo-methods.ts';
 import {
   createAccountServices,
   type AccountServices,
@@ -68,6 +69,7 @@ export interface CallOptions {
 
 export interface Shopper {
   readonly cookies: Map<string, string>;
+  /** A method of the bigcommerce service, or `service.method` (`brevo.subscribe`). */
   call(method: string, args?: unknown[], options?: CallOptions): Promise<Reply>;
   /** `call`, expecting 200: the data. */
   data<T>(method: string, args?: unknown[]): Promise<T>;
@@ -131,7 +133,10 @@ export async function startShopApi(options: ShopApiOptions = {}): Promise<ShopAp
     },
     ...options.account,
   });
-  const services: ApiServices = { bigcommerce: bigcommerceService(() => client, account) };
+  const services: ApiServices = {
+    bigcommerce: bigcommerceService(() => client, account),
+    brevo: brevoService({ brevo: () => brevo, commerce: () => client, account }),
+  };
   const withClient = createWithClient({
     trustedProxies: parseTrustedProxies(options.trustedProxies),
   });
@@ -218,11 +223,9 @@ export async function startShopApi(options: ShopApiOptions = {}): Promise<ShopAp
           headers.Cookie = [...cookies].map(([name, value]) => `${name}=${value}`).join('; ');
         }
         if (shopperOptions.ip !== undefined) headers[CLIENT_IP_HEADER] = shopperOptions.ip;
-        const reply = await send(
-          `/api/bigcommerce/${method}`,
-          callOptions.body ?? JSON.stringify(args),
-          headers,
-        );
+        // `method` of the bigcommerce service, or `service.method` (`brevo.subscribe`).
+        const path = method.includes('.') ? method.replace('.', '/') : `bigcommerce/${method}`;
+        const reply = await send(`/api/${path}`, callOptions.body ?? JSON.stringify(args), headers);
         for (const cookie of reply.setCookies) {
           const [pair = '', ...attributes] = cookie.split(';').map((p) => p.trim());
           const at = pair.indexOf('=');

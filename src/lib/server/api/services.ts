@@ -1,10 +1,8 @@
-/**
- * The services the API middleware serves, wired to the shop's config. Brevo joins here when
- * its methods exist; until then `/api/brevo/*` answers 500 "Unknown middleware" (spec §8).
- */
-import { accountServices, bigcommerceForHost, contentful } from '../config.ts';
+/** The services the API middleware serves (spec §7), wired to the shop's config. */
+import { accountServices, bigcommerceForHost, brevo, contentful } from '../config.ts';
 import { requestHost } from '../storefronts.ts';
 import { bigcommerceService } from './bigcommerce.ts';
+import { brevoService } from './brevo-methods.ts';
 import { contentfulService } from './contentful-methods.ts';
 import type { ApiServices } from './handle.ts';
 
@@ -19,5 +17,11 @@ export const apiServices: ApiServices = {
   contentful: contentfulService({
     client: () => contentful(),
     commerce: (request) => bigcommerceForHost(requestHost(request)),
+  }),
+  // The newsletter: anyone subscribes; a contact's own lists only for the logged-in customer.
+  brevo: brevoService({
+    brevo,
+    commerce: (request) => bigcommerceForHost(requestHost(request)),
+    account: accountServices(),
   }),
 };
