@@ -29,6 +29,8 @@ export const VALIDATION_MESSAGES = {
   phone: 'validation.phone',
   countryCode: 'validation.countryCode',
   rating: 'validation.rating',
+  /** spec §5 newsletter: the consent checkbox must be ticked. */
+  newsletterConsent: 'validation.newsletterConsent',
   /** A value no form field can produce (not an object, a checkbox that is not a boolean). */
   invalid: 'validation.invalid',
 } as const satisfies Record<string, MessageKey>;
@@ -209,6 +211,13 @@ export const PasswordResetInputSchema = form({
   resetToken: requiredText(),
 });
 export type PasswordResetInput = z.output<typeof PasswordResetInputSchema>;
+
+/** spec §5 newsletter: email required and valid; the consent checkbox must be ticked. */
+export const NewsletterInputSchema = form({
+  email: email(),
+  consent: z.literal(true, M.newsletterConsent),
+});
+export type NewsletterInput = z.output<typeof NewsletterInputSchema>;
 
 /** A product review: title and text at least 3 characters (spec §5 hint), rating 1 to 5. */
 export const ReviewInputSchema = form({

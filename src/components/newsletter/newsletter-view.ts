@@ -1,0 +1,57 @@
+/**
+ * What a newsletter form shows for its state (spec §4, §8): pure, so the texts of each state
+ * are unit-tested; `newsletter-form.ts` writes them into the static markup.
+ */
+import type { NewsletterInput } from '../../lib/commerce/validation.ts';
+import type { FieldErrors } from '../../lib/commerce/validation.ts';
+import type { MessageKey } from '../../lib/i18n/index.ts';
+import type { Translate } from '../../lib/i18n/translate.ts';
+import type { NewsletterFormState } from '../../lib/stores/newsletter.ts';
+
+/** Id of the newsletter panel (its opening buttons' `popovertarget`). */
+export const NEWSLETTER_PANEL_ID = 'newsletter-panel';
+
+/** Every text the form may show: its validation, API and store messages. */
+export const NEWSLETTER_FORM_MESSAGES = [
+  'newsletter.submit',
+  'newsletter.success',
+  'newsletter.error.exists',
+  'newsletter.error.existsOrMissing',
+  'validation.required',
+  'validation.newsletterConsent',
+  'validation.invalid',
+  'Invalid email',
+  'Too many attempts',
+  'common.loading',
+  'error.generic',
+  'error.upstreamTimeout',
+  'error.upstreamUnavailable',
+  'error.forbidden',
+] as const satisfies readonly MessageKey[];
+
+export interface NewsletterFormView {
+  emailError: string;
+  consentError: string;
+  /** Above the button (spec §8 "the error message appears above the button"). */
+  formError: string;
+  /** Below it: the success text (spec §4). */
+  status: string;
+  button: string;
+  pending: boolean;
+}
+
+export function newsletterFormView(
+  state: NewsletterFormState,
+  errors: FieldErrors<NewsletterInput>,
+  t: Translate,
+): NewsletterFormView {
+  const text = (key: string | null | undefined) => (key ? t(key) : '');
+  return {
+    emailError: text(errors.email),
+    consentError: text(errors.consent ?? errors['']),
+    formError: text(state.error),
+    status: state.done ? t('newsletter.success') : '',
+    button: state.pending ? t('common.loading') : t('newsletter.submit'),
+    pending: state.pending,
+  };
+}
