@@ -223,6 +223,28 @@ describe('happy path: every bigcommerce method answers { data }', () => {
     expect(new URL(upstream[0]?.url ?? '').searchParams.get('keyword')).toBe('matelas');
   });
 
+  test('getProductsWithFilter: the shown categories of the found products (spec §3), tree read once', async () => {
+    const search = async (searchTerm: string) =>
+      data(await call('/api/bigcommerce/getProductsWithFilter', [{ searchTerm, limit: 6 }])) as {
+        products: { categories: number[] }[];
+        categories: { label: string; slug: string }[];
+      };
+    const result = await search('oreiller');
+    expect(result.categories.length).toBeGreaterThan(0);
+    for (const category of result.categories) {
+      expect(category.slug).toMatch(/^\/c\/[a-z0-9-/]+$/);
+      expect(category.label).not.toBe('');
+    }
+    expect(new Set(result.categories.map((c) => c.slug)).size).toBe(result.categories.length);
+    const treeReads = () => upstream.filter((r) => r.url.includes('/categories/tree')).length;
+    const before = treeReads();
+    await search('couette');
+    await search('drap');
+    expect(treeReads()).toBe(before);
+    // No product, no category, and no tree read for it.
+    expect((await search('zzzqqqxxx')).categories).toEqual([]);
+  });
+
   test('getCategoryTree, getCategory, getCategoriesBatchMetafields', async () => {
     const tree = data(await call('/api/bigcommerce/getCategoryTree', [])) as {
       id: number;

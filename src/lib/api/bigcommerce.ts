@@ -14,6 +14,7 @@ import type {
   OrderProduct,
   OrderShippingAddress,
   Page,
+  Pagination,
   Product,
   ProductReview,
   Shipment,
@@ -27,9 +28,17 @@ import type {
   RegistrationInput,
   ReviewInput,
 } from '../commerce/validation.ts';
+import type { SearchCategory } from '../commerce/search.ts';
 import { callApi, type CallApiInit } from './client.ts';
 
 export type { LineItemInput };
+
+/** spec §3 search result. */
+export interface ProductSearchReply {
+  products: Product[];
+  pagination: Pagination;
+  categories: SearchCategory[];
+}
 
 /** The contract says `{ isValid: true, customer }`; read defensively (spec §5 login rules). */
 export interface LoginReply {
@@ -82,6 +91,11 @@ export const api = {
     call<CustomerAddress>('updateCustomerAddress', [input], init),
   deleteCustomerAddress: (input: { id: number[] }, init?: CallApiInit) =>
     call<null>('deleteCustomerAddress', [input], init),
+
+  // -- catalogue -------------------------------------------------------------------------------
+  /** spec §7 search: products matching the trimmed term and their shown categories (§3). */
+  getProductsWithFilter: (input: { searchTerm: string; limit?: number }, init?: CallApiInit) =>
+    call<ProductSearchReply>('getProductsWithFilter', [input], init),
 
   // -- cart ------------------------------------------------------------------------------------
   /** The cart, or null when it is unknown or expired (the store then creates one). */

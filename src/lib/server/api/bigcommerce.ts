@@ -4,7 +4,10 @@
  * storefront (`is_visible: false`) are never returned, whatever the arguments say.
  */
 import { z } from 'zod';
-import type { Product } from '../../commerce/types.ts';
+import { hiddenCategoryIds, HIDE_CATEGORY_KEY, visibleTree } from '../../commerce/category.ts';
+import { searchCategories } from '../../commerce/search.ts';
+import type { CategoryNode, Product } from '../../commerce/types.ts';
+import { createCache } from '../cache.ts';
 import {
   getAllBanners,
   getCategoriesBatchMetafields,
@@ -43,6 +46,24 @@ const ShopperProductsQuerySchema = ProductsQuerySchema.omit({ isVisible: true })
 // Catalogue and store reads: the same for every shopper of a storefront, so cached briefly.
 const catalogueRead = { cacheable: true };
 
+// The tree of shown categories (spec §5: visible and not hide-category) of each channel, for
+// the categories of search results: read once a few minutes, not at each search.
+const shownTrees = createCache<CategoryNode[]>({
+  ttlMs: 5 * 60_000,
+  graceMs: 60 * 60_000,
+  maxEntries: 32,
+});
+
+function shownCategoryTree(client: BigCommerceClient): Promise<CategoryNode[]> {
+  return shownTrees.get(String(client.channelId ?? 'default'), async () => {
+    const [tree, metafields] = await Promise.all([
+      getCategoryTree(client),
+      getCategoriesBatchMetafields(client, { key: HIDE_CATEGORY_KEY }),
+    ]);
+    return visibleTree(tree, hiddenCategoryIds(metafields));
+  });
+}
+
 export const bigcommerceMethods = {
   getProducts: defineMethod(
     z.tuple([ShopperProductsQuerySchema.optional().describe('query')]),
@@ -67,9 +88,17 @@ export const bigcommerceMethods = {
     async ({ client }: ShopContext, [query]) => visible(await getProductsBySku(client, query)),
     catalogueRead,
   ),
+  // spec §3 search result: the products, and the shown categories derived from them.
   getProductsWithFilter: defineMethod(
     z.tuple([ProductSearchQuerySchema.describe('query')]),
-    ({ client }: ShopContext, [query]) => getProductsWithFilter(client, query),
+    async ({ client }: ShopContext, [query]) => {
+      const result = await getProductsWithFilter(client, query);
+      const categories =
+        result.products.length === 0
+          ? []
+          : searchCategories(result.products, await shownCategoryTree(client));
+      return { ...result, categories };
+    },
     catalogueRead,
   ),
   getCategoryTree: defineMethod(

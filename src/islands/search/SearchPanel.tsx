@@ -1,0 +1,347 @@
+/**
+ * The search panel (spec §2 search panel, §4 search UI state, §5 search rule): suggestions of
+ * categories and products under the header's search bar, after the 1000 ms debounce of the
+ * search store. It takes over the static form of `SearchForm.astro` (ARIA combobox on its
+ * input, a listbox of suggestions) and is mounted on the first focus of that input
+ * (`mount.tsx`), so pages load none of it up front; without JavaScript the form still sends
+ * `?term=` to the results page.
+ *
+ * - Opens on focus; closes on Escape, a click outside, its close button, leaving the page and
+ *   the opening of the details menu (ui store).
+ * - A magnifier (the form's submit button) when the input is empty, a cross that clears and
+ *   refocuses when it holds text.
+ * - Arrows move through the suggestions, Enter opens the active one, else the results page
+ *   `/resultats-de-recherche/{term}` when the trimmed term is not empty.
+ */
+import { useStore } from '@nanostores/react';
+import { useCallback, useEffect, useId, useState } from 'react';
+import { searchResultsPath, type SearchProductView } from '../../lib/commerce/search.ts';
+import type { Translate } from '../../lib/i18n/translate.ts';
+import { $search, $searchErrors, clearSearch, setSearchInput } from '../../lib/stores/search.ts';
+import { $searchOpen, closeSearch, openSearch } from '../../lib/stores/ui.ts';
+import { PriceTag } from '../ui/PriceTag.tsx';
+
+export interface SearchPanelProps {
+  form: HTMLFormElement;
+  input: HTMLInputElement;
+  t: Translate;
+}
+
+interface Option {
+  id: string;
+  href: string;
+}
+
+export function SearchPanel({ form, input, t }: SearchPanelProps) {
+  const search = useStore($search);
+  const open = useStore($searchOpen);
+  const error = useStore($searchErrors).search;
+  const [text, setText] = useState(input.value);
+  // The active option belongs to the suggestions it was chosen in: new ones start with none.
+  const [cursor, setCursor] = useState({ search, index: -1 });
+  const active = cursor.search === search ? cursor.index : -1;
+  const baseId = useId();
+  const listboxId = `${baseId}-listbox`;
+
+  const showing = search.status === 'done' && search.term !== '';
+  const options: Option[] = showing
+    ? [
+        ...search.categories.map((c, i) => ({ id: `${baseId}-c${i}`, href: c.slug })),
+        ...search.products.map((p, i) => ({ id: `${baseId}-p${i}`, href: p.href })),
+      ]
+    : [];
+  const activeOption = active >= 0 ? options[active] : undefined;
+
+  // The input becomes the combobox (WAI-ARIA APG "combobox with listbox popup").
+  useEffect(() => {
+    input.setAttribute('role', 'combobox');
+    input.setAttribute('aria-autocomplete', 'list');
+    input.setAttribute('aria-controls', listboxId);
+    // Enter on an empty term does nothing, instead of the browser's own (English) bubble.
+    disableNativeValidation(form);
+  }, [form, input, listboxId]);
+  useEffect(() => {
+    input.setAttribute('aria-expanded', String(open));
+    if (activeOption) input.setAttribute('aria-activedescendant', activeOption.id);
+    else input.removeAttribute('aria-activedescendant');
+  }, [input, open, activeOption]);
+
+  // The magnifier (submit) shows when the input is empty, the cross otherwise (spec §4).
+  useEffect(() => {
+    const submit = form.querySelector<HTMLButtonElement>('button[type="submit"]');
+    if (submit) submit.hidden = text.trim() !== '';
+  }, [form, text]);
+
+  const go = useCallback((href: string) => {
+    closeSearch();
+    window.location.assign(href);
+  }, []);
+
+  useEffect(() => {
+    const onInput = () => {
+      setText(input.value);
+      setSearchInput(input.value);
+      openSearch();
+    };
+    const onFocus = () => {
+      openSearch();
+    };
+    const onSubmit = (event: SubmitEvent) => {
+      event.preventDefault();
+      const path = searchResultsPath(input.value);
+      if (path !== null) go(path);
+    };
+    const onPointerDown = (event: PointerEvent) => {
+      if (event.target instanceof Node && !form.contains(event.target)) closeSearch();
+    };
+    const onPageHide = () => {
+      closeSearch();
+    };
+    input.addEventListener('input', onInput);
+    input.addEventListener('focus', onFocus);
+    // Focused already (after Escape): a click opens it again.
+    input.addEventListener('click', onFocus);
+    form.addEventListener('submit', onSubmit);
+    document.addEventListener('pointerdown', onPointerDown);
+    window.addEventListener('pagehide', onPageHide);
+    // Typed before this code arrived: search it now.
+    if (input.value.trim() !== '') setSearchInput(input.value);
+    return () => {
+      input.removeEventListener('input', onInput);
+      input.removeEventListener('focus', onFocus);
+      input.removeEventListener('click', onFocus);
+      form.removeEventListener('submit', onSubmit);
+      document.removeEventListener('pointerdown', onPointerDown);
+      window.removeEventListener('pagehide', onPageHide);
+    };
+  }, [form, input, go]);
+
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') {
+        if ($searchOpen.get()) {
+          event.preventDefault();
+          closeSearch();
+        }
+        return;
+      }
+      if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+        event.preventDefault();
+        openSearch();
+        if (options.length === 0) return;
+        const step = event.key === 'ArrowDown' ? 1 : -1;
+        // From the input (-1) through the options and back to the input.
+        const next = active + step;
+        const index = next < -1 ? options.length - 1 : next >= options.length ? -1 : next;
+        setCursor({ search, index });
+        return;
+      }
+      if (event.key === 'Enter' && activeOption && $searchOpen.get()) {
+        event.preventDefault();
+        go(activeOption.href);
+      }
+    };
+    input.addEventListener('keydown', onKeyDown);
+    return () => {
+      input.removeEventListener('keydown', onKeyDown);
+    };
+  }, [input, search, active, options.length, activeOption, go]);
+
+  // Keep the active option in view.
+  useEffect(() => {
+    if (activeOption)
+      document.getElementById(activeOption.id)?.scrollIntoView({ block: 'nearest' });
+  }, [activeOption]);
+
+  const clear = () => {
+    emptyInput(input);
+    setText('');
+    clearSearch();
+    input.focus();
+  };
+
+  const resultsPath = searchResultsPath(text);
+  const optionClass = (index: number) =>
+    `flex items-center gap-3 rounded-control px-3 py-2 text-sm text-neutral-900 hover:bg-neutral-100 ${
+      index === active ? 'bg-neutral-100 outline-2 outline-primary-600' : ''
+    }`;
+
+  return (
+    <>
+      {text.trim() !== '' && (
+        <button
+          type="button"
+          onClick={clear}
+          className="absolute inset-y-1 end-1 inline-flex w-9 items-center justify-center rounded-full text-primary-800 hover:bg-neutral-200"
+        >
+          <svg
+            aria-hidden="true"
+            viewBox="0 0 24 24"
+            className="size-5"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="2"
+            strokeLinecap="round"
+          >
+            <path d="M6 6l12 12 M18 6L6 18" />
+          </svg>
+          <span className="sr-only">{t('search.clear')}</span>
+        </button>
+      )}
+      <div
+        hidden={!open}
+        className="absolute inset-x-0 top-full z-40 mt-2 max-h-[min(70vh,36rem)] overflow-y-auto rounded-card border border-neutral-200 bg-white p-4 text-start shadow-xl"
+        data-search-panel
+      >
+        <div className="mb-2 flex items-center justify-between gap-4">
+          <p
+            className="text-sm text-neutral-700"
+            aria-live="polite"
+            aria-busy={search.status === 'loading'}
+          >
+            {search.status === 'idle' && t("You haven't searched for items yet")}
+            {search.status === 'loading' && t('common.loading')}
+            {search.status === 'error' && t(error ?? 'error.generic')}
+            {showing &&
+              search.products.length === 0 &&
+              t('No products found matching your search criteria.')}
+          </p>
+          <button
+            type="button"
+            onClick={closeSearch}
+            className="-me-2 inline-flex size-11 shrink-0 items-center justify-center rounded-full text-primary-800 hover:bg-neutral-100"
+          >
+            <svg
+              aria-hidden="true"
+              viewBox="0 0 24 24"
+              className="size-5"
+              fill="none"
+              stroke="currentColor"
+              strokeWidth="2"
+              strokeLinecap="round"
+            >
+              <path d="M6 6l12 12 M18 6L6 18" />
+            </svg>
+            <span className="sr-only">{t('search.close')}</span>
+          </button>
+        </div>
+        <div
+          id={listboxId}
+          role="listbox"
+          aria-label={t('search.suggestions')}
+          className="flex flex-col gap-4"
+        >
+          {showing && search.categories.length > 0 && (
+            <div role="group" aria-labelledby={`${baseId}-cats`}>
+              <p
+                id={`${baseId}-cats`}
+                role="presentation"
+                className="mb-1 text-xs font-semibold tracking-wide text-neutral-600 uppercase"
+              >
+                {t('search.categories')}
+              </p>
+              {search.categories.map((category, i) => (
+                <a
+                  key={category.slug}
+                  id={`${baseId}-c${i}`}
+                  role="option"
+                  aria-selected={i === active}
+                  tabIndex={-1}
+                  href={category.slug}
+                  className={optionClass(i)}
+                  data-search-category
+                >
+                  {category.label}
+                </a>
+              ))}
+            </div>
+          )}
+          {showing && search.products.length > 0 && (
+            <div role="group" aria-labelledby={`${baseId}-products`}>
+              <p
+                id={`${baseId}-products`}
+                role="presentation"
+                className="mb-1 text-xs font-semibold tracking-wide text-neutral-600 uppercase"
+              >
+                {t('search.products')}
+              </p>
+              {search.products.map((product, i) => {
+                const index = search.categories.length + i;
+                return (
+                  <ProductOption
+                    key={product.id}
+                    id={`${baseId}-p${i}`}
+                    product={product}
+                    selected={index === active}
+                    className={optionClass(index)}
+                    t={t}
+                  />
+                );
+              })}
+            </div>
+          )}
+        </div>
+        {showing && search.products.length > 0 && resultsPath !== null && (
+          <a
+            href={resultsPath}
+            className="mt-3 inline-block text-sm font-semibold text-primary-700 underline underline-offset-4"
+          >
+            {t('search.seeAll')}
+          </a>
+        )}
+      </div>
+    </>
+  );
+}
+
+function disableNativeValidation(form: HTMLFormElement): void {
+  form.noValidate = true;
+}
+
+function emptyInput(input: HTMLInputElement): void {
+  input.value = '';
+}
+
+function ProductOption({
+  id,
+  product,
+  selected,
+  className,
+  t,
+}: {
+  id: string;
+  product: SearchProductView;
+  selected: boolean;
+  className: string;
+  t: Translate;
+}) {
+  return (
+    <a
+      id={id}
+      role="option"
+      aria-selected={selected}
+      tabIndex={-1}
+      href={product.href}
+      className={className}
+      data-search-product
+    >
+      {product.image ? (
+        <img
+          src={product.image}
+          alt=""
+          width={48}
+          height={48}
+          loading="lazy"
+          decoding="async"
+          className="size-12 shrink-0 rounded-control bg-neutral-100 object-cover"
+        />
+      ) : (
+        <span className="size-12 shrink-0 rounded-control bg-neutral-100" />
+      )}
+      <span className="flex min-w-0 flex-col">
+        <span className="truncate font-semibold">{product.name}</span>
+        {product.price && <PriceTag price={product.price} t={t} className="text-sm" />}
+      </span>
+    </a>
+  );
+}

@@ -1,0 +1,22 @@
+/**
+ * Message keys of the search panel, handed to it by the search form's `data-messages` (kept
+ * apart from the panel so the form's markup does not import the island).
+ */
+import { PRICE_TAG_MESSAGES } from '../ui/PriceTag.tsx';
+
+/** Message keys the panel reads. */
+export const SEARCH_PANEL_MESSAGES = [
+  ...PRICE_TAG_MESSAGES,
+  "You haven't searched for items yet",
+  'No products found matching your search criteria.',
+  'search.suggestions',
+  'search.categories',
+  'search.products',
+  'search.clear',
+  'search.close',
+  'search.seeAll',
+  'common.loading',
+  'error.generic',
+  'error.upstreamTimeout',
+  'error.upstreamUnavailable',
+] as const;
