@@ -10,7 +10,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { ADD_TO_CART_FEEDBACK_MS } from '../lib/commerce/cart.ts';
 import { createTranslator, type Messages } from '../lib/i18n/translate.ts';
 import type { AnalyticsItem } from '../lib/analytics/datalayer.ts';
-import { addToCartAndNotify } from '../lib/stores/add-to-cart.ts';
+import { ADD_ERROR_MESSAGES, addToCartAndNotify } from '../lib/stores/add-to-cart.ts';
 import { $cartLoading } from '../lib/stores/cart.ts';
 import { buttonClass } from '../components/ui/classes.ts';
 
@@ -23,7 +23,7 @@ export const ADD_TO_CART_MESSAGES = [
   'Added to cart',
   'cart.viewCart',
   'cart.error.add',
-  'Currently unavailable',
+  ...ADD_ERROR_MESSAGES,
 ] as const;
 
 export interface AddToCartButtonProps {
@@ -75,7 +75,12 @@ export function AddToCartButton({
     const added = await addToCartAndNotify(
       { productId, variantId, quantity },
       { item_id: String(productId), item_name: name, ...analyticsItem, quantity },
-      { added: t('Added to cart'), viewCart: t('cart.viewCart'), error: t('cart.error.add') },
+      {
+        added: t('Added to cart'),
+        viewCart: t('cart.viewCart'),
+        error: t('cart.error.add'),
+        errors: Object.fromEntries(ADD_ERROR_MESSAGES.map((key) => [key, t(key)])),
+      },
     );
     if (!added) {
       setPhase('idle');

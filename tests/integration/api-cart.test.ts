@@ -104,6 +104,47 @@ describe('guest cart lifecycle (spec §4)', () => {
     expect(await guest.data('getCart', [{ id: cart.id }])).toBeNull();
   });
 
+  test('a refused add answers the spec §8 stock message, not the upstream title', async () => {
+    const guest = api.shopper();
+    const cart = await guest.data<Cart>('createCart', [{ lineItems: [{ ...line, quantity: 1 }] }]);
+    const products = (
+      (await api.admin('GET', 'v3/catalog/products?is_visible=true&include=variants&limit=250'))
+        .json as {
+        data: {
+          id: number;
+          inventory_tracking: string;
+          inventory_level: number;
+          variants: { id: number }[];
+        }[];
+      }
+    ).data;
+    const tracked = products.find(
+      (p) => p.inventory_tracking === 'product' && p.inventory_level > 0,
+    );
+    expect(tracked).toBeDefined();
+    const tooMany = await guest.call('addCartItems', [
+      {
+        cartId: cart.id,
+        lineItems: [
+          {
+            productId: tracked?.id,
+            variantId: tracked?.variants[0]?.id,
+            quantity: (tracked?.inventory_level ?? 0) + 1,
+          },
+        ],
+      },
+    ]);
+    expect(tooMany).toMatchObject({
+      status: 422,
+      json: { message: 'The selected quantity exceeds available stock.', statusCode: 422 },
+    });
+    await api.admin('PUT', `v3/catalog/products/${String(tracked?.id)}`, { inventory_level: 0 });
+    const none = await guest.call('createCart', [
+      { lineItems: [{ productId: tracked?.id, variantId: tracked?.variants[0]?.id, quantity: 1 }] },
+    ]);
+    expect(none).toMatchObject({ status: 422, json: { message: 'Out of stock' } });
+  });
+
   test('updateItemOption changes the variant of a line', async () => {
     const guest = api.shopper();
     const cart = await guest.data<Cart>('createCart', [{ lineItems: [{ ...line, quantity: 1 }] }]);

@@ -15,6 +15,9 @@ const messages: CardButtonMessages = {
   'Added to cart': 'Ajouté au panier',
   'cart.viewCart': 'Voir le panier',
   'cart.error.add': "Impossible d'ajouter l'article au panier.",
+  'Out of stock': 'Rupture de stock',
+  'The selected quantity exceeds available stock.': 'La quantité dépasse le stock disponible.',
+  'Currently unavailable': 'Actuellement indisponible',
 };
 /** What CardAddToCart.astro writes on a button. */
 const cardData: fc.Arbitrary<CardButtonData> = fc

@@ -68,6 +68,7 @@ async function add(button: HTMLButtonElement): Promise<void> {
       added: data.messages['Added to cart'],
       viewCart: data.messages['cart.viewCart'],
       error: data.messages['cart.error.add'],
+      errors: data.messages,
     },
   );
   if (!added) {

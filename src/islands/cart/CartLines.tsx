@@ -8,7 +8,14 @@ import { cartItemView, MAX_CART_QUANTITY } from '../../lib/commerce/cart.ts';
 import { formatPrice } from '../../lib/commerce/money.ts';
 import { productPath } from '../../lib/commerce/slug.ts';
 import type { Translate } from '../../lib/i18n/translate.ts';
-import { $cartItems, removeCartItem, updateCartItemQuantity } from '../../lib/stores/cart.ts';
+import {
+  $cartErrors,
+  $cartItems,
+  cartErrorText,
+  CART_ERROR_MESSAGES,
+  removeCartItem,
+  updateCartItemQuantity,
+} from '../../lib/stores/cart.ts';
 import { PRICE_TAG_MESSAGES, PriceTag } from '../ui/PriceTag.tsx';
 import { QuantitySelector } from '../ui/QuantitySelector.tsx';
 
@@ -20,78 +27,86 @@ export const CART_LINES_MESSAGES = [
   'cart.decrease',
   'cart.removeItem',
   'cart.lineTotal',
+  ...CART_ERROR_MESSAGES,
 ] as const;
 
 export function CartLines({ t, size = 'sm' }: { t: Translate; size?: 'sm' | 'lg' }) {
   const items = useStore($cartItems);
+  const errors = useStore($cartErrors);
   const image = size === 'lg' ? 'size-24 sm:size-28' : 'size-20';
+  const error = cartErrorText(errors);
   return (
-    <ul className="flex flex-col divide-y divide-neutral-200" data-cart-lines>
-      {items.map((item) => {
-        const view = cartItemView(item);
-        return (
-          <li key={view.id} className="flex gap-4 py-4" data-cart-line={view.sku}>
-            {view.image ? (
-              <img
-                src={view.image}
-                alt=""
-                width={96}
-                height={96}
-                loading="lazy"
-                decoding="async"
-                className={`${image} shrink-0 rounded-control bg-neutral-100 object-cover`}
-              />
-            ) : (
-              <span className={`${image} shrink-0 rounded-control bg-neutral-100`} />
-            )}
-            <div className="flex min-w-0 flex-1 flex-col gap-1.5">
-              <a
-                href={productPath({ id: view.productId, name: view.name })}
-                className="font-semibold text-primary-900 hover:underline"
-              >
-                {view.name}
-              </a>
-              {view.attributes.length > 0 && (
-                <ul className="text-sm text-neutral-700">
-                  {view.attributes.map((attribute) => (
-                    <li key={attribute.name}>
-                      {attribute.name} : {attribute.value}
-                    </li>
-                  ))}
-                </ul>
-              )}
-              <PriceTag price={view.price} t={t} className="text-sm" />
-              <div className="mt-1 flex flex-wrap items-center justify-between gap-3">
-                <QuantitySelector
-                  value={view.quantity}
-                  max={MAX_CART_QUANTITY}
-                  labels={{
-                    quantity: `${t('cart.quantity')} : ${view.name}`,
-                    decrease: t('cart.decrease'),
-                    increase: t('cart.increase'),
-                  }}
-                  onCommit={(quantity) => {
-                    void updateCartItemQuantity(view.id, quantity);
-                  }}
+    <>
+      <p role="alert" className="text-sm font-semibold text-danger" data-cart-error>
+        {error === null ? '' : t(error)}
+      </p>
+      <ul className="flex flex-col divide-y divide-neutral-200" data-cart-lines>
+        {items.map((item) => {
+          const view = cartItemView(item);
+          return (
+            <li key={view.id} className="flex gap-4 py-4" data-cart-line={view.sku}>
+              {view.image ? (
+                <img
+                  src={view.image}
+                  alt=""
+                  width={96}
+                  height={96}
+                  loading="lazy"
+                  decoding="async"
+                  className={`${image} shrink-0 rounded-control bg-neutral-100 object-cover`}
                 />
-                <span className="font-semibold tabular-nums">
-                  <span className="sr-only">{t('cart.lineTotal')} </span>
-                  {formatPrice(item.extendedSalePrice)}
-                </span>
+              ) : (
+                <span className={`${image} shrink-0 rounded-control bg-neutral-100`} />
+              )}
+              <div className="flex min-w-0 flex-1 flex-col gap-1.5">
+                <a
+                  href={productPath({ id: view.productId, name: view.name })}
+                  className="font-semibold text-primary-900 hover:underline"
+                >
+                  {view.name}
+                </a>
+                {view.attributes.length > 0 && (
+                  <ul className="text-sm text-neutral-700">
+                    {view.attributes.map((attribute) => (
+                      <li key={attribute.name}>
+                        {attribute.name} : {attribute.value}
+                      </li>
+                    ))}
+                  </ul>
+                )}
+                <PriceTag price={view.price} t={t} className="text-sm" />
+                <div className="mt-1 flex flex-wrap items-center justify-between gap-3">
+                  <QuantitySelector
+                    value={view.quantity}
+                    max={MAX_CART_QUANTITY}
+                    labels={{
+                      quantity: `${t('cart.quantity')} : ${view.name}`,
+                      decrease: t('cart.decrease'),
+                      increase: t('cart.increase'),
+                    }}
+                    onCommit={(quantity) => {
+                      void updateCartItemQuantity(view.id, quantity);
+                    }}
+                  />
+                  <span className="font-semibold tabular-nums">
+                    <span className="sr-only">{t('cart.lineTotal')} </span>
+                    {formatPrice(item.extendedSalePrice)}
+                  </span>
+                </div>
+                <button
+                  type="button"
+                  className="self-start text-sm text-neutral-700 underline underline-offset-4 hover:text-danger"
+                  onClick={() => {
+                    void removeCartItem(view.id);
+                  }}
+                >
+                  {t('cart.removeItem', { name: view.name })}
+                </button>
               </div>
-              <button
-                type="button"
-                className="self-start text-sm text-neutral-700 underline underline-offset-4 hover:text-danger"
-                onClick={() => {
-                  void removeCartItem(view.id);
-                }}
-              >
-                {t('cart.removeItem', { name: view.name })}
-              </button>
-            </div>
-          </li>
-        );
-      })}
-    </ul>
+            </li>
+          );
+        })}
+      </ul>
+    </>
   );
 }

@@ -14,6 +14,10 @@ export const CARD_BUTTON_MESSAGES = [
   'Added to cart',
   'cart.viewCart',
   'cart.error.add',
+  // spec §8 stock messages of a refused add (ADD_ERROR_MESSAGES of stores/add-to-cart.ts).
+  'Out of stock',
+  'The selected quantity exceeds available stock.',
+  'Currently unavailable',
 ] as const;
 
 export type CardButtonMessages = Record<(typeof CARD_BUTTON_MESSAGES)[number], string>;

@@ -7,7 +7,7 @@
 import type { AnalyticsItem } from '../analytics/datalayer.ts';
 import type { LineItemInput } from '../commerce/cart.ts';
 import { trackAddToCart } from './analytics.ts';
-import { addCartItem, initCart } from './cart.ts';
+import { $cartErrors, addCartItem, initCart } from './cart.ts';
 import { notify } from './notifications.ts';
 import { openCartSidebar } from './ui.ts';
 
@@ -15,8 +15,18 @@ import { openCartSidebar } from './ui.ts';
 export interface AddToCartTexts {
   added: string;
   viewCart: string;
+  /** Shown when the add failed for another reason than those of `errors`. */
   error: string;
+  /** Texts of the add slot's known messages: the stock refusals of spec §8 (ADD_ERROR_MESSAGES). */
+  errors?: Partial<Record<string, string>>;
 }
+
+/** spec §8 stock dictionary messages a refused add answers with (shown as they are). */
+export const ADD_ERROR_MESSAGES = [
+  'Out of stock',
+  'The selected quantity exceeds available stock.',
+  'Currently unavailable',
+] as const;
 
 /** True when the line was added; the notification says either way. */
 export async function addToCartAndNotify(
@@ -29,7 +39,10 @@ export async function addToCartAndNotify(
   // Store actions do not throw: a failure is `false`, its error in the add slot.
   const added = await addCartItem(line);
   if (!added) {
-    notify({ message: texts.error, type: 'danger' });
+    // The add slot says why (spec §8): a stock refusal shows its own text.
+    const reason = $cartErrors.get().add?.message;
+    const text = reason === undefined ? undefined : texts.errors?.[reason];
+    notify({ message: text ?? texts.error, type: 'danger' });
     return false;
   }
   trackAddToCart(item);

@@ -99,6 +99,39 @@ function toActionError(error: unknown): ActionError {
   return { message: errorMessage(error), statusCode: 500, code: 'unknown' };
 }
 
+/** Messages a cart line action's failure may show as they are (spec §8 stock messages...). */
+export const CART_ERROR_MESSAGES = [
+  'Out of stock',
+  'The selected quantity exceeds available stock.',
+  'Currently unavailable',
+  'Cart not found',
+  'Cart item not found',
+  'error.upstreamTimeout',
+  'error.upstreamUnavailable',
+  'cart.error.missing',
+  'cart.error.remove',
+  'cart.error.update',
+  'cart.error.clear',
+] as const;
+
+const SHOWN_AS_IS: ReadonlySet<string> = new Set(CART_ERROR_MESSAGES);
+
+/**
+ * The error the cart's lines show (spec §8: each action's own slot reaches the shopper): that
+ * of a failed quantity change, removal or clearing, as its message when it is one the shopper
+ * can read (a stock refusal...), else the action's own text. Add errors are notified instead.
+ */
+export function cartErrorText(
+  errors: Readonly<Record<CartAction, ActionError | null>>,
+): string | null {
+  for (const action of ['update', 'remove', 'clear'] as const) {
+    const error = errors[action];
+    if (error !== null)
+      return SHOWN_AS_IS.has(error.message) ? error.message : `cart.error.${action}`;
+  }
+  return null;
+}
+
 function fail(action: CartAction, error: unknown): false {
   console.error(`cart ${action} failed:`, error);
   $cartErrors.setKey(action, toActionError(error));

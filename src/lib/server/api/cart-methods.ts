@@ -17,6 +17,7 @@ import {
   getCheckout,
   getProductsById,
   removeCartItem,
+  stockRefusal,
   updateCartCustomer,
   updateCartItem,
   updateCustomerFormFields,
@@ -49,6 +50,20 @@ async function sessionCart(context: ShopContext, cartId: string): Promise<Cart> 
   return cart;
 }
 
+/**
+ * spec §8: a write BigCommerce refused for stock is answered 422 with the stock message the
+ * shopper is shown ('Out of stock'...), not the upstream English title.
+ */
+async function stockChecked<T>(write: Promise<T>): Promise<T> {
+  try {
+    return await write;
+  } catch (error) {
+    const refusal = stockRefusal(error);
+    if (refusal === null) throw error;
+    throw new ApiError(422, 'INSUFFICIENT_STOCK', refusal);
+  }
+}
+
 /** Runs a write on a cart the session may use, after the other writes to that cart. */
 function writeCart<T>(
   context: ShopContext,
@@ -56,7 +71,7 @@ function writeCart<T>(
   write: (cart: Cart) => Promise<T>,
 ): Promise<T> {
   return accountOf(context).cartQueue.run(cartId, async () =>
-    write(await sessionCart(context, cartId)),
+    stockChecked(write(await sessionCart(context, cartId))),
   );
 }
 
@@ -122,7 +137,9 @@ export const cartMethods = {
       const lineItems = input?.lineItems ?? [];
       if (lineItems.length === 0) return null;
       const { customerId } = context.session;
-      const cart = await createCart(context.client, { lineItems, customerId: customerId ?? 0 });
+      const cart = await stockChecked(
+        createCart(context.client, { lineItems, customerId: customerId ?? 0 }),
+      );
       if (customerId !== null) await saveCartId(context.client, customerId, cart.id);
       return cart;
     },

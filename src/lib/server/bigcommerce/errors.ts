@@ -44,3 +44,26 @@ export class BigCommerceError extends Error {
 export function isBigCommerceError(error: unknown): error is BigCommerceError {
   return error instanceof BigCommerceError;
 }
+
+/** spec §8 stock dictionary messages: the keys a refused cart write is answered with. */
+export type StockRefusal =
+  'Out of stock' | 'The selected quantity exceeds available stock.' | 'Currently unavailable';
+
+/**
+ * The stock message of a cart write BigCommerce refused for stock (422, its `title` such as
+ * "Not enough stock: Drap (DRP-1) is out of stock and cannot be added to the cart." or "...
+ * only 2 of ... can be added"), else null. Read from the title because BigCommerce gives no
+ * code for it; anything unrecognised stays the caller's own error.
+ */
+export function stockRefusal(error: unknown): StockRefusal | null {
+  if (!isBigCommerceError(error) || (error.status !== 422 && error.status !== 409)) return null;
+  const text = [error.title ?? '', ...Object.values(error.errors ?? {})].join(' ');
+  if (/out of stock/i.test(text)) return 'Out of stock';
+  if (
+    /not enough stock|insufficient stock|only \d+ |greater than the available|exceeds/i.test(text)
+  )
+    return 'The selected quantity exceeds available stock.';
+  if (/purchas\w* (is )?disabled|cannot be purchased|unavailable/i.test(text))
+    return 'Currently unavailable';
+  return null;
+}

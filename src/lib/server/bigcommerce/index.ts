@@ -9,7 +9,13 @@ export {
   type BigCommerceClient,
   type BigCommerceClientOptions,
 } from './client.ts';
-export { BigCommerceError, isBigCommerceError, type BigCommerceErrorCode } from './errors.ts';
+export {
+  BigCommerceError,
+  isBigCommerceError,
+  stockRefusal,
+  type BigCommerceErrorCode,
+  type StockRefusal,
+} from './errors.ts';
 export {
   collectPages,
   DEFAULT_PRODUCT_INCLUDE,

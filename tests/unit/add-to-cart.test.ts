@@ -1,0 +1,123 @@
+import fc from 'fast-check';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { BigCommerceError, stockRefusal } from '../../src/lib/server/bigcommerce/index.ts';
+import {
+  ApiReplyError,
+  CART_A,
+  cart,
+  line,
+  memoryCookieJar,
+  stubShopApi,
+} from './helpers/shop-api.ts';
+
+describe('stockRefusal: the stock message of a refused cart write (spec §8)', () => {
+  const refused = (title: string, status = 422) =>
+    new BigCommerceError(title, {
+      code: 'REQUEST_FAILED',
+      status,
+      title,
+      endpoint: 'POST v3/carts',
+    });
+
+  test('BigCommerce titles map to the three stock messages', () => {
+    expect(
+      stockRefusal(
+        refused('Not enough stock: Drap (DRP-1) is out of stock and cannot be added to the cart.'),
+      ),
+    ).toBe('Out of stock');
+    expect(
+      stockRefusal(refused('Not enough stock: only 2 of Drap (DRP-1) can be added to the cart.')),
+    ).toBe('The selected quantity exceeds available stock.');
+    expect(stockRefusal(refused('Purchasing is disabled for this product.'))).toBe(
+      'Currently unavailable',
+    );
+  });
+
+  test('anything else is no stock refusal: other statuses, other titles, other errors', () => {
+    expect(stockRefusal(refused('Not enough stock: only 2 left', 500))).toBeNull();
+    expect(stockRefusal(new Error('out of stock'))).toBeNull();
+    fc.assert(
+      fc.property(
+        fc.string(),
+        fc.integer({ min: 400, max: 599 }).filter((s) => s !== 422 && s !== 409),
+        (title, status) => stockRefusal(refused(title, status)) === null,
+      ),
+    );
+    // Whatever surrounds it, "out of stock" in a refusal is the out-of-stock message.
+    fc.assert(
+      fc.property(fc.string(), fc.string(), fc.constantFrom(422, 409), (before, after, status) => {
+        const title = `${before} Out Of Stock ${after}`;
+        return stockRefusal(refused(title, status)) === 'Out of stock';
+      }),
+    );
+  });
+});
+
+describe('addToCartAndNotify shows the add slot’s stock message (spec §8)', () => {
+  type Flow = typeof import('../../src/lib/stores/add-to-cart.ts');
+  type Notifications = typeof import('../../src/lib/stores/notifications.ts');
+  let flow: Flow;
+  let notifications: Notifications;
+
+  beforeEach(async () => {
+    vi.resetModules();
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const jar = await import('../../src/lib/stores/cookie-jar.ts');
+    jar.setCookieJar(memoryCookieJar({ 'cart-id': CART_A }));
+    flow = await import('../../src/lib/stores/add-to-cart.ts');
+    notifications = await import('../../src/lib/stores/notifications.ts');
+  });
+
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    vi.restoreAllMocks();
+  });
+
+  const texts = {
+    added: 'Ajouté au panier',
+    viewCart: 'Voir le panier',
+    error: "Impossible d'ajouter l'article au panier.",
+    errors: {
+      'Out of stock': 'Rupture de stock',
+      'The selected quantity exceeds available stock.': 'La quantité dépasse le stock disponible.',
+    },
+  };
+  const item = { item_id: '1', item_name: 'Drap', price: 49, quantity: 1 };
+
+  test('a stock refusal notifies its own text; another failure the generic one', async () => {
+    let reason = 'Out of stock';
+    stubShopApi({
+      getCart: () => cart(CART_A, [line()]),
+      addCartItems: () => {
+        throw new ApiReplyError(reason, 422);
+      },
+    });
+    expect(
+      await flow.addToCartAndNotify({ productId: 1, variantId: 2, quantity: 1 }, item, texts),
+    ).toBe(false);
+    expect(notifications.$notifications.get().at(-1)).toMatchObject({
+      message: 'Rupture de stock',
+      type: 'danger',
+    });
+    reason = 'Cart not found';
+    await flow.addToCartAndNotify({ productId: 1, variantId: 2, quantity: 1 }, item, texts);
+    expect(notifications.$notifications.get().at(-1)).toMatchObject({ message: texts.error });
+  });
+});
+
+describe('cartErrorText: the line actions’ slots reach the shopper (spec §8)', () => {
+  test('a stock refusal as it is, an unreadable message as the action’s text, none when all clear', async () => {
+    const { cartErrorText } = await import('../../src/lib/stores/cart.ts');
+    const none = { load: null, add: null, remove: null, update: null, clear: null };
+    const error = (message: string) => ({ message, statusCode: 422, code: 'api' });
+    expect(cartErrorText(none)).toBeNull();
+    expect(
+      cartErrorText({ ...none, update: error('The selected quantity exceeds available stock.') }),
+    ).toBe('The selected quantity exceeds available stock.');
+    expect(cartErrorText({ ...none, remove: error('Internal server error') })).toBe(
+      'cart.error.remove',
+    );
+    // Add errors are notified by the button, not repeated on the lines.
+    expect(cartErrorText({ ...none, add: error('Out of stock') })).toBeNull();
+  });
+});
