@@ -7,12 +7,11 @@ import { SCREENS } from '../../src/components/ui/tokens.ts';
 import type { Banner } from '../../src/lib/commerce/types.ts';
 import {
   $detailsMenuOpen,
-  $mobileMenuOpen,
   $searchOpen,
   closeMenus,
   openDetailsMenu,
   openSearch,
-  toggleMobileMenu,
+  toggleDetailsMenu,
 } from '../../src/lib/stores/ui.ts';
 
 // Read from disk: vitest does not process CSS, even as `?raw`.
@@ -112,20 +111,16 @@ describe('ui store (spec §4 UI state)', () => {
     expect(seen).toEqual([[true, false]]);
   });
 
-  test('the mobile menu toggles, and closeMenus closes everything', () => {
+  test('the details (and mobile) menu toggles, and closeMenus closes everything', () => {
     const seen: boolean[] = [];
-    const stop = $mobileMenuOpen.listen((open) => seen.push(open));
-    toggleMobileMenu();
-    toggleMobileMenu();
-    toggleMobileMenu();
+    const stop = $detailsMenuOpen.listen((open) => seen.push(open));
+    toggleDetailsMenu();
+    toggleDetailsMenu();
+    toggleDetailsMenu();
     openSearch();
     closeMenus();
     stop();
     expect(seen).toEqual([true, false, true, false]);
-    expect([$mobileMenuOpen.get(), $detailsMenuOpen.get(), $searchOpen.get()]).toEqual([
-      false,
-      false,
-      false,
-    ]);
+    expect([$detailsMenuOpen.get(), $searchOpen.get()]).toEqual([false, false]);
   });
 });

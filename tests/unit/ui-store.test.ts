@@ -2,18 +2,15 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { $customerErrors } from '../../src/lib/stores/customer.ts';
 import {
   $cartSidebarOpen,
-  $filterSidebarOpen,
   $loginModal,
-  $mobileMenuOpen,
+  $detailsMenuOpen,
   $wishlistSidebarOpen,
   closeCartSidebar,
-  closeFilterSidebar,
   closeLoginModal,
   closeWishlistSidebar,
   openCartSidebar,
-  openFilterSidebar,
   openLoginModal,
-  openMobileMenu,
+  openDetailsMenu,
   openWishlistSidebar,
   showLoginScreen,
   toggleCartSidebar,
@@ -24,8 +21,7 @@ import { record } from './helpers/shop-api.ts';
 afterEach(() => {
   $cartSidebarOpen.set(false);
   $wishlistSidebarOpen.set(false);
-  $filterSidebarOpen.set(false);
-  $mobileMenuOpen.set(false);
+  $detailsMenuOpen.set(false);
   $loginModal.set({ open: false, screen: 'register', resetKey: 0 });
   $customerErrors.set({
     load: null,
@@ -39,14 +35,13 @@ afterEach(() => {
 
 const anError = { message: 'Invalid credentials', statusCode: 401, code: 'api' };
 
-describe('sidebars (spec §4: each toggles; opening closes the mobile menu)', () => {
+describe('sidebars (spec §4: each toggles; opening closes the (mobile) menu)', () => {
   test.each([
     ['cart', $cartSidebarOpen, openCartSidebar, closeCartSidebar],
     ['wishlist', $wishlistSidebarOpen, openWishlistSidebar, closeWishlistSidebar],
-    ['filter', $filterSidebarOpen, openFilterSidebar, closeFilterSidebar],
   ] as const)('%s sidebar', (_name, $open, open, close) => {
-    openMobileMenu();
-    const menu = record($mobileMenuOpen);
+    openDetailsMenu();
+    const menu = record($detailsMenuOpen);
     const states = record($open);
     open();
     close();
@@ -64,10 +59,10 @@ describe('sidebars (spec §4: each toggles; opening closes the mobile menu)', ()
     expect(states).toEqual([true, false]);
   });
 
-  test('opening the login modal closes the mobile menu', () => {
-    openMobileMenu();
+  test('opening the login modal closes the (mobile) menu', () => {
+    openDetailsMenu();
     openLoginModal();
-    expect($mobileMenuOpen.get()).toBe(false);
+    expect($detailsMenuOpen.get()).toBe(false);
   });
 });
 

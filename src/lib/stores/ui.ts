@@ -1,26 +1,18 @@
 /**
- * Open/closed state of the shell's menus and search (spec §4 UI state), shared by islands.
- * Without JavaScript the header's menu is a native popover; islands that take over read and
- * write these. Initial values (all closed) are right on the server too.
+ * Open/closed state of the shell's menus, search, sidebars and login modal (spec §4 UI state),
+ * shared by the islands and the header's scripts. Initial values (all closed) are right on the
+ * server too.
+ *
+ * The details menu is the menu sidebar (`MenuPanel.astro`, a native popover bound to
+ * `$detailsMenuOpen` by `menu-panel.ts`); on a phone the bottom bar's "Menu" opens the same
+ * panel, so it is also the spec's mobile menu. The listing filters are a native disclosure of
+ * the page (no sidebar state): opening one dismisses the menu popover by itself.
  */
 import { atom, type WritableAtom } from 'nanostores';
 import { clearCustomerErrors } from './customer.ts';
 
-export const $mobileMenuOpen = atom(false);
 export const $detailsMenuOpen = atom(false);
 export const $searchOpen = atom(false);
-
-export function openMobileMenu(): void {
-  $mobileMenuOpen.set(true);
-}
-
-export function closeMobileMenu(): void {
-  $mobileMenuOpen.set(false);
-}
-
-export function toggleMobileMenu(): void {
-  $mobileMenuOpen.set(!$mobileMenuOpen.get());
-}
 
 /** spec §4: opening the details menu closes the search. */
 export function openDetailsMenu(): void {
@@ -47,7 +39,6 @@ export function closeSearch(): void {
 
 /** spec §4: clicking an internal link (or a route change) closes the open menus and search. */
 export function closeMenus(): void {
-  $mobileMenuOpen.set(false);
   $detailsMenuOpen.set(false);
   $searchOpen.set(false);
 }
@@ -56,11 +47,10 @@ export function closeMenus(): void {
 
 export const $cartSidebarOpen = atom(false);
 export const $wishlistSidebarOpen = atom(false);
-export const $filterSidebarOpen = atom(false);
 
-/** spec §4: opening the cart, wishlist, login or filter sidebar closes the mobile menu. */
+/** spec §4: opening the cart, wishlist or login sidebar closes the (mobile) menu. */
 function openPanel(panel: WritableAtom<boolean>): void {
-  $mobileMenuOpen.set(false);
+  $detailsMenuOpen.set(false);
   panel.set(true);
 }
 
@@ -90,14 +80,6 @@ export function toggleWishlistSidebar(): void {
   else openWishlistSidebar();
 }
 
-export function openFilterSidebar(): void {
-  openPanel($filterSidebarOpen);
-}
-
-export function closeFilterSidebar(): void {
-  $filterSidebarOpen.set(false);
-}
-
 /** spec §4: the login and register screens (and the forgotten-password form of the login screen). */
 export type LoginScreen = 'login' | 'register' | 'forgot';
 
@@ -121,7 +103,7 @@ export const $loginModal = atom<LoginModalState>({ open: false, screen: 'registe
 export function openLoginModal(screen?: LoginScreen): void {
   const current = $loginModal.get();
   clearCustomerErrors(['login', 'register']);
-  $mobileMenuOpen.set(false);
+  $detailsMenuOpen.set(false);
   $loginModal.set({
     open: true,
     screen: screen ?? current.screen,
