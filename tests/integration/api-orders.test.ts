@@ -173,16 +173,22 @@ describe('product reviews', () => {
     }
   });
 
-  test('createProductReview: pending, signed with the session customer; not listed yet', async () => {
-    const shopper = api.shopper();
-    await shopper.login(marie.email, marie.password);
+  test('createProductReview: anyone, with name and e-mail; pending, so not listed yet', async () => {
+    const shopper = api.shopper({ ip: '198.51.100.40' });
     const review = await shopper.data<ProductReview>('createProductReview', [
-      { productId: 101, title: 'Très confortable', text: 'Je dors mieux depuis.', rating: 5 },
+      {
+        productId: 101,
+        title: 'Très confortable',
+        text: 'Je dors mieux depuis.',
+        rating: 5,
+        name: ' Claire D. ',
+        email: 'claire@example.fr',
+      },
     ]);
     expect(review).toMatchObject({
       productId: 101,
       status: 'pending',
-      name: 'Marie M.',
+      name: 'Claire D.',
       rating: 5,
       title: 'Très confortable',
     });
@@ -192,15 +198,47 @@ describe('product reviews', () => {
     expect(page.items.map((r) => r.id)).not.toContain(review.id);
   });
 
-  test('createProductReview: a visitor → 401; invalid input → 400 with the message key', async () => {
-    const args = [{ productId: 101, title: 'Bien', text: 'Très bien.', rating: 4 }];
-    expect(await api.shopper().call('createProductReview', args)).toMatchObject(LOGIN_REQUIRED);
-    const shopper = api.shopper();
-    await shopper.login(marie.email, marie.password);
-    const short = await shopper.call('createProductReview', [
-      { productId: 101, title: 'Ok', text: 'Très bien.', rating: 4 },
-    ]);
+  test('createProductReview: invalid input → 400 with the message key; unknown product → 404', async () => {
+    const shopper = api.shopper({ ip: '198.51.100.41' });
+    const valid = {
+      productId: 101,
+      title: 'Bien',
+      text: 'Très bien.',
+      rating: 4,
+      name: 'Paul',
+      email: 'paul@example.fr',
+    };
+    const short = await shopper.call('createProductReview', [{ ...valid, title: 'Ok' }]);
     expect(short.status).toBe(400);
     expect(short.json.message).toMatch(/at title: validation\.reviewMin$/);
+    for (const bad of [
+      { ...valid, email: 'pas-un-email' },
+      { ...valid, name: '' },
+      { ...valid, rating: 0 },
+    ]) {
+      expect((await shopper.call('createProductReview', [bad])).status).toBe(400);
+    }
+    const unknown = await shopper.call('createProductReview', [
+      { ...valid, productId: 99_999_999 },
+    ]);
+    expect(unknown).toMatchObject({ status: 404, json: { message: 'Product not found' } });
+  });
+
+  test('createProductReview is throttled per e-mail: the 6th within the hour waits (429)', async () => {
+    const shopper = api.shopper({ ip: '198.51.100.42' });
+    const review = (n: number) => ({
+      productId: 101,
+      title: `Avis ${String(n)}`,
+      text: 'Un texte assez long.',
+      rating: 4,
+      name: 'Léa',
+      email: 'lea@example.fr',
+    });
+    for (let n = 1; n <= 5; n += 1) {
+      expect((await shopper.call('createProductReview', [review(n)])).status).toBe(200);
+    }
+    const sixth = await shopper.call('createProductReview', [review(6)]);
+    expect(sixth.status).toBe(429);
+    expect(sixth.headers.get('retry-after')).toMatch(/^\d+$/);
   });
 });

@@ -233,7 +233,14 @@ describe('password reset', () => {
   });
 });
 
-const review = { productId: 12, title: 'Top', text: 'Très bon matelas', rating: 5 };
+const review = {
+  productId: 12,
+  title: 'Top',
+  text: 'Très bon matelas',
+  rating: 5,
+  name: 'Claire',
+  email: 'claire@example.fr',
+};
 
 describe('ReviewInputSchema (spec §5: title and text at least 3 characters; rating 1–5)', () => {
   test.each([
@@ -248,6 +255,9 @@ describe('ReviewInputSchema (spec §5: title and text at least 3 characters; rat
     ['rating missing', { ...review, rating: undefined }, { rating: 'validation.rating' }],
     ['rating 1', { ...review, rating: 1 }, {}],
     ['product id missing', { ...review, productId: undefined }, { productId: REQUIRED }],
+    ['name missing', { ...review, name: ' ' }, { name: REQUIRED }],
+    ['name of 1 character', { ...review, name: 'C' }, { name: 'validation.nameMin' }],
+    ['e-mail invalid', { ...review, email: 'claire@' }, { email: 'Invalid email' }],
   ] as const)('%s', (_case, input, expected) => {
     expect(fieldErrors(ReviewInputSchema, input)).toEqual(expected);
   });

@@ -219,7 +219,10 @@ export const NewsletterInputSchema = form({
 });
 export type NewsletterInput = z.output<typeof NewsletterInputSchema>;
 
-/** A product review: title and text at least 3 characters (spec §5 hint), rating 1 to 5. */
+/**
+ * A product review (spec §5 hint: title and text at least 3 characters; rating required; the
+ * reviewer's name and e-mail, the e-mail never shown).
+ */
 export const ReviewInputSchema = form({
   productId: z.number({ error: M.required }).check(z.int(M.required), z.positive(M.required)),
   title: z
@@ -241,6 +244,8 @@ export const ReviewInputSchema = form({
   rating: z
     .number({ error: M.rating })
     .check(z.int(M.rating), z.gte(1, M.rating), z.lte(5, M.rating)),
+  name: personName(),
+  email: email(),
 });
 export type ReviewInput = z.output<typeof ReviewInputSchema>;
 

@@ -52,6 +52,10 @@ export interface ThrottleRules {
   newsletterAddress: ProgressiveRule;
   /** Newsletter sign-ups of one e-mail. */
   newsletterEmail: ProgressiveRule;
+  /** Product reviews from one address (group). */
+  reviewAddress: ProgressiveRule;
+  /** Product reviews signed with one e-mail. */
+  reviewEmail: ProgressiveRule;
   /** Password-reset e-mails per account. */
   resetAccount: WindowRule;
   /** Password-reset e-mails per address (group). */
@@ -71,8 +75,8 @@ const progressive = (free: number): ProgressiveRule => ({
 /**
  * The shop's limits: 5 attempts per account or device cookie and 20 failures per address
  * before waiting 1 s, 2 s, 4 s... at most 15 minutes; 10 registrations per address and 3 per
- * e-mail the same way, and newsletter sign-ups alike; 3 reset e-mails per account and 10 per
- * address. Counts last an hour.
+ * e-mail the same way, and newsletter sign-ups alike; 10 reviews per address and 5 per e-mail;
+ * 3 reset e-mails per account and 10 per address. Counts last an hour.
  */
 export const THROTTLE_RULES: Readonly<ThrottleRules> = Object.freeze({
   loginAccount: progressive(5),
@@ -82,6 +86,8 @@ export const THROTTLE_RULES: Readonly<ThrottleRules> = Object.freeze({
   registrationEmail: progressive(3),
   newsletterAddress: progressive(10),
   newsletterEmail: progressive(3),
+  reviewAddress: progressive(10),
+  reviewEmail: progressive(5),
   resetAccount: { limit: 3, windowMs: HOUR },
   resetAddress: { limit: 10, windowMs: HOUR },
 });
@@ -261,6 +267,8 @@ export interface AccountThrottle {
   registration(input: { email: string; address: string }): Promise<Admission>;
   /** Before a newsletter sign-up: whether it may go on now (counted). */
   newsletter(input: { email: string; address: string }): Promise<Admission>;
+  /** Before a product review is posted: whether it may go on now (counted). */
+  review(input: { email: string; address: string }): Promise<Admission>;
   /** Whether a reset e-mail may be sent for this request (counted). */
   resetRequest(input: { email: string; address: string }): Promise<boolean>;
 }
@@ -393,6 +401,10 @@ export function createAccountThrottle(options: AccountThrottleOptions): AccountT
     // Every sign-up counts too: a script filling the list with strangers' addresses is limited.
     newsletter: ({ email, address }) =>
       admitSignUp('newsletter', email, address, rules.newsletterEmail, rules.newsletterAddress),
+
+    // Reviews are open to visitors (spec §2 form with name and e-mail): each one counts.
+    review: ({ email, address }) =>
+      admitSignUp('review', email, address, rules.reviewEmail, rules.reviewAddress),
 
     async resetRequest({ email, address }) {
       const group = addressGroup(address);

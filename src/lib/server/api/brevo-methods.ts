@@ -25,9 +25,9 @@ import {
   type BrevoClient,
 } from '../brevo/index.ts';
 import { getCustomerById, type BigCommerceClient } from '../bigcommerce/index.ts';
-import { retryAfterSeconds, type AccountThrottle } from '../throttle.ts';
+import type { AccountThrottle } from '../throttle.ts';
 import type { Session } from '../session.ts';
-import type { AccountServices } from './context.ts';
+import { tooManyAttempts, type AccountServices } from './context.ts';
 import {
   ApiError,
   bindService,
@@ -76,11 +76,7 @@ export const brevoMethods = {
     async (context: NewsletterContext, [{ email }]) => {
       if (context.throttle === undefined) throw notConfigured();
       const admission = await context.throttle.newsletter({ email, address: context.address });
-      if (!admission.allowed) {
-        throw new ApiError(429, 'TOO_MANY_ATTEMPTS', 'Too many attempts', {
-          'Retry-After': String(retryAfterSeconds(admission.retryAfterMs)),
-        });
-      }
+      if (!admission.allowed) throw tooManyAttempts(admission.retryAfterMs);
       await subscribe(context.brevo, email, NEWSLETTER_LIST_ID);
       return null;
     },

@@ -11,7 +11,7 @@ import type { ClientInfo } from '../client.ts';
 import type { Session, SessionManager } from '../session.ts';
 import { createLockedQueue, type KeyedQueue } from '../store/lock.ts';
 import type { SharedStore } from '../store/types.ts';
-import type { AccountThrottle } from '../throttle.ts';
+import { retryAfterSeconds, type AccountThrottle } from '../throttle.ts';
 import { ApiError } from './handle.ts';
 
 export interface AccountServices {
@@ -81,3 +81,9 @@ export function requireCustomer(context: ShopContext): number {
   if (customerId === null) throw new ApiError(401, 'LOGIN_REQUIRED', 'Login required');
   return customerId;
 }
+
+/** 429 'Too many attempts' with `Retry-After` (throttle.ts): the same for every limited method. */
+export const tooManyAttempts = (retryAfterMs: number) =>
+  new ApiError(429, 'TOO_MANY_ATTEMPTS', 'Too many attempts', {
+    'Retry-After': String(retryAfterSeconds(retryAfterMs)),
+  });

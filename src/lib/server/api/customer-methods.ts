@@ -33,13 +33,9 @@ import { readCookie } from '../cookies.ts';
 import { logFailure } from '../failures.ts';
 import { usableCart } from '../ownership.ts';
 import { passwordResetEmail } from '../password-reset-email.ts';
-import {
-  DEVICE_COOKIE,
-  DEVICE_COOKIE_MAX_AGE,
-  DEVICE_COOKIE_PATH,
-  retryAfterSeconds,
-} from '../throttle.ts';
-import { accountOf, requireCustomer, type ShopContext } from './context.ts';
+import { DEVICE_COOKIE, DEVICE_COOKIE_MAX_AGE, DEVICE_COOKIE_PATH } from '../throttle.ts';
+// Throttled (throttle.ts): the wait is the same whether the e-mail has an account or not.
+import { accountOf, requireCustomer, tooManyAttempts, type ShopContext } from './context.ts';
 import {
   currentCustomer as toCurrentCustomer,
   FORM_FIELDS,
@@ -48,11 +44,6 @@ import {
 import { ApiError, defineMethod, named, type ApiMethod } from './handle.ts';
 
 const invalidCredentials = () => new ApiError(401, 'INVALID_CREDENTIALS', 'Invalid credentials');
-// Throttled (throttle.ts): the wait is the same whether the e-mail has an account or not.
-const tooManyAttempts = (retryAfterMs: number) =>
-  new ApiError(429, 'TOO_MANY_ATTEMPTS', 'Too many attempts', {
-    'Retry-After': String(retryAfterSeconds(retryAfterMs)),
-  });
 const userDataFailed = () => new ApiError(404, 'USER_DATA_FAILED', 'Get user data failed');
 const emailInUse = () => new ApiError(409, 'EMAIL_IN_USE', 'Email already in use');
 const updateClientFailed = () => new ApiError(502, 'UPDATE_CLIENT_FAILED', 'Update client failed');

@@ -8,7 +8,7 @@ import type { Order, Page } from '../../commerce/types.ts';
 import { ReviewInputSchema } from '../../commerce/validation.ts';
 import {
   createProductReview,
-  getCustomerById,
+  getProductById,
   getCustomerOrders,
   getOrderProducts,
   getOrderShipments,
@@ -22,7 +22,7 @@ import {
   ReviewsQuerySchema,
 } from '../bigcommerce/queries.ts';
 import { orderOfCart, ownOrder } from '../ownership.ts';
-import { requireCustomer, type ShopContext } from './context.ts';
+import { accountOf, requireCustomer, tooManyAttempts, type ShopContext } from './context.ts';
 import { ApiError, defineMethod, named, type ApiMethod } from './handle.ts';
 
 /** Orders per page of the account area when the caller does not say. */
@@ -99,22 +99,27 @@ export const orderMethods = {
   ),
 
   /**
-   * A review by the session customer, pending until the shop approves it; signed with their
-   * first name and last initial, with their e-mail (never shown).
+   * A review of a visible product by anyone (spec §2 form: name and e-mail, the e-mail never
+   * shown), pending until the shop approves it (the shopper is told so). Throttled per address
+   * and per e-mail (429 'Too many attempts').
    */
   createProductReview: defineMethod(
     z.tuple([named(ReviewInputSchema, 'review')]),
     async (context: ShopContext, [input]) => {
-      const customerId = requireCustomer(context);
-      const customer = await getCustomerById(context.client, customerId);
-      if (customer === null) throw new ApiError(404, 'USER_DATA_FAILED', 'Get user data failed');
-      const initial = customer.lastName.trim().charAt(0);
+      const admission = await accountOf(context).throttle.review({
+        email: input.email,
+        address: context.clientInfo.address,
+      });
+      if (!admission.allowed) throw tooManyAttempts(admission.retryAfterMs);
+      const product = await getProductById(context.client, input.productId);
+      if (product?.isVisible !== true)
+        throw new ApiError(404, 'PRODUCT_NOT_FOUND', 'Product not found');
       return createProductReview(context.client, input.productId, {
         title: input.title,
         text: input.text,
         rating: input.rating,
-        name: `${customer.firstName.trim()}${initial === '' ? '' : ` ${initial}.`}`,
-        email: customer.email,
+        name: input.name,
+        email: input.email,
         status: 'pending',
         dateReviewed: new Date().toISOString(),
       });
