@@ -51,6 +51,7 @@ import * as customers from './routes/customers.ts';
 import * as hooks from './routes/hooks.ts';
 import * as orders from './routes/orders.ts';
 import * as reviews from './routes/reviews.ts';
+import * as wishlists from './routes/wishlists.ts';
 import * as store from './routes/store.ts';
 import * as storefront from './routes/storefront.ts';
 import { Webhooks } from './webhooks.ts';
@@ -175,6 +176,13 @@ const ROUTES: Route[] = [
   route('v3', 'PUT', '/carts/{cartId*}/metafields/{metafieldId}', carts.updateMetafield),
   route('v3', 'DELETE', '/carts/{cartId*}/metafields/{metafieldId}', carts.deleteMetafield),
   route('v3', 'GET', '/checkouts/{checkoutId*}', carts.getCheckout),
+  route('v3', 'GET', '/wishlists', wishlists.listWishlists),
+  route('v3', 'POST', '/wishlists', wishlists.createWishlist),
+  route('v3', 'GET', '/wishlists/{id}', wishlists.getWishlist),
+  route('v3', 'PUT', '/wishlists/{id}', wishlists.updateWishlist),
+  route('v3', 'DELETE', '/wishlists/{id}', wishlists.deleteWishlist),
+  route('v3', 'POST', '/wishlists/{id}/items', wishlists.addItems),
+  route('v3', 'DELETE', '/wishlists/{id}/items/{itemId}', wishlists.deleteItem),
   route('v3', 'GET', '/customers', customers.listCustomers),
   route('v3', 'POST', '/customers', customers.createCustomers),
   route('v3', 'PUT', '/customers', customers.updateCustomers),

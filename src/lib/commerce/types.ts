@@ -426,3 +426,28 @@ export interface ProductReview {
   name: string;
   dateReviewed: string;
 }
+
+/** spec §3 wishlist item: a product and its variant. */
+export interface WishlistItem {
+  id: number;
+  productId: number;
+  variantId: number;
+}
+
+/** spec §3 wishlist (BigCommerce wishlist_Full). */
+export interface Wishlist {
+  id: number;
+  customerId: number;
+  name: string;
+  isPublic: boolean;
+  token: string;
+  items: WishlistItem[];
+}
+
+/** Number of reviews per rating, 1 to 5 stars (spec §2 ratings bar chart). */
+export type RatingDistribution = Readonly<Record<1 | 2 | 3 | 4 | 5, number>>;
+
+/** A page of a product's approved reviews, with the distribution of all of them. */
+export interface ProductReviewPage extends Page<ProductReview> {
+  distribution: RatingDistribution;
+}

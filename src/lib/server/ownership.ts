@@ -1,13 +1,20 @@
 /**
- * Which cart and which order a session may use (spec §6), for the API methods and the pages
- * rendered on request alike. A guest cart (customer 0) is anyone's who holds its id; a
+ * Which cart, order and wishlist a session may use (spec §6), for the API methods and the pages
+ * rendered on request alike. A wishlist is its customer's only (a visitor has none upstream:
+ * theirs lives in the browser). A guest cart (customer 0) is anyone's who holds its id; a
  * customer's cart is theirs only. An order is its customer's; an order reached through the cart
  * it was made from is the cart's (a guest order is whoever's holds the cart id); the short
  * confirmation after the hosted checkout is also the browser's whose cart became that order.
  * Anything refused reads exactly like a missing record (null here, 404 at the edges).
  */
-import type { Cart, Order } from '../commerce/types.ts';
-import { getCart, getOrder, getOrdersByCart, type BigCommerceClient } from './bigcommerce/index.ts';
+import type { Cart, Order, Wishlist } from '../commerce/types.ts';
+import {
+  getCart,
+  getOrder,
+  getOrdersByCart,
+  getWishlist,
+  type BigCommerceClient,
+} from './bigcommerce/index.ts';
 
 /** What a request holds: the session's customer (null for a visitor) and its cart cookie. */
 export interface Holder {
@@ -48,6 +55,25 @@ export function mayConfirmOrder(
   if (mayReadOrder(order, holder.customerId)) return true;
   const cartId = holder.cartId ?? null;
   return cartId !== null && cartId !== '' && order.cartId === cartId;
+}
+
+/** Whether the session may read or change the wishlist: its customer only. */
+export function mayUseWishlist(
+  wishlist: Pick<Wishlist, 'customerId'>,
+  customerId: number | null,
+): boolean {
+  return customerId !== null && customerId > 0 && wishlist.customerId === customerId;
+}
+
+/** The session customer's wishlist; null when it is missing or another customer's. */
+export async function ownWishlist(
+  client: BigCommerceClient,
+  wishlistId: number,
+  customerId: number | null,
+): Promise<Wishlist | null> {
+  if (customerId === null) return null;
+  const wishlist = await getWishlist(client, wishlistId);
+  return wishlist !== null && mayUseWishlist(wishlist, customerId) ? wishlist : null;
 }
 
 /** The cart if the session may use it; null when it is missing or someone else's. */

@@ -37,6 +37,7 @@ import type { AccountServices, ShopContext } from './context.ts';
 import { customerMethods } from './customer-methods.ts';
 import { bindService, defineMethod, type ApiMethod, type BoundService } from './handle.ts';
 import { orderMethods } from './order-methods.ts';
+import { wishlistMethods } from './wishlist-methods.ts';
 
 const visible = (products: Product[]) => products.filter((p) => p.isVisible);
 
@@ -145,6 +146,7 @@ export const shopMethods = {
   ...cartMethods,
   ...cartMethodAliases,
   ...orderMethods,
+  ...wishlistMethods,
 } satisfies Record<string, ApiMethod<ShopContext>>;
 
 /**

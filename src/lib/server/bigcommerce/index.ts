@@ -95,3 +95,12 @@ export type {
   ReviewsQuery,
   ReviewWrite,
 } from './queries.ts';
+export {
+  addWishlistItems,
+  createWishlist,
+  deleteWishlist,
+  getCustomerWishlists,
+  getWishlist,
+  removeWishlistItem,
+  type WishlistCreate,
+} from './wishlist.ts';

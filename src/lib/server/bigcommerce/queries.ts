@@ -203,3 +203,21 @@ export interface ReviewWrite {
   status: 'approved' | 'disapproved' | 'pending';
   dateReviewed: string;
 }
+
+/** A wishlist item to add (spec §7: `{ product_id, variant_id }`). */
+export const WishlistItemInputSchema = z.strictObject({
+  product_id: entityId,
+  variant_id: entityId,
+});
+export interface WishlistItemInput {
+  productId: number;
+  variantId: number;
+}
+
+/** A wishlist's name: trimmed, 1 to 100 characters, no control characters. */
+export const WishlistNameSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(100)
+  .regex(/^[^\p{Cc}]*$/u);

@@ -40,6 +40,7 @@ import type {
   ProductReview,
   Redirect,
   Shipment,
+  Wishlist,
   StoreMeta,
   Variant,
 } from '../../commerce/types.ts';
@@ -1020,6 +1021,33 @@ export const ProductReviewSchema = z
 
 export const ProductReviewPageSchema = v3PageSchema(ProductReviewSchema);
 export const ProductReviewReplySchema = v3DataSchema(ProductReviewSchema);
+
+// --- wishlists (wishlists.v3.yml wishlist_Full) ------------------------------------------------
+
+export const WishlistSchema = z
+  .object({
+    id,
+    customer_id: id,
+    name: z.string(),
+    is_public: z.boolean(),
+    token: z.string(),
+    items: z.array(z.object({ id, product_id: id, variant_id: id })),
+  })
+  .transform((w): Wishlist => ({
+    id: w.id,
+    customerId: w.customer_id,
+    name: w.name,
+    isPublic: w.is_public,
+    token: w.token,
+    items: w.items.map((item) => ({
+      id: item.id,
+      productId: item.product_id,
+      variantId: item.variant_id,
+    })),
+  }));
+
+export const WishlistPageSchema = v3PageSchema(WishlistSchema);
+export const WishlistReplySchema = v3DataSchema(WishlistSchema);
 
 // --- channel site ---------------------------------------------------------------------------------
 

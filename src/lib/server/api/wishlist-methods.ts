@@ -1,0 +1,107 @@
+/**
+ * Wishlist methods of the `bigcommerce` service (spec §7 "Commerce: wishlist"): getAllWishlists,
+ * createWishlist, addWishlistItems, removeWishlistItem, deleteWishlist. A customer's wishlists
+ * only: the customer comes from the session (a visitor gets 401 'Login required': a guest's
+ * wishlist lives in the browser), never from the arguments, and a wishlist of anyone else reads
+ * exactly like a missing one (404 'Wishlist not found', `ownership.ts`).
+ */
+import { z } from 'zod';
+import type { Wishlist } from '../../commerce/types.ts';
+import {
+  addWishlistItems,
+  createWishlist,
+  deleteWishlist,
+  getCustomerWishlists,
+  removeWishlistItem,
+} from '../bigcommerce/index.ts';
+import {
+  EntityIdSchema,
+  WishlistItemInputSchema,
+  WishlistNameSchema,
+} from '../bigcommerce/queries.ts';
+import { ownWishlist } from '../ownership.ts';
+import { requireCustomer, type ShopContext } from './context.ts';
+import { ApiError, defineMethod, type ApiMethod } from './handle.ts';
+
+/** Items one call may add (a whole guest wishlist merged at login fits). */
+const MAX_ITEMS_PER_CALL = 200;
+
+const wishlistNotFound = () => new ApiError(404, 'WISHLIST_NOT_FOUND', 'Wishlist not found');
+
+const ItemsSchema = z.array(WishlistItemInputSchema).max(MAX_ITEMS_PER_CALL);
+
+const toItems = (items: readonly z.output<typeof WishlistItemInputSchema>[]) =>
+  items.map((item) => ({ productId: item.product_id, variantId: item.variant_id }));
+
+/** The session customer's wishlist `wishlistId`; 404 when missing or anyone else's. */
+async function sessionWishlist(context: ShopContext, wishlistId: number): Promise<Wishlist> {
+  const wishlist = await ownWishlist(context.client, wishlistId, requireCustomer(context));
+  if (wishlist === null) throw wishlistNotFound();
+  return wishlist;
+}
+
+export const wishlistMethods = {
+  /** The session customer's wishlists, oldest first (spec §4: the first one is theirs). */
+  getAllWishlists: defineMethod(z.tuple([]), (context: ShopContext) =>
+    getCustomerWishlists(context.client, requireCustomer(context)),
+  ),
+
+  /** `createWishlist({ name, is_public, items })` for the session customer. */
+  createWishlist: defineMethod(
+    z.tuple([
+      z
+        .strictObject({
+          name: WishlistNameSchema,
+          is_public: z.boolean().optional(),
+          items: ItemsSchema.optional(),
+        })
+        .describe('wishlist'),
+    ]),
+    (context: ShopContext, [input]) =>
+      createWishlist(context.client, {
+        customerId: requireCustomer(context),
+        name: input.name,
+        isPublic: input.is_public ?? false,
+        items: toItems(input.items ?? []),
+      }),
+    { mutates: true },
+  ),
+
+  /** `addWishlistItems({ wishlistId, items: [{ product_id, variant_id }] })`. */
+  addWishlistItems: defineMethod(
+    z.tuple([
+      z.strictObject({ wishlistId: EntityIdSchema, items: ItemsSchema.min(1) }).describe('items'),
+    ]),
+    async (context: ShopContext, [{ wishlistId, items }]) => {
+      await sessionWishlist(context, wishlistId);
+      return addWishlistItems(context.client, wishlistId, toItems(items));
+    },
+    { mutates: true },
+  ),
+
+  /** `removeWishlistItem({ wishlistId, itemId })`; 404 'Wishlist item not found' for another item. */
+  removeWishlistItem: defineMethod(
+    z.tuple([
+      z.strictObject({ wishlistId: EntityIdSchema, itemId: EntityIdSchema }).describe('item'),
+    ]),
+    async (context: ShopContext, [{ wishlistId, itemId }]) => {
+      const wishlist = await sessionWishlist(context, wishlistId);
+      if (!wishlist.items.some((item) => item.id === itemId)) {
+        throw new ApiError(404, 'WISHLIST_ITEM_NOT_FOUND', 'Wishlist item not found');
+      }
+      return removeWishlistItem(context.client, wishlistId, itemId);
+    },
+    { mutates: true },
+  ),
+
+  /** `deleteWishlist(id)` (spec §7: the id itself). */
+  deleteWishlist: defineMethod(
+    z.tuple([EntityIdSchema.describe('id')]),
+    async (context: ShopContext, [id]) => {
+      await sessionWishlist(context, id);
+      await deleteWishlist(context.client, id);
+      return null;
+    },
+    { mutates: true },
+  ),
+} satisfies Record<string, ApiMethod<ShopContext>>;

@@ -1,0 +1,141 @@
+/**
+ * The wishlist methods over HTTP (spec §7), against the sandbox's wishlists API: every
+ * method's success and errors, and no customer reads or changes another's wishlist.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Wishlist } from '../../src/lib/commerce/types.ts';
+import { CUSTOMERS } from '../../scripts/sandbox/fixtures.ts';
+import { someVariant, startShopApi, type ShopApi, type Shopper } from './helpers/shop-api.ts';
+
+let api: ShopApi;
+let line: { productId: number; variantId: number };
+let other: { productId: number; variantId: number };
+
+beforeAll(async () => {
+  api = await startShopApi();
+  line = await someVariant(api, 0);
+  other = await someVariant(api, 1);
+});
+
+afterAll(async () => {
+  await api.close();
+});
+
+const item = (l: { productId: number; variantId: number }) => ({
+  product_id: l.productId,
+  variant_id: l.variantId,
+});
+const NOT_FOUND = { status: 404, json: { message: 'Wishlist not found', statusCode: 404 } };
+const LOGIN_REQUIRED = { status: 401, json: { message: 'Login required', statusCode: 401 } };
+
+async function customer(who: 'marie' | 'reseller'): Promise<Shopper> {
+  const shopper = api.shopper();
+  await shopper.login(CUSTOMERS[who].email, CUSTOMERS[who].password);
+  return shopper;
+}
+
+describe('wishlist methods (spec §7)', () => {
+  test('create, list, add (a pair once), remove, delete', async () => {
+    const marie = await customer('marie');
+    const created = await marie.data<Wishlist>('createWishlist', [
+      { name: ' Mes favoris ', is_public: false, items: [item(line)] },
+    ]);
+    expect(created).toMatchObject({ name: 'Mes favoris', isPublic: false, items: [{ ...line }] });
+    const all = await marie.data<Wishlist[]>('getAllWishlists', []);
+    expect(all.map((w) => w.id)).toContain(created.id);
+    expect(all.every((w) => w.customerId === created.customerId)).toBe(true);
+
+    const added = await marie.data<Wishlist>('addWishlistItems', [
+      { wishlistId: created.id, items: [item(other), item(line)] },
+    ]);
+    expect(added.items.map((i) => [i.productId, i.variantId])).toEqual([
+      [line.productId, line.variantId],
+      [other.productId, other.variantId],
+    ]);
+    const removed = await marie.data<Wishlist>('removeWishlistItem', [
+      { wishlistId: created.id, itemId: added.items[0]?.id },
+    ]);
+    expect(removed.items.map((i) => i.productId)).toEqual([other.productId]);
+    expect(
+      await marie.call('removeWishlistItem', [{ wishlistId: created.id, itemId: 99_999_999 }]),
+    ).toMatchObject({ status: 404, json: { message: 'Wishlist item not found' } });
+
+    expect(await marie.data('deleteWishlist', [created.id])).toBeNull();
+    expect(await marie.call('deleteWishlist', [created.id])).toMatchObject(NOT_FOUND);
+    const after = await marie.data<Wishlist[]>('getAllWishlists', []);
+    expect(after.map((w) => w.id)).not.toContain(created.id);
+  });
+
+  test('a visitor has no wishlist upstream: 401 for every method', async () => {
+    const visitor = api.shopper();
+    for (const [method, args] of [
+      ['getAllWishlists', []],
+      ['createWishlist', [{ name: 'x', is_public: false, items: [] }]],
+      ['addWishlistItems', [{ wishlistId: 1, items: [item(line)] }]],
+      ['removeWishlistItem', [{ wishlistId: 1, itemId: 1 }]],
+      ['deleteWishlist', [1]],
+    ] as const) {
+      expect(await visitor.call(method, [...args]), method).toMatchObject(LOGIN_REQUIRED);
+    }
+  });
+
+  test('another customer can neither read, add to, remove from nor delete the wishlist: 404 as if missing', async () => {
+    const marie = await customer('marie');
+    const owned = await marie.data<Wishlist>('createWishlist', [
+      { name: 'Chambre', is_public: true, items: [item(line)] },
+    ]);
+    const intruder = await customer('reseller');
+    expect((await intruder.data<Wishlist[]>('getAllWishlists', [])).map((w) => w.id)).not.toContain(
+      owned.id,
+    );
+    expect(
+      await intruder.call('addWishlistItems', [{ wishlistId: owned.id, items: [item(other)] }]),
+    ).toMatchObject(NOT_FOUND);
+    expect(
+      await intruder.call('removeWishlistItem', [
+        { wishlistId: owned.id, itemId: owned.items[0]?.id },
+      ]),
+    ).toMatchObject(NOT_FOUND);
+    expect(await intruder.call('deleteWishlist', [owned.id])).toMatchObject(NOT_FOUND);
+    // A customer id in the arguments is refused, never used.
+    expect(
+      (
+        await intruder.call('createWishlist', [
+          { name: 'x', is_public: false, items: [], customer_id: 1 },
+        ])
+      ).status,
+    ).toBe(400);
+    // Untouched.
+    const mine = await marie.data<Wishlist[]>('getAllWishlists', []);
+    expect(mine.find((w) => w.id === owned.id)?.items).toHaveLength(1);
+  });
+
+  test('bad input is a 400 before any upstream call; unknown product 422 from upstream', async () => {
+    const marie = await customer('marie');
+    for (const [method, args] of [
+      ['createWishlist', [{ name: '', is_public: false, items: [] }]],
+      ['createWishlist', [{ name: 'a\u0000b', is_public: false }]],
+      ['createWishlist', [{ name: 'x'.repeat(101) }]],
+      ['addWishlistItems', [{ wishlistId: 1, items: [] }]],
+      ['addWishlistItems', [{ wishlistId: -1, items: [item(line)] }]],
+      ['addWishlistItems', [{ wishlistId: 1, items: [{ product_id: '1', variant_id: 2 }] }]],
+      ['removeWishlistItem', [{ wishlistId: 1 }]],
+      ['deleteWishlist', ['1']],
+      ['deleteWishlist', [{ id: 1 }]],
+    ] as const) {
+      expect((await marie.call(method, [...args])).status, JSON.stringify(args)).toBe(400);
+    }
+    const unknown = await marie.call('createWishlist', [
+      { name: 'x', items: [{ product_id: 99_999_999, variant_id: 1 }] },
+    ]);
+    expect(unknown.status).toBe(422);
+  });
+
+  test('a cross-site call is refused (403)', async () => {
+    const marie = await customer('marie');
+    const reply = await marie.call('createWishlist', [{ name: 'x' }], {
+      headers: { 'Content-Type': 'text/plain', Origin: 'https://evil.example' },
+    });
+    expect(reply.status).toBe(403);
+  });
+});
