@@ -1,9 +1,11 @@
+import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import {
   mayConfirmOrder,
   mayReadOrder,
   mayReadOrderOfCart,
   mayUseCart,
+  mayUseWishlist,
 } from '../../src/lib/server/ownership.ts';
 
 const CART = '6f3c2b1a-0000-4000-8000-000000000001';
@@ -60,6 +62,20 @@ describe('mayConfirmOrder (/paiement?commande=)', () => {
   test('an order not made from a cart is never the browser’s by an empty cart id', () => {
     expect(mayConfirmOrder({ customerId: 0, cartId: '' }, { customerId: null, cartId: '' })).toBe(
       false,
+    );
+  });
+});
+
+describe('mayUseWishlist (a wishlist is its customer’s only)', () => {
+  test('only the session customer who owns it; never a visitor (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 50 }),
+        fc.option(fc.integer({ min: 0, max: 50 }), { nil: null }),
+        (owner, session) =>
+          mayUseWishlist({ customerId: owner }, session) ===
+          (session !== null && session > 0 && session === owner),
+      ),
     );
   });
 });
