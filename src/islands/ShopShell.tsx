@@ -1,9 +1,9 @@
 /**
  * The page shell's browser part (spec §4 "layout load": cart and customer are loaded on the
- * client): loads the cart and the customer once per page, pushes user_data to the tag manager
- * when logged in, and holds the cart sidebar, the login modal and the notifications. The
- * sidebar and the modal are fetched on their first opening, so a page that never opens them
- * does not load their code.
+ * client): loads the cart, the customer and then the wishlist once per page, pushes user_data
+ * to the tag manager when logged in, and holds the cart and wishlist sidebars, the login modal
+ * and the notifications. The sidebars and the modal are fetched on their first opening, so a
+ * page that never opens them does not load their code.
  */
 import { useStore } from '@nanostores/react';
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
@@ -12,7 +12,8 @@ import { trackUserData } from '../lib/stores/analytics.ts';
 import { CART_COOKIE_MAX_AGE } from 'astro:env/client';
 import { configureCartCookie, initCart } from '../lib/stores/cart.ts';
 import { $customer, initCustomer } from '../lib/stores/customer.ts';
-import { $cartSidebarOpen, $loginModal } from '../lib/stores/ui.ts';
+import { $cartSidebarOpen, $loginModal, $wishlistSidebarOpen } from '../lib/stores/ui.ts';
+import { initWishlist } from '../lib/stores/wishlist.ts';
 import { Notifications } from './Notifications.tsx';
 
 const CartSidebar = lazy(() =>
@@ -20,6 +21,9 @@ const CartSidebar = lazy(() =>
 );
 const LoginModal = lazy(() =>
   import('./auth/LoginModal.tsx').then((m) => ({ default: m.LoginModal })),
+);
+const WishlistSidebar = lazy(() =>
+  import('./wishlist/WishlistSidebar.tsx').then((m) => ({ default: m.WishlistSidebar })),
 );
 
 /** Id of the JSON script holding the shell's texts (BaseLayout.astro). */
@@ -44,11 +48,13 @@ export function ShopShell({ messages }: ShopShellProps) {
   const customer = useStore($customer);
   const wantSidebar = useSticky(sidebarOpen);
   const wantModal = useSticky(modal.open);
+  const wantWishlist = useSticky(useStore($wishlistSidebarOpen));
 
   useEffect(() => {
     configureCartCookie(CART_COOKIE_MAX_AGE);
     void initCart();
-    void initCustomer();
+    // The wishlist is the customer's once they are known (spec §4: loaded on the client).
+    void initCustomer().then(initWishlist);
   }, []);
 
   // spec §4: on route change while authenticated, user data goes to the tag manager. Each page
@@ -63,6 +69,7 @@ export function ShopShell({ messages }: ShopShellProps) {
       <Suspense fallback={null}>
         {wantSidebar && <CartSidebar t={t} />}
         {wantModal && <LoginModal t={t} />}
+        {wantWishlist && <WishlistSidebar t={t} />}
       </Suspense>
     </>
   );

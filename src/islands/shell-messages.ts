@@ -5,6 +5,7 @@
 import { AUTH_FORMS_MESSAGES } from './auth/AuthForms.tsx';
 import { CART_LINES_MESSAGES } from './cart/CartLines.tsx';
 import { NOTIFICATIONS_MESSAGES } from './Notifications.tsx';
+import { WISHLIST_ITEMS_MESSAGES } from './wishlist/wishlist-messages.ts';
 
 // The sidebar's and the modal's keys live here, not in their modules: those modules are
 // fetched on first opening, and a static import of them here would undo that split.
@@ -27,8 +28,21 @@ const CART_SIDEBAR_MESSAGES = [
   'header.cartCount_other',
 ] as const;
 
+/** Message keys the wishlist sidebar reads. */
+const WISHLIST_SIDEBAR_MESSAGES = [
+  ...WISHLIST_ITEMS_MESSAGES,
+  'wishlist.title',
+  'wishlist.close',
+  'wishlist.clear',
+  'wishlist.viewAll',
+  'wishlist.count_one',
+  'wishlist.count_other',
+  'wishlist.loginHint',
+] as const;
+
 export const SHOP_SHELL_MESSAGES = [
   ...NOTIFICATIONS_MESSAGES,
   ...CART_SIDEBAR_MESSAGES,
   ...LOGIN_MODAL_MESSAGES,
+  ...WISHLIST_SIDEBAR_MESSAGES,
 ] as const;

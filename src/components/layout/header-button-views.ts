@@ -52,9 +52,21 @@ export interface CartBadgeView {
 
 /** spec §2, §3: the item-count badge of the cart link and of the bottom bar. */
 export function cartBadgeView(count: number, t: Translate): CartBadgeView {
+  return countBadgeView(count, 'header.cartCount', t);
+}
+
+/** Message keys of the wishlist link's badge. */
+export const WISHLIST_LINK_MESSAGES = ['wishlist.count_one', 'wishlist.count_other'] as const;
+
+/** The wishlist link's badge: the number of lines, as the cart's. */
+export function wishlistBadgeView(count: number, t: Translate): CartBadgeView {
+  return countBadgeView(count, 'wishlist.count', t);
+}
+
+function countBadgeView(count: number, key: string, t: Translate): CartBadgeView {
   const safe = Number.isSafeInteger(count) && count > 0 ? count : 0;
   return {
     text: safe === 0 ? null : safe > 99 ? '99+' : String(safe),
-    label: t('header.cartCount', { count: safe }),
+    label: t(key, { count: safe }),
   };
 }

@@ -1,15 +1,17 @@
 /**
  * Keeps the header's account link and the cart links' item-count badges up to date from the
- * stores (spec §2, §6; views in `header-button-views.ts`), and turns a plain click on them
- * into the login modal or the cart sidebar (a click with a modifier key, or before this
- * script runs, follows the link to /connexion or /panier). One script for the page, loaded
+ * stores (spec §2, §6; views in `header-button-views.ts`), with the wishlist link's count, and
+ * turns a plain click on them into the login modal, the cart sidebar or the wishlist sidebar
+ * (a click with a modifier key, or before this script runs, follows the link to /connexion,
+ * /panier or the account's wishlist). One script for the page, loaded
  * by the layout; the links themselves are static markup rendered once per build.
  */
 import { createTranslator, parseMessages } from '../../lib/i18n/translate.ts';
 import { $cartItemCount } from '../../lib/stores/cart.ts';
 import { $customer, $isAuthenticated } from '../../lib/stores/customer.ts';
-import { openCartSidebar, openLoginModal } from '../../lib/stores/ui.ts';
-import { accountLinkView, cartBadgeView } from './header-button-views.ts';
+import { openCartSidebar, openLoginModal, openWishlistSidebar } from '../../lib/stores/ui.ts';
+import { $wishlistCount } from '../../lib/stores/wishlist.ts';
+import { accountLinkView, cartBadgeView, wishlistBadgeView } from './header-button-views.ts';
 
 const BADGE_CLASS =
   'flex min-w-5 items-center justify-center rounded-full bg-sale px-1 text-xs leading-5 font-semibold text-white tabular-nums';
@@ -31,25 +33,41 @@ for (const link of document.querySelectorAll<HTMLAnchorElement>('a[data-account-
   $customer.listen(update);
 }
 
+/** Fills a badge slot with a count (nothing at 0): shown digits, spoken label. */
+function renderBadge(
+  slot: HTMLElement,
+  view: { text: string | null; label: string },
+  count: number,
+  kind: 'cartCount' | 'wishlistCount',
+): void {
+  if (view.text === null) {
+    slot.replaceChildren();
+    return;
+  }
+  const badge = document.createElement('span');
+  badge.className = BADGE_CLASS;
+  badge.dataset[kind] = String(count);
+  const shown = document.createElement('span');
+  shown.setAttribute('aria-hidden', 'true');
+  shown.textContent = view.text;
+  const spoken = document.createElement('span');
+  spoken.className = 'sr-only';
+  spoken.textContent = view.label;
+  badge.append(shown, spoken);
+  slot.replaceChildren(badge);
+}
+
 for (const slot of document.querySelectorAll<HTMLElement>('[data-cart-badge]')) {
   const t = createTranslator(parseMessages(slot.dataset.messages));
   $cartItemCount.subscribe((count) => {
-    const view = cartBadgeView(count, t);
-    if (view.text === null) {
-      slot.replaceChildren();
-      return;
-    }
-    const badge = document.createElement('span');
-    badge.className = BADGE_CLASS;
-    badge.dataset.cartCount = String(count);
-    const shown = document.createElement('span');
-    shown.setAttribute('aria-hidden', 'true');
-    shown.textContent = view.text;
-    const spoken = document.createElement('span');
-    spoken.className = 'sr-only';
-    spoken.textContent = view.label;
-    badge.append(shown, spoken);
-    slot.replaceChildren(badge);
+    renderBadge(slot, cartBadgeView(count, t), count, 'cartCount');
+  });
+}
+
+for (const slot of document.querySelectorAll<HTMLElement>('[data-wishlist-badge]')) {
+  const t = createTranslator(parseMessages(slot.dataset.messages));
+  $wishlistCount.subscribe((count) => {
+    renderBadge(slot, wishlistBadgeView(count, t), count, 'wishlistCount');
   });
 }
 
@@ -64,5 +82,10 @@ document.addEventListener('click', (event) => {
   if (event.target.closest('a[data-cart-link]')) {
     event.preventDefault();
     openCartSidebar();
+    return;
+  }
+  if (event.target.closest('a[data-wishlist-link]')) {
+    event.preventDefault();
+    openWishlistSidebar();
   }
 });

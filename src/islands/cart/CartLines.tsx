@@ -37,7 +37,7 @@ export function CartLines({ t, size = 'sm' }: { t: Translate; size?: 'sm' | 'lg'
   const error = cartErrorText(errors);
   return (
     <>
-      <p role="alert" className="text-sm font-semibold text-danger" data-cart-error>
+      <p aria-live="assertive" className="text-sm font-semibold text-danger" data-cart-error>
         {error === null ? '' : t(error)}
       </p>
       <ul className="flex flex-col divide-y divide-neutral-200" data-cart-lines>

@@ -13,7 +13,11 @@ export const ACCOUNT_PAGES = [
   },
   { slug: 'mes-adresses', label: 'account.addresses', path: `${ACCOUNT_PATH}/mes-adresses` },
   { slug: 'mes-commandes', label: 'account.orders', path: `${ACCOUNT_PATH}/mes-commandes` },
+  { slug: 'mes-favoris', label: 'account.wishlist', path: `${ACCOUNT_PATH}/mes-favoris` },
 ] as const;
+
+/** The account's wishlist page (spec §4: the customer's wishlist). */
+export const ACCOUNT_WISHLIST_PATH = `${ACCOUNT_PATH}/mes-favoris`;
 
 export type AccountPageSlug = (typeof ACCOUNT_PAGES)[number]['slug'];
 
@@ -22,6 +26,7 @@ export type AccountView =
   | { kind: 'profile' }
   | { kind: 'addresses' }
   | { kind: 'orders' }
+  | { kind: 'wishlist' }
   | { kind: 'order'; orderId: number }
   | { kind: 'not-found' };
 
@@ -33,6 +38,7 @@ export function accountView(page: string | undefined): AccountView {
   if (rest.length > 0) return { kind: 'not-found' };
   if (section === 'mes-informations' && id === undefined) return { kind: 'profile' };
   if (section === 'mes-adresses' && id === undefined) return { kind: 'addresses' };
+  if (section === 'mes-favoris' && id === undefined) return { kind: 'wishlist' };
   if (section === 'mes-commandes') {
     if (id === undefined) return { kind: 'orders' };
     if (/^[1-9]\d{0,9}$/.test(id)) return { kind: 'order', orderId: Number(id) };
@@ -44,6 +50,7 @@ export function accountView(page: string | undefined): AccountView {
 export function accountSection(view: AccountView): AccountPageSlug {
   if (view.kind === 'orders' || view.kind === 'order') return 'mes-commandes';
   if (view.kind === 'addresses') return 'mes-adresses';
+  if (view.kind === 'wishlist') return 'mes-favoris';
   return 'mes-informations';
 }
 

@@ -1,0 +1,242 @@
+import fc from 'fast-check';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import {
+  addGuestLine,
+  hasLine,
+  linesToMerge,
+  MAX_WISHLIST_ITEMS,
+  parseGuestLines,
+  productIdPages,
+  WISHLIST_PAGE_SIZE,
+  type WishlistLine,
+} from '../../src/lib/commerce/wishlist.ts';
+import { customer, methods, stubShopApi } from './helpers/shop-api.ts';
+
+const guest = (productId: number, variantId: number): WishlistLine => ({
+  id: null,
+  productId,
+  variantId,
+});
+
+describe('wishlist rules (spec §4, §5, §9)', () => {
+  test('in the wishlist only when product and variant both match', () => {
+    const lines = [guest(1, 10)];
+    expect(hasLine(lines, 1, 10)).toBe(true);
+    expect(hasLine(lines, 1, 11)).toBe(false);
+    expect(hasLine(lines, 2, 10)).toBe(false);
+  });
+
+  test('a guest add of a pair already there is ignored (property)', () => {
+    const pair = fc.tuple(fc.integer({ min: 1, max: 5 }), fc.integer({ min: 1, max: 5 }));
+    fc.assert(
+      fc.property(fc.array(pair, { maxLength: 60 }), (adds) => {
+        let lines: WishlistLine[] = [];
+        for (const [p, v] of adds) lines = addGuestLine(lines, p, v);
+        const keys = lines.map((l) => `${l.productId}:${l.variantId}`);
+        const distinct = [...new Set(adds.map(([p, v]) => `${p}:${v}`))];
+        return new Set(keys).size === keys.length && keys.length === distinct.length;
+      }),
+    );
+    let many: WishlistLine[] = [];
+    for (let i = 1; i <= MAX_WISHLIST_ITEMS + 5; i += 1) many = addGuestLine(many, i, i);
+    expect(many).toHaveLength(MAX_WISHLIST_ITEMS);
+    expect(many[0]?.productId).toBe(6);
+  });
+
+  test('login merge sends the guest pairs the customer lacks, each once', () => {
+    const customerLines = [{ id: 7, productId: 1, variantId: 10 }];
+    expect(
+      linesToMerge([guest(1, 10), guest(2, 20), guest(2, 20), guest(1, 11)], customerLines),
+    ).toEqual([
+      { product_id: 2, variant_id: 20 },
+      { product_id: 1, variant_id: 11 },
+    ]);
+    expect(linesToMerge([], customerLines)).toEqual([]);
+  });
+
+  test('local storage read back: valid lines only, tampering reads as empty', () => {
+    expect(
+      parseGuestLines('[{"productId":1,"variantId":2},{"productId":1,"variantId":2}]'),
+    ).toEqual([guest(1, 2)]);
+    for (const raw of [
+      undefined,
+      '',
+      'not json',
+      '{}',
+      '[null, 1, "x", {"productId": -1, "variantId": 2}, {"productId": 1.5, "variantId": 2}]',
+      '[{"productId": "1", "variantId": 2}]',
+    ]) {
+      expect(parseGuestLines(raw)).toEqual([]);
+    }
+    fc.assert(
+      fc.property(fc.string(), (raw) => {
+        const lines = parseGuestLines(raw);
+        return lines.every(
+          (l) => Number.isSafeInteger(l.productId) && l.productId > 0 && l.id === null,
+        );
+      }),
+    );
+  });
+
+  test('products fetched 50 a page, each id once', () => {
+    const lines = Array.from({ length: 120 }, (_, i) => guest((i % 110) + 1, 1));
+    const pages = productIdPages(lines);
+    expect(WISHLIST_PAGE_SIZE).toBe(50);
+    expect(pages.map((p) => p.length)).toEqual([50, 50, 10]);
+    expect(new Set(pages.flat()).size).toBe(110);
+  });
+});
+
+describe('wishlist store', () => {
+  type Store = typeof import('../../src/lib/stores/wishlist.ts');
+  type Customers = typeof import('../../src/lib/stores/customer.ts');
+  let store: Store;
+  let customers: Customers;
+
+  beforeEach(async () => {
+    vi.resetModules();
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const persistent = await import('@nanostores/persistent');
+    persistent.useTestStorageEngine();
+    persistent.cleanTestStorage();
+    store = await import('../../src/lib/stores/wishlist.ts');
+    customers = await import('../../src/lib/stores/customer.ts');
+  });
+
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    vi.restoreAllMocks();
+  });
+
+  const wishlist = (id: number, items: [number, number, number][]) => ({
+    id,
+    customerId: 1,
+    name: 'Mes favoris',
+    isPublic: false,
+    token: 't',
+    items: items.map(([itemId, productId, variantId]) => ({ id: itemId, productId, variantId })),
+  });
+
+  test('guest: in local storage, duplicates ignored, no request; toggle removes', async () => {
+    const calls = stubShopApi({});
+    await store.addToWishlist(1, 10);
+    await store.addToWishlist(1, 10);
+    await store.addToWishlist(2, 20);
+    expect(store.$wishlist.get()).toMatchObject({ owner: 'guest', ready: true });
+    expect(store.$wishlist.get().lines.map((l) => [l.productId, l.variantId])).toEqual([
+      [1, 10],
+      [2, 20],
+    ]);
+    const { getTestStorage } = await import('@nanostores/persistent');
+    expect(JSON.parse(getTestStorage()[store.GUEST_WISHLIST_KEY] ?? '[]')).toEqual([
+      { productId: 1, variantId: 10 },
+      { productId: 2, variantId: 20 },
+    ]);
+    await store.toggleWishlist(1, 10);
+    expect(store.isInWishlist(1, 10)).toBe(false);
+    await store.clearWishlist();
+    expect(store.$wishlist.get().lines).toEqual([]);
+    expect(calls).toEqual([]);
+  });
+
+  test('login: guest lines go to the first wishlist, the local copy is deleted', async () => {
+    await store.addToWishlist(1, 10);
+    await store.addToWishlist(2, 20);
+    const calls = stubShopApi({
+      getAllWishlists: () => [wishlist(5, [[50, 1, 10]]), wishlist(6, [])],
+      addWishlistItems: () =>
+        wishlist(5, [
+          [50, 1, 10],
+          [51, 2, 20],
+        ]),
+    });
+    store.initWishlist();
+    customers.$isAuthenticated.set(true);
+    customers.$customer.set(customer());
+    await vi.waitFor(() => {
+      expect(store.$wishlist.get().owner).toBe('customer');
+    });
+    await vi.waitFor(() => {
+      expect(store.$wishlistLoading.get()).toBe(false);
+    });
+    expect(calls).toEqual([
+      { method: 'getAllWishlists', args: [] },
+      {
+        method: 'addWishlistItems',
+        args: [{ wishlistId: 5, items: [{ product_id: 2, variant_id: 20 }] }],
+      },
+    ]);
+    expect(store.$guestWishlist.get()).toEqual([]);
+    expect(store.$wishlist.get()).toMatchObject({ id: 5, ready: true });
+    expect(store.$wishlistCount.get()).toBe(2);
+  });
+
+  test('login without a wishlist: one is created with the guest lines', async () => {
+    await store.addToWishlist(3, 30);
+    const calls = stubShopApi({
+      getAllWishlists: () => [],
+      createWishlist: () => wishlist(9, [[90, 3, 30]]),
+    });
+    store.initWishlist();
+    customers.$isAuthenticated.set(true);
+    customers.$customer.set(customer());
+    await vi.waitFor(() => {
+      expect(store.$wishlist.get().id).toBe(9);
+    });
+    expect(calls[1]).toEqual({
+      method: 'createWishlist',
+      args: [{ name: 'Mes favoris', is_public: false, items: [{ product_id: 3, variant_id: 30 }] }],
+    });
+  });
+
+  test('a failed merge keeps the local copy for the next login and fills the merge slot', async () => {
+    await store.addToWishlist(3, 30);
+    stubShopApi({
+      getAllWishlists: () => {
+        throw new TypeError('offline');
+      },
+    });
+    store.initWishlist();
+    customers.$customer.set(customer());
+    await vi.waitFor(() => {
+      expect(store.$wishlistErrors.get().merge).not.toBeNull();
+    });
+    expect(store.$guestWishlist.get()).toHaveLength(1);
+  });
+
+  test('customer: add, remove, clear (delete then create a new empty one); logout → guest', async () => {
+    customers.$isAuthenticated.set(true);
+    customers.$customer.set(customer());
+    const calls = stubShopApi({
+      getAllWishlists: () => [wishlist(5, [])],
+      addWishlistItems: () => wishlist(5, [[51, 4, 40]]),
+      removeWishlistItem: () => wishlist(5, []),
+      deleteWishlist: () => null,
+      createWishlist: () => wishlist(8, []),
+    });
+    store.initWishlist();
+    await vi.waitFor(() => {
+      expect(store.$wishlist.get().id).toBe(5);
+    });
+    await store.addToWishlist(4, 40);
+    await store.addToWishlist(4, 40);
+    expect(store.isInWishlist(4, 40)).toBe(true);
+    await store.toggleWishlist(4, 40);
+    await store.clearWishlist();
+    expect(methods(calls)).toEqual([
+      'getAllWishlists',
+      'addWishlistItems',
+      'removeWishlistItem',
+      'deleteWishlist',
+      'createWishlist',
+    ]);
+    expect(calls[2]?.args).toEqual([{ wishlistId: 5, itemId: 51 }]);
+    expect(calls[3]?.args).toEqual([5]);
+    expect(store.$wishlist.get()).toMatchObject({ id: 8, lines: [] });
+    customers.$isAuthenticated.set(false);
+    customers.$customer.set(null);
+    await vi.waitFor(() => {
+      expect(store.$wishlist.get().owner).toBe('guest');
+    });
+  });
+});
