@@ -26,15 +26,15 @@ test('footer: subscribe succeeds, the same address again shows the spec §8 text
   await form.getByLabel(t('newsletter.email')).fill(email);
   await form.getByLabel(t('newsletter.consent')).check();
   await form.getByRole('button', { name: t('newsletter.submit') }).click();
-  await expect(form.getByRole('status')).toHaveText('Adresse enregistrée avec succès');
-  await expect(form.getByRole('alert')).toBeEmpty();
+  await expect(form.locator('[data-form-status]')).toHaveText('Adresse enregistrée avec succès');
+  await expect(form.locator('[data-form-error]')).toBeEmpty();
 
   await form.getByLabel(t('newsletter.email')).fill(email.toUpperCase());
   await form.getByLabel(t('newsletter.consent')).check();
   await form.getByRole('button', { name: t('newsletter.submit') }).click();
-  const error = form.getByRole('alert');
+  const error = form.locator('[data-form-error]');
   await expect(error).toHaveText('Le contact existe déjà dans la liste.');
-  await expect(form.getByRole('status')).toBeEmpty();
+  await expect(form.locator('[data-form-status]')).toBeEmpty();
   // "above the button" (spec §8).
   const errorBox = await error.boundingBox();
   const buttonBox = await form.getByRole('button', { name: t('newsletter.submit') }).boundingBox();
@@ -57,9 +57,9 @@ test('panel: opens from the top bar, subscribes, passes axe, closes with Escape'
   await panel.getByLabel(t('newsletter.email')).fill(uniqueEmail('panel'));
   await panel.getByLabel(t('newsletter.consent')).check();
   await panel.getByRole('button', { name: t('newsletter.submit') }).click();
-  await expect(panel.getByRole('status')).toHaveText('Adresse enregistrée avec succès');
+  await expect(panel.locator('[data-form-status]')).toHaveText('Adresse enregistrée avec succès');
   // The footer form keeps its own state.
-  await expect(page.locator('#newsletter').getByRole('status')).toBeEmpty();
+  await expect(page.locator('#newsletter').locator('[data-form-status]')).toBeEmpty();
   await page.keyboard.press('Escape');
   await expect(panel).toBeHidden();
 });
@@ -77,6 +77,6 @@ test('hostile input is refused with a clear text and subscribes nobody', async (
     await form.getByLabel(t('newsletter.consent')).check();
     await form.getByRole('button', { name: t('newsletter.submit') }).click();
     await expect(form.getByText(t('Invalid email'))).toBeVisible();
-    await expect(form.getByRole('status')).toBeEmpty();
+    await expect(form.locator('[data-form-status]')).toBeEmpty();
   }
 });

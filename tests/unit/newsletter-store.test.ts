@@ -86,13 +86,17 @@ describe('a visitor subscribes (spec §4, §7)', () => {
     const calls = stubShopApi({
       subscribe: () =>
         new Promise<null>((resolve) => {
-          release = () => resolve(null);
+          release = () => {
+            resolve(null);
+          };
         }),
     });
     const footer = store.createNewsletterForm();
     const panel = store.createNewsletterForm();
     const first = footer.submit('anne@example.fr');
-    await vi.waitFor(() => expect(calls).toHaveLength(1));
+    await vi.waitFor(() => {
+      expect(calls).toHaveLength(1);
+    });
     expect(await footer.submit('anne@example.fr')).toBe(false);
     release();
     expect(await first).toBe(true);

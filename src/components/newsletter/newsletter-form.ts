@@ -26,6 +26,9 @@ function runner(form: HTMLFormElement): Runner {
   const consent = form.elements.namedItem('consent');
   const button = form.querySelector<HTMLButtonElement>('button[type="submit"]');
   let errors: FieldErrors<NewsletterInput> = {};
+  // Live regions from now on, before any text goes in (spec §8: the error above the button).
+  form.querySelector('[data-form-error]')?.setAttribute('aria-live', 'assertive');
+  form.querySelector('[data-form-status]')?.setAttribute('aria-live', 'polite');
 
   const setText = (selector: string, text: string) => {
     const node = form.querySelector(selector);
@@ -71,6 +74,11 @@ function runner(form: HTMLFormElement): Runner {
   };
   runners.set(form, run);
   return run;
+}
+
+/** Readies the form (its live regions, its state) ahead of a submit: on its first focus. */
+export function prepareNewsletterForm(form: HTMLFormElement): void {
+  runner(form);
 }
 
 /** The form's submit: validation, then the subscription (ignored while one is running). */

@@ -10,7 +10,15 @@ const load = () => (loading ??= import('./newsletter-form.ts'));
 
 for (const form of document.querySelectorAll<HTMLFormElement>('form[data-newsletter-form]')) {
   form.noValidate = true;
-  form.addEventListener('focusin', () => void load(), { once: true });
+  form.addEventListener(
+    'focusin',
+    () => {
+      void load().then((m) => {
+        m.prepareNewsletterForm(form);
+      });
+    },
+    { once: true },
+  );
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     void load().then((m) => m.submitNewsletterForm(form));

@@ -17,7 +17,9 @@ import type {
   Pagination,
   Product,
   ProductReview,
+  ProductReviewPage,
   Shipment,
+  Wishlist,
 } from '../commerce/types.ts';
 import type {
   AddressInput,
@@ -32,6 +34,19 @@ import type { SearchCategory } from '../commerce/search.ts';
 import { callApi, type CallApiInit } from './client.ts';
 
 export type { LineItemInput };
+
+/** spec §7 wishlist items as the API takes them. */
+export interface WishlistItemBody {
+  product_id: number;
+  variant_id: number;
+}
+
+/** spec §7 createWishlist({ name, is_public, items }). */
+export interface WishlistInput {
+  name: string;
+  is_public: boolean;
+  items: WishlistItemBody[];
+}
 
 /** spec §3 search result. */
 export interface ProductSearchReply {
@@ -96,6 +111,9 @@ export const api = {
   /** spec §7 search: products matching the trimmed term and their shown categories (§3). */
   getProductsWithFilter: (input: { searchTerm: string; limit?: number }, init?: CallApiInit) =>
     call<ProductSearchReply>('getProductsWithFilter', [input], init),
+  /** The visible products of these ids, in that order (at most 250). */
+  getProductsById: (input: { entityIds: number[] }, init?: CallApiInit) =>
+    call<Product[]>('getProductsById', [input], init),
 
   // -- cart ------------------------------------------------------------------------------------
   /** The cart, or null when it is unknown or expired (the store then creates one). */
@@ -166,12 +184,24 @@ export const api = {
   getOrderByCart: (input: { cartId: string }, init?: CallApiInit) =>
     call<Order | null>('getOrderByCart', [input], init),
 
+  // -- wishlist (spec §7): the session customer's only ---------------------------------------
+  getAllWishlists: (init?: CallApiInit) => call<Wishlist[]>('getAllWishlists', [], init),
+  createWishlist: (input: WishlistInput, init?: CallApiInit) =>
+    call<Wishlist>('createWishlist', [input], init),
+  addWishlistItems: (
+    input: { wishlistId: number; items: WishlistItemBody[] },
+    init?: CallApiInit,
+  ) => call<Wishlist>('addWishlistItems', [input], init),
+  removeWishlistItem: (input: { wishlistId: number; itemId: number }, init?: CallApiInit) =>
+    call<Wishlist>('removeWishlistItem', [input], init),
+  deleteWishlist: (id: number, init?: CallApiInit) => call<null>('deleteWishlist', [id], init),
+
   // -- reviews ---------------------------------------------------------------------------------
   getProductReviewCollection: (
     input: { productId: number; query?: { page?: number; limit?: number } },
     init?: CallApiInit,
-  ) => call<Page<ProductReview>>('getProductReviewCollection', [input], init),
-  /** A pending review signed with the session customer's name; visitors 401 'Login required'. */
+  ) => call<ProductReviewPage>('getProductReviewCollection', [input], init),
+  /** A pending review (name and e-mail from the form); 429 'Too many attempts' when throttled. */
   createProductReview: (input: ReviewInput, init?: CallApiInit) =>
     call<ProductReview>('createProductReview', [input], init),
 };

@@ -2,7 +2,7 @@
  * Product review connectors (spec §7 "Commerce: orders, reviews"): approved reviews of a
  * product by page, and a new review (pending until the shop approves it).
  */
-import type { Page, ProductReview } from '../../commerce/types.ts';
+import type { ProductReview, ProductReviewPage, RatingDistribution } from '../../commerce/types.ts';
 import type { BigCommerceClient } from './client.ts';
 import { MAX_PAGE_SIZE, type ReviewsQuery, type ReviewWrite } from './queries.ts';
 import { ProductReviewPageSchema, ProductReviewReplySchema } from './schemas.ts';
@@ -20,7 +20,7 @@ export async function getProductReviews(
   client: BigCommerceClient,
   productId: number,
   query: ReviewsQuery = {},
-): Promise<Page<ProductReview>> {
+): Promise<ProductReviewPage> {
   const all: ProductReview[] = [];
   for (let page = 1; page <= MAX_REVIEW_PAGES; page += 1) {
     const reply = await client.get(
@@ -39,6 +39,7 @@ export async function getProductReviews(
   const items = approved.slice((currentPage - 1) * perPage, currentPage * perPage);
   return {
     items,
+    distribution: ratingDistribution(approved),
     pagination: {
       total: approved.length,
       count: items.length,
@@ -47,6 +48,18 @@ export async function getProductReviews(
       totalPages: Math.max(1, Math.ceil(approved.length / perPage)),
     },
   };
+}
+
+/** Approved reviews per whole rating 1 to 5 (a rating out of range counts nowhere). */
+export function ratingDistribution(
+  reviews: readonly Pick<ProductReview, 'rating'>[],
+): RatingDistribution {
+  const counts = { 1: 0, 2: 0, 3: 0, 4: 0, 5: 0 };
+  for (const { rating } of reviews) {
+    if (rating === 1 || rating === 2 || rating === 3 || rating === 4 || rating === 5)
+      counts[rating] += 1;
+  }
+  return counts;
 }
 
 /** Creates a review of the product. */
