@@ -8,6 +8,10 @@ import { devServer } from './src/lib/server/middleware/dev-server.ts';
 import { INLINE_SCRIPTS } from './src/components/layout/inline-scripts.ts';
 import { CONTENTFUL_MEDIA_ORIGINS, cspConfig, parseCheckoutOrigins } from './src/lib/server/csp.ts';
 import {
+  DEFAULT_REVIEWS_API_URL,
+  DEFAULT_REVIEWS_WIDGET_URL,
+} from './src/lib/server/reviews/sites.ts';
+import {
   imageOrigins,
   imageRemotePatterns,
   parseImageDomains,
@@ -75,6 +79,11 @@ export default defineConfig({
       imageOrigins: imageOrigins(imageDomains, sandboxOrigin),
       mediaOrigins,
       checkoutOrigins: parseCheckoutOrigins(process.env.CHECKOUT_ORIGINS, sandboxOrigin),
+      // The footer's reviews carousel (spec §1), only with the reviews flag on.
+      frameOrigins:
+        process.env.FEATURE_REVIEWS === 'false'
+          ? []
+          : [new URL(process.env.REVIEWS_WIDGET_URL ?? DEFAULT_REVIEWS_WIDGET_URL).origin],
       inlineScripts: Object.values(INLINE_SCRIPTS),
     }),
   },
@@ -196,6 +205,20 @@ export default defineConfig({
       }),
       SOCIAL_FACEBOOK_URL: envField.string({ context: 'client', access: 'public', optional: true }),
       REASSURANCE: envField.string({ context: 'client', access: 'public', optional: true }),
+      // spec §3: which of the group's brand sites the shop shows (src/lib/server/reviews/sites.ts).
+      REVIEWS_SITE: envField.string({ context: 'server', access: 'public', optional: true }),
+      REVIEWS_API_URL: envField.string({
+        context: 'server',
+        access: 'public',
+        url: true,
+        default: DEFAULT_REVIEWS_API_URL,
+      }),
+      REVIEWS_WIDGET_URL: envField.string({
+        context: 'server',
+        access: 'public',
+        url: true,
+        default: DEFAULT_REVIEWS_WIDGET_URL,
+      }),
       REVIEWS_PROVIDER_URL: envField.string({
         context: 'client',
         access: 'public',

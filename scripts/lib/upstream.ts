@@ -106,6 +106,8 @@ export async function ensureUpstream(
   env.BREVO_API_URL = `${url}/brevo/v3`;
   env.BREVO_API_KEY = 'sandbox-brevo-key';
   env.CONTENTFUL_API_URL = `${url}/contentful`;
+  env.REVIEWS_API_URL = `${url}/guaranteed-reviews/public/v3/reviews`;
+  env.REVIEWS_WIDGET_URL = `${url}/guaranteed-reviews/widget`;
   env.CONTENTFUL_SPACE_ID = SANDBOX_CONTENTFUL.spaceId;
   env.CONTENTFUL_ENVIRONMENT = SANDBOX_CONTENTFUL.environment;
   env.CONTENTFUL_ACCESS_TOKEN = SANDBOX_CONTENTFUL.deliveryToken;

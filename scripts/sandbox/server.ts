@@ -52,6 +52,7 @@ import * as hooks from './routes/hooks.ts';
 import * as orders from './routes/orders.ts';
 import * as reviews from './routes/reviews.ts';
 import * as wishlists from './routes/wishlists.ts';
+import { handleGuaranteedReviews } from './routes/guaranteed-reviews.ts';
 import * as store from './routes/store.ts';
 import * as storefront from './routes/storefront.ts';
 import { Webhooks } from './webhooks.ts';
@@ -463,6 +464,8 @@ async function handle(req: IncomingMessage, state: ServerState, origin: string):
       req.headers.host ?? '127.0.0.1',
     );
   }
+  const reviewsReply = handleGuaranteedReviews(state.db, req.method ?? 'GET', url);
+  if (reviewsReply !== undefined) return reviewsReply;
   if (url.pathname.startsWith('/brevo/v3/')) {
     if (req.headers['api-key'] !== state.config.brevoKey) {
       return brevo.brevoError(401, 'unauthorized', 'Key not found');

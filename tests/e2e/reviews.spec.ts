@@ -67,3 +67,23 @@ test('the reviews load near the viewport: chart with star ticks, list, and a rev
   // Pending: not in the list.
   await expect(section.getByText('Très bon accueil')).toHaveCount(0);
 });
+
+test('site rating in the reassurance banner (new tab) and the reviews carousel in the footer', async ({
+  page,
+}) => {
+  await page.goto('/');
+  const reassurance = page.getByRole('region', { name: t('reassurance.label') });
+  const rating = reassurance.getByRole('link', { name: new RegExp(t('common.newTab')) });
+  await expect(rating).toHaveAttribute('target', '_blank');
+  await expect(rating).toHaveAttribute('href', /^https?:\/\//);
+  // The guaranteed-reviews site rating of the sandbox's provider, with its stars.
+  await expect(rating).toContainText(/\d/);
+
+  const frame = page.locator('iframe[data-reviews-widget]');
+  await frame.scrollIntoViewIfNeeded();
+  await expect(frame).toHaveAttribute('src', /[?&]id=\d+/);
+  // Allowed by the page's CSP (frame-src): the widget page renders inside.
+  await expect(
+    page.frameLocator('iframe[data-reviews-widget]').locator('li').first(),
+  ).toBeVisible();
+});

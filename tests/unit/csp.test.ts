@@ -42,6 +42,16 @@ describe('cspConfig', () => {
     expect(directive(name)).toBe(value);
   });
 
+  test('frame-src lists the reviews carousel origin when given, else none', () => {
+    const withFrames = cspConfig({
+      imageOrigins: [],
+      checkoutOrigins: [],
+      inlineScripts: [],
+      frameOrigins: ['https://www.societe-des-avis-garantis.fr'],
+    });
+    expect(withFrames.directives).toContain('frame-src https://www.societe-des-avis-garantis.fr');
+  });
+
   test('nothing a meta element ignores (frame-ancestors, report-uri, sandbox)', () => {
     for (const name of ['frame-ancestors', 'report-uri', 'report-to', 'sandbox']) {
       expect(directive(name)).toBeUndefined();

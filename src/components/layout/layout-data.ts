@@ -1,7 +1,7 @@
 /**
  * Data every page shell needs (spec §4 "Layout load"): the visible category tree, the top-bar
- * banner and the content service's three named navigations (spec §3) with the mega menu's
- * pushes. Build and server side only: it calls the BigCommerce and Contentful connectors.
+ * banner, the content service's three named navigations (spec §3) with the mega menu's
+ * pushes, and the guaranteed-reviews site rating. Build and server side only: it calls the BigCommerce and Contentful connectors.
  * The navigations fall back to their last good copy when the content service cannot be read,
  * and to menus made of the category tree when there is none: never an empty header.
  */
@@ -15,7 +15,14 @@ import {
 import { logFailure } from '../../lib/server/failures.ts';
 import { NAVIGATION_IDENTIFIERS, type Navigations } from '../../lib/content/types.ts';
 import { getNavigations } from '../../lib/server/contentful/index.ts';
-import { bigcommerce, contentful, lastGoodDirectory } from '../../lib/server/config.ts';
+import {
+  bigcommerce,
+  contentful,
+  lastGoodDirectory,
+  reviews,
+  shopReviewSite,
+} from '../../lib/server/config.ts';
+import { FEATURE_REVIEWS } from 'astro:env/client';
 import { categoryPath } from '../../lib/commerce/slug.ts';
 import { lastGoodCopy } from '../content/last-good.ts';
 import { currentBanner } from './banner.ts';
@@ -84,12 +91,30 @@ async function readNavigations(categories: readonly CategoryNode[]): Promise<Nav
   }
 }
 
+/**
+ * The shop's guaranteed-reviews rating (spec §1, §3), null with the reviews flag off, for a
+ * brand without a site id, or when the provider cannot be read (logged: the banner then shows
+ * its link without stars, the page never fails for it).
+ */
+async function readSiteRating(): Promise<SiteRating | null> {
+  if (!FEATURE_REVIEWS || shopReviewSite.siteId === null) return null;
+  try {
+    const site = await reviews().site(shopReviewSite.siteId);
+    if (site === null || site.rating.total === 0) return null;
+    return { average: site.rating.average, total: site.rating.total };
+  } catch (error) {
+    logFailure('layout', 'No guaranteed-reviews site rating', error);
+    return null;
+  }
+}
+
 async function fetchLayoutData(): Promise<LayoutData> {
   const client = bigcommerce();
-  const [tree, metafields, banners] = await Promise.all([
+  const [tree, metafields, banners, siteRating] = await Promise.all([
     getCategoryTree(client),
     getCategoriesBatchMetafields(client, { key: HIDE_CATEGORY_KEY }),
     getAllBanners(client),
+    readSiteRating(),
   ]);
   const categories = visibleTree(tree, hiddenCategoryIds(metafields));
   const navigations = await readNavigations(categories);
@@ -98,7 +123,7 @@ async function fetchLayoutData(): Promise<LayoutData> {
     banner: currentBanner(banners),
     pushes: pushesOf(navigations.main),
     navigations,
-    siteRating: null,
+    siteRating,
   };
 }
 

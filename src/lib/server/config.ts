@@ -9,6 +9,7 @@ import {
   FEATURE_RESELLER_AREA,
   FEATURE_REVIEWS,
   FEATURE_TRANSACTIONAL,
+  REVIEWS_PROVIDER_URL,
 } from 'astro:env/client';
 import {
   BIGCOMMERCE_ACCESS_TOKEN,
@@ -26,6 +27,9 @@ import {
   MAIL_SENDER_EMAIL,
   MAIL_SENDER_NAME,
   REDIS_URL,
+  REVIEWS_API_URL,
+  REVIEWS_SITE,
+  REVIEWS_WIDGET_URL,
   SESSION_SECRET,
   SHOP_COUNTRY,
   SHOP_CURRENCY,
@@ -37,6 +41,14 @@ import {
 import { createAccountServices, type AccountServices } from './api/context.ts';
 import { createBrevoClient, sendTransactionalEmail, type BrevoClient } from './brevo/index.ts';
 import { createContentfulClient, type ContentfulClient } from './contentful/index.ts';
+import {
+  createReviewsClient,
+  reviewSite,
+  reviewsPageUrl,
+  reviewsWidgetUrl,
+  type ReviewsClient,
+  type ReviewSite,
+} from './reviews/index.ts';
 import { parseTrustedProxies, type TrustedProxies } from './client.ts';
 import { logFailure } from './failures.ts';
 import { createResetTokens } from './password-reset.ts';
@@ -199,6 +211,35 @@ export function brevo(): BrevoClient {
   brevoClient ??= createBrevoClient({ apiUrl: BREVO_API_URL, apiKey: BREVO_API_KEY });
   return brevoClient;
 }
+
+const nonEmpty = (value: string | undefined) => {
+  const trimmed = value?.trim();
+  return trimmed === undefined || trimmed === '' ? undefined : trimmed;
+};
+
+let reviewsClient: ReviewsClient | undefined;
+
+/** The guaranteed-reviews connector (one in-memory cache per process, spec §7). */
+export function reviews(): ReviewsClient {
+  reviewsClient ??= createReviewsClient({ apiUrl: REVIEWS_API_URL });
+  return reviewsClient;
+}
+
+/** The brand site the shop shows (`REVIEWS_SITE`, spec §3); an unknown key fails at startup. */
+export const shopReviewSite: ReviewSite = reviewSite(REVIEWS_SITE);
+
+/**
+ * Where the shop shows guaranteed reviews (spec §1, §3, §6): with the reviews flag on and a
+ * brand site that has a site id (the two without show nothing), the footer's carousel iframe
+ * and the reassurance rating's link (`REVIEWS_PROVIDER_URL`, else the brand's provider page).
+ */
+export const reviewsDisplay: { widget: string; page: string } | null =
+  FEATURE_REVIEWS && shopReviewSite.siteId !== null
+    ? {
+        widget: reviewsWidgetUrl(REVIEWS_WIDGET_URL, shopReviewSite),
+        page: nonEmpty(REVIEWS_PROVIDER_URL) ?? reviewsPageUrl(shopReviewSite),
+      }
+    : null;
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 

@@ -25,6 +25,8 @@ export interface CspSettings {
   mediaOrigins?: readonly string[];
   /** Origins of the hosted checkout the `/paiement` form ends on (after its 303). */
   checkoutOrigins: readonly string[];
+  /** Origins of the frames a page may show (the reviews carousel); none by default. */
+  frameOrigins?: readonly string[];
   /** Texts of the shop's inline scripts, allowed by hash. */
   inlineScripts: readonly string[];
 }
@@ -83,7 +85,9 @@ export function cspConfig(settings: CspSettings): CspConfig {
     "font-src 'self'",
     "connect-src 'self'",
     `media-src 'self'${sources(settings.mediaOrigins ?? [])}`,
-    "frame-src 'none'",
+    (settings.frameOrigins ?? []).length === 0
+      ? "frame-src 'none'"
+      : `frame-src${sources(settings.frameOrigins ?? [])}`,
     "worker-src 'none'",
     "manifest-src 'self'",
     `form-action 'self'${sources(settings.checkoutOrigins)}`,

@@ -1,0 +1,108 @@
+/**
+ * The guaranteed-reviews provider (Société des Avis Garantis), public and unauthenticated:
+ * `GET /guaranteed-reviews/public/v3/reviews/{siteKey}/site` and `.../{siteKey}/{productId}`
+ * answer `{ ratings: { total, average, distribution: { '1'..'5' } }, reviews: [{ id, c, r, txt,
+ * date, odate, reply, rdate, lang }] }`, newest first, at most 1,000 (upstream README). A
+ * product's reviews are its seeded BigCommerce reviews (routes/reviews.ts: same count and
+ * ratings); the site's are those of every product. Any well-formed key is a site (the
+ * sandbox cannot know the provider's registrations); a malformed one, or an unknown product,
+ * is a 404 `{ error }` (assumed: the provider's error shape is not documented).
+ *
+ * `GET /guaranteed-reviews/widget?id=` stands in for the provider's carousel iframe page.
+ */
+import type { DatabaseSync } from 'node:sqlite';
+import { escapeHtml, html, json, type Reply } from '../http.ts';
+import { productReviews, type ReviewRecord } from './reviews.ts';
+
+const API_PREFIX = '/guaranteed-reviews/public/v3/reviews/';
+export const WIDGET_PATH = '/guaranteed-reviews/widget';
+const SITE_KEY = /^[A-Za-z0-9-]{1,64}$/;
+const MAX_REVIEWS = 1000;
+
+interface ProductFacts {
+  id: number;
+  reviews_count: number;
+  reviews_rating_sum: number;
+  date_created: string;
+}
+
+/** `YYYY-MM-DD HH:MM:SS`, as the provider writes dates. */
+const providerDate = (iso: string) => iso.slice(0, 19).replace('T', ' ');
+
+function reply(reviews: ReviewRecord[]): Reply {
+  const distribution: Record<string, number> = { 1: 0, 2: 0, 3: 0, 4: 0, 5: 0 };
+  let sum = 0;
+  for (const review of reviews) {
+    distribution[String(review.rating)] = (distribution[String(review.rating)] ?? 0) + 1;
+    sum += review.rating;
+  }
+  const newest = [...reviews].sort(
+    (a, b) => Date.parse(b.date_reviewed) - Date.parse(a.date_reviewed) || b.id - a.id,
+  );
+  return json(200, {
+    ratings: {
+      total: reviews.length,
+      average: reviews.length === 0 ? 0 : Math.round((sum / reviews.length) * 100) / 100,
+      distribution,
+    },
+    reviews: newest.slice(0, MAX_REVIEWS).map((review) => ({
+      id: String(review.id),
+      c: review.name,
+      r: review.rating,
+      txt: review.text,
+      date: providerDate(review.date_reviewed),
+      odate: providerDate(review.date_created),
+      reply: null,
+      rdate: null,
+      lang: 'fr',
+    })),
+  });
+}
+
+function facts(db: DatabaseSync, where: string, ...args: number[]): ProductFacts[] {
+  const rows = db.prepare(`SELECT base FROM products WHERE ${where}`).all(...args) as unknown as {
+    base: string;
+  }[];
+  return rows.map((row) => JSON.parse(row.base) as ProductFacts);
+}
+
+/** The provider's API; undefined when the path is not one of its routes. */
+export function handleGuaranteedReviews(
+  db: DatabaseSync,
+  method: string,
+  url: URL,
+): Reply | undefined {
+  if (url.pathname === WIDGET_PATH) return widget(db, url);
+  if (!url.pathname.startsWith(API_PREFIX)) return undefined;
+  if (method !== 'GET' && method !== 'HEAD') return json(405, { error: 'Method not allowed' });
+  const [siteKey, what, ...rest] = url.pathname.slice(API_PREFIX.length).split('/');
+  if (siteKey === undefined || !SITE_KEY.test(siteKey) || what === undefined || rest.length > 0) {
+    return json(404, { error: 'Not found' });
+  }
+  if (what === 'site') {
+    return reply(facts(db, 'is_visible = 1').flatMap((product) => productReviews(product)));
+  }
+  if (!/^[1-9]\d{0,9}$/.test(what)) return json(404, { error: 'Not found' });
+  const [product] = facts(db, 'id = ?', Number(what));
+  if (product === undefined) return json(404, { error: 'Product not found' });
+  return reply(productReviews(product));
+}
+
+/** A plain page with the latest reviews, standing in for the provider's carousel. */
+function widget(db: DatabaseSync, url: URL): Reply {
+  const id = url.searchParams.get('id') ?? '';
+  const latest = facts(db, 'is_visible = 1 ORDER BY id LIMIT 20')
+    .flatMap((product) => productReviews(product))
+    .sort((a, b) => Date.parse(b.date_reviewed) - Date.parse(a.date_reviewed))
+    .slice(0, 6);
+  const items = latest
+    .map(
+      (review) =>
+        `<li><strong>${'★'.repeat(review.rating)}</strong> ${escapeHtml(review.title)} — ${escapeHtml(review.name)}</li>`,
+    )
+    .join('');
+  return html(
+    200,
+    `<!doctype html><html lang="fr"><meta charset="utf-8"><title>Avis garantis</title><body data-widget-id="${escapeHtml(id)}" style="font-family:sans-serif;margin:0;padding:8px"><ul style="list-style:none;margin:0;padding:0;display:flex;gap:16px;overflow-x:auto">${items}</ul></body></html>`,
+  );
+}

@@ -1,0 +1,209 @@
+/**
+ * The guaranteed-reviews public API (spec §7; Société des Avis Garantis): `GET {base}/{siteId}/site`
+ * (the site's rating) and `GET {base}/{siteId}/{productId}` (a product's), no authentication.
+ * Replies are checked with zod (numbers may come as strings) and kept in memory per id
+ * (spec §7) with a bounded size and a lifetime; concurrent reads of one id share one call, and
+ * the last good reply is served a while longer when the provider fails.
+ */
+import ky, { isHTTPError } from 'ky';
+import { z } from 'zod';
+import type { RatingDistribution } from '../../commerce/types.ts';
+import { budgetLeft } from '../budget.ts';
+import { createCache } from '../cache.ts';
+import { schemaMismatchMessage, transportFailure } from '../upstream-error.ts';
+
+/** Any failed call to the provider. */
+export class ReviewsError extends Error {
+  override readonly name = 'ReviewsError';
+  /** `HTTP_<status>`, TIMEOUT, NETWORK_ERROR or INVALID_RESPONSE. */
+  readonly code: string;
+  readonly status: number;
+
+  constructor(message: string, init: { code: string; status: number; cause?: unknown }) {
+    super(message, init.cause === undefined ? undefined : { cause: init.cause });
+    this.code = init.code;
+    this.status = init.status;
+  }
+}
+
+/** A number, or a string holding one (the provider's JSON is not strict about it). */
+const numeric = z.union([
+  z.number(),
+  z
+    .string()
+    .trim()
+    .regex(/^\d+(\.\d+)?$/)
+    .transform(Number),
+]);
+const count = numeric.pipe(z.number().int().nonnegative());
+
+const RatingsSchema = z.object({
+  total: count,
+  average: numeric.pipe(z.number().min(0).max(5)),
+  distribution: z.object({ 1: count, 2: count, 3: count, 4: count, 5: count }).partial().optional(),
+});
+
+const ReviewSchema = z.object({
+  id: z.union([z.string(), z.number()]).transform(String),
+  c: z.string().max(200),
+  r: numeric.pipe(z.number().int().min(1).max(5)),
+  txt: z.string().max(20_000),
+  date: z.string().max(40),
+  reply: z.string().max(20_000).nullish(),
+  rdate: z.string().max(40).nullish(),
+});
+
+const ReplySchema = z.object({
+  ratings: RatingsSchema,
+  reviews: z.array(ReviewSchema).max(1000).optional(),
+});
+
+/** A rating as the shop shows it (spec §3: average and total). */
+export interface GuaranteedRating {
+  average: number;
+  total: number;
+  distribution: RatingDistribution;
+}
+
+export interface GuaranteedReview {
+  id: string;
+  /** The reviewer's first name and initial. */
+  author: string;
+  rating: number;
+  text: string;
+  date: string;
+  reply: string | null;
+  replyDate: string | null;
+}
+
+export interface GuaranteedReviews {
+  rating: GuaranteedRating;
+  reviews: GuaranteedReview[];
+}
+
+type Reply = z.output<typeof ReplySchema>;
+
+function toReviews(reply: Reply): GuaranteedReviews {
+  const d = reply.ratings.distribution ?? {};
+  return {
+    rating: {
+      average: reply.ratings.average,
+      total: reply.ratings.total,
+      distribution: { 1: d[1] ?? 0, 2: d[2] ?? 0, 3: d[3] ?? 0, 4: d[4] ?? 0, 5: d[5] ?? 0 },
+    },
+    reviews: (reply.reviews ?? []).map((r) => ({
+      id: r.id,
+      author: r.c,
+      rating: r.r,
+      text: r.txt,
+      date: r.date,
+      reply: r.reply ?? null,
+      replyDate: r.rdate ?? null,
+    })),
+  };
+}
+
+export interface ReviewsClientOptions {
+  /** `{base}` of `{base}/{siteId}/site`. */
+  apiUrl: string;
+  /** Per call, in ms (default 5 s); within a request's budget, at most what is left of it. */
+  timeout?: number;
+  /** How long a reply is reused (default 10 min), and served when the provider fails (1 h more). */
+  ttlMs?: number;
+  graceMs?: number;
+  /** Ids kept (default 500), least recently used out first. */
+  maxEntries?: number;
+  fetch?: (input: Request | URL | string, init?: RequestInit) => Promise<Response>;
+  now?: () => number;
+}
+
+export interface ReviewsClient {
+  /** The site's rating and latest reviews; null for a brand without a site id (no call). */
+  site(siteId: string | null): Promise<GuaranteedReviews | null>;
+  /** A product's rating and reviews; null for a brand without a site id (no call). */
+  product(siteId: string | null, productId: number): Promise<GuaranteedReviews | null>;
+}
+
+// A site key as the provider issues them: letters, digits, dashes (sent as one path segment).
+const SITE_ID = /^[A-Za-z0-9-]{1,64}$/;
+
+export function createReviewsClient(options: ReviewsClientOptions): ReviewsClient {
+  const timeout = options.timeout ?? 5_000;
+  const http = ky.create({
+    prefix: `${options.apiUrl.replace(/\/+$/, '')}/`,
+    headers: { Accept: 'application/json' },
+    timeout,
+    retry: 0,
+    ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+  });
+  const cache = createCache<GuaranteedReviews>({
+    ttlMs: options.ttlMs ?? 10 * 60_000,
+    graceMs: options.graceMs ?? 60 * 60_000,
+    maxEntries: options.maxEntries ?? 500,
+    ...(options.now === undefined ? {} : { now: options.now }),
+  });
+
+  async function read(path: string): Promise<GuaranteedReviews> {
+    const what = `GET ${path}`;
+    const left = budgetLeft();
+    let body: unknown;
+    try {
+      if (left !== undefined && left < 20) {
+        throw new ReviewsError(`Reviews ${what} not called: the time budget is spent`, {
+          code: 'TIMEOUT',
+          status: 504,
+        });
+      }
+      body = await http(
+        path,
+        left === undefined ? {} : { timeout: Math.min(timeout, left) },
+      ).json();
+    } catch (error) {
+      if (error instanceof ReviewsError) throw error;
+      if (isHTTPError(error)) {
+        const status = error.response.status;
+        throw new ReviewsError(`Reviews ${what} failed with status ${String(status)}`, {
+          code: `HTTP_${String(status)}`,
+          status,
+        });
+      }
+      const failure = transportFailure('Reviews', what, error);
+      throw new ReviewsError(failure.message, { code: failure.code, status: failure.status });
+    }
+    const parsed = ReplySchema.safeParse(body);
+    if (!parsed.success) {
+      throw new ReviewsError(schemaMismatchMessage('Reviews', what, parsed.error.issues), {
+        code: 'INVALID_RESPONSE',
+        status: 502,
+        cause: parsed.error,
+      });
+    }
+    return toReviews(parsed.data);
+  }
+
+  const get = (siteId: string | null, id: string): Promise<GuaranteedReviews | null> => {
+    if (siteId === null) return Promise.resolve(null);
+    if (!SITE_ID.test(siteId)) {
+      return Promise.reject(
+        new ReviewsError('Reviews site id is not a provider key', { code: 'INVALID', status: 500 }),
+      );
+    }
+    const path = `${siteId}/${id}`;
+    return cache.get(path, () => read(path));
+  };
+
+  return {
+    site: (siteId) => get(siteId, 'site'),
+    product: (siteId, productId) => {
+      if (!Number.isSafeInteger(productId) || productId <= 0) {
+        return Promise.reject(
+          new ReviewsError('Reviews product id must be a positive integer', {
+            code: 'INVALID',
+            status: 500,
+          }),
+        );
+      }
+      return get(siteId, String(productId));
+    },
+  };
+}
