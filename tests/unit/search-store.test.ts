@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import fc from 'fast-check';
+import { product as fixtureProduct } from './fixtures.ts';
 import { ApiReplyError, record, stubShopApi } from './helpers/shop-api.ts';
 import type { Product } from '../../src/lib/commerce/types.ts';
 import type { CategoryNode } from '../../src/lib/commerce/types.ts';
@@ -20,32 +21,11 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-function product(id: number, name: string, categories: number[] = []): Product {
-  return {
+const product = (id: number, name: string, categories: number[] = []): Product =>
+  fixtureProduct({
     id,
     name,
-    sku: `SKU-${id}`,
-    description: '',
-    price: 49_900,
-    salePrice: 0,
-    isPriceHidden: false,
-    priceHiddenLabel: '',
-    inventoryTracking: 'none',
-    inventoryLevel: 0,
-    isVisible: true,
-    brandId: 1,
     categories,
-    relatedProducts: [],
-    reviewsRatingSum: 0,
-    reviewsCount: 0,
-    totalSold: 0,
-    dateCreated: '',
-    dateModified: '',
-    baseVariantId: null,
-    fixedCostShippingPrice: 0,
-    customUrl: '',
-    pageTitle: '',
-    metaDescription: '',
     images: [
       {
         id: 1,
@@ -57,11 +37,7 @@ function product(id: number, name: string, categories: number[] = []): Product {
         description: '',
       },
     ],
-    variants: [],
-    options: [],
-    customFields: [],
-  };
-}
+  });
 
 const reply = (products: Product[], categories: { label: string; slug: string }[] = []) => ({
   products,

@@ -18,6 +18,7 @@ import {
 } from '../../lib/stores/cart.ts';
 import { PRICE_TAG_MESSAGES, PriceTag } from '../ui/PriceTag.tsx';
 import { QuantitySelector } from '../ui/QuantitySelector.tsx';
+import { Thumbnail } from '../ui/Thumbnail.tsx';
 
 /** Message keys the lines read. */
 export const CART_LINES_MESSAGES = [
@@ -45,19 +46,7 @@ export function CartLines({ t, size = 'sm' }: { t: Translate; size?: 'sm' | 'lg'
           const view = cartItemView(item);
           return (
             <li key={view.id} className="flex gap-4 py-4" data-cart-line={view.sku}>
-              {view.image ? (
-                <img
-                  src={view.image}
-                  alt=""
-                  width={96}
-                  height={96}
-                  loading="lazy"
-                  decoding="async"
-                  className={`${image} shrink-0 rounded-control bg-neutral-100 object-cover`}
-                />
-              ) : (
-                <span className={`${image} shrink-0 rounded-control bg-neutral-100`} />
-              )}
+              <Thumbnail src={view.image} size={96} className={image} />
               <div className="flex min-w-0 flex-1 flex-col gap-1.5">
                 <a
                   href={productPath({ id: view.productId, name: view.name })}

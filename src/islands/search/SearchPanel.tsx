@@ -14,12 +14,13 @@
  *   `/resultats-de-recherche/{term}` when the trimmed term is not empty.
  */
 import { useStore } from '@nanostores/react';
-import { useCallback, useEffect, useId, useState } from 'react';
+import { useCallback, useEffect, useId, useState, type ReactNode } from 'react';
 import { searchResultsPath, type SearchProductView } from '../../lib/commerce/search.ts';
 import type { Translate } from '../../lib/i18n/translate.ts';
 import { $search, $searchErrors, clearSearch, setSearchInput } from '../../lib/stores/search.ts';
 import { $searchOpen, closeSearch, openSearch } from '../../lib/stores/ui.ts';
 import { PriceTag } from '../ui/PriceTag.tsx';
+import { CloseIcon, Thumbnail } from '../ui/Thumbnail.tsx';
 
 export interface SearchPanelProps {
   form: HTMLFormElement;
@@ -174,17 +175,7 @@ export function SearchPanel({ form, input, t }: SearchPanelProps) {
           onClick={clear}
           className="absolute inset-y-1 end-1 inline-flex w-9 items-center justify-center rounded-full text-primary-800 hover:bg-neutral-200"
         >
-          <svg
-            aria-hidden="true"
-            viewBox="0 0 24 24"
-            className="size-5"
-            fill="none"
-            stroke="currentColor"
-            strokeWidth="2"
-            strokeLinecap="round"
-          >
-            <path d="M6 6l12 12 M18 6L6 18" />
-          </svg>
+          <CloseIcon />
           <span className="sr-only">{t('search.clear')}</span>
         </button>
       )}
@@ -211,17 +202,7 @@ export function SearchPanel({ form, input, t }: SearchPanelProps) {
             onClick={closeSearch}
             className="-me-2 inline-flex size-11 shrink-0 items-center justify-center rounded-full text-primary-800 hover:bg-neutral-100"
           >
-            <svg
-              aria-hidden="true"
-              viewBox="0 0 24 24"
-              className="size-5"
-              fill="none"
-              stroke="currentColor"
-              strokeWidth="2"
-              strokeLinecap="round"
-            >
-              <path d="M6 6l12 12 M18 6L6 18" />
-            </svg>
+            <CloseIcon />
             <span className="sr-only">{t('search.close')}</span>
           </button>
         </div>
@@ -232,14 +213,7 @@ export function SearchPanel({ form, input, t }: SearchPanelProps) {
           className="flex flex-col gap-4"
         >
           {showing && search.categories.length > 0 && (
-            <div role="group" aria-labelledby={`${baseId}-cats`}>
-              <p
-                id={`${baseId}-cats`}
-                role="presentation"
-                className="mb-1 text-xs font-semibold tracking-wide text-neutral-600 uppercase"
-              >
-                {t('search.categories')}
-              </p>
+            <OptionGroup id={`${baseId}-cats`} label={t('search.categories')}>
               {search.categories.map((category, i) => (
                 <a
                   key={category.slug}
@@ -254,17 +228,10 @@ export function SearchPanel({ form, input, t }: SearchPanelProps) {
                   {category.label}
                 </a>
               ))}
-            </div>
+            </OptionGroup>
           )}
           {showing && search.products.length > 0 && (
-            <div role="group" aria-labelledby={`${baseId}-products`}>
-              <p
-                id={`${baseId}-products`}
-                role="presentation"
-                className="mb-1 text-xs font-semibold tracking-wide text-neutral-600 uppercase"
-              >
-                {t('search.products')}
-              </p>
+            <OptionGroup id={`${baseId}-products`} label={t('search.products')}>
               {search.products.map((product, i) => {
                 const index = search.categories.length + i;
                 return (
@@ -278,7 +245,7 @@ export function SearchPanel({ form, input, t }: SearchPanelProps) {
                   />
                 );
               })}
-            </div>
+            </OptionGroup>
           )}
         </div>
         {showing && search.products.length > 0 && resultsPath !== null && (
@@ -291,6 +258,22 @@ export function SearchPanel({ form, input, t }: SearchPanelProps) {
         )}
       </div>
     </>
+  );
+}
+
+/** A labelled group of the suggestions' listbox (categories, products). */
+function OptionGroup({ id, label, children }: { id: string; label: string; children: ReactNode }) {
+  return (
+    <div role="group" aria-labelledby={id}>
+      <p
+        id={id}
+        role="presentation"
+        className="mb-1 text-xs font-semibold tracking-wide text-neutral-600 uppercase"
+      >
+        {label}
+      </p>
+      {children}
+    </div>
   );
 }
 
@@ -325,19 +308,7 @@ function ProductOption({
       className={className}
       data-search-product
     >
-      {product.image ? (
-        <img
-          src={product.image}
-          alt=""
-          width={48}
-          height={48}
-          loading="lazy"
-          decoding="async"
-          className="size-12 shrink-0 rounded-control bg-neutral-100 object-cover"
-        />
-      ) : (
-        <span className="size-12 shrink-0 rounded-control bg-neutral-100" />
-      )}
+      <Thumbnail src={product.image} size={48} className="size-12" />
       <span className="flex min-w-0 flex-col">
         <span className="truncate font-semibold">{product.name}</span>
         {product.price && <PriceTag price={product.price} t={t} className="text-sm" />}

@@ -22,6 +22,7 @@ import {
 } from '../../lib/stores/wishlist.ts';
 import { buttonClass } from '../../components/ui/classes.ts';
 import { PriceTag } from '../ui/PriceTag.tsx';
+import { Thumbnail } from '../ui/Thumbnail.tsx';
 
 /** The slot to show (spec §8 each action's slot), as its action's text. */
 function errorKey(errors: Readonly<Record<string, string | null>>): string | null {
@@ -75,19 +76,7 @@ export function WishlistItems({ t }: { t: Translate }) {
         <ul className="flex flex-col divide-y divide-neutral-200" data-wishlist-items>
           {items.map((item) => (
             <li key={item.key} className="flex gap-4 py-4" data-wishlist-item={item.sku}>
-              {item.image ? (
-                <img
-                  src={item.image}
-                  alt=""
-                  width={80}
-                  height={80}
-                  loading="lazy"
-                  decoding="async"
-                  className="size-20 shrink-0 rounded-control bg-neutral-100 object-cover"
-                />
-              ) : (
-                <span className="size-20 shrink-0 rounded-control bg-neutral-100" />
-              )}
+              <Thumbnail src={item.image} size={80} className="size-20" />
               <div className="flex min-w-0 flex-1 flex-col gap-1">
                 <a href={item.href} className="font-semibold text-primary-900 hover:underline">
                   {item.name}
