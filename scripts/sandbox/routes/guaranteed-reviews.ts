@@ -4,7 +4,9 @@
  * answer `{ ratings: { total, average, distribution: { '1'..'5' } }, reviews: [{ id, c, r, txt,
  * date, odate, reply, rdate, lang }] }`, newest first, at most 1,000 (upstream README). A
  * product's reviews are its seeded BigCommerce reviews (routes/reviews.ts: same count and
- * ratings); the site's are those of every product. Any well-formed key is a site (the
+ * ratings); the site's ratings are those of every visible product, its list the reviews of the
+ * 100 most recently created ones (10,000 products' reviews would take seconds to draw), and
+ * the reply is kept until the catalogue changes. Any well-formed key is a site (the
  * sandbox cannot know the provider's registrations); a malformed one, or an unknown product,
  * is a 404 `{ error }` (assumed: the provider's error shape is not documented).
  *
@@ -12,7 +14,7 @@
  */
 import type { DatabaseSync } from 'node:sqlite';
 import { escapeHtml, html, json, type Reply } from '../http.ts';
-import { productReviews, type ReviewRecord } from './reviews.ts';
+import { productRatings, productReviews, type ReviewRecord } from './reviews.ts';
 
 const API_PREFIX = '/guaranteed-reviews/public/v3/reviews/';
 export const WIDGET_PATH = '/guaranteed-reviews/widget';
@@ -29,20 +31,21 @@ interface ProductFacts {
 /** `YYYY-MM-DD HH:MM:SS`, as the provider writes dates. */
 const providerDate = (iso: string) => iso.slice(0, 19).replace('T', ' ');
 
-function reply(reviews: ReviewRecord[]): Reply {
+function reply(reviews: ReviewRecord[], ratings = reviews.map((r) => r.rating)): Reply {
   const distribution: Record<string, number> = { 1: 0, 2: 0, 3: 0, 4: 0, 5: 0 };
   let sum = 0;
-  for (const review of reviews) {
-    distribution[String(review.rating)] = (distribution[String(review.rating)] ?? 0) + 1;
-    sum += review.rating;
+  for (const rating of ratings) {
+    distribution[String(rating)] = (distribution[String(rating)] ?? 0) + 1;
+    sum += rating;
   }
-  const newest = [...reviews].sort(
-    (a, b) => Date.parse(b.date_reviewed) - Date.parse(a.date_reviewed) || b.id - a.id,
+  // ISO dates order as strings: no Date.parse per comparison.
+  const newest = [...reviews].sort((a, b) =>
+    a.date_reviewed === b.date_reviewed ? b.id - a.id : a.date_reviewed < b.date_reviewed ? 1 : -1,
   );
   return json(200, {
     ratings: {
-      total: reviews.length,
-      average: reviews.length === 0 ? 0 : Math.round((sum / reviews.length) * 100) / 100,
+      total: ratings.length,
+      average: ratings.length === 0 ? 0 : Math.round((sum / ratings.length) * 100) / 100,
       distribution,
     },
     reviews: newest.slice(0, MAX_REVIEWS).map((review) => ({
@@ -66,6 +69,30 @@ function facts(db: DatabaseSync, where: string, ...args: number[]): ProductFacts
   return rows.map((row) => JSON.parse(row.base) as ProductFacts);
 }
 
+const siteReplies = new WeakMap<DatabaseSync, { version: string; reply: Reply }>();
+
+/** The site's reply, drawn again only when the catalogue changed. */
+function siteReply(db: DatabaseSync): Reply {
+  const { n, modified } = db
+    .prepare('SELECT COUNT(*) AS n, MAX(date_modified) AS modified FROM products')
+    .get() as { n: number; modified: string | null };
+  const version = `${String(n)}|${modified ?? ''}`;
+  const kept = siteReplies.get(db);
+  if (kept?.version === version) return kept.reply;
+  const products = facts(db, 'is_visible = 1');
+  const latest = [...products]
+    .sort((a, b) =>
+      a.date_created < b.date_created ? 1 : a.date_created > b.date_created ? -1 : 0,
+    )
+    .slice(0, 100);
+  const fresh = reply(
+    latest.flatMap((product) => productReviews(product)),
+    products.flatMap((product) => productRatings(product)),
+  );
+  siteReplies.set(db, { version, reply: fresh });
+  return fresh;
+}
+
 /** The provider's API; undefined when the path is not one of its routes. */
 export function handleGuaranteedReviews(
   db: DatabaseSync,
@@ -79,9 +106,7 @@ export function handleGuaranteedReviews(
   if (siteKey === undefined || !SITE_KEY.test(siteKey) || what === undefined || rest.length > 0) {
     return json(404, { error: 'Not found' });
   }
-  if (what === 'site') {
-    return reply(facts(db, 'is_visible = 1').flatMap((product) => productReviews(product)));
-  }
+  if (what === 'site') return siteReply(db);
   if (!/^[1-9]\d{0,9}$/.test(what)) return json(404, { error: 'Not found' });
   const [product] = facts(db, 'id = ?', Number(what));
   if (product === undefined) return json(404, { error: 'Product not found' });

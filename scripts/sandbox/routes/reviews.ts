@@ -107,10 +107,15 @@ export interface ReviewRecord {
   date_modified: string;
 }
 
-/** The product's reviews, oldest first; ratings sum to reviews_rating_sum. */
-export function productReviews(product: ProductFacts): ReviewRecord[] {
+/**
+ * The ratings of the product's seeded reviews (they sum to reviews_rating_sum), and the random
+ * source positioned after them for the rest of each review.
+ */
+function spreadRatings(product: ProductFacts): {
+  random: ReturnType<typeof createRandom>;
+  ratings: number[];
+} {
   const count = product.reviews_count;
-  if (count === 0) return [];
   const random = createRandom(product.id * 7_919 + 17);
   const base = Math.floor(product.reviews_rating_sum / count);
   const ratings = Array.from(
@@ -128,6 +133,19 @@ export function productReviews(product: ProductFacts): ReviewRecord[] {
       ratings[b] = rb - 1;
     }
   }
+  return { random, ratings };
+}
+
+/** The ratings of the product's seeded reviews alone (cheap: no names, dates or texts). */
+export function productRatings(product: ProductFacts): number[] {
+  return product.reviews_count === 0 ? [] : spreadRatings(product).ratings;
+}
+
+/** The product's reviews, oldest first; ratings sum to reviews_rating_sum. */
+export function productReviews(product: ProductFacts): ReviewRecord[] {
+  const count = product.reviews_count;
+  if (count === 0) return [];
+  const { random, ratings } = spreadRatings(product);
   const start = Date.parse(product.date_created);
   const span = Math.max(1, Date.UTC(2025, 8, 1) - start);
   const dates = Array.from({ length: count }, () => start + Math.floor(random.next() * span)).sort(
