@@ -15,6 +15,7 @@
  */
 import { useStore } from '@nanostores/react';
 import { useCallback, useEffect, useId, useState, type ReactNode } from 'react';
+import { localPath } from '../../lib/commerce/redirect-target.ts';
 import { searchResultsPath, type SearchProductView } from '../../lib/commerce/search.ts';
 import type { Translate } from '../../lib/i18n/translate.ts';
 import { $search, $searchErrors, clearSearch, setSearchInput } from '../../lib/stores/search.ts';
@@ -73,9 +74,12 @@ export function SearchPanel({ form, input, t }: SearchPanelProps) {
     if (submit) submit.hidden = text.trim() !== '';
   }, [form, text]);
 
+  // Every navigation of the panel goes through the one redirect-target check (suggestion
+  // paths are built from upstream category urls): a local path of the shop, else nowhere.
   const go = useCallback((href: string) => {
+    const path = localPath(href);
     closeSearch();
-    window.location.assign(href);
+    if (path !== null) window.location.assign(path);
   }, []);
 
   useEffect(() => {
