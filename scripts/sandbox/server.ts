@@ -116,7 +116,7 @@ export interface Sandbox {
 
 type Handler = (ctx: RouteContext) => Reply | Promise<Reply>;
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
-type Family = 'v2' | 'v3' | 'brevo' | 'contentful';
+type Family = 'v2' | 'v3' | 'brevo' | 'contentful' | 'guaranteed-reviews';
 
 interface Route {
   family: Family;
@@ -259,6 +259,7 @@ async function readBody(req: IncomingMessage): Promise<string | undefined> {
 function familyError(family: Family, status: number, message: string): Reply {
   if (family === 'v2') return v2Error(status, message);
   if (family === 'contentful') return ctfFaultError(status, message);
+  if (family === 'guaranteed-reviews') return json(status, { error: message });
   if (family === 'brevo')
     return brevo.brevoError(
       status,
@@ -271,6 +272,7 @@ function familyError(family: Family, status: number, message: string): Reply {
 /** The API family a path belongs to, for the shape of an injected error. */
 function familyOf(path: string): Family {
   if (path.startsWith('/brevo/v3/')) return 'brevo';
+  if (path.startsWith('/guaranteed-reviews/')) return 'guaranteed-reviews';
   if (path.startsWith('/contentful/') || path.startsWith('/contentful-management/'))
     return 'contentful';
   return /^\/stores\/[^/]+\/v2\//.test(path) ? 'v2' : 'v3';
@@ -583,7 +585,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     console.log(
       `[sandbox] BigCommerce sandbox on ${url}/stores/${storeHash} (token ${token}), ${report.products} products, ` +
         `${report.seeded ? `seeded in ${Math.round(report.ms)} ms` : 'reused'}, data in ${dataDir}; ` +
-        `hosted checkout and /login/token on ${url}, Brevo on ${url}/brevo/v3`,
+        `hosted checkout and /login/token on ${url}, Brevo on ${url}/brevo/v3, guaranteed reviews on ${url}/guaranteed-reviews`,
     );
   }
   return {

@@ -99,9 +99,9 @@ async function readNavigations(categories: readonly CategoryNode[]): Promise<Nav
 async function readSiteRating(): Promise<SiteRating | null> {
   if (!FEATURE_REVIEWS || shopReviewSite.siteId === null) return null;
   try {
-    const site = await reviews().site(shopReviewSite.siteId);
-    if (site === null || site.rating.total === 0) return null;
-    return { average: site.rating.average, total: site.rating.total };
+    const rating = await reviews().getSiteRating(shopReviewSite.siteId);
+    if (rating === null || rating.total === 0) return null;
+    return { average: rating.average, total: rating.total };
   } catch (error) {
     logFailure('layout', 'No guaranteed-reviews site rating', error);
     return null;

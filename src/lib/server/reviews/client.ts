@@ -43,14 +43,27 @@ const RatingsSchema = z.object({
   distribution: z.object({ 1: count, 2: count, 3: count, 4: count, 5: count }).partial().optional(),
 });
 
+// The provider writes dates `YYYY-MM-DD HH:MM:SS`; anything not starting with a date is garbage.
+const providerDate = z
+  .string()
+  .max(40)
+  .regex(/^\d{4}-\d{2}-\d{2}/);
+// A review without the shop's answer may carry null, nothing or '' (PHP-style): all read as null.
+const optionalText = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .nullish()
+    .transform((value) => (value === undefined || value === null || value === '' ? null : value));
+
 const ReviewSchema = z.object({
-  id: z.union([z.string(), z.number()]).transform(String),
+  id: z.union([z.string().min(1).max(64), z.number().int()]).transform(String),
   c: z.string().max(200),
   r: numeric.pipe(z.number().int().min(1).max(5)),
   txt: z.string().max(20_000),
-  date: z.string().max(40),
-  reply: z.string().max(20_000).nullish(),
-  rdate: z.string().max(40).nullish(),
+  date: providerDate,
+  reply: optionalText(20_000),
+  rdate: optionalText(40),
 });
 
 const ReplySchema = z.object({
@@ -81,6 +94,12 @@ export interface GuaranteedReviews {
   reviews: GuaranteedReview[];
 }
 
+/** A product's reviews as `getProductReviews` gives them. */
+export interface ProductReviews {
+  ratings: GuaranteedRating;
+  reviews: GuaranteedReview[];
+}
+
 type Reply = z.output<typeof ReplySchema>;
 
 function toReviews(reply: Reply): GuaranteedReviews {
@@ -97,8 +116,8 @@ function toReviews(reply: Reply): GuaranteedReviews {
       rating: r.r,
       text: r.txt,
       date: r.date,
-      reply: r.reply ?? null,
-      replyDate: r.rdate ?? null,
+      reply: r.reply,
+      replyDate: r.rdate,
     })),
   };
 }
@@ -118,10 +137,10 @@ export interface ReviewsClientOptions {
 }
 
 export interface ReviewsClient {
-  /** The site's rating and latest reviews; null for a brand without a site id (no call). */
-  site(siteId: string | null): Promise<GuaranteedReviews | null>;
-  /** A product's rating and reviews; null for a brand without a site id (no call). */
-  product(siteId: string | null, productId: number): Promise<GuaranteedReviews | null>;
+  /** The site's rating (`{base}/{siteId}/site`); null for a brand without a site id (no call). */
+  getSiteRating(siteId: string | null): Promise<GuaranteedRating | null>;
+  /** A product's ratings and reviews, newest first; null for a brand without a site id (no call). */
+  getProductReviews(siteId: string | null, productId: number): Promise<ProductReviews | null>;
 }
 
 // A site key as the provider issues them: letters, digits, dashes (sent as one path segment).
@@ -192,18 +211,24 @@ export function createReviewsClient(options: ReviewsClientOptions): ReviewsClien
     return cache.get(path, () => read(path));
   };
 
+  const site = (siteId: string | null) => get(siteId, 'site');
+  const product = (siteId: string | null, productId: number) => {
+    if (!Number.isSafeInteger(productId) || productId <= 0) {
+      return Promise.reject(
+        new ReviewsError('Reviews product id must be a positive integer', {
+          code: 'INVALID',
+          status: 500,
+        }),
+      );
+    }
+    return get(siteId, String(productId));
+  };
+
   return {
-    site: (siteId) => get(siteId, 'site'),
-    product: (siteId, productId) => {
-      if (!Number.isSafeInteger(productId) || productId <= 0) {
-        return Promise.reject(
-          new ReviewsError('Reviews product id must be a positive integer', {
-            code: 'INVALID',
-            status: 500,
-          }),
-        );
-      }
-      return get(siteId, String(productId));
+    getSiteRating: async (siteId) => (await site(siteId))?.rating ?? null,
+    getProductReviews: async (siteId, productId) => {
+      const found = await product(siteId, productId);
+      return found === null ? null : { ratings: found.rating, reviews: found.reviews };
     },
   };
 }

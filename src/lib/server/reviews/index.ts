@@ -4,6 +4,7 @@ export {
   type GuaranteedRating,
   type GuaranteedReview,
   type GuaranteedReviews,
+  type ProductReviews,
   type ReviewsClient,
   type ReviewsClientOptions,
 } from './client.ts';
