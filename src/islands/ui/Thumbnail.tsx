@@ -3,6 +3,8 @@
  * upstream picture, lazy, decorative (the name beside it says what it is), or an empty tile of
  * the same size when there is none.
  */
+import { ICONS } from '../../components/ui/icons.ts';
+
 export function Thumbnail({
   src,
   size,
@@ -29,7 +31,7 @@ export function Thumbnail({
   );
 }
 
-/** The cross of close and clear buttons (the `close` icon of icons.ts). */
+/** The cross of close and clear buttons: the `close` icon of icons.ts, drawn like Icon.astro. */
 export function CloseIcon({ className = 'size-5' }: { className?: string }) {
   return (
     <svg
@@ -40,8 +42,9 @@ export function CloseIcon({ className = 'size-5' }: { className?: string }) {
       stroke="currentColor"
       strokeWidth="2"
       strokeLinecap="round"
+      strokeLinejoin="round"
     >
-      <path d="M6 6l12 12 M18 6L6 18" />
+      <path d={ICONS.close} />
     </svg>
   );
 }

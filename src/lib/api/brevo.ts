@@ -4,8 +4,7 @@
  */
 import { callApi, type CallApiInit } from './client.ts';
 
-/** spec §9: the newsletter list. */
-export const NEWSLETTER_LIST_ID = 31;
+export { NEWSLETTER_LIST_ID } from '../commerce/newsletter.ts';
 
 /** `{ listId, contactEmails: { emails: [email] } }` (spec §7). */
 export interface ListContactInput {

@@ -8,6 +8,21 @@
  */
 import { isNetworkError, isTimeoutError } from 'ky';
 
+/**
+ * A failed call of a connector that adds nothing but its code and status (Brevo, guaranteed
+ * reviews); each service names its own subclass. The message never carries a secret.
+ */
+export class ServiceError extends Error {
+  readonly code: string;
+  readonly status: number;
+
+  constructor(message: string, init: { code: string; status: number; cause?: unknown }) {
+    super(message, init.cause === undefined ? undefined : { cause: init.cause });
+    this.code = init.code;
+    this.status = init.status;
+  }
+}
+
 /** Stable codes of a failed upstream call: callers branch on these, never on messages. */
 export type UpstreamErrorCode =
   | 'BAD_REQUEST'

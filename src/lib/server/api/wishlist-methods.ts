@@ -7,6 +7,8 @@
  */
 import { z } from 'zod';
 import type { Wishlist } from '../../commerce/types.ts';
+// One call may add a whole guest wishlist (merged at login).
+import { MAX_WISHLIST_ITEMS } from '../../commerce/wishlist.ts';
 import {
   addWishlistItems,
   createWishlist,
@@ -23,12 +25,9 @@ import { ownWishlist } from '../ownership.ts';
 import { requireCustomer, type ShopContext } from './context.ts';
 import { ApiError, defineMethod, type ApiMethod } from './handle.ts';
 
-/** Items one call may add (a whole guest wishlist merged at login fits). */
-const MAX_ITEMS_PER_CALL = 200;
-
 const wishlistNotFound = () => new ApiError(404, 'WISHLIST_NOT_FOUND', 'Wishlist not found');
 
-const ItemsSchema = z.array(WishlistItemInputSchema).max(MAX_ITEMS_PER_CALL);
+const ItemsSchema = z.array(WishlistItemInputSchema).max(MAX_WISHLIST_ITEMS);
 
 const toItems = (items: readonly z.output<typeof WishlistItemInputSchema>[]) =>
   items.map((item) => ({ productId: item.product_id, variantId: item.variant_id }));

@@ -4,6 +4,7 @@
  * take their output types. camelCase, money in integer cents like the domain.
  */
 import { z } from 'zod';
+import { SEARCH_TERM_MAX_LENGTH } from '../../commerce/search.ts';
 
 const entityId = z.number().int().positive();
 const cents = z.number().int().nonnegative();
@@ -73,7 +74,7 @@ export type ProductsBySkuQuery = z.input<typeof ProductsBySkuQuerySchema>;
 
 export const ProductSearchQuerySchema = z.strictObject({
   /** The shopper's typed text; trimmed (spec §5 search). */
-  searchTerm: z.string().max(200),
+  searchTerm: z.string().max(SEARCH_TERM_MAX_LENGTH),
   categoryIds: z.array(entityId).max(MAX_PAGE_SIZE).optional(),
   brandId: entityId.optional(),
   priceMin: cents.optional(),

@@ -7,7 +7,12 @@
 import ky, { isHTTPError } from 'ky';
 import { z } from 'zod';
 import { budgetLeft } from '../budget.ts';
-import { redactor, schemaMismatchMessage, transportFailure } from '../upstream-error.ts';
+import {
+  redactor,
+  schemaMismatchMessage,
+  ServiceError,
+  transportFailure,
+} from '../upstream-error.ts';
 
 export interface BrevoClientOptions {
   /** e.g. `https://api.brevo.com/v3`, or the sandbox `http://127.0.0.1:port/brevo/v3`. */
@@ -18,18 +23,11 @@ export interface BrevoClientOptions {
   fetch?: ((input: Request | URL | string, init?: RequestInit) => Promise<Response>) | undefined;
 }
 
-/** Any failed Brevo call; the message never carries the API key. */
-export class BrevoError extends Error {
+/**
+ * Any failed Brevo call; the message never carries the API key. Code: Brevo's error code (`invalid_parameter`...), or TIMEOUT / NETWORK_ERROR / INVALID_RESPONSE.
+ */
+export class BrevoError extends ServiceError {
   override readonly name = 'BrevoError';
-  /** Brevo's error code (`invalid_parameter`...), or TIMEOUT / NETWORK_ERROR / INVALID_RESPONSE. */
-  readonly code: string;
-  readonly status: number;
-
-  constructor(message: string, init: { code: string; status: number; cause?: unknown }) {
-    super(message, init.cause === undefined ? undefined : { cause: init.cause });
-    this.code = init.code;
-    this.status = init.status;
-  }
 }
 
 export type BrevoMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';

@@ -7,10 +7,10 @@
  * texts of spec §8.
  */
 import { z } from 'zod';
+import { NEWSLETTER_LIST_ID } from '../../commerce/newsletter.ts';
 import type { BrevoClient } from './client.ts';
 
-/** spec §9: the newsletter's list. */
-export const NEWSLETTER_LIST_ID = 31;
+export { NEWSLETTER_LIST_ID };
 
 /** Longest address Brevo (and RFC 5321) accepts. */
 const MAX_EMAIL_LENGTH = 254;

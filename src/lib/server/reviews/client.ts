@@ -10,20 +10,11 @@ import { z } from 'zod';
 import type { RatingDistribution } from '../../commerce/types.ts';
 import { budgetLeft } from '../budget.ts';
 import { createCache } from '../cache.ts';
-import { schemaMismatchMessage, transportFailure } from '../upstream-error.ts';
+import { schemaMismatchMessage, ServiceError, transportFailure } from '../upstream-error.ts';
 
-/** Any failed call to the provider. */
-export class ReviewsError extends Error {
+/** Any failed call to the provider; code `HTTP_<status>`, TIMEOUT, NETWORK_ERROR or INVALID_RESPONSE. */
+export class ReviewsError extends ServiceError {
   override readonly name = 'ReviewsError';
-  /** `HTTP_<status>`, TIMEOUT, NETWORK_ERROR or INVALID_RESPONSE. */
-  readonly code: string;
-  readonly status: number;
-
-  constructor(message: string, init: { code: string; status: number; cause?: unknown }) {
-    super(message, init.cause === undefined ? undefined : { cause: init.cause });
-    this.code = init.code;
-    this.status = init.status;
-  }
 }
 
 /** A number, or a string holding one (the provider's JSON is not strict about it). */
@@ -89,12 +80,7 @@ export interface GuaranteedReview {
   replyDate: string | null;
 }
 
-export interface GuaranteedReviews {
-  rating: GuaranteedRating;
-  reviews: GuaranteedReview[];
-}
-
-/** A product's reviews as `getProductReviews` gives them. */
+/** A reply of the provider: the ratings and the reviews, newest first. */
 export interface ProductReviews {
   ratings: GuaranteedRating;
   reviews: GuaranteedReview[];
@@ -102,10 +88,10 @@ export interface ProductReviews {
 
 type Reply = z.output<typeof ReplySchema>;
 
-function toReviews(reply: Reply): GuaranteedReviews {
+function toReviews(reply: Reply): ProductReviews {
   const d = reply.ratings.distribution ?? {};
   return {
-    rating: {
+    ratings: {
       average: reply.ratings.average,
       total: reply.ratings.total,
       distribution: { 1: d[1] ?? 0, 2: d[2] ?? 0, 3: d[3] ?? 0, 4: d[4] ?? 0, 5: d[5] ?? 0 },
@@ -155,14 +141,14 @@ export function createReviewsClient(options: ReviewsClientOptions): ReviewsClien
     retry: 0,
     ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
   });
-  const cache = createCache<GuaranteedReviews>({
+  const cache = createCache<ProductReviews>({
     ttlMs: options.ttlMs ?? 10 * 60_000,
     graceMs: options.graceMs ?? 60 * 60_000,
     maxEntries: options.maxEntries ?? 500,
     ...(options.now === undefined ? {} : { now: options.now }),
   });
 
-  async function read(path: string): Promise<GuaranteedReviews> {
+  async function read(path: string): Promise<ProductReviews> {
     const what = `GET ${path}`;
     const left = budgetLeft();
     let body: unknown;
@@ -200,7 +186,7 @@ export function createReviewsClient(options: ReviewsClientOptions): ReviewsClien
     return toReviews(parsed.data);
   }
 
-  const get = (siteId: string | null, id: string): Promise<GuaranteedReviews | null> => {
+  const get = (siteId: string | null, id: string): Promise<ProductReviews | null> => {
     if (siteId === null) return Promise.resolve(null);
     if (!SITE_ID.test(siteId)) {
       return Promise.reject(
@@ -225,10 +211,7 @@ export function createReviewsClient(options: ReviewsClientOptions): ReviewsClien
   };
 
   return {
-    getSiteRating: async (siteId) => (await site(siteId))?.rating ?? null,
-    getProductReviews: async (siteId, productId) => {
-      const found = await product(siteId, productId);
-      return found === null ? null : { ratings: found.rating, reviews: found.reviews };
-    },
+    getSiteRating: async (siteId) => (await site(siteId))?.ratings ?? null,
+    getProductReviews: product,
   };
 }

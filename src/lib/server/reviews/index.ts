@@ -3,7 +3,6 @@ export {
   ReviewsError,
   type GuaranteedRating,
   type GuaranteedReview,
-  type GuaranteedReviews,
   type ProductReviews,
   type ReviewsClient,
   type ReviewsClientOptions,
