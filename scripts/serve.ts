@@ -23,11 +23,13 @@ import { Server as NetServer } from 'node:net';
 import path from 'node:path';
 import type { Duplex } from 'node:stream';
 import { pathToFileURL } from 'node:url';
+import { cartLinkPath } from '../src/lib/commerce/cart-link.ts';
 import { listingViewPath } from '../src/lib/commerce/listing.ts';
 import { createStore } from '../src/lib/server/store/index.ts';
 import { createRedisStore } from '../src/lib/server/store/redis.ts';
 import type { SharedStore } from '../src/lib/server/store/types.ts';
 import { renderKey, type RenderKey } from '../src/server/cache-key.ts';
+import { FALLBACK_PAGE_HEADERS, FALLBACK_PAGE_HTML } from '../src/server/fallback-page.ts';
 import { httpsDetector, withSecurityHeaders } from '../src/server/headers.ts';
 import { apiCall, createOnDemand, writeHead, type AppHandler } from '../src/server/on-demand.ts';
 import { createRenderCache } from '../src/server/render-cache.ts';
@@ -256,7 +258,14 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       if (method === 'POST' && call) return onDemand.api(req, res, call.service, call.method);
       return onDemand.relay(req, res);
     }
-    const view = method === 'GET' || method === 'HEAD' ? listingViewPath(pathname, search) : null;
+    const read = method === 'GET' || method === 'HEAD';
+    // spec §2 redirect-to-cart on every page, pre-rendered ones included: to the middleware.
+    const cartLink = read ? cartLinkPath(pathname, search) : null;
+    if (cartLink !== null) {
+      req.url = cartLink;
+      return onDemand.relay(req, res);
+    }
+    const view = read ? listingViewPath(pathname, search) : null;
     const resolved = view === null ? await resolveStatic(pathname) : null;
     if (resolved) {
       const { files, found } = resolved;
@@ -290,8 +299,17 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     handle(req, res).catch((error: unknown) => {
       const message = error instanceof Error ? error.message : String(error);
       console.error(`[serve] ${req.method ?? ''} ${(req.url ?? '').slice(0, 200)}: ${message}`);
-      if (!res.headersSent) answer(req, res, 500);
-      else res.destroy();
+      if (res.headersSent) res.destroy();
+      else if ((req.url ?? '').startsWith('/api/')) answer(req, res, 500);
+      else {
+        // spec §8: a page whose error page cannot be served gets the fallback message.
+        const headers = {
+          ...FALLBACK_PAGE_HEADERS,
+          'content-length': String(Buffer.byteLength(FALLBACK_PAGE_HTML)),
+        };
+        writeHead(res, 500, withSecurityHeaders(headers, isHttps(req)));
+        res.end(req.method === 'HEAD' ? undefined : FALLBACK_PAGE_HTML);
+      }
     });
   });
   // CONNECT (a proxy tunnel) never reaches the request handler: answer it here, then close.

@@ -1,31 +1,62 @@
 /**
- * Astro middleware (ARCHITECTURE.md): the handlers of `src/lib/server/middleware/`, in order,
- * with the storefront redirect list read from BigCommerce.
+ * Astro middleware (ARCHITECTURE.md): the shop's concerns, in the order each request meets
+ * them. Every handler lives in `src/lib/server/middleware/` with its rules in `src/lib/`;
+ * this file only wires them to the config. On-demand requests only: pre-rendered pages are
+ * files, except a cart link (`?id&token`), which the server hands to this sequence.
  */
+import { sequence } from 'astro/middleware';
 import { resolveCartRedirect } from './lib/server/cart-redirect.ts';
 import {
   bigcommerce,
   bigcommerceForHost,
   cartCookieMaxAge,
+  features,
   sessions,
   storefrontHosts,
   trustedProxies,
 } from './lib/server/config.ts';
-import { requestHost } from './lib/server/storefronts.ts';
 import { getProductById } from './lib/server/bigcommerce/index.ts';
-import { createMiddleware, loadRedirectList } from './lib/server/middleware/index.ts';
+import {
+  createWithBudget,
+  createWithCartRedirect,
+  createWithClient,
+  createWithFeatures,
+  createWithGuards,
+  createWithProductPath,
+  createWithRedirects,
+  createWithReseller,
+  loadRedirectList,
+  withTrailingSlash,
+} from './lib/server/middleware/index.ts';
+import { resellerVisitor } from './lib/server/reseller.ts';
+import { requestHost } from './lib/server/storefronts.ts';
 
-export const onRequest = createMiddleware(
-  { load: () => loadRedirectList(bigcommerce(), storefrontHosts) },
-  { lookup: (id) => getProductById(bigcommerce(), id) },
-  // spec §2 guards trust the signed session cookie, not the `authenticated` marker.
-  { isLoggedIn: async (request) => (await sessions().read(request)).customerId !== null },
-  // spec §2 redirect-to-cart, on the channel of the request's storefront.
-  {
+const customerOf = async (request: Request) => (await sessions().read(request)).customerId;
+
+export const onRequest = sequence(
+  // 1. The request's upstream time budget: every call after it, and the page's, share it.
+  createWithBudget(),
+  // 2. Who asks (behind TRUSTED_PROXIES): address, scheme, public origin; cross-site posts 403.
+  createWithClient({ trustedProxies }),
+  // 3. spec §2: a path ending with '/' answers 301 without it.
+  withTrailingSlash,
+  // 4. spec §1, §6: the pages of a feature switched off answer the not-found page, 404.
+  createWithFeatures(features),
+  // 5. spec §2 guards (login-required, cart-authenticated), trusting the signed session.
+  createWithGuards({ isLoggedIn: async (request) => (await customerOf(request)) !== null }),
+  // 6. spec §2 reseller area: visitors to its login, non-resellers to the main shop.
+  createWithReseller({
+    visitor: async (request) =>
+      resellerVisitor(bigcommerceForHost(requestHost(request)), await customerOf(request)),
+  }),
+  // 7. spec §2 redirect-to-cart (`?id&token`), on the channel of the request's storefront.
+  createWithCartRedirect({
     resolve: (request, query) =>
       resolveCartRedirect(bigcommerceForHost(requestHost(request)), query),
     cookieMaxAge: cartCookieMaxAge,
-  },
-  // First of all: the client behind TRUSTED_PROXIES, and the cross-site check.
-  { trustedProxies },
+  }),
+  // 8. spec §2 storefront redirects (the BigCommerce list, loaded once).
+  createWithRedirects({ load: () => loadRedirectList(bigcommerce(), storefrontHosts) }),
+  // 9. A product path with an outdated slug: 301 to `/p/{id}/{slug}`.
+  createWithProductPath({ lookup: (id) => getProductById(bigcommerce(), id) }),
 );

@@ -15,6 +15,8 @@ export const TEST_ENV = {
   // The sandbox's hosted checkout sends the shopper back to the shop here: the same host as
   // the browser tests use, so the shop's cookies come along.
   SANDBOX_SITE_URL: 'http://127.0.0.1:4391',
+  // The reseller area (spec §2, §6) is off by default: the browser tests cover it.
+  FEATURE_RESELLER_AREA: 'true',
 } as const;
 
 export const TEST_BASE_URL = `http://127.0.0.1:${TEST_ENV.PORT}`;

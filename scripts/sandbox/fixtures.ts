@@ -106,6 +106,27 @@ export const CUSTOMERS = {
     shopName: 'Literie du Centre',
     addressIds: [3],
     orders: {},
+    sellers: ['Sophie Bernard'],
+    accountingCode: 'C0042',
+  },
+  /** Claire Moreau, reseller 'Literie Atlantique' with three sellers. */
+  resellerWithSellers: {
+    id: 3,
+    email: 'boutique@literie-atlantique.fr',
+    password: 'Atlantique2024',
+    firstName: 'Claire',
+    lastName: 'Moreau',
+    shopName: 'Literie Atlantique',
+    sellers: ['Julien Petit', 'Emma Garnier', 'Lucas Roux'],
+    accountingCode: 'C0107',
+  },
+  /** Hugo Lefebvre, a former reseller: Revendeur 'non', so a customer like any other. */
+  formerReseller: {
+    id: 4,
+    email: 'ancien.revendeur@example.fr',
+    password: 'Ancien2024',
+    firstName: 'Hugo',
+    lastName: 'Lefebvre',
   },
 } as const;
 

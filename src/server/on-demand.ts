@@ -17,6 +17,7 @@ import {
 } from 'node:http';
 import type { RenderKey } from './cache-key.ts';
 import { notModified } from './conditional.ts';
+import { FALLBACK_PAGE_HEADERS, FALLBACK_PAGE_HTML, needsFallback } from './fallback-page.ts';
 import {
   compress,
   isCompressibleType,
@@ -185,9 +186,14 @@ export function createOnDemand(options: OnDemandOptions): OnDemand {
   /** Sends a whole reply: security headers, reason phrase, compressed when worth it. */
   async function send(req: IncomingMessage, res: ServerResponse, reply: BufferedReply) {
     const secure = isHttps(req);
-    const headers = lowerCased(reply.headers);
+    let headers = lowerCased(reply.headers);
     for (const name of ['content-length', 'transfer-encoding']) headers[name] = undefined;
     let body = reply.body;
+    // An error page that failed leaves an empty error reply: the fallback message (spec §8).
+    if (req.method !== 'HEAD' && needsFallback(req.url, reply.status, body.length)) {
+      headers = { ...headers, ...FALLBACK_PAGE_HEADERS };
+      body = Buffer.from(FALLBACK_PAGE_HTML);
+    }
     const empty = noBody(reply.status, req.method);
     if (
       !empty &&
@@ -235,15 +241,16 @@ export function createOnDemand(options: OnDemandOptions): OnDemand {
       res.destroy();
       return;
     }
-    const body = 'Internal Server Error';
-    writeHead(
-      res,
-      500,
-      withSecurityHeaders(
-        { 'content-type': 'text/plain; charset=utf-8', 'content-length': String(body.length) },
-        isHttps(req),
-      ),
-    );
+    // A page gets the fallback message with a link home (spec §8); the API its error shape.
+    const api = (req.url ?? '').startsWith('/api/');
+    const body = api
+      ? JSON.stringify({ message: 'Internal Server Error', statusCode: 500 })
+      : FALLBACK_PAGE_HTML;
+    const headers: OutgoingHttpHeaders = api
+      ? { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' }
+      : { ...FALLBACK_PAGE_HEADERS };
+    headers['content-length'] = String(Buffer.byteLength(body));
+    writeHead(res, 500, withSecurityHeaders(headers, isHttps(req)));
     res.end(req.method === 'HEAD' ? undefined : body);
   }
 
@@ -352,10 +359,12 @@ export function createOnDemand(options: OnDemandOptions): OnDemand {
         maxBuffer: MAX_BUFFERED,
         onHead: (head) => {
           const headers = lowerCased(head.headers);
+          // Untyped error replies are buffered too: an empty one gets the fallback page.
           const buffer =
             !noBody(head.status, req.method) &&
             headers['content-encoding'] === undefined &&
-            isCompressibleType(headerText(headers['content-type']));
+            (isCompressibleType(headerText(headers['content-type'])) ||
+              (head.status >= 400 && headers['content-type'] === undefined));
           return buffer ? null : streamTo(req, res, head);
         },
         onOverflow: (head, buffered) => {

@@ -62,7 +62,15 @@ export interface StaticFile {
   variants: Variant[];
   /** Compressed by the server on first request (no sibling, compressible, not tiny). */
   compressOnDemand: boolean;
+  /**
+   * The reply's status: 200, or the error status of a pre-rendered error page (`/500`), which
+   * answers with its status, never 304 or a range.
+   */
+  status: number;
 }
+
+/** Pre-rendered error pages of `dist/client` and the status they answer with. */
+const ERROR_PAGE_STATUS: Readonly<Record<string, number>> = { '500.html': 500 };
 
 export interface StaticFilesOptions {
   /** `dist/client`. */
@@ -142,16 +150,18 @@ export function createStaticFiles(options: StaticFilesOptions): StaticFiles {
         compressible = false;
       }
     }
+    const status = ERROR_PAGE_STATUS[path.relative(root, file)] ?? 200;
     return {
       file,
       size: info.size,
       mtimeMs: info.mtimeMs,
       type: TYPES[ext] ?? 'application/octet-stream',
-      cacheControl: cacheControl(root, file),
+      cacheControl: status === 200 ? cacheControl(root, file) : 'no-store',
       lastModified: new Date(info.mtimeMs).toUTCString(),
       variants,
       compressOnDemand:
         compressible && info.size >= MIN_COMPRESS_BYTES && info.size <= maxFileBytes,
+      status,
     };
   }
 
@@ -226,7 +236,8 @@ export function createStaticFiles(options: StaticFilesOptions): StaticFiles {
       if (!identity) throw new Error(`No identity variant for ${found.file}`);
       const available: Coding[] = found.variants.map((v) => v.coding);
       if (found.compressOnDemand) available.push('br', 'gzip');
-      const range = req.method === 'GET' ? req.headers.range : undefined;
+      const { status } = found;
+      const range = req.method === 'GET' && status === 200 ? req.headers.range : undefined;
       // A range is of the identity representation (what download resumers and media ask for).
       const coding =
         range === undefined
@@ -244,7 +255,7 @@ export function createStaticFiles(options: StaticFilesOptions): StaticFiles {
         'Accept-Ranges': 'bytes',
       };
       if (coding !== 'identity') headers['Content-Encoding'] = coding;
-      if (notModified(req.headers, etag, found.lastModified)) {
+      if (status === 200 && notModified(req.headers, etag, found.lastModified)) {
         res.writeHead(304, headers).end();
         return;
       }
@@ -274,14 +285,14 @@ export function createStaticFiles(options: StaticFilesOptions): StaticFiles {
       }
       if (!inMemory && variant) {
         headers['Content-Length'] = String(variant.size);
-        res.writeHead(200, headers);
+        res.writeHead(status, headers);
         if (req.method === 'HEAD') res.end();
         else streamFile(res, variant.file);
         return;
       }
       const data = await body(found, variant, coding);
       headers['Content-Length'] = String(data.length);
-      res.writeHead(200, headers);
+      res.writeHead(status, headers);
       res.end(req.method === 'HEAD' ? undefined : data);
     },
   };

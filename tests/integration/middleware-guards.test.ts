@@ -20,7 +20,7 @@ import {
   getProductById,
   type BigCommerceClient,
 } from '../../src/lib/server/bigcommerce/index.ts';
-import { createMiddleware } from '../../src/lib/server/middleware/index.ts';
+import { testMiddleware } from './helpers/middleware.ts';
 import { PRODUCTS } from '../../scripts/sandbox/fixtures.ts';
 import { startTestSandbox, type TestSandbox } from './helpers/sandbox.ts';
 
@@ -49,12 +49,14 @@ beforeAll(async () => {
     key: 'token',
     value: 'jeton-secret',
   });
-  const middleware = createMiddleware(
-    { load: () => Promise.resolve({ redirects: [], shopHosts: [] }) },
-    undefined,
-    { isLoggedIn: (request) => request.headers.get('x-test-session') === '1' },
-    { resolve: (_request, query) => resolveCartRedirect(client, query), cookieMaxAge: 3600 },
-  );
+  const middleware = testMiddleware({
+    redirects: { load: () => Promise.resolve({ redirects: [], shopHosts: [] }) },
+    guards: { isLoggedIn: (request) => request.headers.get('x-test-session') === '1' },
+    cartRedirect: {
+      resolve: (_request, query) => resolveCartRedirect(client, query),
+      cookieMaxAge: 3600,
+    },
+  });
   server = createServer((req, res) => {
     const headers = new Headers();
     for (const [name, value] of Object.entries(req.headers)) {

@@ -1,5 +1,5 @@
 /**
- * The Astro middleware (`createMiddleware`: trailing slash, redirects) over real
+ * The Astro middleware (the order of `src/middleware.ts`: trailing slash, redirects) over real
  * HTTP: a node:http server builds an Astro APIContext per request and runs the same sequence
  * `src/middleware.ts` exports, with the redirect list loaded from a sandbox (fresh database).
  */
@@ -13,11 +13,8 @@ import {
   getProductById,
   type BigCommerceClient,
 } from '../../src/lib/server/bigcommerce/index.ts';
-import {
-  createMiddleware,
-  loadRedirectList,
-  type RedirectList,
-} from '../../src/lib/server/middleware/index.ts';
+import { testMiddleware } from './helpers/middleware.ts';
+import { loadRedirectList, type RedirectList } from '../../src/lib/server/middleware/index.ts';
 import { productPath } from '../../src/lib/commerce/slug.ts';
 import { HOSTILE_REDIRECT, PRODUCTS } from '../../scripts/sandbox/fixtures.ts';
 import { startTestSandbox, type TestSandbox } from './helpers/sandbox.ts';
@@ -64,20 +61,20 @@ afterAll(async () => {
 beforeEach(() => {
   redirectLoads = 0;
   productLookups = 0;
-  middleware = createMiddleware(
-    {
+  middleware = testMiddleware({
+    redirects: {
       load: () => {
         redirectLoads += 1;
         return loadRedirectList(client);
       },
     },
-    {
+    products: {
       lookup: (id) => {
         productLookups += 1;
         return getProductById(client, id);
       },
     },
-  );
+  });
 });
 
 async function get(path: string, headers: Record<string, string> = {}) {
@@ -190,8 +187,10 @@ describe('withRedirects (spec §2 redirections)', () => {
     ['userinfo', 'https://www.literie.test@evil.example/'],
   ])('a %s target is no redirect either', async (_case, toUrl) => {
     const hostile = { ...redirect('/soldes'), fromPath: '/piege', toUrl };
-    middleware = createMiddleware({
-      load: () => Promise.resolve({ redirects: [hostile], shopHosts: ['www.literie.test'] }),
+    middleware = testMiddleware({
+      redirects: {
+        load: () => Promise.resolve({ redirects: [hostile], shopHosts: ['www.literie.test'] }),
+      },
     });
     expect(await get('/piege')).toMatchObject({ status: 200, location: null, text: 'page /piege' });
   });
@@ -223,16 +222,18 @@ describe('withRedirects (spec §2 redirections)', () => {
     const logError = vi.fn();
     let attempts = 0;
     let time = 0;
-    middleware = createMiddleware({
-      load: () => {
-        attempts += 1;
-        return attempts === 1
-          ? Promise.reject(new Error('upstream down'))
-          : loadRedirectList(client);
+    middleware = testMiddleware({
+      redirects: {
+        load: () => {
+          attempts += 1;
+          return attempts === 1
+            ? Promise.reject(new Error('upstream down'))
+            : loadRedirectList(client);
+        },
+        logError,
+        retryAfterMs: 10_000,
+        now: () => time,
       },
-      logError,
-      retryAfterMs: 10_000,
-      now: () => time,
     });
     expect(await get('/soldes')).toMatchObject({ status: 200, text: 'page /soldes' });
     expect(logError).toHaveBeenCalledTimes(1);
@@ -253,7 +254,7 @@ describe('withRedirects (spec §2 redirections)', () => {
       storeHash: sandbox.storeHash,
       accessToken: 'nope',
     });
-    middleware = createMiddleware({ load: () => loadRedirectList(wrong), logError });
+    middleware = testMiddleware({ redirects: { load: () => loadRedirectList(wrong), logError } });
     expect(await get('/soldes')).toMatchObject({ status: 200 });
     expect(logError).toHaveBeenCalledWith(
       expect.stringContaining('redirect list'),

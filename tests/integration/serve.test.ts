@@ -40,6 +40,12 @@ export async function handler(req, res) {
   if (s.delayMs > 0) await new Promise((r) => setTimeout(r, s.delayMs));
   const cookie = req.headers.cookie ?? '';
   if (path === '/boom') throw new Error('secret stack detail');
+  if (path === '/vide') {
+    // Astro's reply when its error page itself failed: the status, no body.
+    res.writeHead(500);
+    res.end();
+    return;
+  }
   if (path === '/vue/c/echoue' && s.fail) {
     res.writeHead(500, { 'content-type': 'text/html' });
     res.end('<h1>Erreur</h1>');
@@ -105,6 +111,7 @@ async function makeDist(at: string): Promise<void> {
   await mkdir(path.join(at, 'client/c/matelas'), { recursive: true });
   await mkdir(path.join(at, 'server'), { recursive: true });
   await writeFile(path.join(at, 'client/index.html'), '<h1>Accueil</h1>');
+  await writeFile(path.join(at, 'client/500.html'), '<h1>Erreur du serveur</h1>');
   await writeFile(path.join(at, 'client/c/matelas.html'), '<h1>Matelas</h1>');
   await writeFile(path.join(at, 'client/_astro/app.abc123.css'), css);
   await writeFile(path.join(at, 'client/robots.txt'), 'User-agent: *');
@@ -378,12 +385,35 @@ describe('methods', () => {
     expect(res.headers['x-method']).toBe('POST');
   });
 
-  test('a handler that throws gives a bare 500, no stack, no detail', async () => {
+  test('a handler that throws gives the fallback page (spec §8), no stack, no detail', async () => {
     const res = await raw('GET', '/boom');
     expect(res.status).toBe(500);
     expect(res.reason).toBe('Internal Server Error');
-    expect(res.body.toString()).not.toMatch(/secret|at .*\.mjs|Error:/);
+    const text = decoded(res);
+    expect(text).not.toMatch(/secret|at .*\.mjs|Error:/);
+    expect(text).toContain('Une erreur est survenue');
+    expect(text).toContain(`<a href="/">Retour à l'accueil</a>`);
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(res.headers['cache-control']).toBe('no-store');
     expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
+  });
+
+  test('an error reply without a body (the error page failed) gets the fallback page', async () => {
+    const res = await raw('GET', '/vide');
+    expect(res.status).toBe(500);
+    expect(res.reason).toBe('Internal Server Error');
+    expect(decoded(res)).toContain('Une erreur est survenue');
+    expect(decoded(res)).toContain('href="/"');
+  });
+
+  test('the pre-rendered /500 answers with its status, never 304', async () => {
+    const res = await raw('GET', '/500');
+    expect(res.status).toBe(500);
+    expect(res.reason).toBe('Internal Server Error');
+    expect(decoded(res)).toContain('Erreur du serveur');
+    expect(res.headers['cache-control']).toBe('no-store');
+    const again = await raw('GET', '/500', { 'if-none-match': '*' });
+    expect(again.status).toBe(500);
   });
 });
 
@@ -552,8 +582,11 @@ describe('render cache', () => {
   test('a request with the redirect-to-cart parameters always reaches the application', async () => {
     await raw('GET', '/c/accessoires?page=2');
     await raw('GET', '/c/accessoires?page=2&id=abc&token=def');
+    await raw('GET', '/c/accessoires?page=2&id=abc&token=def');
     expect(ssr.calls['/vue/c/accessoires?page=2']).toBe(1);
-    expect(ssr.calls['/vue/c/accessoires?page=2&id=abc&token=def']).toBe(1);
+    // Never from the render cache: the cart-link route, every time.
+    const link = '/vue/lien-panier?id=abc&token=def&page=%2Fc%2Faccessoires%3Fpage%3D2';
+    expect(ssr.calls[link]).toBe(2);
   });
 
   test('a stale page is served at once and re-rendered in the background', async () => {

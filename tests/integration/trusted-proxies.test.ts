@@ -4,7 +4,7 @@
  * the public https origin, limits on the real client); from anyone else those headers change
  * nothing. The API runs behind the client middleware (shop-api bridge, with a lower
  * per-address login threshold: each failed login costs the sandbox a slow password check); the
- * pages' middleware sequence (`createMiddleware`) runs on its own server with a stand-in page.
+ * pages' middleware sequence (`src/middleware.ts`' order) runs on its own server with a stand-in page.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,7 +12,7 @@ import { createContext } from 'astro/middleware';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { CUSTOMERS } from '../../scripts/sandbox/fixtures.ts';
 import { parseTrustedProxies } from '../../src/lib/server/client.ts';
-import { createMiddleware } from '../../src/lib/server/middleware/index.ts';
+import { testMiddleware } from './helpers/middleware.ts';
 import { createMemoryStore } from '../../src/lib/server/store/memory.ts';
 import { createAccountThrottle, THROTTLE_RULES } from '../../src/lib/server/throttle.ts';
 import {
@@ -146,13 +146,11 @@ describe('pages behind TRUSTED_PROXIES: the middleware sequence', () => {
   let base = '';
 
   beforeAll(async () => {
-    const middleware = createMiddleware(
-      { load: () => Promise.resolve({ redirects: [], shopHosts: [] }) },
-      undefined,
-      { isLoggedIn: () => Promise.resolve(false) },
-      undefined,
-      { trustedProxies: parseTrustedProxies(TRUSTED) },
-    );
+    const middleware = testMiddleware({
+      redirects: { load: () => Promise.resolve({ redirects: [], shopHosts: [] }) },
+      guards: { isLoggedIn: () => Promise.resolve(false) },
+      client: { trustedProxies: parseTrustedProxies(TRUSTED) },
+    });
     server = createServer((req, res) => {
       const headers = new Headers();
       for (const [name, value] of Object.entries(req.headers)) {

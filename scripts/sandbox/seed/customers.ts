@@ -1,7 +1,7 @@
 /**
  * Customers of the seed (spec §3, §6): Marie Martin, a shopper with two addresses and four
- * orders in different statuses (one shipped with a tracked shipment), and a reseller whose form
- * fields say so. Passwords are hashed when the database is seeded.
+ * orders in different statuses (one shipped with a tracked shipment), two resellers whose form
+ * fields say so (one seller, three sellers) and a former reseller (Revendeur 'non'). Passwords are hashed when the database is seeded.
  */
 import type { OrderAddressInput } from '../model.ts';
 
@@ -157,6 +157,44 @@ export const SEED_CUSTOMERS: SeedCustomer[] = [
         address_type: 'commercial',
       },
     ],
+    orders: [],
+  },
+  {
+    id: 3,
+    email: 'boutique@literie-atlantique.fr',
+    password: 'Atlantique2024',
+    first_name: 'Claire',
+    last_name: 'Moreau',
+    company: 'Literie Atlantique',
+    phone: '0240000000',
+    date_created: '2025-02-11T10:00:00Z',
+    accepts_product_review_abandoned_cart_emails: false,
+    form_fields: [
+      { name: 'Revendeur', value: 'oui' },
+      { name: 'Nom de la boutique', value: 'Literie Atlantique' },
+      { name: 'Vendeur 1', value: 'Julien Petit' },
+      { name: 'Vendeur 2', value: 'Emma Garnier' },
+      { name: 'Vendeur 3', value: 'Lucas Roux' },
+      { name: 'Code tiers comptable', value: 'C0107' },
+    ],
+    addresses: [],
+    orders: [],
+  },
+  {
+    id: 4,
+    email: 'ancien.revendeur@example.fr',
+    password: 'Ancien2024',
+    first_name: 'Hugo',
+    last_name: 'Lefebvre',
+    company: 'Maison du Sommeil',
+    phone: '0320000000',
+    date_created: '2024-05-02T08:30:00Z',
+    accepts_product_review_abandoned_cart_emails: false,
+    form_fields: [
+      { name: 'Revendeur', value: 'non' },
+      { name: 'Nom de la boutique', value: 'Maison du Sommeil' },
+    ],
+    addresses: [],
     orders: [],
   },
 ];

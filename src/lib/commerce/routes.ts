@@ -26,3 +26,10 @@ export const AUTH_PATHS: ReadonlySet<string> = new Set([
   PASSWORD_PATH,
   LEGACY_LOGIN_PATH,
 ]);
+
+/** The reseller area (spec §2, §6; flag FEATURE_RESELLER_AREA): every route under one prefix. */
+export const RESELLER_PATH = '/espace-revendeur';
+/** Its login page (reseller-login layout: header with the logo only). */
+export const RESELLER_LOGIN_PATH = `${RESELLER_PATH}/connexion`;
+/** Its cart: the reseller cart, and sending it to a client. */
+export const RESELLER_CART_PATH = `${RESELLER_PATH}/panier`;

@@ -323,6 +323,10 @@ export interface CurrentCustomer extends Customer {
   isReseller: boolean;
   /** Reseller shop name form field, '' when none. */
   shopName: string;
+  /** The reseller's sellers (form fields 'Vendeur 1' to 'Vendeur 5'), the filled ones in order. */
+  sellers: string[];
+  /** The reseller's accounting third-party code, '' when none. */
+  accountingCode: string;
   /** Saved cart id (form field 'Cart ID', spec §9), null when none. */
   savedCartId: string | null;
 }

@@ -31,6 +31,8 @@ export const VALIDATION_MESSAGES = {
   rating: 'validation.rating',
   /** spec §5 newsletter: the consent checkbox must be ticked. */
   newsletterConsent: 'validation.newsletterConsent',
+  /** spec §5: a reseller sending a cart to a client must also select a seller. */
+  seller: 'You need to select a seller too',
   /** A value no form field can produce (not an object, a checkbox that is not a boolean). */
   invalid: 'validation.invalid',
 } as const satisfies Record<string, MessageKey>;
@@ -143,6 +145,19 @@ export const RegistrationInputSchema = form({
   acceptsMarketing: z.optional(z.boolean({ error: M.invalid })),
 });
 export type RegistrationInput = z.output<typeof RegistrationInputSchema>;
+
+/**
+ * spec §5 "send the cart to a client" (reseller area): one of the reseller's sellers ("You need
+ * to select a seller too" otherwise) and the client's e-mail. The server also checks the seller
+ * is one of the reseller's.
+ */
+export const SendCartInputSchema = form({
+  seller: z
+    .string({ error: M.seller })
+    .check(z.trim(), z.minLength(1, M.seller), z.maxLength(NAME_MAX_LENGTH, M.tooLong)),
+  email: email(),
+});
+export type SendCartInput = z.output<typeof SendCartInputSchema>;
 
 /** The profile form of `mes-informations` (`updateCustomer`). */
 export const ProfileInputSchema = form({

@@ -4,8 +4,13 @@
  * 'cart-redirection', key 'token' (spec §9) with the same value. The route sets the cart
  * cookie to the id and goes to /panier.
  */
-import { timingSafeEqual } from 'node:crypto';
-import { getCart, getCartMetafields, type BigCommerceClient } from './bigcommerce/index.ts';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import {
+  createCartMetafield,
+  getCart,
+  getCartMetafields,
+  type BigCommerceClient,
+} from './bigcommerce/index.ts';
 import { CartIdSchema } from './bigcommerce/queries.ts';
 
 export const CART_REDIRECTION_NAMESPACE = 'cart-redirection';
@@ -33,4 +38,31 @@ export async function resolveCartRedirect(
   const fields = await getCartMetafields(client, id, CART_REDIRECTION_NAMESPACE);
   const match = fields.some((f) => f.key === CART_REDIRECTION_KEY && sameText(f.value, token));
   return match ? id : null;
+}
+
+/**
+ * The token of a cart link for this cart: the one its metafield already holds (a send tried
+ * again after a failed e-mail), else a new random one (256 bits) stored in the cart's metafield
+ * of namespace 'cart-redirection', key 'token', readable by the app only.
+ */
+export async function issueCartToken(client: BigCommerceClient, cartId: string): Promise<string> {
+  const fields = await getCartMetafields(client, cartId, CART_REDIRECTION_NAMESPACE);
+  const existing = fields.find((f) => f.key === CART_REDIRECTION_KEY && f.value.length >= 32);
+  if (existing) return existing.value;
+  const token = randomBytes(32).toString('base64url');
+  await createCartMetafield(client, cartId, {
+    namespace: CART_REDIRECTION_NAMESPACE,
+    key: CART_REDIRECTION_KEY,
+    value: token,
+    permissionSet: 'app_only',
+  });
+  return token;
+}
+
+/** The link that opens the cart (spec §2 redirect-to-cart), on the shop's public origin. */
+export function cartLinkUrl(origin: string, cartId: string, token: string): string {
+  const url = new URL('/panier', origin);
+  url.searchParams.set('id', cartId);
+  url.searchParams.set('token', token);
+  return url.href;
 }

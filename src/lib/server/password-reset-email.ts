@@ -6,7 +6,7 @@ import type { Customer } from '../commerce/types.ts';
 import { t } from '../i18n/index.ts';
 import type { MailAddress, TransactionalEmail } from './brevo/index.ts';
 
-const escapeHtml = (text: string) =>
+export const escapeHtml = (text: string): string =>
   text.replace(
     /[&<>"']/g,
     (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,

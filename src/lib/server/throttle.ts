@@ -56,6 +56,10 @@ export interface ThrottleRules {
   reviewAddress: ProgressiveRule;
   /** Product reviews signed with one e-mail. */
   reviewEmail: ProgressiveRule;
+  /** Carts sent by resellers from one address (group). */
+  cartLinkAddress: ProgressiveRule;
+  /** Carts sent to one client e-mail. */
+  cartLinkEmail: ProgressiveRule;
   /** Password-reset e-mails per account. */
   resetAccount: WindowRule;
   /** Password-reset e-mails per address (group). */
@@ -76,7 +80,7 @@ const progressive = (free: number): ProgressiveRule => ({
  * The shop's limits: 5 attempts per account or device cookie and 20 failures per address
  * before waiting 1 s, 2 s, 4 s... at most 15 minutes; 10 registrations per address and 3 per
  * e-mail the same way, and newsletter sign-ups alike; 10 reviews per address and 5 per e-mail;
- * 3 reset e-mails per account and 10 per address. Counts last an hour.
+ * 30 carts sent to clients per address and 5 per client e-mail; 3 reset e-mails per account and 10 per address. Counts last an hour.
  */
 export const THROTTLE_RULES: Readonly<ThrottleRules> = Object.freeze({
   loginAccount: progressive(5),
@@ -88,6 +92,8 @@ export const THROTTLE_RULES: Readonly<ThrottleRules> = Object.freeze({
   newsletterEmail: progressive(3),
   reviewAddress: progressive(10),
   reviewEmail: progressive(5),
+  cartLinkAddress: progressive(30),
+  cartLinkEmail: progressive(5),
   resetAccount: { limit: 3, windowMs: HOUR },
   resetAddress: { limit: 10, windowMs: HOUR },
 });
@@ -269,6 +275,8 @@ export interface AccountThrottle {
   newsletter(input: { email: string; address: string }): Promise<Admission>;
   /** Before a product review is posted: whether it may go on now (counted). */
   review(input: { email: string; address: string }): Promise<Admission>;
+  /** Before a reseller's cart is mailed to a client: whether it may go on now (counted). */
+  cartLink(input: { email: string; address: string }): Promise<Admission>;
   /** Whether a reset e-mail may be sent for this request (counted). */
   resetRequest(input: { email: string; address: string }): Promise<boolean>;
 }
@@ -405,6 +413,10 @@ export function createAccountThrottle(options: AccountThrottleOptions): AccountT
     // Reviews are open to visitors (spec §2 form with name and e-mail): each one counts.
     review: ({ email, address }) =>
       admitSignUp('review', email, address, rules.reviewEmail, rules.reviewAddress),
+
+    // Each cart sent mails a stranger's address: counted like sign-ups.
+    cartLink: ({ email, address }) =>
+      admitSignUp('cart-link', email, address, rules.cartLinkEmail, rules.cartLinkAddress),
 
     async resetRequest({ email, address }) {
       const group = addressGroup(address);

@@ -158,6 +158,8 @@ export function customer(overrides: Partial<CurrentCustomer> = {}): CurrentCusto
     formFields: [],
     isReseller: false,
     shopName: '',
+    sellers: [],
+    accountingCode: '',
     savedCartId: null,
     ...overrides,
   };

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { hiddenCategoryIds, HIDE_CATEGORY_KEY, visibleTree } from '../../commerce/category.ts';
 import { searchCategories } from '../../commerce/search.ts';
+import type { Features } from '../../commerce/features.ts';
 import type { CategoryNode, Product } from '../../commerce/types.ts';
 import { createCache } from '../cache.ts';
 import {
@@ -36,7 +37,8 @@ import { cartMethodAliases, cartMethods } from './cart-methods.ts';
 import type { AccountServices, ShopContext } from './context.ts';
 import { customerMethods } from './customer-methods.ts';
 import { bindService, defineMethod, type ApiMethod, type BoundService } from './handle.ts';
-import { orderMethods } from './order-methods.ts';
+import { orderMethods, reviewMethods } from './order-methods.ts';
+import { resellerMethods } from './reseller-methods.ts';
 import { wishlistMethods } from './wishlist-methods.ts';
 
 const visible = (products: Product[]) => products.filter((p) => p.isVisible);
@@ -146,8 +148,34 @@ export const shopMethods = {
   ...cartMethods,
   ...cartMethodAliases,
   ...orderMethods,
+  ...reviewMethods,
   ...wishlistMethods,
+  ...resellerMethods,
 } satisfies Record<string, ApiMethod<ShopContext>>;
+
+/** The methods of each feature flag (spec §1, §6): with the flag off they answer 404. */
+const featureMethods: Readonly<Record<keyof Features, ReadonlySet<string>>> = {
+  transactional: new Set([
+    ...Object.keys(customerMethods),
+    ...Object.keys(cartMethods),
+    ...Object.keys(cartMethodAliases),
+    ...Object.keys(orderMethods),
+    ...Object.keys(wishlistMethods),
+    // Sending carts needs carts.
+    ...Object.keys(resellerMethods),
+  ]),
+  reviews: new Set(Object.keys(reviewMethods)),
+  resellerArea: new Set(Object.keys(resellerMethods)),
+};
+
+/** The names of the methods switched off by these flags. */
+export function disabledMethods(features: Features): Set<string> {
+  const off = new Set<string>();
+  for (const feature of ['transactional', 'reviews', 'resellerArea'] as const) {
+    if (!features[feature]) for (const name of featureMethods[feature]) off.add(name);
+  }
+  return off;
+}
 
 /**
  * The service bound to a way of getting the client of a request: the one of the storefront
@@ -158,10 +186,16 @@ export const shopMethods = {
 export function bigcommerceService(
   clientFor: (request: Request) => BigCommerceClient,
   account?: AccountServices,
+  features: Features = { transactional: true, reviews: true, resellerArea: true },
 ): BoundService {
   const visitor = { customerId: null };
-  return bindService<ShopContext>({
-    methods: account === undefined ? bigcommerceMethods : shopMethods,
+  const off = disabledMethods(features);
+  const all: Record<string, ApiMethod<ShopContext>> = account === undefined
+    ? bigcommerceMethods
+    : shopMethods;
+  const methods = Object.fromEntries(Object.entries(all).filter(([name]) => !off.has(name)));
+  const bound = bindService<ShopContext>({
+    methods,
     // Catalogue replies differ by storefront channel only.
     cacheScope: ({ request }) => String(clientFor(request).channelId ?? ''),
     context: async ({ request, cookies, clientInfo }) => ({
@@ -173,4 +207,5 @@ export function bigcommerceService(
       account,
     }),
   });
+  return { ...bound, disabled: (name) => off.has(name) };
 }

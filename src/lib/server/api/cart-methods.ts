@@ -65,7 +65,7 @@ async function stockChecked<T>(write: Promise<T>): Promise<T> {
 }
 
 /** Runs a write on a cart the session may use, after the other writes to that cart. */
-function writeCart<T>(
+export function writeCart<T>(
   context: ShopContext,
   cartId: string,
   write: (cart: Cart) => Promise<T>,

@@ -35,6 +35,8 @@ export function currentCustomer(customer: Customer): CurrentCustomer {
     ...customer,
     isReseller: fieldValue(customer, FORM_FIELDS.reseller).toLowerCase() === 'oui',
     shopName: fieldValue(customer, FORM_FIELDS.shopName),
+    sellers: FORM_FIELDS.sellers.map((name) => fieldValue(customer, name)).filter((v) => v !== ''),
+    accountingCode: fieldValue(customer, FORM_FIELDS.accountingCode),
     savedCartId: CartIdSchema.safeParse(savedCartId).success ? savedCartId : null,
   };
 }

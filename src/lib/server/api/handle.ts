@@ -62,6 +62,11 @@ export interface ApiService<C> {
 /** A service with its context type hidden, as the handler sees it. */
 export interface BoundService {
   method(name: string): BoundMethod | undefined;
+  /**
+   * True for a method of a feature switched off (spec §1, §6 flags): answered 404, like a
+   * route of that feature, rather than 500 as an unknown method.
+   */
+  disabled?(name: string): boolean;
 }
 
 export interface BoundMethod {
@@ -191,6 +196,9 @@ export async function handleApiCall(
     const target = Object.hasOwn(services, service) ? services[service] : undefined;
     if (target === undefined) {
       throw new ApiError(500, 'UNKNOWN_SERVICE', `Unknown middleware: ${clip(service)}`);
+    }
+    if (target.disabled?.(method) === true) {
+      throw new ApiError(404, 'FEATURE_DISABLED', 'Not found');
     }
     const found = target.method(method);
     if (found === undefined) {

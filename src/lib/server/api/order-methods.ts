@@ -86,7 +86,10 @@ export const orderMethods = {
     (context: ShopContext, [{ cartId }]) =>
       orderOfCart(context.client, cartId, context.session.customerId),
   ),
+} satisfies Record<string, ApiMethod<ShopContext>>;
 
+/** Product reviews (spec §7; flag FEATURE_REVIEWS). */
+export const reviewMethods = {
   /** A page of the product's approved reviews. */
   getProductReviewCollection: defineMethod(
     z.tuple([

@@ -1,5 +1,5 @@
 /** The services the API middleware serves (spec §7), wired to the shop's config. */
-import { accountServices, bigcommerceForHost, brevo, contentful } from '../config.ts';
+import { accountServices, bigcommerceForHost, brevo, contentful, features } from '../config.ts';
 import { requestHost } from '../storefronts.ts';
 import { bigcommerceService } from './bigcommerce.ts';
 import { brevoService } from './brevo-methods.ts';
@@ -12,6 +12,8 @@ export const apiServices: ApiServices = {
   bigcommerce: bigcommerceService(
     (request) => bigcommerceForHost(requestHost(request)),
     accountServices(),
+    // spec §1, §6: with a flag off, that feature's methods answer 404.
+    features,
   ),
   // Navigations read the category tree of the request's storefront (its channel).
   contentful: contentfulService({

@@ -1,3 +1,4 @@
+import { cartLinkPath } from '../../commerce/cart-link.ts';
 import { listingViewPath } from '../../commerce/listing.ts';
 import { trailingSlashRedirect } from '../../commerce/redirects.ts';
 
@@ -13,8 +14,8 @@ type DevMiddleware = (req: DevRequest, res: DevResponse, next: () => void) => vo
 /**
  * What `scripts/serve.ts` does ahead of Astro in production, for `astro dev`, whose router
  * normalises the path and drops the query of pre-rendered routes before Astro middleware runs:
- * the trailing-slash 301 (spec §2) and the rewrite of listing views (`/c/...?sort=2`) to their
- * on-demand route. Vite's own `/@...`, `/_...` and `/node_modules/` paths are left alone.
+ * the trailing-slash 301 (spec §2), cart links (`?id&token`, spec §2 redirect-to-cart) to their
+ * on-demand route and the rewrite of listing views (`/c/...?sort=2`) to theirs. Vite's own `/@...`, `/_...` and `/node_modules/` paths are left alone.
  */
 export const devServerRequests: DevMiddleware = (req, res, next) => {
   const read = req.method === 'GET' || req.method === 'HEAD';
@@ -28,7 +29,8 @@ export const devServerRequests: DevMiddleware = (req, res, next) => {
     res.writeHead(301, { Location: target }).end();
     return;
   }
-  const view = listingViewPath(url.pathname, url.search);
+  const cartLink = cartLinkPath(url.pathname, url.search);
+  const view = cartLink ?? listingViewPath(url.pathname, url.search);
   if (view !== null) req.url = view;
   next();
 };

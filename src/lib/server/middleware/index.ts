@@ -1,21 +1,28 @@
-import type { MiddlewareHandler } from 'astro';
-import { sequence } from 'astro/middleware';
 import { createWithBudget } from './with-budget.ts';
 import { getRedirects, getStoreMeta, type BigCommerceClient } from '../bigcommerce/index.ts';
-import { parseTrustedProxies } from '../client.ts';
 import { createWithCartRedirect, type CartRedirectOptions } from './with-cart-redirect.ts';
 import { createWithClient, type ClientOptions } from './with-client.ts';
+import { createWithFeatures, NOT_FOUND_ROUTE } from './with-features.ts';
 import { createWithGuards, type GuardsOptions } from './with-guards.ts';
 import { createWithProductPath, type ProductPathOptions } from './with-product-path.ts';
 import { createWithRedirects, type RedirectList, type RedirectsOptions } from './with-redirects.ts';
+import { createWithReseller, type ResellerOptions } from './with-reseller.ts';
 import { withTrailingSlash } from './with-trailing-slash.ts';
 
+/**
+ * The shop's middleware handlers; `src/middleware.ts` puts them in order with Astro's
+ * `sequence`, tests compose the ones they check.
+ */
 export {
+  createWithBudget,
   createWithCartRedirect,
   createWithClient,
+  createWithFeatures,
   createWithGuards,
   createWithProductPath,
   createWithRedirects,
+  createWithReseller,
+  NOT_FOUND_ROUTE,
   withTrailingSlash,
 };
 export type {
@@ -25,33 +32,8 @@ export type {
   ProductPathOptions,
   RedirectList,
   RedirectsOptions,
+  ResellerOptions,
 };
-
-/**
- * The shop's Astro middleware, top to bottom, within the request's upstream time budget
- * (`with-budget.ts`): the client (`locals.clientInfo`: address, scheme
- * and public origin behind `client.trustedProxies`, trusting none by default) and the
- * cross-site check of unsafe requests to on-demand pages, trailing-slash 301, route guards (spec §2:
- * login-required, cart-authenticated, `/login.php`, `/mot-de-passe`), redirect-to-cart (`?id&token`),
- * storefront redirects, product
- * paths with an outdated slug (listing views are rewritten ahead of Astro: `scripts/serve.ts`,
- * and `dev-server.ts`). `src/middleware.ts` wires it to the config; tests to a sandbox.
- */
-export function createMiddleware(
-  redirects: RedirectsOptions,
-  products?: ProductPathOptions,
-  guards?: GuardsOptions,
-  cartRedirect?: CartRedirectOptions,
-  client: ClientOptions = { trustedProxies: parseTrustedProxies(undefined) },
-): MiddlewareHandler {
-  const handlers = [createWithClient(client), withTrailingSlash];
-  if (guards) handlers.push(createWithGuards(guards));
-  if (cartRedirect) handlers.push(createWithCartRedirect(cartRedirect));
-  handlers.push(createWithRedirects(redirects));
-  if (products) handlers.push(createWithProductPath(products));
-  // First: the upstream time budget covers every handler after it and the page.
-  return sequence(createWithBudget(), ...handlers);
-}
 
 /**
  * The BigCommerce redirect list, with the store's own hosts (its `to_url` targets are written

@@ -1,0 +1,36 @@
+/**
+ * spec §2 redirect-to-cart on every URL: a link `?id={cartId}&token={token}` (a reseller's cart
+ * sent to a client) may name any page, pre-rendered ones included. The server (and
+ * `astro dev`) hands such a request to the on-demand route `/vue/lien-panier` with the page
+ * asked for, so the middleware's redirect-to-cart (`with-cart-redirect.ts`) sees it; when the
+ * token does not match, that route sends the shopper on to the page asked for, without the link's
+ * parameters.
+ */
+
+/** Paths that are no page: the API, webhooks, Astro's (`/_astro`, `/_image`) and Vite's. */
+const NOT_PAGES = /^\/(?:[_@]|(?:api|node_modules|webhooks)(?:\/|$))/;
+
+/** The on-demand route of cart links. */
+export const CART_LINK_ROUTE = '/vue/lien-panier';
+/** Its query parameter naming the page asked for (path and the rest of the query). */
+export const CART_LINK_PAGE_PARAM = 'page';
+
+/**
+ * For a GET of a page whose query has non-empty `id` and `token`: the cart-link route's path
+ * and query; otherwise null (API, Astro's and Vite's own paths, the route itself).
+ */
+export function cartLinkPath(pathname: string, search: string): string | null {
+  if (pathname === CART_LINK_ROUTE || NOT_PAGES.test(pathname)) {
+    return null;
+  }
+  const params = new URLSearchParams(search);
+  const id = params.get('id') ?? '';
+  const token = params.get('token') ?? '';
+  if (id.trim() === '' || token.trim() === '') return null;
+  params.delete('id');
+  params.delete('token');
+  const rest = params.toString();
+  const page = rest === '' ? pathname : `${pathname}?${rest}`;
+  const query = new URLSearchParams({ id, token, [CART_LINK_PAGE_PARAM]: page });
+  return `${CART_LINK_ROUTE}?${query.toString()}`;
+}

@@ -1,0 +1,34 @@
+import type { MiddlewareHandler } from 'astro';
+import { isResellerPath } from '../../commerce/features.ts';
+import { returnPathCookie } from '../../commerce/guards.ts';
+import { resellerGuard, type ResellerVisitor } from '../../commerce/reseller.ts';
+
+export interface ResellerOptions {
+  /**
+   * Who asks, from the signed session (never the `authenticated` marker): a visitor, a
+   * customer, or a reseller (reseller form field 'oui', spec §3).
+   */
+  visitor(request: Request): Promise<ResellerVisitor>;
+}
+
+/**
+ * spec §2 reseller-area guard on the area's routes (the flag is checked before, by
+ * `with-features.ts`): a logged-in non-reseller goes to the main shop, a visitor to the area's
+ * login page (the requested path kept for after login), a reseller on that login page to the
+ * area's home.
+ */
+export function createWithReseller(options: ResellerOptions): MiddlewareHandler {
+  return async (context, next) => {
+    if (context.isPrerendered || !isResellerPath(context.url.pathname)) return next();
+    const decision = resellerGuard(context.url, await options.visitor(context.request));
+    if (decision.kind === 'next') return next();
+    const headers = new Headers({ Location: decision.location, 'Cache-Control': 'no-store' });
+    if (decision.returnPath !== undefined) {
+      headers.append(
+        'Set-Cookie',
+        returnPathCookie(decision.returnPath, { secure: context.locals.clientInfo.secure }),
+      );
+    }
+    return new Response(null, { status: 302, headers });
+  };
+}

@@ -1,0 +1,50 @@
+/**
+ * The middleware handlers in the order of `src/middleware.ts` (which reads the shop's config
+ * through `astro:env`, out of reach of these tests), with only the concerns a test gives.
+ */
+import type { MiddlewareHandler } from 'astro';
+import { sequence } from 'astro/middleware';
+import type { Features } from '../../../src/lib/commerce/features.ts';
+import { parseTrustedProxies } from '../../../src/lib/server/client.ts';
+import {
+  createWithBudget,
+  createWithCartRedirect,
+  createWithClient,
+  createWithFeatures,
+  createWithGuards,
+  createWithProductPath,
+  createWithRedirects,
+  createWithReseller,
+  withTrailingSlash,
+  type CartRedirectOptions,
+  type ClientOptions,
+  type GuardsOptions,
+  type ProductPathOptions,
+  type RedirectsOptions,
+  type ResellerOptions,
+} from '../../../src/lib/server/middleware/index.ts';
+
+export interface TestMiddleware {
+  redirects: RedirectsOptions;
+  products?: ProductPathOptions | undefined;
+  guards?: GuardsOptions | undefined;
+  cartRedirect?: CartRedirectOptions | undefined;
+  client?: ClientOptions | undefined;
+  features?: Features | undefined;
+  reseller?: ResellerOptions | undefined;
+}
+
+export function testMiddleware(concerns: TestMiddleware): MiddlewareHandler {
+  const handlers: MiddlewareHandler[] = [
+    createWithBudget(),
+    createWithClient(concerns.client ?? { trustedProxies: parseTrustedProxies(undefined) }),
+    withTrailingSlash,
+  ];
+  if (concerns.features) handlers.push(createWithFeatures(concerns.features));
+  if (concerns.guards) handlers.push(createWithGuards(concerns.guards));
+  if (concerns.reseller) handlers.push(createWithReseller(concerns.reseller));
+  if (concerns.cartRedirect) handlers.push(createWithCartRedirect(concerns.cartRedirect));
+  handlers.push(createWithRedirects(concerns.redirects));
+  if (concerns.products) handlers.push(createWithProductPath(concerns.products));
+  return sequence(...handlers);
+}
