@@ -1,4 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
+import { discountBadge } from '../../src/lib/commerce/price.ts';
 import {
   CUSTOM_FIELD_NAMES,
   customField,
@@ -82,8 +84,42 @@ describe('productBadges', () => {
       product({ isPriceHidden: true, price: 10000, salePrice: 5000 }),
       [],
     ],
+    [
+      'one discount: a corner flag "-21 %" beside the computed -20% is not shown',
+      product({ price: 10000, salePrice: 7950, customFields: fields({ corner_flag: '-21 %' }) }),
+      [{ kind: 'discount', label: '-20%' }],
+    ],
+    [
+      'one discount: a discount corner flag without a sale price is not shown either',
+      product({ customFields: fields({ corner_flag: 'Promo −30%', labels: '-10 %, Nouveau' }) }),
+      [{ kind: 'label', label: 'Nouveau' }],
+    ],
   ])('%s', (_case, p, badges) => {
     expect(productBadges(p)).toEqual(badges);
+  });
+
+  test('whatever the flags say, at most one discount badge, and it is the computed one', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 1_000_000 }),
+        fc.option(fc.integer({ min: 0, max: 1_000_000 }), { nil: null }),
+        fc.option(fc.constantFrom('-20 %', '- 5%', '−30%', 'Promo -15 %', 'Soldes', '-7,5 %')),
+        fc.array(fc.constantFrom('-10 %', 'Nouveau', '- 40%', 'Éco'), { maxLength: 3 }),
+        (price, sale, corner, labels) => {
+          const extra: Record<string, string> = {};
+          if (corner !== null) extra.corner_flag = corner;
+          if (labels.length > 0) extra.labels = labels.join(',');
+          const badges = productBadges(
+            product({ price, salePrice: sale, customFields: fields(extra) }),
+          );
+          const discounts = badges.filter((b) => /%/.test(b.label));
+          expect(discounts.length).toBeLessThanOrEqual(1);
+          for (const badge of discounts) expect(badge.kind).toBe('discount');
+          const computed = discountBadge(price, sale);
+          expect(discounts.map((b) => b.label)).toEqual(computed === null ? [] : [computed]);
+        },
+      ),
+    );
   });
 });
 

@@ -55,9 +55,22 @@ export interface ProductBadge {
   label: string;
 }
 
+/** A badge text that states a discount ("-20 %", "- 15%", "−30%", "Promo -10 %"). */
+const DISCOUNT_TEXT = /[-−–]\s*\d{1,3}(?:[.,]\d+)?\s*%/u;
+
+/** Whether a badge text (a corner flag, a label) states a discount. */
+export function isDiscountText(text: string): boolean {
+  return DISCOUNT_TEXT.test(text);
+}
+
 /**
  * Badges of a product card, in this order: the sale discount `-N%` (spec §5), the corner flag,
  * "Fabriqué en France" when made_in_france is yes-like, then each label of `labels`.
+ *
+ * One discount, by one rule: the only discount a product shows is spec §5's `-N%`, computed from
+ * its regular and sale prices (N = floor((price - sale) / price × 100), shown when non-zero). A
+ * corner flag or label that states a discount itself ("-20 %") is never shown: it would repeat
+ * the computed one, or contradict the prices (rounded otherwise, or left after the sale ended).
  */
 export function productBadges(
   product: WithFields & Pick<Product, 'price' | 'salePrice' | 'isPriceHidden'>,
@@ -67,12 +80,13 @@ export function productBadges(
   const discount = discountBadge(displayPrice(product, variant));
   if (discount !== null) badges.push({ kind: 'discount', label: discount });
   const corner = customField(product, CUSTOM_FIELD_NAMES.cornerFlag);
-  if (corner !== undefined) badges.push({ kind: 'corner', label: corner });
+  if (corner !== undefined && !isDiscountText(corner))
+    badges.push({ kind: 'corner', label: corner });
   if (isYes(customField(product, CUSTOM_FIELD_NAMES.madeInFrance))) {
     badges.push({ kind: 'made-in-france', label: t('badge.madeInFrance') });
   }
   for (const label of commaList(customField(product, CUSTOM_FIELD_NAMES.labels))) {
-    badges.push({ kind: 'label', label });
+    if (!isDiscountText(label)) badges.push({ kind: 'label', label });
   }
   // A label equal to an earlier badge (a corner flag "Fabriqué en France" beside the made in
   // France badge) is shown once, as the earlier one.
