@@ -9,8 +9,8 @@ import { useStore } from '@nanostores/react';
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { createTranslator, pageMessages, type Messages } from '../lib/i18n/translate.ts';
 import { trackUserData } from '../lib/stores/analytics.ts';
-import { CART_COOKIE_MAX_AGE } from 'astro:env/client';
-import { configureCartCookie, initCart } from '../lib/stores/cart.ts';
+import { CART_COOKIE_MAX_AGE, FEATURE_RESELLER_AREA } from 'astro:env/client';
+import { configureCartCookie, configureResellerArea, initCart } from '../lib/stores/cart.ts';
 import { $customer, initCustomer } from '../lib/stores/customer.ts';
 import { $cartSidebarOpen, $loginModal, $wishlistSidebarOpen } from '../lib/stores/ui.ts';
 import { initWishlist } from '../lib/stores/wishlist.ts';
@@ -36,9 +36,11 @@ export interface ShopShellProps {
    * attribute on every page at build. The server render shows no text (an empty live region).
    */
   messages?: Messages;
+  /** The reseller layout: the reseller cart is loaded instead of the normal cart (spec §2). */
+  reseller?: boolean;
 }
 
-export function ShopShell({ messages }: ShopShellProps) {
+export function ShopShell({ messages, reseller = false }: ShopShellProps) {
   const t = useMemo(
     () => createTranslator(messages ?? pageMessages(SHOP_SHELL_MESSAGES_ID)),
     [messages],
@@ -52,10 +54,11 @@ export function ShopShell({ messages }: ShopShellProps) {
 
   useEffect(() => {
     configureCartCookie(CART_COOKIE_MAX_AGE);
-    void initCart();
+    configureResellerArea(FEATURE_RESELLER_AREA);
+    void initCart({ reseller });
     // The wishlist is the customer's once they are known (spec §4: loaded on the client).
     void initCustomer().then(initWishlist);
-  }, []);
+  }, [reseller]);
 
   // spec §4: on route change while authenticated, user data goes to the tag manager. Each page
   // load is a route change here (multi-page site).

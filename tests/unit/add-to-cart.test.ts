@@ -108,7 +108,7 @@ describe('addToCartAndNotify shows the add slot’s stock message (spec §8)', (
 describe('cartErrorText: the line actions’ slots reach the shopper (spec §8)', () => {
   test('a stock refusal as it is, an unreadable message as the action’s text, none when all clear', async () => {
     const { cartErrorText } = await import('../../src/lib/stores/cart.ts');
-    const none = { load: null, add: null, remove: null, update: null, clear: null };
+    const none = { load: null, add: null, remove: null, update: null, clear: null, send: null };
     const error = (message: string) => ({ message, statusCode: 422, code: 'api' });
     expect(cartErrorText(none)).toBeNull();
     expect(

@@ -102,7 +102,7 @@ describe('productBadges', () => {
     fc.assert(
       fc.property(
         fc.integer({ min: 1, max: 1_000_000 }),
-        fc.option(fc.integer({ min: 0, max: 1_000_000 }), { nil: null }),
+        fc.option(fc.integer({ min: 0, max: 1_000_000 }), { nil: undefined }),
         fc.option(fc.constantFrom('-20 %', '- 5%', '−30%', 'Promo -15 %', 'Soldes', '-7,5 %')),
         fc.array(fc.constantFrom('-10 %', 'Nouveau', '- 40%', 'Éco'), { maxLength: 3 }),
         (price, sale, corner, labels) => {
@@ -115,7 +115,7 @@ describe('productBadges', () => {
           const discounts = badges.filter((b) => /%/.test(b.label));
           expect(discounts.length).toBeLessThanOrEqual(1);
           for (const badge of discounts) expect(badge.kind).toBe('discount');
-          const computed = discountBadge(price, sale);
+          const computed = discountBadge(price, sale ?? null);
           expect(discounts.map((b) => b.label)).toEqual(computed === null ? [] : [computed]);
         },
       ),

@@ -44,6 +44,11 @@ export interface ProductCardProps {
   priority?: boolean;
   /** Level of the title heading (default 3: cards sit under a section h2). */
   headingLevel?: 2 | 3;
+  /**
+   * spec §2 "Resellers get an isReseller flag on cards": the reseller area's cards show the
+   * product's reference (what a seller quotes to a client) and no wishlist heart.
+   */
+  isReseller?: boolean;
   class?: string;
 }
 

@@ -79,7 +79,8 @@ document.addEventListener('click', (event) => {
     openLoginModal();
     return;
   }
-  if (event.target.closest('a[data-cart-link]')) {
+  // The reseller layout's cart link goes to its cart page (sending the cart to a client).
+  if (event.target.closest('a[data-cart-link]:not([data-cart-page])')) {
     event.preventDefault();
     openCartSidebar();
     return;

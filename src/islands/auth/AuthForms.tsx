@@ -70,6 +70,8 @@ export interface AuthFormsProps {
   t: Translate;
   /** Heading level of the form titles (2 in a dialog or page section). */
   headingLevel?: 1 | 2;
+  /** The login screen links to registration (not in the reseller area: accounts come from us). */
+  allowRegister?: boolean;
 }
 
 export function AuthForms(props: AuthFormsProps) {
@@ -121,7 +123,13 @@ function Heading({ level = 2, children }: { level?: 1 | 2 | undefined; children:
   );
 }
 
-function LoginForm({ onScreenChange, onSuccess, t, headingLevel }: AuthFormsProps) {
+function LoginForm({
+  onScreenChange,
+  onSuccess,
+  t,
+  headingLevel,
+  allowRegister = true,
+}: AuthFormsProps) {
   const [errors, setErrors] = useState<Errors>({});
   const [pending, setPending] = useState(false);
   const apiError = useStore($customerErrors).login;
@@ -162,9 +170,11 @@ function LoginForm({ onScreenChange, onSuccess, t, headingLevel }: AuthFormsProp
       </ScreenLink>
       <FormError message={apiError?.message} t={t} />
       <SubmitButton pending={pending} label={t('login.submit')} t={t} size="lg" fullWidth />
-      <ScreenLink to="register" onScreenChange={onScreenChange} align="center">
-        {t('login.toRegister')}
-      </ScreenLink>
+      {allowRegister && (
+        <ScreenLink to="register" onScreenChange={onScreenChange} align="center">
+          {t('login.toRegister')}
+        </ScreenLink>
+      )}
     </form>
   );
 }

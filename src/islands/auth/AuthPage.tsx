@@ -12,9 +12,14 @@ export { AUTH_FORMS_MESSAGES as AUTH_PAGE_MESSAGES } from './AuthForms.tsx';
 export function AuthPage({
   screen: initial,
   messages,
+  home,
+  allowRegister = true,
 }: {
   screen: AuthScreen;
   messages: Messages;
+  /** Where a login with no kept path goes (default: the account's mes-informations). */
+  home?: string;
+  allowRegister?: boolean;
 }) {
   const t = useMemo(() => createTranslator(messages), [messages]);
   const [screen, setScreen] = useState<AuthScreen>(initial);
@@ -24,8 +29,9 @@ export function AuthPage({
       onScreenChange={setScreen}
       t={t}
       headingLevel={1}
+      allowRegister={allowRegister}
       onSuccess={() => {
-        window.location.assign(takeReturnPath());
+        window.location.assign(takeReturnPath(home));
       }}
     />
   );

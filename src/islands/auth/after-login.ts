@@ -7,10 +7,10 @@ import { ACCOUNT_HOME, RETURN_PATH_COOKIE, returnPathCookie } from '../../lib/co
 import { returnPath } from '../../lib/commerce/redirect-target.ts';
 import { cookieJar } from '../../lib/stores/cookie-jar.ts';
 
-/** The destination after login, and forgets the stored path. */
-export function takeReturnPath(): string {
+/** The destination after login (`home` when no path was kept), and forgets the stored path. */
+export function takeReturnPath(home: string = ACCOUNT_HOME): string {
   const jar = cookieJar();
   const stored = jar.get(RETURN_PATH_COOKIE);
   if (stored !== undefined) jar.set(returnPathCookie(null, { secure: jar.secure }));
-  return returnPath(stored) ?? ACCOUNT_HOME;
+  return returnPath(stored) ?? home;
 }

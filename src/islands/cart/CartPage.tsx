@@ -19,6 +19,7 @@ import {
 import { buttonClass } from '../../components/ui/classes.ts';
 import { CART_LINES_MESSAGES, CartLines } from './CartLines.tsx';
 import { CheckoutLink } from './CheckoutLink.tsx';
+import { SEND_CART_MESSAGES, SendCartForm } from '../reseller/SendCartForm.tsx';
 
 export const CART_PAGE_MESSAGES = [
   ...CART_LINES_MESSAGES,
@@ -33,7 +34,24 @@ export const CART_PAGE_MESSAGES = [
   'common.loading',
 ] as const;
 
-export function CartPage({ messages }: { messages: Messages }) {
+export const RESELLER_CART_PAGE_MESSAGES = [
+  ...CART_PAGE_MESSAGES,
+  ...SEND_CART_MESSAGES,
+  'reseller.cartSentTo',
+  'reseller.emptyCart',
+] as const;
+
+export function CartPage({
+  messages,
+  reseller,
+}: {
+  messages: Messages;
+  /**
+   * The reseller area's cart (spec §2): the reseller cart, sent to a client (by one of these
+   * sellers) instead of going to checkout.
+   */
+  reseller?: { sellers: readonly string[] };
+}) {
   const t = useMemo(() => createTranslator(messages), [messages]);
   const cart = useStore($cart);
   const items = useStore($cartItems);
@@ -41,12 +59,15 @@ export function CartPage({ messages }: { messages: Messages }) {
   const loading = useStore($cartLoading);
   // The cart is known once the page's first load is done (an empty cart has no id).
   const [loaded, setLoaded] = useState(false);
+  // The address the reseller's last cart went to (the cart is then a new, empty one).
+  const [sentTo, setSentTo] = useState<string | null>(null);
+  const isReseller = reseller !== undefined;
 
   useEffect(() => {
-    void initCart().then(() => {
+    void initCart({ reseller: isReseller }).then(() => {
       setLoaded(true);
     });
-  }, []);
+  }, [isReseller]);
   useEffect(() => {
     if (loaded && cart.id !== null) trackViewCart($cart.get());
   }, [loaded, cart.id]);
@@ -61,7 +82,14 @@ export function CartPage({ messages }: { messages: Messages }) {
   if (items.length === 0) {
     return (
       <div className="flex flex-col items-start gap-4 py-10">
-        <p className="text-lg text-neutral-700">{t('cart.empty')}</p>
+        {sentTo !== null && (
+          <p role="status" className="rounded-control bg-success/10 px-3 py-2 font-semibold">
+            {t('reseller.cartSentTo', { email: sentTo })}
+          </p>
+        )}
+        <p className="text-lg text-neutral-700">
+          {isReseller ? t('reseller.emptyCart') : t('cart.empty')}
+        </p>
         <a href="/" className={buttonClass('primary')}>
           {t('cart.continueShopping')}
         </a>
@@ -106,7 +134,11 @@ export function CartPage({ messages }: { messages: Messages }) {
             </dd>
           </div>
         </dl>
-        <CheckoutLink label={t('cart.checkout')} />
+        {reseller === undefined ? (
+          <CheckoutLink label={t('cart.checkout')} />
+        ) : (
+          <SendCartForm sellers={reseller.sellers} t={t} onSent={setSentTo} />
+        )}
         <a href="/" className={buttonClass('ghost', 'md', { fullWidth: true })}>
           {t('cart.continueShopping')}
         </a>

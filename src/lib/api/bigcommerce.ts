@@ -29,6 +29,7 @@ import type {
   ProfileInput,
   RegistrationInput,
   ReviewInput,
+  SendCartInput,
 } from '../commerce/validation.ts';
 import type { SearchCategory } from '../commerce/search.ts';
 import { callApi, type CallApiInit } from './client.ts';
@@ -125,6 +126,12 @@ export const api = {
    */
   createCart: (input: { lineItems?: LineItemInput[] } = {}, init?: CallApiInit) =>
     call<Cart | null>('createCart', [input], init),
+  /**
+   * Reseller area: mails the client a link to the session reseller's cart, which becomes the
+   * client's (a guest cart); answers the address it was sent to.
+   */
+  sendCartToClient: (cart: { cartId: string }, send: SendCartInput, init?: CallApiInit) =>
+    call<{ email: string }>('sendCartToClient', [cart, send], init),
   /** Assigns the cart to the session's customer and saves it as their 'Cart ID'. */
   updateCart: (input: { id: string }, init?: CallApiInit) =>
     call<Cart>('updateCart', [input], init),

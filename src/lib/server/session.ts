@@ -60,6 +60,11 @@ export interface SessionManager {
   end(cookies: ReplyCookies, request: Request): Promise<void>;
   /** Ends every session of the customer issued until now (password reset), on every copy. */
   endAll(customerId: number): Promise<void>;
+  /**
+   * spec §4 "set to 1 on login and on load": the `authenticated` marker set again from the
+   * session read at page load, 1 or 0, so an ended or expired session no longer shows "Connecté".
+   */
+  mark(cookies: ReplyCookies, loggedIn: boolean): void;
 }
 
 export interface SessionOptions {
@@ -194,6 +199,12 @@ export function createSessionManager(options: SessionOptions): SessionManager {
         before: record.before,
         ids: { ...record.ids, [payload.id]: payload.issuedAt },
       }));
+    },
+    mark(cookies, loggedIn) {
+      cookies.set(AUTHENTICATED_COOKIE, loggedIn ? '1' : '0', {
+        ...cookieOptions(false),
+        maxAge: SESSION_MAX_AGE,
+      });
     },
     endAll(customerId) {
       // Every id recorded so far was issued before now: the time alone ends them.

@@ -25,9 +25,10 @@ import {
   type LineItemInput,
 } from '../commerce/cart.ts';
 import type { Cart, CurrentCustomer } from '../commerce/types.ts';
+import type { SendCartInput } from '../commerce/validation.ts';
 import { cookieJar } from './cookie-jar.ts';
 
-export type CartAction = 'load' | 'add' | 'remove' | 'update' | 'clear';
+export type CartAction = 'load' | 'add' | 'remove' | 'update' | 'clear' | 'send';
 
 /** What an error slot holds: the message key to show, with the API's status and code. */
 export interface ActionError {
@@ -47,6 +48,7 @@ export const $cartErrors = map<Record<CartAction, ActionError | null>>({
   remove: null,
   update: null,
   clear: null,
+  send: null,
 });
 /** spec §3 derived totals (cents). */
 export const $cartTotals = computed($cart, cartTotals);
@@ -203,15 +205,44 @@ export function loadCart(options: LoadCartOptions = {}): Promise<boolean> {
   });
 }
 
+/**
+ * spec §4 reseller area: the cart cookie is reused (or the empty cart until the first add
+ * creates one, assigned by the server), and a guest cart is assigned to the logged-in reseller
+ * (the area's guard lets resellers only in).
+ */
+export function loadResellerCart(): Promise<boolean> {
+  return enqueue(async () => {
+    $cartErrors.setKey('load', null);
+    try {
+      const cart = await load(false);
+      if (cart.id !== null && cart.customerId === 0) keep(await api.updateCart({ id: cart.id }));
+      return true;
+    } catch (error) {
+      return fail('load', error);
+    }
+  });
+}
+
 let started: Promise<boolean> | null = null;
 
 /**
  * Loads the cart once per page (spec §4 "cart and wishlist are loaded on the client"): call it
  * from every island that shows or changes the cart; later calls return the first one's promise.
+ * The reseller layout loads the reseller cart instead (spec §2 Layouts).
  */
-export function initCart(): Promise<boolean> {
-  started ??= loadCart();
+export function initCart(options: { reseller?: boolean } = {}): Promise<boolean> {
+  started ??= options.reseller === true ? loadResellerCart() : loadCart();
   return started;
+}
+
+let resellerArea = false;
+
+/**
+ * With the reseller area on (FEATURE_RESELLER_AREA), a reseller's login keeps the cart of the
+ * cookie (spec §4 reseller cart) rather than merging with a saved one.
+ */
+export function configureResellerArea(enabled: boolean): void {
+  resellerArea = enabled;
 }
 
 /** Adds lines to the cart (BigCommerce merges a repeated product and variant into one line). */
@@ -303,17 +334,40 @@ export function clearCart(): Promise<boolean> {
 }
 
 /**
+ * Reseller area (spec §1, §2): sends the cart to a client, whose e-mail link opens it; the
+ * reseller starts a new cart. Resolves with the address it was sent to, or null (error slot
+ * `send`).
+ */
+export function sendCartToClient(input: SendCartInput): Promise<string | null> {
+  return enqueue(async () => {
+    $cartErrors.setKey('send', null);
+    try {
+      const { email } = await api.sendCartToClient({ cartId: currentCartId() }, input);
+      forget();
+      return email;
+    } catch (error) {
+      fail('send', error);
+      return null;
+    }
+  });
+}
+
+/**
  * spec §4 login merge, run right after a login or a registration:
  * no saved cart → the current cart is assigned to the customer; a saved cart and a non-empty
  * guest cart → the guest items are added to the saved cart, which is then assigned; a saved
  * cart and an empty guest cart → the saved cart is loaded. On any failure a new cart is created
  * (with the guest's items, so none is lost) and assigned.
  */
-export function mergeCartOnLogin(customer: Pick<CurrentCustomer, 'savedCartId'>): Promise<boolean> {
+export function mergeCartOnLogin(
+  customer: Pick<CurrentCustomer, 'savedCartId'> & Partial<Pick<CurrentCustomer, 'isReseller'>>,
+): Promise<boolean> {
   return enqueue(async () => {
     $cartErrors.setKey('load', null);
     const guest = $cart.get();
-    const plan = loginMergePlan(customer.savedCartId, guest);
+    // A reseller's cart is the one of the cookie, assigned to them (spec §4 reseller area).
+    const reseller = resellerArea && customer.isReseller === true;
+    const plan = loginMergePlan(reseller ? null : customer.savedCartId, guest);
     try {
       switch (plan.action) {
         case 'assign':
@@ -366,7 +420,7 @@ export function resetCartOnLogout(): Promise<boolean> {
 
 /** Empties every error slot (e.g. when the sidebar closes). */
 export function clearCartErrors(): void {
-  $cartErrors.set({ load: null, add: null, remove: null, update: null, clear: null });
+  $cartErrors.set({ load: null, add: null, remove: null, update: null, clear: null, send: null });
 }
 
 /** Calls `fn` once `wait` ms have passed without another call (the quantity selector, spec §9). */

@@ -9,6 +9,7 @@ import { createServer, request as httpRequest, type IncomingMessage, type Server
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { createContext } from 'astro/middleware';
+import type { Features } from '../../../src/lib/commerce/features.ts';
 import { bigcommerceService } from '../../../src/lib/server/api/bigcommerce.ts';
 import { brevoService } from '../../../src/lib/server/api/brevo-methods.ts';
 import {
@@ -99,6 +100,8 @@ export interface ShopApiOptions {
   sandbox?: TestSandbox;
   /** `TRUSTED_PROXIES` of the bridge (default: none, every forwarded header is ignored). */
   trustedProxies?: string;
+  /** The feature flags (default: every feature on). */
+  features?: Features;
 }
 
 export async function startShopApi(options: ShopApiOptions = {}): Promise<ShopApi> {
@@ -134,7 +137,7 @@ export async function startShopApi(options: ShopApiOptions = {}): Promise<ShopAp
     ...options.account,
   });
   const services: ApiServices = {
-    bigcommerce: bigcommerceService(() => client, account),
+    bigcommerce: bigcommerceService(() => client, account, options.features),
     brevo: brevoService({ brevo: () => brevo, commerce: () => client, account }),
   };
   const withClient = createWithClient({

@@ -122,9 +122,13 @@ export const customerMethods = {
     { mutates: true },
   ),
 
-  /** spec §7 getCustomers: the session's customer, null for a visitor. */
+  /**
+   * spec §7 getCustomers: the session's customer, null for a visitor. The shell calls it on
+   * load: the `authenticated` marker is set again from the session (spec §4), 1 or 0.
+   */
   getCustomers: defineMethod(z.tuple([]), async (context: ShopContext) => {
     const { customerId } = context.session;
+    context.account?.sessions.mark(context.cookies, customerId !== null);
     if (customerId === null) return null;
     return currentCustomer(context.client, customerId);
   }),
