@@ -110,3 +110,53 @@ test('sitemap and robots are served', async ({ request }) => {
   expect(xml).toMatch(/\/p\/\d+\/[a-z0-9-]+<\/loc>/);
   expect(xml).not.toContain('/Design');
 });
+
+test('/404 and /500 answer with their status; status lines carry the right reason', async ({
+  request,
+}) => {
+  const notFound = await request.get('/404');
+  expect(notFound.status()).toBe(404);
+  expect(notFound.statusText()).toBe('Not Found');
+  expect(await notFound.text()).toContain(t('Page not found'));
+  const error = await request.get('/500');
+  expect(error.status()).toBe(500);
+  expect(error.statusText()).toBe('Internal Server Error');
+  expect(await error.text()).toContain(t('An error occured'));
+  const unknown = await request.get('/nulle-part-ici');
+  expect(unknown.statusText()).toBe('Not Found');
+});
+
+test('a cart link on a pre-rendered page with a wrong token shows the page asked for', async ({
+  page,
+}) => {
+  const res = await page.goto('/c/matelas?id=00000000-0000-4000-8000-000000000000&token=faux');
+  expect(res?.status()).toBe(200);
+  await expect(page).toHaveURL(/\/c\/matelas$/);
+});
+
+test('locale, currency and country cookies: a year, path /, SameSite lax (spec §4, §9)', async ({
+  page,
+  context,
+}) => {
+  await page.goto('/');
+  await page.waitForFunction(() => document.cookie.includes('country='));
+  const cookies = await context.cookies();
+  const byName = Object.fromEntries(cookies.map((c) => [c.name, c]));
+  for (const [name, value] of [
+    ['locale', 'fr'],
+    ['currency', 'EUR'],
+    ['country', 'FR'],
+  ] as const) {
+    const cookie = byName[name];
+    expect(cookie?.value, name).toBe(value);
+    expect(cookie?.path).toBe('/');
+    expect(cookie?.sameSite).toBe('Lax');
+    const days = ((cookie?.expires ?? 0) * 1000 - Date.now()) / 86_400_000;
+    expect(days).toBeGreaterThan(364);
+    expect(days).toBeLessThanOrEqual(365);
+  }
+  // A stored unsupported locale is replaced by the shop's own.
+  await context.addCookies([{ name: 'locale', value: 'xx', url: page.url() }]);
+  await page.reload();
+  await page.waitForFunction(() => /(?:^|; )locale=fr(?:;|$)/.test(document.cookie));
+});

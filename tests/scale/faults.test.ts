@@ -232,3 +232,16 @@ test('recovery without restart: once upstream is back, the next requests succeed
   expect(search.status).toBe(200);
   expect(JSON.parse(search.text)).toHaveProperty('data');
 });
+
+test('a real server error (upstream answers 400: a bug, not a fault) answers the "An error occured" page, 500', async () => {
+  sandbox.faults.add([{ match: '/stores/sandbox/v3/catalog/products', status: 400 }]);
+  try {
+    const reply = await timed('/resultats-de-recherche/erreur-du-serveur');
+    expect(reply.status).toBe(500);
+    expect(reply.text).toMatch(ERROR_PAGE);
+    expect(reply.text).toContain('Veuillez revenir en arrière ou réessayer');
+    expect(reply.text).toContain('href="/"');
+  } finally {
+    sandbox.faults.clear();
+  }
+});

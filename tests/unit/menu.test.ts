@@ -124,6 +124,27 @@ describe('mainMenu', () => {
     expect(reseller).toContain('/c/matelas');
   });
 
+  test('no link to a page of a feature switched off (spec §1, §6)', () => {
+    const nav = [
+      ...MAIN,
+      entry('Mon panier', 'page', '/panier'),
+      entry('Mon compte', 'page', '/mon-compte/mes-commandes?x=1'),
+      entry('Espace pro', 'page', '/espace-revendeur'),
+    ];
+    const on = { transactional: true, reviews: true, resellerArea: true };
+    const all = mainMenu(TREE, nav, { features: on }).map((item) => item.url);
+    expect(all).toEqual(
+      expect.arrayContaining(['/panier', '/mon-compte/mes-commandes?x=1', '/espace-revendeur']),
+    );
+    const off = mainMenu(TREE, nav, { features: { ...on, transactional: false } }).map(
+      (item) => item.url ?? '',
+    );
+    expect(off.filter((url) => /panier|mon-compte|espace-revendeur/.test(url))).toEqual([]);
+    expect(off).toContain('/c/matelas');
+    const noArea = mainMenu(TREE, nav, { features: { ...on, resellerArea: false } });
+    expect(noArea.map((item) => item.url)).not.toContain('/espace-revendeur');
+  });
+
   test('no navigation: the root categories, never an empty header', () => {
     expect(mainMenu(TREE, [])).toEqual(categoryItems(TREE));
     expect(mainMenu(TREE, []).map((item) => item.url)).toEqual(['/c/matelas', '/c/linge-de-lit']);

@@ -11,13 +11,17 @@ import {
   getAllBanners,
   getCategoriesBatchMetafields,
   getCategoryTree,
+  getChannel,
+  type BigCommerceClient,
 } from '../../lib/server/bigcommerce/index.ts';
+import { currencyCode } from '../../lib/i18n/locale.ts';
 import { logFailure } from '../../lib/server/failures.ts';
 import { NAVIGATION_IDENTIFIERS, type Navigations } from '../../lib/content/types.ts';
 import { getNavigations } from '../../lib/server/contentful/index.ts';
 import {
   bigcommerce,
   contentful,
+  i18nConfig,
   lastGoodDirectory,
   reviews,
   shopReviewSite,
@@ -47,6 +51,11 @@ export interface LayoutData {
   navigations: Navigations;
   /** Site rating of the reassurance banner (reviews connector), null while unknown. */
   siteRating: SiteRating | null;
+  /**
+   * The channel's default currency (`getChannel`, spec §9), for the currency cookie; the
+   * configured currency when the channel cannot be read (analytics always say EUR).
+   */
+  currency: string;
 }
 
 export const EMPTY_NAVIGATIONS: Navigations = Object.freeze({ main: [], sidebar: [], footer: [] });
@@ -57,6 +66,7 @@ export const EMPTY_LAYOUT_DATA: LayoutData = Object.freeze({
   pushes: {},
   navigations: EMPTY_NAVIGATIONS,
   siteRating: null,
+  currency: i18nConfig.currency,
 });
 
 /** Path of each shown category by id (hidden ones absent: their navigation entries are dropped). */
@@ -110,11 +120,12 @@ async function readSiteRating(): Promise<SiteRating | null> {
 
 async function fetchLayoutData(): Promise<LayoutData> {
   const client = bigcommerce();
-  const [tree, metafields, banners, siteRating] = await Promise.all([
+  const [tree, metafields, banners, siteRating, currency] = await Promise.all([
     getCategoryTree(client),
     getCategoriesBatchMetafields(client, { key: HIDE_CATEGORY_KEY }),
     getAllBanners(client),
     readSiteRating(),
+    readCurrency(client),
   ]);
   const categories = visibleTree(tree, hiddenCategoryIds(metafields));
   const navigations = await readNavigations(categories);
@@ -124,7 +135,18 @@ async function fetchLayoutData(): Promise<LayoutData> {
     pushes: pushesOf(navigations.main),
     navigations,
     siteRating,
+    currency,
   };
+}
+
+/** The channel's default currency, else the configured one (logged: the cookie still works). */
+async function readCurrency(client: BigCommerceClient): Promise<string> {
+  try {
+    return currencyCode((await getChannel(client)).defaultCurrency) ?? i18nConfig.currency;
+  } catch (error) {
+    logFailure('layout', 'Could not read the channel currency', error);
+    return i18nConfig.currency;
+  }
 }
 
 /**

@@ -6,6 +6,7 @@
  * service down with no last good copy), the menus are made of the category tree instead: never
  * an empty header. Resellers (spec §6) see no sleep-content or affiliate link. Pure.
  */
+import { pageEnabled, type Features } from '../../lib/commerce/features.ts';
 import type { CategoryNode } from '../../lib/commerce/types.ts';
 import { categoryPath } from '../../lib/commerce/slug.ts';
 import type { NavigationEntry, RichTextDocument } from '../../lib/content/types.ts';
@@ -40,6 +41,8 @@ export interface FooterColumn {
 
 export interface MenuOptions {
   isReseller?: boolean;
+  /** The shop's feature flags: links to the pages of a feature switched off are left out. */
+  features?: Features;
   /** Local paths already linked elsewhere on the page (the footer's legal links): left out. */
   exclude?: readonly string[];
 }
@@ -61,8 +64,11 @@ export function isCurrentEntry(item: MenuItem, currentPath: string): boolean {
 const RESELLER_HIDDEN = [SLEEP_CONTENT_ROOT, AFFILIATE_PATH];
 
 function hiddenFor(entry: NavigationEntry, options: MenuOptions): boolean {
-  if (!options.isReseller || entry.url === null || entry.isExternalLink) return false;
+  if (entry.url === null || entry.isExternalLink) return false;
   const path = entry.url.split(/[?#]/, 1)[0] ?? '';
+  // spec §1, §6: no link to a page that does not exist with the flags (a 404).
+  if (options.features && !pageEnabled(path, options.features)) return true;
+  if (!options.isReseller) return false;
   return RESELLER_HIDDEN.some((hidden) => path === hidden || path.startsWith(`${hidden}/`));
 }
 
