@@ -28,6 +28,7 @@ let sandbox: TestSandbox;
 let client: BigCommerceClient;
 let server: Server;
 let base = '';
+let visitorLookups = 0;
 let cartId = '';
 
 beforeAll(async () => {
@@ -52,6 +53,13 @@ beforeAll(async () => {
   const middleware = testMiddleware({
     redirects: { load: () => Promise.resolve({ redirects: [], shopHosts: [] }) },
     guards: { isLoggedIn: (request) => request.headers.get('x-test-session') === '1' },
+    reseller: {
+      visitor: (request) => {
+        visitorLookups += 1;
+        const who = request.headers.get('x-test-visitor');
+        return Promise.resolve(who === 'reseller' || who === 'customer' ? who : 'visitor');
+      },
+    },
     cartRedirect: {
       resolve: (_request, query) => resolveCartRedirect(client, query),
       cookieMaxAge: 3600,
@@ -126,6 +134,36 @@ describe('route guards (spec §2)', () => {
 
   test('pre-rendered pages are not guarded (no visitor at build time)', async () => {
     expect(await get('/mon-compte', { 'x-test-prerendered': '1' })).toMatchObject({ status: 200 });
+  });
+});
+
+describe('reseller-area guard (spec §2)', () => {
+  test.each([
+    ['visitor', '/espace-revendeur/panier', 302, '/espace-revendeur/connexion'],
+    ['visitor', '/espace-revendeur/connexion', 200, null],
+    ['customer', '/espace-revendeur', 302, '/'],
+    ['customer', '/espace-revendeur/connexion', 302, '/'],
+    ['reseller', '/espace-revendeur/panier', 200, null],
+    ['reseller', '/espace-revendeur/connexion', 302, '/espace-revendeur'],
+  ])('a %s asking for %s: %i %s', async (who, path, status, location) => {
+    const reply = await get(path, { 'x-test-visitor': who, 'x-test-session': '1' });
+    expect(reply.status).toBe(status);
+    expect(reply.location).toBe(location);
+  });
+
+  test('a visitor keeps the path asked for, for after login', async () => {
+    const reply = await get('/espace-revendeur?q=matelas', { 'x-test-visitor': 'visitor' });
+    expect(reply.cookies).toEqual([
+      `redirect-after-login=${encodeURIComponent('/espace-revendeur?q=matelas')}; Max-Age=600; Path=/; SameSite=Lax`,
+    ]);
+  });
+
+  test('no lookup outside the area, nor for pre-rendered pages', async () => {
+    visitorLookups = 0;
+    await get('/c/matelas', { 'x-test-visitor': 'customer' });
+    await get('/espace-revendeurs', { 'x-test-visitor': 'customer' });
+    await get('/espace-revendeur', { 'x-test-visitor': 'customer', 'x-test-prerendered': '1' });
+    expect(visitorLookups).toBe(0);
   });
 });
 
