@@ -348,7 +348,11 @@ describe('form field values', () => {
       'GET',
       '/v3/customers/form-field-values?field_name=Revendeur',
     );
-    expect(byName.body.data).toEqual([{ name: 'Revendeur', value: 'oui', customer_id: 2 }]);
+    expect(byName.body.data).toEqual([
+      { name: 'Revendeur', value: 'oui', customer_id: CUSTOMERS.reseller.id },
+      { name: 'Revendeur', value: 'oui', customer_id: CUSTOMERS.resellerWithSellers.id },
+      { name: 'Revendeur', value: 'non', customer_id: CUSTOMERS.formerReseller.id },
+    ]);
     const many = await api<List<unknown>>(
       'GET',
       '/v3/customers/form-field-values?customer_id:in=1,2',

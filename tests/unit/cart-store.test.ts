@@ -64,6 +64,7 @@ describe('initial values (right on the server too)', () => {
       remove: null,
       update: null,
       clear: null,
+      send: null,
     });
     expect($cartTotals.get()).toEqual({ total: 0, subtotal: 0, special: 0 });
     expect($cartItemCount.get()).toBe(0);
@@ -668,5 +669,81 @@ describe('debounce (spec §9 cart quantity 500 ms)', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+});
+
+describe('reseller cart (spec §2 Layouts, §4 reseller area)', () => {
+  test('the cookie cart is reused, and a guest cart assigned to the reseller', async () => {
+    await setup({ 'cart-id': CART_A });
+    const calls = stubShopApi({
+      getCart: () => cart(CART_A, [mattress]),
+      updateCart: () => cart(CART_A, [mattress], { customerId: 3 }),
+    });
+    await expect(store.initCart({ reseller: true })).resolves.toBe(true);
+    expect(methods(calls)).toEqual(['getCart', 'updateCart']);
+    expect(store.$cart.get()).toMatchObject({ id: CART_A, customerId: 3 });
+    // Once per page: a later normal init shares the first.
+    await store.initCart();
+    expect(methods(calls)).toEqual(['getCart', 'updateCart']);
+  });
+
+  test('an assigned cart is not assigned again; no cookie: the empty cart, no call', async () => {
+    await setup({ 'cart-id': CART_A });
+    const calls = stubShopApi({ getCart: () => cart(CART_A, [mattress], { customerId: 3 }) });
+    await store.loadResellerCart();
+    expect(methods(calls)).toEqual(['getCart']);
+    await setup();
+    const none = stubShopApi({});
+    await store.loadResellerCart();
+    expect(none).toEqual([]);
+    expect(store.$cart.get().id).toBeNull();
+  });
+
+  test('with the area on, a reseller login keeps the cookie cart instead of the saved one', async () => {
+    await setup({ 'cart-id': CART_A });
+    store.configureResellerArea(true);
+    const calls = stubShopApi({
+      getCart: () => cart(CART_A, [mattress]),
+      updateCart: () => cart(CART_A, [mattress], { customerId: 3 }),
+    });
+    await store.loadCart();
+    await store.mergeCartOnLogin({ savedCartId: CART_B, isReseller: true });
+    expect(calls.slice(1)).toEqual([{ method: 'updateCart', args: [{ id: CART_A }] }]);
+    // Area off: a reseller is a customer like any other (the saved cart is merged).
+    await setup({ 'cart-id': CART_A });
+    const merged = stubShopApi({
+      getCart: () => cart(CART_A, [mattress]),
+      addCartItems: () => cart(CART_B, [mattress], { customerId: 3 }),
+      updateCart: () => cart(CART_B, [mattress], { customerId: 3 }),
+    });
+    await store.loadCart();
+    await store.mergeCartOnLogin({ savedCartId: CART_B, isReseller: true });
+    expect(methods(merged.slice(1))).toEqual(['addCartItems', 'updateCart']);
+  });
+
+  test('sending the cart: the address back, then a new empty cart; a refusal fills the send slot', async () => {
+    await setup({ 'cart-id': CART_A });
+    const calls = stubShopApi({
+      getCart: () => cart(CART_A, [mattress], { customerId: 3 }),
+      sendCartToClient: () => ({ email: 'client@example.fr' }),
+    });
+    await store.loadCart();
+    const input = { seller: 'Julien Petit', email: 'client@example.fr' };
+    await expect(store.sendCartToClient(input)).resolves.toBe('client@example.fr');
+    expect(calls[1]).toEqual({ method: 'sendCartToClient', args: [{ cartId: CART_A }, input] });
+    expect(store.$cart.get().id).toBeNull();
+    expect(jar.values.has('cart-id')).toBe(false);
+
+    await setup({ 'cart-id': CART_A });
+    stubShopApi({
+      getCart: () => cart(CART_A, [mattress], { customerId: 3 }),
+      sendCartToClient: () => {
+        throw new ApiReplyError('You need to select a seller too', 400);
+      },
+    });
+    await store.loadCart();
+    await expect(store.sendCartToClient({ ...input, seller: 'X' })).resolves.toBeNull();
+    expect(store.$cartErrors.get().send?.message).toBe('You need to select a seller too');
+    expect(store.$cart.get().id).toBe(CART_A);
   });
 });
