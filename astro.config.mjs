@@ -5,6 +5,7 @@ import sitemap from '@astrojs/sitemap';
 import tailwindcss from '@tailwindcss/vite';
 import { defineConfig, envField } from 'astro/config';
 import { devServer } from './src/lib/server/middleware/dev-server.ts';
+import { serviceWorker } from './src/integrations/service-worker.ts';
 import { INLINE_SCRIPTS } from './src/components/layout/inline-scripts.ts';
 import { CONTENTFUL_MEDIA_ORIGINS, cspConfig, parseCheckoutOrigins } from './src/lib/server/csp.ts';
 import {
@@ -52,8 +53,10 @@ export default defineConfig({
       },
     },
     react(),
+    // `/sw.js` (spec §7): the service worker, written once the client files exist.
+    serviceWorker(),
     sitemap({
-      filter: (page) => !/\/(Design|Tailwind)$/.test(page),
+      filter: (page) => !/\/(Design|Tailwind|hors-ligne)$/.test(page),
     }),
   ],
   i18n: {

@@ -20,6 +20,9 @@ export default defineConfig({
   use: {
     baseURL: TEST_BASE_URL,
     locale: 'fr-FR',
+    // The shop's service worker would take the pages' requests out of `page.route`'s reach:
+    // blocked, except in the offline suite, which tests it (`test.use`).
+    serviceWorkers: 'block',
     trace: 'off',
     launchOptions: { executablePath, args: CHROMIUM_FLAGS },
   },

@@ -100,6 +100,8 @@ function cacheControl(root: string, file: string): string {
   if (file.startsWith(path.join(root, '_astro') + path.sep)) {
     return 'public, max-age=31536000, immutable';
   }
+  // The service worker: checked at every page load, so a new build's worker comes at once.
+  if (file === path.join(root, 'sw.js')) return 'no-cache';
   if (file.endsWith('.html')) return 'public, max-age=0, must-revalidate';
   return 'public, max-age=3600';
 }

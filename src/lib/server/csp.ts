@@ -88,7 +88,8 @@ export function cspConfig(settings: CspSettings): CspConfig {
     (settings.frameOrigins ?? []).length === 0
       ? "frame-src 'none'"
       : `frame-src${sources(settings.frameOrigins ?? [])}`,
-    "worker-src 'none'",
+    // The service worker `/sw.js` (spec §7); no other worker.
+    "worker-src 'self'",
     "manifest-src 'self'",
     `form-action 'self'${sources(settings.checkoutOrigins)}`,
   ];
