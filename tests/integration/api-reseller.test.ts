@@ -125,7 +125,7 @@ describe('sendCartToClient (spec §2 "send the cart to a client")', () => {
   test('sent: token stored, guest cart, the mail links to it, the link opens it, a wrong token does not', async () => {
     const { shopper, cart } = await resellerWithCart();
     const email = newEmail();
-    const seller = reseller.sellers[1] ?? '';
+    const seller = reseller.sellers[1];
     const reply = await shopper.call('sendCartToClient', [{ cartId: cart.id }, { seller, email }]);
     expect(reply).toMatchObject({ status: 200, json: { data: { email } } });
 
