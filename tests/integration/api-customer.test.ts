@@ -145,6 +145,20 @@ describe('getCustomers', () => {
     });
   });
 
+  test('on load, the authenticated marker is set again from the session (spec §4): 1 or 0', async () => {
+    const paul = api.shopper();
+    await paul.login(reseller.email, reseller.password);
+    const on = await paul.call('getCustomers', []);
+    expect(on.setCookies).toContain('authenticated=1; Max-Age=604800; Path=/; SameSite=Lax');
+    // A browser whose marker still says 1 but whose session has ended (here: a forged cookie).
+    const stale = api.shopper();
+    stale.cookies.set('authenticated', '1');
+    stale.cookies.set('session', 'expired.or.forged');
+    const off = await stale.call('getCustomers', []);
+    expect(off).toMatchObject({ status: 200, json: { data: null } });
+    expect(off.setCookies).toContain('authenticated=0; Max-Age=604800; Path=/; SameSite=Lax');
+  });
+
   test('a session whose customer is gone → 404 Get user data failed', async () => {
     const email = newEmail();
     const shopper = api.shopper();
