@@ -9,7 +9,6 @@
  * `DIST_DIR=dist-x SANDBOX_PORT=N npx vitest run --project scale tests/scale/faults.test.ts`
  * on a build made with those.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -19,6 +18,7 @@ import type { DownMode } from '../../scripts/sandbox/faults.ts';
 import { startSandbox, type Sandbox } from '../../scripts/sandbox/server.ts';
 import { categoryPath } from '../../src/lib/commerce/slug.ts';
 import { freePort } from '../integration/helpers/redis.ts';
+import { startShopProcess, type ShopProcess } from './helpers/shop.ts';
 
 const DIST_DIR = process.env.DIST_DIR ?? TEST_ENV.DIST_DIR;
 const SANDBOX_PORT = Number(process.env.SANDBOX_PORT ?? TEST_ENV.SANDBOX_PORT);
@@ -31,9 +31,8 @@ const titleOf = (html: string) => /<title>([^<]*)<\/title>/.exec(html)?.[1];
 
 let sandbox: Sandbox;
 let sandboxDir = '';
-let shop: ChildProcess | undefined;
+let shop: ShopProcess | undefined;
 let base = '';
-let output = '';
 /** Two listing categories: one read before the fault, one never read. */
 let warmCategory = '';
 let coldCategory = '';
@@ -46,28 +45,19 @@ interface TreeNode {
 }
 
 async function startShop(port: number): Promise<void> {
-  shop = spawn(process.execPath, ['tests/scale/helpers/serve.ts'], {
-    env: {
+  shop = await startShopProcess(
+    {
       ...process.env,
       UPSTREAM: 'sandbox',
       SANDBOX_PORT: String(SANDBOX_PORT),
       SANDBOX_DIR: sandboxDir,
       DIST_DIR,
-      PORT: String(port),
       PAGE_FRESH_MS: String(PAGE_FRESH_MS),
       PAGE_STALE_MS: '0',
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  shop.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  shop.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  base = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  while (!output.includes('[serve] shop at')) {
-    if (shop.exitCode !== null) throw new Error(`the shop exited:\n${output}`);
-    if (Date.now() > deadline) throw new Error(`the shop did not start:\n${output}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+    port,
+  );
+  base = shop.base;
 }
 
 /** A request, timed. */
@@ -141,11 +131,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  if (shop?.exitCode === null) {
-    const exited = new Promise((resolve) => shop?.once('exit', resolve));
-    shop.kill('SIGTERM');
-    await exited;
-  }
+  await shop?.stop();
   await sandbox.close();
   if (sandboxDir !== '') rmSync(sandboxDir, { recursive: true, force: true });
 });
@@ -214,6 +200,7 @@ describe.each<DownMode>(['reset', 'hang'])('upstream down (%s)', (mode) => {
 });
 
 test('the failures were logged one line each, without a stack', () => {
+  const output = shop?.output() ?? '';
   const failures = output.split('\n').filter((line) => /^\[(api|search|listing)\]/.test(line));
   expect(failures.length).toBeGreaterThan(0);
   expect(failures.every((line) => /\((TIMEOUT|NETWORK_ERROR) 50[24]\)$/.test(line))).toBe(true);

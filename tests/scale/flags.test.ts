@@ -7,7 +7,6 @@
  * the CSP allows no reviews frame. (The `npm test` build has every flag on: the other suites
  * cover that side.) Builds into its own folder against its own sandbox, then serves it.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -16,6 +15,7 @@ import { run } from '../../scripts/lib/run.ts';
 import { PRODUCTS } from '../../scripts/sandbox/fixtures.ts';
 import { startSandbox, type Sandbox } from '../../scripts/sandbox/server.ts';
 import { freePort } from '../integration/helpers/redis.ts';
+import { startShopProcess, type ShopProcess } from './helpers/shop.ts';
 
 const FLAGS = {
   FEATURE_TRANSACTIONAL: 'false',
@@ -28,9 +28,8 @@ const DIST_DIR = 'dist-flags';
 
 let work = '';
 let sandbox: Sandbox | undefined;
-let shop: ChildProcess | undefined;
+let shop: ShopProcess | undefined;
 let base = '';
-let output = '';
 
 beforeAll(async () => {
   work = mkdtempSync(path.join(tmpdir(), 'shop-flags-'));
@@ -54,28 +53,12 @@ beforeAll(async () => {
     throw new Error(`the build with the flags off failed (${built.code}):\n${built.stdout}`);
   }
   sandbox = await startSandbox({ port: sandboxPort, dataDir: env.SANDBOX_DIR });
-  const port = await freePort();
-  shop = spawn(process.execPath, ['tests/scale/helpers/serve.ts'], {
-    env: { ...env, DIST_DIR: distDir, PORT: String(port) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  shop.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  shop.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  base = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  while (!output.includes('[serve] shop at')) {
-    if (shop.exitCode !== null) throw new Error(`the shop exited:\n${output}`);
-    if (Date.now() > deadline) throw new Error(`the shop did not start:\n${output}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  shop = await startShopProcess({ ...env, DIST_DIR: distDir }, await freePort());
+  base = shop.base;
 }, 900_000);
 
 afterAll(async () => {
-  if (shop?.exitCode === null) {
-    const exited = new Promise((resolve) => shop?.once('exit', resolve));
-    shop.kill('SIGTERM');
-    await exited;
-  }
+  await shop?.stop();
   await sandbox?.close();
   if (work !== '') rmSync(work, { recursive: true, force: true });
   rmSync(DIST_DIR, { recursive: true, force: true });

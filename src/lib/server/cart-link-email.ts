@@ -5,7 +5,7 @@
  */
 import { t } from '../i18n/index.ts';
 import type { MailAddress, TransactionalEmail } from './brevo/index.ts';
-import { escapeHtml } from './password-reset-email.ts';
+import { linkEmail } from './link-email.ts';
 
 export function cartLinkEmail(input: {
   to: string;
@@ -16,24 +16,16 @@ export function cartLinkEmail(input: {
 }): TransactionalEmail {
   const shop = t('shop.name');
   const reseller = input.shopName === '' ? shop : input.shopName;
-  const greeting = t('mail.cartLink.greeting');
-  const intro = t('mail.cartLink.intro', { seller: input.seller, reseller, shop });
-  const action = t('mail.cartLink.action');
-  const outro = t('mail.cartLink.outro');
-  const htmlContent = [
-    '<!doctype html><html lang="fr"><body style="font-family:sans-serif;line-height:1.5">',
-    `<p>${escapeHtml(greeting)}</p>`,
-    `<p>${escapeHtml(intro)}</p>`,
-    `<p><a href="${escapeHtml(input.link)}">${escapeHtml(action)}</a></p>`,
-    `<p>${escapeHtml(outro)}</p>`,
-    '</body></html>',
-  ].join('');
-  return {
+  return linkEmail({
     sender: input.sender,
-    to: [{ email: input.to }],
+    to: { email: input.to },
     subject: t('mail.cartLink.subject', { shop, reseller }),
-    htmlContent,
-    textContent: [greeting, intro, `${action} : ${input.link}`, outro].join('\n\n'),
-    tags: ['cart-link'],
-  };
+    before: [
+      t('mail.cartLink.greeting'),
+      t('mail.cartLink.intro', { seller: input.seller, reseller, shop }),
+    ],
+    action: { text: t('mail.cartLink.action'), link: input.link },
+    after: [t('mail.cartLink.outro')],
+    tag: 'cart-link',
+  });
 }

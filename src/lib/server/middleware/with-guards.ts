@@ -27,14 +27,21 @@ export function createWithGuards(options: GuardsOptions): MiddlewareHandler {
         ? guardRequest(url, true)
         : asVisitor;
     if (decision.kind === 'next') return next();
-    const headers = new Headers({ Location: decision.location, 'Cache-Control': 'no-store' });
-    if (decision.returnPath !== undefined) {
-      headers.append(
-        'Set-Cookie',
-        // Secure by the browser's scheme (ClientInfo), https behind a TLS proxy too.
-        returnPathCookie(decision.returnPath, { secure: context.locals.clientInfo.secure }),
-      );
-    }
-    return new Response(null, { status: 302, headers });
+    return guardRedirect(decision, context.locals.clientInfo.secure);
   };
+}
+
+/**
+ * A guard's 302 (never cached), keeping `returnPath` for after login when it has one; the
+ * cookie is `Secure` by the browser's scheme (ClientInfo), https behind a TLS proxy too.
+ */
+export function guardRedirect(
+  decision: { location: string; returnPath?: string },
+  secure: boolean,
+): Response {
+  const headers = new Headers({ Location: decision.location, 'Cache-Control': 'no-store' });
+  if (decision.returnPath !== undefined) {
+    headers.append('Set-Cookie', returnPathCookie(decision.returnPath, { secure }));
+  }
+  return new Response(null, { status: 302, headers });
 }

@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from 'astro';
 import { isResellerPath } from '../../commerce/features.ts';
-import { returnPathCookie } from '../../commerce/guards.ts';
 import { resellerGuard, type ResellerVisitor } from '../../commerce/reseller.ts';
+import { guardRedirect } from './with-guards.ts';
 
 export interface ResellerOptions {
   /**
@@ -22,13 +22,6 @@ export function createWithReseller(options: ResellerOptions): MiddlewareHandler 
     if (context.isPrerendered || !isResellerPath(context.url.pathname)) return next();
     const decision = resellerGuard(context.url, await options.visitor(context.request));
     if (decision.kind === 'next') return next();
-    const headers = new Headers({ Location: decision.location, 'Cache-Control': 'no-store' });
-    if (decision.returnPath !== undefined) {
-      headers.append(
-        'Set-Cookie',
-        returnPathCookie(decision.returnPath, { secure: context.locals.clientInfo.secure }),
-      );
-    }
-    return new Response(null, { status: 302, headers });
+    return guardRedirect(decision, context.locals.clientInfo.secure);
   };
 }
