@@ -804,7 +804,10 @@ export function pagePaths(clientDir: string): string[] {
   return paths.sort();
 }
 
-/** Pre-rendered error pages: served for other URLs, never at their own. */
+/**
+ * Error pages: `/500` is pre-rendered and answers 500 at its own address too, `/404` renders on
+ * request (404); neither is a page to crawl from, and no page links to them.
+ */
 const ERROR_PAGES = new Set(['/404', '/500']);
 
 /** Entry points rendered on demand (no file), besides a listing view. */

@@ -2,8 +2,11 @@
 export interface HeadProps {
   title: string;
   description?: string;
-  /** Path of the canonical URL (default: the current path), resolved against the site URL. */
-  canonical?: string;
+  /**
+   * Path of the canonical URL (default: the current path), resolved against the site URL; null
+   * for none (error pages).
+   */
+  canonical?: string | null;
   noindex?: boolean;
   /** Structured data, one object or several (schema.org). */
   jsonLd?: Record<string, unknown> | readonly Record<string, unknown>[];
