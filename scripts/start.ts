@@ -2,7 +2,7 @@
  * `npm start`: the shop at http://localhost:4321. Uses the sandbox when no BigCommerce
  * credentials are configured (started here, or reused if already running), builds the shop
  * when neither the build nor the newest rebuilt release is as new as the sources (or they were
- * made against another upstream), then serves it through the supervisor of `scripts/serve.ts`,
+ * made against another upstream or with other build settings, `lib/build-settings.ts`), then serves it through the supervisor of `scripts/serve.ts`,
  * which rebuilds and swaps in a new release when a webhook says the content changed. On the
  * sandbox, the webhook secrets are made (kept in the sandbox folder) and the webhooks
  * registered with the sandbox, so a publish there rebuilds the running shop.
@@ -19,6 +19,7 @@ import {
   registerSandboxWebhooks,
   sandboxWebhookSecrets,
 } from './lib/upstream.ts';
+import { buildSettingsKey } from './lib/build-settings.ts';
 import { newestMtime } from './lib/sources.ts';
 
 const SOURCES = ['src', 'public', 'astro.config.mjs', 'package-lock.json'];
@@ -37,7 +38,10 @@ if (sandboxWebhooks) {
 }
 const config = serveConfigOrExit('start');
 
-const target = `${upstream.env.BIGCOMMERCE_API_URL ?? ''}/${upstream.env.BIGCOMMERCE_STORE_HASH ?? ''}`;
+const upstreamTarget = `${upstream.env.BIGCOMMERCE_API_URL ?? ''}/${upstream.env.BIGCOMMERCE_STORE_HASH ?? ''}`;
+// A build is this upstream's with these baked-in settings (feature flags, site URL...): another
+// value of one of them builds again.
+const target = `${upstreamTarget} settings:${buildSettingsKey(process.env)}`;
 const stamp = existsSync(stampFile)
   ? (JSON.parse(readFileSync(stampFile, 'utf8')) as { target?: string; builtAt?: number })
   : {};
@@ -62,7 +66,7 @@ if (!noBuild) {
   });
   const isRelease = initial.dir !== path.resolve(distDir);
   if (!fresh && !isRelease) {
-    console.log(`[start] building the shop against ${upstream.kind} (${target})...`);
+    console.log(`[start] building the shop against ${upstream.kind} (${upstreamTarget})...`);
     const result = await buildShop(upstream, distDir);
     const builtAt = Date.now();
     writeFileSync(stampFile, JSON.stringify({ target, builtAt }));
