@@ -1,11 +1,15 @@
 /**
- * Feature flags switched off for real (issue 10, spec §1, §6), over HTTP on a build of their own:
- * `FEATURE_TRANSACTIONAL=false`, `FEATURE_REVIEWS=false` (and the reseller area off, its
- * default). The cart, checkout, login, registration, password, account and reseller pages answer
- * the shop's not-found page with 404; the cart, customer, order, wishlist and review methods
- * answer 404; no island, link, widget, iframe or rating of those features is on the pages, and
- * the CSP allows no reviews frame. (The `npm test` build has every flag on: the other suites
- * cover that side.) Builds into its own folder against its own sandbox, then serves it.
+ * Feature flags switched off for real (issue 10, spec §1, §6), over HTTP, on a build per flag
+ * (`flagBuild`: its own folder and sandbox, then served):
+ * - every flag off: the cart, checkout, login, registration, password, account and reseller
+ *   pages answer the shop's not-found page with 404; the cart, customer, order, wishlist, review
+ *   and reseller methods answer 404; no island, link, widget, iframe or rating of those features
+ *   is on the pages, and the CSP allows no reviews frame;
+ * - only the reviews off: the review methods and everything of the reviews gone, the cart,
+ *   account and reseller area there;
+ * - only the transactional flag off: the reseller area (which fills carts) gone with it, the
+ *   reviews there.
+ * The `npm test` build has every flag on: the other suites cover that side.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,145 +21,240 @@ import { startSandbox, type Sandbox } from '../../scripts/sandbox/server.ts';
 import { freePort } from '../integration/helpers/redis.ts';
 import { startShopProcess, type ShopProcess } from './helpers/shop.ts';
 
-const FLAGS = {
-  FEATURE_TRANSACTIONAL: 'false',
-  FEATURE_REVIEWS: 'false',
-  FEATURE_RESELLER_AREA: 'false',
-};
 const NOT_FOUND = /<h1[^>]*>\s*Page introuvable\s*<\/h1>/;
-/** The build with the flags off (gitignored `dist-*`), removed after the tests. */
-const DIST_DIR = 'dist-flags';
 
-let work = '';
-let sandbox: Sandbox | undefined;
-let shop: ShopProcess | undefined;
-let base = '';
+interface FlagBuild {
+  get: (pathname: string) => Promise<{ status: number; text: string; headers: Headers }>;
+  call: (method: string, args: unknown[]) => Promise<{ status: number; json: unknown }>;
+}
 
-beforeAll(async () => {
-  work = mkdtempSync(path.join(tmpdir(), 'shop-flags-'));
-  const sandboxPort = await freePort();
-  const env = {
-    ...process.env,
-    ...FLAGS,
-    UPSTREAM: 'sandbox',
-    SANDBOX_PORT: String(sandboxPort),
-    SANDBOX_DIR: path.join(work, 'sandbox'),
-    STATE_DIR: path.join(work, 'state'),
+/**
+ * A build with these flags (into its own gitignored `dist-*` folder, against its own sandbox)
+ * served for the tests of the enclosing `describe`, removed after them.
+ */
+function flagBuild(name: string, flags: Record<string, string>): FlagBuild {
+  const distDir = `dist-flags-${name}`;
+  let work = '';
+  let sandbox: Sandbox | undefined;
+  let shop: ShopProcess | undefined;
+  let base = '';
+
+  beforeAll(async () => {
+    work = mkdtempSync(path.join(tmpdir(), 'shop-flags-'));
+    const sandboxPort = await freePort();
+    const env = {
+      ...process.env,
+      ...flags,
+      UPSTREAM: 'sandbox',
+      SANDBOX_PORT: String(sandboxPort),
+      SANDBOX_DIR: path.join(work, 'sandbox'),
+      STATE_DIR: path.join(work, 'state'),
+    };
+    // Inside the project: the server bundle resolves its packages from node_modules.
+    rmSync(distDir, { recursive: true, force: true });
+    const built = await run(process.execPath, ['scripts/build.ts', '--out-dir', distDir], {
+      env,
+      capture: true,
+    });
+    if (built.code !== 0) {
+      throw new Error(
+        `the build with ${JSON.stringify(flags)} failed (${built.code}):\n${built.stdout}`,
+      );
+    }
+    sandbox = await startSandbox({ port: sandboxPort, dataDir: env.SANDBOX_DIR });
+    shop = await startShopProcess({ ...env, DIST_DIR: distDir }, await freePort());
+    base = shop.base;
+  }, 900_000);
+
+  afterAll(async () => {
+    await shop?.stop();
+    await sandbox?.close();
+    if (work !== '') rmSync(work, { recursive: true, force: true });
+    rmSync(distDir, { recursive: true, force: true });
+  });
+
+  return {
+    get: async (pathname) => {
+      const response = await fetch(`${base}${pathname}`, { redirect: 'manual' });
+      return { status: response.status, text: await response.text(), headers: response.headers };
+    },
+    call: async (method, args) => {
+      const response = await fetch(`${base}/api/bigcommerce/${method}`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          origin: base,
+          'sec-fetch-site': 'same-origin',
+        },
+        body: JSON.stringify(args),
+      });
+      return { status: response.status, json: (await response.json()) as unknown };
+    },
   };
-  // Inside the project: the server bundle resolves its packages from node_modules.
-  const distDir = DIST_DIR;
-  rmSync(distDir, { recursive: true, force: true });
-  const built = await run(process.execPath, ['scripts/build.ts', '--out-dir', distDir], {
-    env,
-    capture: true,
-  });
-  if (built.code !== 0) {
-    throw new Error(`the build with the flags off failed (${built.code}):\n${built.stdout}`);
-  }
-  sandbox = await startSandbox({ port: sandboxPort, dataDir: env.SANDBOX_DIR });
-  shop = await startShopProcess({ ...env, DIST_DIR: distDir }, await freePort());
-  base = shop.base;
-}, 900_000);
+}
 
-afterAll(async () => {
-  await shop?.stop();
-  await sandbox?.close();
-  if (work !== '') rmSync(work, { recursive: true, force: true });
-  rmSync(DIST_DIR, { recursive: true, force: true });
-});
+const NOT_FOUND_REPLY = { status: 404, json: { message: 'Not found', statusCode: 404 } };
 
-const get = async (pathname: string) => {
-  const response = await fetch(`${base}${pathname}`, { redirect: 'manual' });
-  return { status: response.status, text: await response.text(), headers: response.headers };
-};
+/** The path of the seeded product that tracks no stock. */
+async function productPage(shop: FlagBuild): Promise<string> {
+  const listed = (await shop.call('getProductById', [PRODUCTS.trackingNone])).json as {
+    data: { id: number; name: string };
+  };
+  const { productPath } = await import('../../src/lib/commerce/slug.ts');
+  return productPath(listed.data);
+}
 
-const call = async (method: string, args: unknown[]) => {
-  const response = await fetch(`${base}/api/bigcommerce/${method}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: base, 'sec-fetch-site': 'same-origin' },
-    body: JSON.stringify(args),
-  });
-  return { status: response.status, json: (await response.json()) as unknown };
-};
-
-describe('transactional off: the pages of the feature do not exist', () => {
-  test.each([
-    '/panier',
-    '/panier?authenticated=true',
-    '/paiement',
-    '/connexion',
-    '/inscription',
-    '/deconnexion',
-    '/mot-de-passe?resetToken=abc',
-    '/login.php',
-    '/mon-compte',
-    '/mon-compte/mes-commandes',
-    '/espace-revendeur',
-    '/espace-revendeur/connexion',
-  ])('%s answers the not-found page, 404', async (pathname) => {
-    const reply = await get(pathname);
-    expect(reply.status).toBe(404);
-    expect(reply.text).toMatch(NOT_FOUND);
+describe('every flag off', () => {
+  const { get, call } = flagBuild('off', {
+    FEATURE_TRANSACTIONAL: 'false',
+    FEATURE_REVIEWS: 'false',
+    FEATURE_RESELLER_AREA: 'false',
   });
 
-  test('/404 answers 404 too, and the home page 200', async () => {
-    expect((await get('/404')).status).toBe(404);
-    expect((await get('/')).status).toBe(200);
-  });
-});
+  describe('transactional off: the pages of the feature do not exist', () => {
+    test.each([
+      '/panier',
+      '/panier?authenticated=true',
+      '/paiement',
+      '/connexion',
+      '/inscription',
+      '/deconnexion',
+      '/mot-de-passe?resetToken=abc',
+      '/login.php',
+      '/mon-compte',
+      '/mon-compte/mes-commandes',
+      '/espace-revendeur',
+      '/espace-revendeur/connexion',
+    ])('%s answers the not-found page, 404', async (pathname) => {
+      const reply = await get(pathname);
+      expect(reply.status).toBe(404);
+      expect(reply.text).toMatch(NOT_FOUND);
+    });
 
-describe('transactional and reviews off: the API refuses their methods', () => {
-  test.each([
-    ['getCart', [{ id: '00000000-0000-4000-8000-000000000000' }]],
-    ['createCart', [{ lineItems: [] }]],
-    ['getCustomers', []],
-    ['loginCustomer', [{ email: 'a@example.fr', password: 'x' }]],
-    ['getOrders', []],
-    ['getAllWishlists', []],
-    ['getProductReviewCollection', [{ productId: PRODUCTS.trackingNone }]],
-    ['createProductReview', [{}]],
-    ['sendCartToClient', [{}, {}]],
-  ])('%s: 404', async (method, args) => {
-    expect(await call(method, args)).toEqual({
-      status: 404,
-      json: { message: 'Not found', statusCode: 404 },
+    test('/404 answers 404 too, and the home page 200', async () => {
+      expect((await get('/404')).status).toBe(404);
+      expect((await get('/')).status).toBe(200);
     });
   });
 
-  test('the catalogue answers', async () => {
-    expect((await call('getProductById', [PRODUCTS.trackingNone])).status).toBe(200);
+  describe('transactional and reviews off: the API refuses their methods', () => {
+    test.each([
+      ['getCart', [{ id: '00000000-0000-4000-8000-000000000000' }]],
+      ['createCart', [{ lineItems: [] }]],
+      ['getCustomers', []],
+      ['loginCustomer', [{ email: 'a@example.fr', password: 'x' }]],
+      ['getOrders', []],
+      ['getAllWishlists', []],
+      ['getProductReviewCollection', [{ productId: PRODUCTS.trackingNone }]],
+      ['createProductReview', [{}]],
+      ['sendCartToClient', [{}, {}]],
+    ])('%s: 404', async (method, args) => {
+      expect(await call(method, args)).toEqual(NOT_FOUND_REPLY);
+    });
+
+    test('the catalogue answers', async () => {
+      expect((await call('getProductById', [PRODUCTS.trackingNone])).status).toBe(200);
+    });
+  });
+
+  describe('nothing of the features switched off is on the pages', () => {
+    test('home: no account, cart or wishlist link, no shell island, no reviews widget, rating or frame', async () => {
+      const { text } = await get('/');
+      expect(text).not.toContain('data-account-link');
+      expect(text).not.toContain('data-cart-link');
+      expect(text).not.toContain('data-wishlist-link');
+      // No link to a page that does not exist (the footer navigation names the cart).
+      for (const gone of ['/panier', '/connexion', '/mon-compte', '/espace-revendeur']) {
+        expect(text).not.toContain(`href="${gone}"`);
+      }
+      expect(text).not.toMatch(/component-url="[^"]*ShopShell/);
+      expect(text).not.toContain('data-reviews-widget');
+      expect(text).not.toContain('<iframe');
+      expect(text).not.toContain('avis-garantis');
+      const csp = /<meta http-equiv="content-security-policy" content="([^"]*)"/i.exec(text)?.[1];
+      expect(csp).toBeDefined();
+      expect(csp).not.toContain('avis-garantis');
+    });
+
+    test('a product page: no add-to-cart, no wishlist heart, no reviews section', async () => {
+      const { status, text } = await get(await productPage({ get, call }));
+      expect(status).toBe(200);
+      expect(text).not.toMatch(/<button[^>]*>(?:(?!<\/button>)[\s\S])*Ajouter au panier/);
+      expect(text).not.toContain('data-wishlist-heart');
+      expect(text).not.toContain('data-product-reviews');
+      expect(text).not.toContain('id="avis"');
+    });
   });
 });
 
-describe('nothing of the features switched off is on the pages', () => {
-  test('home: no account, cart or wishlist link, no shell island, no reviews widget, rating or frame', async () => {
-    const { text } = await get('/');
-    expect(text).not.toContain('data-account-link');
-    expect(text).not.toContain('data-cart-link');
-    expect(text).not.toContain('data-wishlist-link');
-    // No link to a page that does not exist (the footer navigation names the cart).
-    for (const gone of ['/panier', '/connexion', '/mon-compte', '/espace-revendeur']) {
-      expect(text).not.toContain(`href="${gone}"`);
-    }
-    expect(text).not.toMatch(/component-url="[^"]*ShopShell/);
-    expect(text).not.toContain('data-reviews-widget');
-    expect(text).not.toContain('<iframe');
-    expect(text).not.toContain('avis-garantis');
-    const csp = /<meta http-equiv="content-security-policy" content="([^"]*)"/i.exec(text)?.[1];
-    expect(csp).toBeDefined();
-    expect(csp).not.toContain('avis-garantis');
+describe('only the reviews off (transactional and reseller area on)', () => {
+  const shop = flagBuild('reviews', {
+    FEATURE_TRANSACTIONAL: 'true',
+    FEATURE_REVIEWS: 'false',
+    FEATURE_RESELLER_AREA: 'true',
   });
 
-  test('a product page: no add-to-cart, no wishlist heart, no reviews section', async () => {
-    const listed = (await call('getProductById', [PRODUCTS.trackingNone])).json as {
-      data: { id: number; name: string };
-    };
-    const { productPath } = await import('../../src/lib/commerce/slug.ts');
-    const { status, text } = await get(productPath(listed.data));
-    expect(status).toBe(200);
-    expect(text).not.toMatch(/<button[^>]*>(?:(?!<\/button>)[\s\S])*Ajouter au panier/);
-    expect(text).not.toContain('data-wishlist-heart');
-    expect(text).not.toContain('data-product-reviews');
-    expect(text).not.toContain('id="avis"');
+  test('the review methods answer 404, the cart and customer methods do not', async () => {
+    expect(
+      await shop.call('getProductReviewCollection', [{ productId: PRODUCTS.trackingNone }]),
+    ).toEqual(NOT_FOUND_REPLY);
+    expect(await shop.call('createProductReview', [{}])).toEqual(NOT_FOUND_REPLY);
+    const cart = await shop.call('getCart', [{ id: '00000000-0000-4000-8000-000000000000' }]);
+    expect(cart.status).not.toBe(404);
+    expect(await shop.call('getCustomers', [])).toEqual({ status: 200, json: { data: null } });
+  });
+
+  test('no reviews section, widget, frame or rating link; the cart and account are there', async () => {
+    const home = (await shop.get('/')).text;
+    expect(home).not.toContain('data-reviews-widget');
+    expect(home).not.toContain('<iframe');
+    expect(home).not.toContain('avis-garantis');
+    expect(home).toContain('data-cart-link');
+    expect(home).toContain('data-account-link');
+    expect(home).toMatch(/component-url="[^"]*ShopShell/);
+    const product = await shop.get(await productPage(shop));
+    expect(product.status).toBe(200);
+    expect(product.text).not.toContain('data-product-reviews');
+    expect(product.text).not.toContain('id="avis"');
+    expect(product.text).toContain('data-wishlist-heart');
+  });
+
+  test('the cart, login and reseller pages exist', async () => {
+    expect((await shop.get('/panier')).status).toBe(200);
+    expect((await shop.get('/connexion')).status).toBe(200);
+    const area = await shop.get('/espace-revendeur');
+    expect(area.status).toBe(302);
+    expect(area.headers.get('location')).toBe('/espace-revendeur/connexion');
+  });
+});
+
+describe('only the transactional flag off (reviews and reseller area on)', () => {
+  const shop = flagBuild('transactional', {
+    FEATURE_TRANSACTIONAL: 'false',
+    FEATURE_REVIEWS: 'true',
+    FEATURE_RESELLER_AREA: 'true',
+  });
+
+  test('the reseller area, which fills carts, does not exist without it', async () => {
+    for (const pathname of ['/espace-revendeur', '/espace-revendeur/connexion', '/panier']) {
+      const reply = await shop.get(pathname);
+      expect(reply.status).toBe(404);
+      expect(reply.text).toMatch(NOT_FOUND);
+    }
+    expect(await shop.call('sendCartToClient', [{}, {}])).toEqual(NOT_FOUND_REPLY);
+  });
+
+  test('the reviews stay: widget, frame, rating link, product reviews and their methods', async () => {
+    const home = (await shop.get('/')).text;
+    expect(home).toContain('data-reviews-widget');
+    expect(home).toContain('<iframe');
+    expect(home).not.toContain('data-cart-link');
+    const product = await shop.get(await productPage(shop));
+    expect(product.text).toContain('data-product-reviews');
+    expect(product.text).not.toContain('data-wishlist-heart');
+    const reviews = await shop.call('getProductReviewCollection', [
+      { productId: PRODUCTS.trackingNone },
+    ]);
+    expect(reviews.status).toBe(200);
   });
 });
