@@ -9,6 +9,7 @@ import { describe, expect, test } from 'vitest';
 import {
   categoryItems,
   footerColumns,
+  isSocialLink,
   mainMenu,
   pushesOf,
   sidebarMenu,
@@ -122,6 +123,36 @@ describe('mainMenu', () => {
     const reseller = mainMenu(TREE, nav, { isReseller: true }).map((item) => item.url ?? '');
     expect(reseller.filter((url) => /les-yeux-fermes|devenir-affilie/.test(url))).toEqual([]);
     expect(reseller).toContain('/c/matelas');
+  });
+
+  test('resellers see no social link; their cart links open the reseller cart (spec §6)', () => {
+    const footer = [
+      entry('Suivez-nous', 'group', null, {
+        childrens: [
+          entry('Instagram', 'callToActionExternal', 'https://www.instagram.com/literie'),
+          entry('LinkedIn', 'callToActionExternal', 'https://fr.linkedin.com/company/literie'),
+          entry('Magasins', 'callToActionExternal', 'https://magasins.example.fr/'),
+          entry('Mon panier', 'page', '/panier'),
+          entry('Panier partagé', 'page', '/panier?vue=1'),
+        ],
+      }),
+    ];
+    const links = (isReseller: boolean) =>
+      footerColumns(TREE, footer, { isReseller }).flatMap((column) =>
+        column.links.map((link) => link.url),
+      );
+    expect(links(false)).toEqual([
+      'https://www.instagram.com/literie',
+      'https://fr.linkedin.com/company/literie',
+      'https://magasins.example.fr/',
+      '/panier',
+      '/panier?vue=1',
+    ]);
+    expect(links(true)).toEqual([
+      'https://magasins.example.fr/',
+      '/espace-revendeur/panier',
+      '/espace-revendeur/panier?vue=1',
+    ]);
   });
 
   test('no link to a page of a feature switched off (spec §1, §6)', () => {
@@ -240,5 +271,33 @@ describe('footerColumns', () => {
     expect(
       footerColumns(TREE, footer, { exclude: ['/cgv', '/cookies'] }).map((column) => column.title),
     ).toEqual([null]);
+  });
+});
+
+describe('isSocialLink (spec §1 social links: linkedin, instagram, facebook)', () => {
+  test.each([
+    ['https://www.instagram.com/literie', true],
+    ['https://instagram.com', true],
+    ['https://fr-fr.facebook.com/literie', true],
+    ['https://www.linkedin.com/company/x', true],
+    ['HTTPS://WWW.FACEBOOK.COM./x', true],
+    ['https://instagram.com.evil.example/', false],
+    ['https://notinstagram.com/', false],
+    ['https://example.fr/?u=https://instagram.com', false],
+    ['/instagram', false],
+    ['not a url', false],
+  ])('%s → %s', (url, social) => {
+    expect(isSocialLink(url)).toBe(social);
+  });
+
+  test('property: any subdomain of a network is one; a host that only contains its name is not', () => {
+    const label = fc.stringMatching(/^[a-z0-9-]{1,12}$/);
+    const network = fc.constantFrom('linkedin.com', 'instagram.com', 'facebook.com');
+    fc.assert(
+      fc.property(fc.array(label, { maxLength: 3 }), network, label, (subs, host, tld) => {
+        expect(isSocialLink(`https://${[...subs, host].join('.')}/p`)).toBe(true);
+        expect(isSocialLink(`https://${host}.${tld}x.example/p`)).toBe(false);
+      }),
+    );
   });
 });

@@ -4,9 +4,11 @@
  * its visible child categories and its promotional push), Sidebar Navigation → the menu
  * sidebar's accordion, Footer → the footer's link columns. When a navigation is empty (content
  * service down with no last good copy), the menus are made of the category tree instead: never
- * an empty header. Resellers (spec §6) see no sleep-content or affiliate link. Pure.
+ * an empty header. Resellers (spec §6) see no sleep-content, affiliate or social link, and their
+ * cart links open the reseller cart. Pure.
  */
 import { pageEnabled, type Features } from '../../lib/commerce/features.ts';
+import { CART_PATH, RESELLER_CART_PATH } from '../../lib/commerce/routes.ts';
 import type { CategoryNode } from '../../lib/commerce/types.ts';
 import { categoryPath } from '../../lib/commerce/slug.ts';
 import type { NavigationEntry, RichTextDocument } from '../../lib/content/types.ts';
@@ -63,8 +65,25 @@ export function isCurrentEntry(item: MenuItem, currentPath: string): boolean {
 /** Paths resellers never see a link to (spec §6: sleep content, affiliate link). */
 const RESELLER_HIDDEN = [SLEEP_CONTENT_ROOT, AFFILIATE_PATH];
 
+/** The social networks of spec §1 (linkedin, instagram, facebook), by host and subdomains. */
+const SOCIAL_HOSTS = ['linkedin.com', 'instagram.com', 'facebook.com', 'fb.com', 'fb.me'];
+
+/** True for a link to one of the social networks (resellers see none, spec §6). */
+export function isSocialLink(url: string): boolean {
+  let host: string;
+  try {
+    host = new URL(url).hostname.toLowerCase().replace(/\.$/, '');
+  } catch {
+    return false;
+  }
+  return SOCIAL_HOSTS.some((social) => host === social || host.endsWith(`.${social}`));
+}
+
 function hiddenFor(entry: NavigationEntry, options: MenuOptions): boolean {
-  if (entry.url === null || entry.isExternalLink) return false;
+  if (entry.url === null) return false;
+  if (entry.isExternalLink || !entry.url.startsWith('/')) {
+    return options.isReseller === true && isSocialLink(entry.url);
+  }
   const path = entry.url.split(/[?#]/, 1)[0] ?? '';
   // spec §1, §6: no link to a page that does not exist with the flags (a 404).
   if (options.features && !pageEnabled(path, options.features)) return true;
@@ -99,6 +118,13 @@ export function pushesOf(main: readonly NavigationEntry[]): Record<number, MenuP
 
 const MAX_DEPTH = 4;
 
+/** A link to the cart, for a reseller: their cart page, where the cart is sent to a client. */
+function resellerUrl(url: string | null): string | null {
+  if (url === null) return null;
+  const path = url.split(/[?#]/, 1)[0] ?? '';
+  return path === CART_PATH ? `${RESELLER_CART_PATH}${url.slice(path.length)}` : url;
+}
+
 function toItems(
   entries: readonly NavigationEntry[],
   categories: readonly CategoryNode[],
@@ -124,7 +150,7 @@ function toItems(
       {
         key: entry.key,
         label,
-        url: entry.url,
+        url: options.isReseller === true ? resellerUrl(entry.url) : entry.url,
         external: entry.isExternalLink,
         category,
         children,
