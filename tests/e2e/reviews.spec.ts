@@ -23,12 +23,33 @@ test('the reviews load near the viewport: chart with star ticks, list, and a rev
   expect(reviewsCalls).toEqual([]);
 
   const section = page.locator('#avis');
+  // The section keeps the island's room from the start: mounting it and its reviews arriving
+  // move nothing on screen (no layout shift).
+  await page.evaluate(() => {
+    const holder = window as unknown as { reviewShifts: number };
+    holder.reviewShifts = 0;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) {
+        holder.reviewShifts += (entry as unknown as { value: number }).value || 0;
+      }
+    }).observe({ type: 'layout-shift' });
+  });
   await section.scrollIntoViewIfNeeded();
   const form = section.getByRole('form', { name: t('reviews.write') });
   await expect(form).toBeVisible();
-  expect(reviewsCalls).toHaveLength(1);
+  await expect.poll(() => reviewsCalls.length).toBe(1);
   if (product.reviewsCount > 0) {
     await expect(section.locator('[data-review]').first()).toBeVisible();
+    await expect(section.locator('[data-rating-chart=""]')).toHaveCount(1);
+    await page.evaluate(
+      () =>
+        new Promise<void>((resolve) => {
+          requestAnimationFrame(() => setTimeout(resolve, 100));
+        }),
+    );
+    expect(
+      await page.evaluate(() => (window as unknown as { reviewShifts: number }).reviewShifts),
+    ).toBe(0);
     await expect(section.locator('[data-rating-tick]')).toHaveText([
       '1 ★',
       '2 ★',

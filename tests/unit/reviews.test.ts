@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import { ratingChartData } from '../../src/lib/commerce/reviews.ts';
+import { ratingChartData, REVIEWS_PER_PAGE, reviewsRoom } from '../../src/lib/commerce/reviews.ts';
 import { ratingDistribution } from '../../src/lib/server/bigcommerce/review.ts';
 import { ApiReplyError, stubShopApi } from './helpers/shop-api.ts';
 
@@ -104,5 +104,32 @@ describe('reviews store', () => {
     fail = true;
     expect(await store.createReview(input)).toBe(false);
     expect(store.$reviewErrors.get().create).toBe('Too many attempts');
+  });
+});
+
+describe('reviewsRoom: the height the reviews section keeps before its island mounts', () => {
+  test('more room with reviews than without, at every width; none wider than five reviews', () => {
+    const none = reviewsRoom(0);
+    const one = reviewsRoom(1);
+    for (const width of ['base', 'sm', 'lg'] as const) {
+      expect(one[width]).toBeGreaterThan(none[width]);
+      expect(reviewsRoom(500)[width]).toBe(reviewsRoom(REVIEWS_PER_PAGE)[width]);
+    }
+  });
+
+  test('property: positive, never shrinking with more reviews, bad counts read as none', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 10_000 }), (count) => {
+        const room = reviewsRoom(count);
+        const more = reviewsRoom(count + 1);
+        for (const width of ['base', 'sm', 'lg'] as const) {
+          expect(room[width]).toBeGreaterThan(0);
+          expect(more[width]).toBeGreaterThanOrEqual(room[width]);
+        }
+      }),
+    );
+    for (const bad of [-1, 1.5, Number.NaN, Number.POSITIVE_INFINITY]) {
+      expect(reviewsRoom(bad)).toEqual(reviewsRoom(0));
+    }
   });
 });

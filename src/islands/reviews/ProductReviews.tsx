@@ -14,6 +14,7 @@ import {
   loadReviews,
 } from '../../lib/stores/reviews.ts';
 import { buttonClass } from '../../components/ui/classes.ts';
+import { REVIEWS_PER_PAGE } from '../../lib/commerce/reviews.ts';
 import { RatingChart } from './RatingChart.tsx';
 import { ReviewForm } from './ReviewForm.tsx';
 
@@ -23,7 +24,22 @@ const formatDate = (value: string) => {
   return Number.isNaN(date.getTime()) ? '' : dateFormat.format(date);
 };
 
-export function ProductReviews({ productId, t }: { productId: number; t: Translate }) {
+/** Room kept for one review while the list loads (a review is about this tall). */
+const REVIEW_ROOM_REM = 8;
+
+export function ProductReviews({
+  productId,
+  expected,
+  t,
+}: {
+  productId: number;
+  /**
+   * How many approved reviews the page was built with: while they load, the chart and the list
+   * keep their room, so that nothing below them moves when they come (layout shift).
+   */
+  expected: number;
+  t: Translate;
+}) {
   const page = useStore($reviewsPage);
   const loading = useStore($reviewsLoading);
   const loadError = useStore($reviewErrors).load;
@@ -38,12 +54,20 @@ export function ProductReviews({ productId, t }: { productId: number; t: Transla
   return (
     <div className="grid gap-10 lg:grid-cols-[1fr_2fr]" data-product-reviews-island>
       <div className="flex flex-col gap-6">
-        {page !== null && page.pagination.total > 0 && (
-          <RatingChart distribution={page.distribution} t={t} />
-        )}
+        {page === null
+          ? expected > 0 && <RatingChart distribution={null} t={t} />
+          : page.pagination.total > 0 && <RatingChart distribution={page.distribution} t={t} />}
         <ReviewForm productId={productId} t={t} />
       </div>
-      <div className="flex flex-col gap-4" aria-busy={loading}>
+      <div
+        className="flex flex-col gap-4"
+        aria-busy={loading}
+        style={
+          page === null && expected > 0
+            ? { minHeight: `${String(Math.min(expected, REVIEWS_PER_PAGE) * REVIEW_ROOM_REM)}rem` }
+            : undefined
+        }
+      >
         {loadError !== null && (
           <p role="alert" className="text-sm font-semibold text-danger">
             {t('reviews.loadError')}

@@ -35,3 +35,32 @@ export function ratingChartData(distribution: RatingDistribution): RatingBar[] {
     percent: total === 0 ? 0 : Math.round((count(rating) / total) * 100),
   }));
 }
+
+/** The room the reviews section keeps before its island mounts, in rem, by screen width. */
+export interface ReviewsRoom {
+  /** Phones (one column, narrow form). */
+  base: number;
+  /** From the `sm` breakpoint (one column). */
+  sm: number;
+  /** From the `lg` breakpoint (form and chart beside the list). */
+  lg: number;
+}
+
+/**
+ * The height the reviews island will take, never more (measured on the sandbox's product pages:
+ * the chart 9.5 rem and its gap, the form 38 to 44 rem, each review 8.5 to 11 rem), for the
+ * number of approved reviews the page was built with: the section keeps it from the start, so
+ * that the island mounting and its reviews arriving move nothing below it (layout shift).
+ */
+export function reviewsRoom(expected: number): ReviewsRoom {
+  const shown =
+    Number.isSafeInteger(expected) && expected > 0 ? Math.min(expected, REVIEWS_PER_PAGE) : 0;
+  const chart = shown > 0 ? 11 : 0;
+  const gap = 2.5;
+  const none = 1.5;
+  return {
+    base: chart + 43.5 + gap + (shown > 0 ? shown * 10 : none),
+    sm: chart + 38 + gap + (shown > 0 ? shown * 8.5 : none),
+    lg: Math.max(chart + 38, shown > 0 ? shown * 8.5 : none),
+  };
+}
