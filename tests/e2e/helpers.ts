@@ -49,3 +49,30 @@ export async function cardPrices(page: Page): Promise<number[]> {
     .evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-card-price') ?? ''));
   return texts.filter(Boolean).map(Number);
 }
+
+/**
+ * Starts summing the layout shifts the page reports from now on (not those of its load before);
+ * `layoutShiftSince` reads the sum.
+ */
+export async function watchLayoutShifts(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const holder = window as unknown as { layoutShifts: number };
+    holder.layoutShifts = 0;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) {
+        holder.layoutShifts += (entry as unknown as { value: number }).value || 0;
+      }
+    }).observe({ type: 'layout-shift' });
+  });
+}
+
+export async function layoutShiftSince(page: Page): Promise<number> {
+  // Entries are delivered in a task after the frame that caused them.
+  await page.evaluate(
+    () =>
+      new Promise<void>((resolve) => {
+        requestAnimationFrame(() => setTimeout(resolve, 100));
+      }),
+  );
+  return page.evaluate(() => (window as unknown as { layoutShifts: number }).layoutShifts);
+}

@@ -4,7 +4,7 @@ import { productPath } from '../../src/lib/commerce/slug.ts';
 import type { Product } from '../../src/lib/commerce/types.ts';
 import { PRODUCTS } from '../../scripts/sandbox/fixtures.ts';
 import { t } from '../../src/lib/i18n/index.ts';
-import { api } from './helpers.ts';
+import { api, layoutShiftSince, watchLayoutShifts } from './helpers.ts';
 
 // spec §2 product page reviews: list, ratings bar chart, review form (§5 rules); pending.
 
@@ -25,15 +25,7 @@ test('the reviews load near the viewport: chart with star ticks, list, and a rev
   const section = page.locator('#avis');
   // The section keeps the island's room from the start: mounting it and its reviews arriving
   // move nothing on screen (no layout shift).
-  await page.evaluate(() => {
-    const holder = window as unknown as { reviewShifts: number };
-    holder.reviewShifts = 0;
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries()) {
-        holder.reviewShifts += (entry as unknown as { value: number }).value || 0;
-      }
-    }).observe({ type: 'layout-shift' });
-  });
+  await watchLayoutShifts(page);
   await section.scrollIntoViewIfNeeded();
   const form = section.getByRole('form', { name: t('reviews.write') });
   await expect(form).toBeVisible();
@@ -41,15 +33,7 @@ test('the reviews load near the viewport: chart with star ticks, list, and a rev
   if (product.reviewsCount > 0) {
     await expect(section.locator('[data-review]').first()).toBeVisible();
     await expect(section.locator('[data-rating-chart=""]')).toHaveCount(1);
-    await page.evaluate(
-      () =>
-        new Promise<void>((resolve) => {
-          requestAnimationFrame(() => setTimeout(resolve, 100));
-        }),
-    );
-    expect(
-      await page.evaluate(() => (window as unknown as { reviewShifts: number }).reviewShifts),
-    ).toBe(0);
+    expect(await layoutShiftSince(page)).toBe(0);
     await expect(section.locator('[data-rating-tick]')).toHaveText([
       '1 ★',
       '2 ★',

@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { t } from '../../src/lib/i18n/index.ts';
 import { CHUNK_RELOAD_KEY } from '../../src/components/layout/shell/chunk-reload.ts';
+import { layoutShiftSince, watchLayoutShifts } from './helpers.ts';
 
 // The shop shell's behaviours: sticky header (spec §2, §9 300 ms), navigation progress bar
 // (spec §4, §9 200 / 5000 / 500 ms), chunk-load reload guard (spec §4, §9 60000 ms), page
@@ -16,33 +17,6 @@ async function headerBottom(page: Page): Promise<number> {
     await Promise.all(el.getAnimations().map((a) => a.finished));
     return el.getBoundingClientRect().bottom;
   });
-}
-
-/**
- * Starts summing the layout shifts the page reports from now on (the page's own load is not the
- * header's doing); `layoutShiftSince` reads the sum.
- */
-async function watchLayoutShifts(page: Page): Promise<void> {
-  await page.evaluate(() => {
-    const holder = window as unknown as { shellShifts: number };
-    holder.shellShifts = 0;
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries()) {
-        holder.shellShifts += (entry as unknown as { value: number }).value || 0;
-      }
-    }).observe({ type: 'layout-shift' });
-  });
-}
-
-async function layoutShiftSince(page: Page): Promise<number> {
-  // Entries are delivered in a task after the frame that caused them.
-  await page.evaluate(
-    () =>
-      new Promise<void>((resolve) => {
-        requestAnimationFrame(() => setTimeout(resolve, 100));
-      }),
-  );
-  return page.evaluate(() => (window as unknown as { shellShifts: number }).shellShifts);
 }
 
 test('the header hides on scroll down, comes back on scroll up, without moving the page', async ({
