@@ -2,12 +2,12 @@
  * `npm start`: the shop at http://localhost:4321. Uses the sandbox when no BigCommerce
  * credentials are configured (started here, or reused if already running), builds the shop
  * when neither the build nor the newest rebuilt release is as new as the sources (or they were
- * made against another upstream or with other build settings, `lib/build-settings.ts`), then serves it through the supervisor of `scripts/serve.ts`,
- * which rebuilds and swaps in a new release when a webhook says the content changed. On the
- * sandbox, the webhook secrets are made (kept in the sandbox folder) and the webhooks
- * registered with the sandbox, so a publish there rebuilds the running shop.
- * `--no-build` serves the existing build as it is, with no rebuilds unless webhook secrets are
- * set in the environment.
+ * made against another upstream or with other build settings, `lib/build-settings.ts`), then
+ * serves it through the supervisor of `scripts/serve.ts`, which rebuilds and swaps in a new
+ * release when a webhook says the content changed. On the sandbox, the webhook secrets are made
+ * (kept in the sandbox folder) and the webhooks registered with the sandbox, so a publish there
+ * rebuilds the running shop. `--no-build` serves the existing build as it is, with no rebuilds
+ * unless webhook secrets are set in the environment.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

@@ -52,13 +52,16 @@ export interface MenuOptions {
 /** The affiliate programme's content page (links.ts `PATHS.affiliate`). */
 export const AFFILIATE_PATH = '/devenir-affilie';
 
+/** The path of a local link, without its query or fragment. */
+const pathOf = (url: string): string => url.split(/[?#]/, 1)[0] ?? '';
+
 /**
  * Whether a menu entry is the current page's or one of its ancestors' (its path, or a path
  * below it); the home page never is, nor is an external link.
  */
 export function isCurrentEntry(item: MenuItem, currentPath: string): boolean {
   if (item.url === null || item.external) return false;
-  const path = item.url.split(/[?#]/, 1)[0] ?? '';
+  const path = pathOf(item.url);
   return path !== '/' && (currentPath === path || currentPath.startsWith(`${path}/`));
 }
 
@@ -84,7 +87,7 @@ function hiddenFor(entry: NavigationEntry, options: MenuOptions): boolean {
   if (entry.isExternalLink || !entry.url.startsWith('/')) {
     return options.isReseller === true && isSocialLink(entry.url);
   }
-  const path = entry.url.split(/[?#]/, 1)[0] ?? '';
+  const path = pathOf(entry.url);
   // spec §1, §6: no link to a page that does not exist with the flags (a 404).
   if (options.features && !pageEnabled(path, options.features)) return true;
   if (!options.isReseller) return false;
@@ -121,7 +124,7 @@ const MAX_DEPTH = 4;
 /** A link to the cart, for a reseller: their cart page, where the cart is sent to a client. */
 function resellerUrl(url: string | null): string | null {
   if (url === null) return null;
-  const path = url.split(/[?#]/, 1)[0] ?? '';
+  const path = pathOf(url);
   return path === CART_PATH ? `${RESELLER_CART_PATH}${url.slice(path.length)}` : url;
 }
 

@@ -14,7 +14,6 @@ import {
   loadReviews,
 } from '../../lib/stores/reviews.ts';
 import { buttonClass } from '../../components/ui/classes.ts';
-import { REVIEWS_PER_PAGE } from '../../lib/commerce/reviews.ts';
 import { RatingChart } from './RatingChart.tsx';
 import { ReviewForm } from './ReviewForm.tsx';
 
@@ -24,9 +23,6 @@ const formatDate = (value: string) => {
   return Number.isNaN(date.getTime()) ? '' : dateFormat.format(date);
 };
 
-/** Room kept for one review while the list loads (a review is about this tall). */
-const REVIEW_ROOM_REM = 8;
-
 export function ProductReviews({
   productId,
   expected,
@@ -34,8 +30,8 @@ export function ProductReviews({
 }: {
   productId: number;
   /**
-   * How many approved reviews the page was built with: while they load, the chart and the list
-   * keep their room, so that nothing below them moves when they come (layout shift).
+   * How many approved reviews the page was built with: while they load, the chart keeps its
+   * place above the form (the section's box keeps the whole island's room, `reviewsRoom`).
    */
   expected: number;
   t: Translate;
@@ -59,15 +55,7 @@ export function ProductReviews({
           : page.pagination.total > 0 && <RatingChart distribution={page.distribution} t={t} />}
         <ReviewForm productId={productId} t={t} />
       </div>
-      <div
-        className="flex flex-col gap-4"
-        aria-busy={loading}
-        style={
-          page === null && expected > 0
-            ? { minHeight: `${String(Math.min(expected, REVIEWS_PER_PAGE) * REVIEW_ROOM_REM)}rem` }
-            : undefined
-        }
-      >
+      <div className="flex flex-col gap-4" aria-busy={loading}>
         {loadError !== null && (
           <p role="alert" className="text-sm font-semibold text-danger">
             {t('reviews.loadError')}
