@@ -113,12 +113,6 @@ describe('loadCart (spec §4 cart lifecycle)', () => {
         throw new ApiReplyError('An error occured', 500);
       },
     ],
-    [
-      'the network fails',
-      () => {
-        throw new NetworkFailure();
-      },
-    ],
   ])('fetching fails when %s: a new (empty) cart, the cookie cleared', async (_case, getCart) => {
     await setup({ 'cart-id': CART_A });
     const calls = stubShopApi({ getCart });
@@ -130,6 +124,23 @@ describe('loadCart (spec §4 cart lifecycle)', () => {
     expect(store.$cart.get()).toMatchObject({ id: null });
     expect(jar.writes).toEqual([deleteCookie]);
     expect(store.$cartErrors.get().load).toBeNull();
+  });
+
+  test('no reply at all (offline, or the page being left): the empty cart, the cookie kept', async () => {
+    await setup({ 'cart-id': CART_A });
+    const calls = stubShopApi({
+      getCart: () => {
+        throw new NetworkFailure();
+      },
+    });
+    const carts = record(store.$cart);
+    await expect(store.loadCart()).resolves.toBe(false);
+    expect(methods(calls)).toEqual(['getCart']);
+    // The store already held the empty cart: it does not change.
+    expect(carts).toEqual([]);
+    expect(store.$cart.get()).toMatchObject({ id: null });
+    expect(jar.writes).toEqual([]);
+    expect(store.$cartErrors.get().load).toMatchObject({ code: 'network' });
   });
 
   test('a cookie that is not a cart id is ignored: no call', async () => {

@@ -162,7 +162,10 @@ function forget(): void {
  * spec §4 load: no cookie or forced → the empty cart; else fetch, and start again from the
  * empty cart when fetching fails. BigCommerce creates no cart without a line item
  * (`line_items` is required by POST /v3/carts), so "an empty cart is created" lives in the
- * browser: the upstream cart is created by the first add.
+ * browser: the upstream cart is created by the first add. A fetch that got no reply at all
+ * (offline, or the browser cutting the call because the shopper is leaving the page) says
+ * nothing of the cart: it throws, and the cookie stays for the next page, where it used to be
+ * cleared and the cart lost on a quick click away.
  */
 async function load(force: boolean): Promise<CartState> {
   const cartId = force ? null : parseCartId(cookieJar().get(CART_COOKIE_NAME));
@@ -171,6 +174,7 @@ async function load(force: boolean): Promise<CartState> {
       const cart = await api.getCart({ id: cartId });
       if (cart) return keep(cart);
     } catch (error) {
+      if (error instanceof ApiCallError && error.code === 'network') throw error;
       console.error('cart fetch failed, starting a new cart:', error);
     }
   }
