@@ -70,6 +70,18 @@ const steps: Step[] = [
   },
 ];
 
+// `npm test -- --only=build,browser`: only the steps whose name starts with one of these words
+// (a partial run while working; the full run is the check).
+const only = process.argv
+  .find((arg) => arg.startsWith('--only='))
+  ?.slice('--only='.length)
+  .split(',')
+  .filter(Boolean);
+if (only) {
+  const kept = steps.filter((step) => only.some((word) => step.name.startsWith(word)));
+  steps.splice(0, steps.length, ...kept);
+}
+
 const browser = chromiumPath();
 if (!browser) {
   const message = 'Chromium is missing (apt-get install -y chromium, or set CHROME_PATH)';

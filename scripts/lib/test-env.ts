@@ -1,11 +1,17 @@
 /**
  * Ports and folders of the checks that run the production build (`npm test`): apart from
  * `npm start`'s (4321 / 4010 / dist / .sandbox) so both can run side by side.
+ * `TEST_PORT_OFFSET` (a small whole number) moves both ports, so that two checkouts on one
+ * machine can run their checks at the same time.
  */
+const offset = Number.parseInt(process.env.TEST_PORT_OFFSET ?? '0', 10) || 0;
+const port = String(4391 + offset);
+const sandboxPort = String(4392 + offset);
+
 export const TEST_ENV = {
   UPSTREAM: 'sandbox',
-  PORT: '4391',
-  SANDBOX_PORT: '4392',
+  PORT: port,
+  SANDBOX_PORT: sandboxPort,
   SANDBOX_DIR: '.sandbox/test',
   DIST_DIR: 'dist-test',
   // The sandbox seeds the hostile catalogue (XSS payloads): the browser tests prove none runs.
@@ -14,7 +20,7 @@ export const TEST_ENV = {
   STATE_DIR: '.sandbox/test/state',
   // The sandbox's hosted checkout sends the shopper back to the shop here: the same host as
   // the browser tests use, so the shop's cookies come along.
-  SANDBOX_SITE_URL: 'http://127.0.0.1:4391',
+  SANDBOX_SITE_URL: `http://127.0.0.1:${port}`,
   // The reseller area (spec §2, §6) is off by default: the browser tests cover it.
   FEATURE_RESELLER_AREA: 'true',
 } as const;
