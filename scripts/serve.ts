@@ -25,10 +25,12 @@ import type { Duplex } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import { cartLinkPath } from '../src/lib/commerce/cart-link.ts';
 import { listingViewPath } from '../src/lib/commerce/listing.ts';
+import { hasResellerMode, resellerPage } from '../src/lib/commerce/shop-mode.ts';
 import { createStore } from '../src/lib/server/store/index.ts';
 import { createRedisStore } from '../src/lib/server/store/redis.ts';
 import type { SharedStore } from '../src/lib/server/store/types.ts';
 import { renderKey, type RenderKey } from '../src/server/cache-key.ts';
+import { compress, negotiateCoding } from '../src/server/encoding.ts';
 import { FALLBACK_PAGE_HEADERS, FALLBACK_PAGE_HTML } from '../src/server/fallback-page.ts';
 import { httpsDetector, withSecurityHeaders } from '../src/server/headers.ts';
 import { apiCall, createOnDemand, writeHead, type AppHandler } from '../src/server/on-demand.ts';
@@ -231,6 +233,24 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     res.end(req.method === 'HEAD' || body === '' ? undefined : body);
   };
 
+  /** A pre-rendered page as a reseller sees it: stripped, private, compressed on the fly. */
+  async function sendResellerPage(req: IncomingMessage, res: ServerResponse, found: StaticFile) {
+    let body: Buffer = Buffer.from(resellerPage(await readFile(found.file, 'utf8')));
+    const headers: Record<string, string> = {
+      'content-type': found.type,
+      'cache-control': 'private, no-store',
+      vary: 'Cookie, Accept-Encoding',
+    };
+    const coding = negotiateCoding(req.headers['accept-encoding']);
+    if (coding !== 'identity') {
+      body = await compress(body, coding);
+      headers['content-encoding'] = coding;
+    }
+    headers['content-length'] = String(body.length);
+    writeHead(res, found.status, withSecurityHeaders(headers, isHttps(req)));
+    res.end(req.method === 'HEAD' ? undefined : body);
+  }
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const method = req.method ?? 'GET';
     const target = splitTarget(req.url ?? '/');
@@ -267,8 +287,14 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     }
     const view = read ? listingViewPath(pathname, search) : null;
     const resolved = view === null ? await resolveStatic(pathname) : null;
+    // spec §6 reseller mode of the whole shop (shop-mode.ts): the shared page without what a
+    // reseller does not see, and on-demand pages rendered for them, never from a shared cache.
+    const resellerMode = read && hasResellerMode(req.headers.cookie);
     if (resolved) {
       const { files, found } = resolved;
+      if (resellerMode && found.type.startsWith('text/html')) {
+        return sendResellerPage(req, res, found);
+      }
       if (method === 'GET' || method === 'HEAD') return files.send(req, res, found, isHttps(req));
       if (method === 'OPTIONS') {
         answer(req, res, 204, { allow: STATIC_ALLOW });
@@ -286,7 +312,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       return;
     }
     const pageTarget = view ?? pathname + search;
-    const key = method === 'POST' ? null : cacheableAs(req.headers.host, pageTarget);
+    const key =
+      method === 'POST' || resellerMode ? null : cacheableAs(req.headers.host, pageTarget);
     if (key) return onDemand.page(req, res, key);
     req.url = pageTarget;
     return onDemand.relay(req, res);

@@ -6,5 +6,10 @@ declare namespace App {
      * origin (`src/lib/server/middleware/with-client.ts`).
      */
     clientInfo: import('./lib/server/client.ts').ClientInfo;
+    /**
+     * The page is rendered for a logged-in reseller (spec §6 reseller mode of the whole shop,
+     * `with-shop-mode.ts`); unset on pre-rendered pages.
+     */
+    isReseller?: boolean;
   }
 }

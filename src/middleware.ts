@@ -25,6 +25,7 @@ import {
   createWithProductPath,
   createWithRedirects,
   createWithReseller,
+  createWithShopMode,
   loadRedirectList,
   withTrailingSlash,
 } from './lib/server/middleware/index.ts';
@@ -32,6 +33,8 @@ import { resellerVisitor } from './lib/server/reseller.ts';
 import { requestHost } from './lib/server/storefronts.ts';
 
 const customerOf = async (request: Request) => (await sessions().read(request)).customerId;
+const visitorOf = async (request: Request) =>
+  resellerVisitor(bigcommerceForHost(requestHost(request)), await customerOf(request));
 
 export const onRequest = sequence(
   // 1. The request's upstream time budget: every call after it, and the page's, share it.
@@ -45,10 +48,7 @@ export const onRequest = sequence(
   // 5. spec §2 guards (login-required, cart-authenticated), trusting the signed session.
   createWithGuards({ isLoggedIn: async (request) => (await customerOf(request)) !== null }),
   // 6. spec §2 reseller area: visitors to its login, non-resellers to the main shop.
-  createWithReseller({
-    visitor: async (request) =>
-      resellerVisitor(bigcommerceForHost(requestHost(request)), await customerOf(request)),
-  }),
+  createWithReseller({ visitor: visitorOf }),
   // 7. spec §2 redirect-to-cart (`?id&token`), on the channel of the request's storefront.
   createWithCartRedirect({
     resolve: (request, query) =>
@@ -59,4 +59,7 @@ export const onRequest = sequence(
   createWithRedirects({ load: () => loadRedirectList(bigcommerce(), storefrontHosts) }),
   // 9. A product path with an outdated slug: 301 to `/p/{id}/{slug}`.
   createWithProductPath({ lookup: (id) => getProductById(bigcommerce(), id) }),
+  // 10. spec §1, §6 reseller mode of the whole shop: a reseller's on-demand page in the
+  // reseller layout, private (the server strips pre-rendered pages itself).
+  createWithShopMode({ enabled: features.resellerArea, visitor: visitorOf }),
 );

@@ -55,7 +55,8 @@ export function ShopShell({ messages, reseller = false }: ShopShellProps) {
   useEffect(() => {
     configureCartCookie(CART_COOKIE_MAX_AGE);
     configureResellerArea(FEATURE_RESELLER_AREA);
-    void initCart({ reseller });
+    // A reseller's page of the whole shop (spec §6): the server flagged the document (shop-mode.ts).
+    void initCart({ reseller: reseller || document.documentElement.hasAttribute('data-reseller') });
     // The wishlist is the customer's once they are known (spec §4: loaded on the client).
     void initCustomer().then(initWishlist);
   }, [reseller]);

@@ -24,6 +24,7 @@ const CART_SIDEBAR_MESSAGES = [
   'cart.checkout',
   'cart.continueShopping',
   'cart.viewCart',
+  'reseller.sendCart',
   'header.cartCount_one',
   'header.cartCount_other',
 ] as const;

@@ -97,6 +97,12 @@ export async function handler(req, res) {
 }
 `;
 
+// A shared page with what resellers do not see (spec §6 reseller mode, shop-mode.ts).
+const RESELLER_SOURCE =
+  '<html lang="fr"><h1>Boutique</h1><!--consumer-only--><form id="newsletter">Lettre</form><!--/consumer-only-->' +
+  '<article data-card><h3>Matelas</h3><!--reseller-ref:R%C3%A9f.%20MAT%2D1--></article>' +
+  '<a href="/panier">Panier</a><a href="/les-yeux-fermes/podcast">Podcast</a></html>';
+
 let dir: string;
 let server: Awaited<ReturnType<typeof startServer>>;
 let clock = Date.now();
@@ -113,6 +119,7 @@ async function makeDist(at: string): Promise<void> {
   await writeFile(path.join(at, 'client/index.html'), '<h1>Accueil</h1>');
   await writeFile(path.join(at, 'client/500.html'), '<h1>Erreur du serveur</h1>');
   await writeFile(path.join(at, 'client/c/matelas.html'), '<h1>Matelas</h1>');
+  await writeFile(path.join(at, 'client/boutique.html'), RESELLER_SOURCE);
   await writeFile(path.join(at, 'client/_astro/app.abc123.css'), css);
   await writeFile(path.join(at, 'client/robots.txt'), 'User-agent: *');
   await writeFile(path.join(at, 'client/grande-page.html'), bigPage);
@@ -515,6 +522,40 @@ describe('on-demand replies', () => {
     expect(res.headers['content-encoding']).toBeUndefined();
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.body.length).toBe(4000);
+  });
+});
+
+describe('reseller mode (spec §6)', () => {
+  test('a pre-rendered page is stripped for the reseller mode cookie, private', async () => {
+    const res = await raw('GET', '/boutique', {
+      cookie: 'locale=fr; mode-revendeur=1',
+      'accept-encoding': 'br',
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers['cache-control']).toBe('private, no-store');
+    expect(res.headers.vary).toBe('Cookie, Accept-Encoding');
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(decoded(res)).toBe(
+      '<html data-reseller lang="fr"><h1>Boutique</h1>' +
+        '<article data-card data-reseller><h3>Matelas</h3><p class="text-xs text-neutral-600">Réf. MAT-1</p></article>' +
+        '<a href="/espace-revendeur/panier">Panier</a>Podcast</html>',
+    );
+  });
+
+  test('everyone else gets the file as it is, shareable', async () => {
+    const res = await get('/boutique', {
+      cookie: 'mode-revendeur=0',
+      'accept-encoding': 'identity',
+    });
+    expect(res.headers.get('cache-control')).toBe('public, max-age=0, must-revalidate');
+    expect(await res.text()).toBe(RESELLER_SOURCE);
+  });
+
+  test('an on-demand page for the cookie skips the shared cache and reaches the app with it', async () => {
+    const first = await raw('GET', '/c/matelas?sort=2&page=3', { cookie: 'mode-revendeur=1' });
+    const second = await raw('GET', '/c/matelas?sort=2&page=3', { cookie: 'mode-revendeur=1' });
+    expect(first.headers['x-cookie']).toBe('mode-revendeur=1');
+    expect(decoded(second)).not.toBe(decoded(first));
   });
 });
 

@@ -12,6 +12,15 @@ const t = createTranslator({
 });
 
 describe('accountLinkView (spec §2, §6: the header account link)', () => {
+  it.each([
+    ['a reseller, area on: the reseller area', true, true, '/espace-revendeur'],
+    ['a reseller, area off: the account', true, false, ACCOUNT_HOME],
+    ['a customer, area on: the account', false, true, ACCOUNT_HOME],
+  ])('%s', (_, isReseller, area, href) => {
+    const customer = { firstName: 'Marie', isReseller, shopName: 'Literie Atlantique' };
+    expect(accountLinkView(true, customer, t, area).href).toBe(href);
+  });
+
   it('a visitor: "Me connecter" to /connexion, a plain click opens the modal', () => {
     expect(accountLinkView(false, null, t)).toEqual({
       href: LOGIN_PATH,

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { SHOP_MODE_COOKIE } from '../../src/lib/commerce/shop-mode.ts';
 import { describe, expect, test } from 'vitest';
 import { readCookie, ReplyCookies, serializeCookie } from '../../src/lib/server/cookies.ts';
 import { deriveKey, signPayload, verifyPayload } from '../../src/lib/server/keys.ts';
@@ -134,8 +135,45 @@ describe('session cookie', () => {
     await sessions.end(logout, requestWith(''));
     expect(logout.headers()).toEqual([
       `${SESSION_COOKIE}=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax`,
+      `${SHOP_MODE_COOKIE}=; Max-Age=0; Path=/; SameSite=Lax`,
       `${AUTHENTICATED_COOKIE}=0; Max-Age=604800; Path=/; SameSite=Lax`,
     ]);
+  });
+
+  test.each([
+    [
+      'a reseller, area on: the readable mode cookie',
+      true,
+      true,
+      [`${SHOP_MODE_COOKIE}=1; Max-Age=604800; Path=/; SameSite=Lax`],
+    ],
+    [
+      'a reseller, area off: cleared',
+      false,
+      true,
+      [`${SHOP_MODE_COOKIE}=; Max-Age=0; Path=/; SameSite=Lax`],
+    ],
+    ['a customer: cleared', true, false, [`${SHOP_MODE_COOKIE}=; Max-Age=0; Path=/; SameSite=Lax`]],
+  ])('reseller mode cookie (spec §6): %s', (_, resellerArea, reseller, expected) => {
+    const sessions = createSessionManager({
+      secret: SECRET,
+      store: createMemoryStore(),
+      resellerArea,
+    });
+    const cookies = new ReplyCookies({ secure: false });
+    sessions.markMode(cookies, reseller);
+    expect(cookies.headers()).toEqual(expected);
+  });
+
+  test('a visitor marked on load loses the reseller mode cookie too', () => {
+    const sessions = createSessionManager({
+      secret: SECRET,
+      store: createMemoryStore(),
+      resellerArea: true,
+    });
+    const cookies = new ReplyCookies({ secure: false });
+    sessions.mark(cookies, false);
+    expect(cookies.headers()).toContain(`${SHOP_MODE_COOKIE}=; Max-Age=0; Path=/; SameSite=Lax`);
   });
 
   test('Secure when the browser uses https (ClientInfo.secure, behind a TLS proxy too)', () => {

@@ -4,6 +4,8 @@
  * per page keeps up to date (`header-buttons.ts`), where each used to hydrate a React island
  * and be rendered by React on every page at build.
  */
+import { inResellerMode } from '../../lib/commerce/shop-mode.ts';
+import { RESELLER_PATH } from '../../lib/commerce/routes.ts';
 import { ACCOUNT_HOME, LOGIN_PATH } from '../../lib/commerce/guards.ts';
 import type { CurrentCustomer } from '../../lib/commerce/types.ts';
 import type { Translate } from '../../lib/i18n/translate.ts';
@@ -29,13 +31,15 @@ export function accountLinkView(
   markerSaysAuthenticated: boolean,
   customer: Pick<CurrentCustomer, 'firstName' | 'isReseller' | 'shopName'> | null,
   t: Translate,
+  resellerArea = false,
 ): AccountLinkView {
   if (markerSaysAuthenticated || customer !== null) {
     const name =
       customer === null ? '' : customer.isReseller ? customer.shopName : customer.firstName;
     const connected = t('header.connected');
     return {
-      href: ACCOUNT_HOME,
+      // spec §6: a reseller's account button opens the reseller area.
+      href: inResellerMode(customer, resellerArea) ? RESELLER_PATH : ACCOUNT_HOME,
       label: name.trim() === '' ? connected : `${connected} ${name.trim()}`,
       opensLoginModal: false,
     };

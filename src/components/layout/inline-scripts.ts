@@ -4,7 +4,12 @@
  * allows exactly these texts by their hashes (`astro.config.mjs`, `src/lib/server/csp.ts`);
  * any other inline script, or a changed one without a new build, does not run.
  */
+import { SHOP_MODE_COOKIE, SHOP_MODE_RESELLER } from '../../lib/commerce/shop-mode.ts';
+
 export const INLINE_SCRIPTS = {
+  // spec §6 reseller mode: a page a cache kept from before the login (the server strips pages
+  // itself, shop-mode.ts) hides what resellers do not see from the first paint.
+  resellerMode: `if(document.cookie.split('; ').includes('${SHOP_MODE_COOKIE}=${SHOP_MODE_RESELLER}'))document.documentElement.setAttribute('data-reseller','')`,
   // Listing filters: folded on mobile before the first paint, open without JavaScript.
   foldFilters:
     "if(!matchMedia('(min-width: 64rem)').matches)document.currentScript?.closest('details')?.removeAttribute('open');",

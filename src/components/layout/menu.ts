@@ -12,7 +12,7 @@ import { CART_PATH, RESELLER_CART_PATH } from '../../lib/commerce/routes.ts';
 import type { CategoryNode } from '../../lib/commerce/types.ts';
 import { categoryPath } from '../../lib/commerce/slug.ts';
 import type { NavigationEntry, RichTextDocument } from '../../lib/content/types.ts';
-import { SLEEP_CONTENT_ROOT } from '../../lib/content/list-view.ts';
+import { AFFILIATE_PATH, hiddenFromResellers, isSocialLink } from '../../lib/commerce/shop-mode.ts';
 
 /** Promotional push of a root category's mega menu (spec §3 titlePush / contentPush). */
 export interface MenuPush {
@@ -33,6 +33,11 @@ export interface MenuItem {
   /** Entries under this one (a group's links, a category page's own extras). */
   children: MenuItem[];
   push: MenuPush | null;
+  /**
+   * Resellers do not see it (spec §6): left out of a reseller's menus, and wrapped in
+   * `ConsumerOnly` on the pages everyone shares, which the server strips for a reseller.
+   */
+  consumerOnly?: boolean;
 }
 
 export interface FooterColumn {
@@ -49,8 +54,7 @@ export interface MenuOptions {
   exclude?: readonly string[];
 }
 
-/** The affiliate programme's content page (links.ts `PATHS.affiliate`). */
-export const AFFILIATE_PATH = '/devenir-affilie';
+export { AFFILIATE_PATH, isSocialLink };
 
 /** The path of a local link, without its query or fragment. */
 const pathOf = (url: string): string => url.split(/[?#]/, 1)[0] ?? '';
@@ -65,33 +69,15 @@ export function isCurrentEntry(item: MenuItem, currentPath: string): boolean {
   return path !== '/' && (currentPath === path || currentPath.startsWith(`${path}/`));
 }
 
-/** Paths resellers never see a link to (spec §6: sleep content, affiliate link). */
-const RESELLER_HIDDEN = [SLEEP_CONTENT_ROOT, AFFILIATE_PATH];
-
-/** The social networks of spec §1 (linkedin, instagram, facebook), by host and subdomains. */
-const SOCIAL_HOSTS = ['linkedin.com', 'instagram.com', 'facebook.com', 'fb.com', 'fb.me'];
-
-/** True for a link to one of the social networks (resellers see none, spec §6). */
-export function isSocialLink(url: string): boolean {
-  let host: string;
-  try {
-    host = new URL(url).hostname.toLowerCase().replace(/\.$/, '');
-  } catch {
-    return false;
-  }
-  return SOCIAL_HOSTS.some((social) => host === social || host.endsWith(`.${social}`));
+/** A link to a page that does not exist with the flags (a 404, spec §1, §6): never shown. */
+function disabledFor(entry: NavigationEntry, options: MenuOptions): boolean {
+  if (entry.url === null || entry.isExternalLink || !entry.url.startsWith('/')) return false;
+  return options.features !== undefined && !pageEnabled(pathOf(entry.url), options.features);
 }
 
-function hiddenFor(entry: NavigationEntry, options: MenuOptions): boolean {
-  if (entry.url === null) return false;
-  if (entry.isExternalLink || !entry.url.startsWith('/')) {
-    return options.isReseller === true && isSocialLink(entry.url);
-  }
-  const path = pathOf(entry.url);
-  // spec §1, §6: no link to a page that does not exist with the flags (a 404).
-  if (options.features && !pageEnabled(path, options.features)) return true;
-  if (!options.isReseller) return false;
-  return RESELLER_HIDDEN.some((hidden) => path === hidden || path.startsWith(`${hidden}/`));
+/** A link resellers never see (spec §6: sleep content, affiliate link, social networks). */
+function hiddenForResellers(entry: NavigationEntry): boolean {
+  return entry.url !== null && hiddenFromResellers(entry.url);
 }
 
 function findCategory(nodes: readonly CategoryNode[], id: number): CategoryNode | null {
@@ -136,7 +122,9 @@ function toItems(
 ): MenuItem[] {
   if (depth >= MAX_DEPTH) return [];
   return entries.flatMap((entry): MenuItem[] => {
-    if (hiddenFor(entry, options)) return [];
+    if (disabledFor(entry, options)) return [];
+    const ownConsumerOnly = hiddenForResellers(entry);
+    if (ownConsumerOnly && options.isReseller === true) return [];
     const category =
       entry.type === 'categoryPage' && entry.categoryId !== null
         ? findCategory(categories, entry.categoryId)
@@ -149,6 +137,10 @@ function toItems(
         .map((text) => text.trim())
         .find((text) => text !== '') ?? '';
     if (label === '' || (entry.url === null && children.length === 0)) return [];
+    // A group of links resellers do not see is not theirs either.
+    const consumerOnly =
+      ownConsumerOnly ||
+      (entry.url === null && children.every((child) => child.consumerOnly === true));
     return [
       {
         key: entry.key,
@@ -157,7 +149,10 @@ function toItems(
         external: entry.isExternalLink,
         category,
         children,
-        push: pushOf(entry),
+        // The mega menu's promotional push is shoppers' marketing (and links to sleep
+        // content): resellers get none (spec §6).
+        push: options.isReseller === true ? null : pushOf(entry),
+        consumerOnly,
       },
     ];
   });

@@ -4,6 +4,10 @@
  * "added to cart" notification; a drawer on the native `<dialog>`.
  */
 import { useStore } from '@nanostores/react';
+import { FEATURE_RESELLER_AREA } from 'astro:env/client';
+import { CART_PATH, RESELLER_CART_PATH } from '../../lib/commerce/routes.ts';
+import { inResellerMode } from '../../lib/commerce/shop-mode.ts';
+import { $customer } from '../../lib/stores/customer.ts';
 import { useEffect } from 'react';
 import { formatPrice } from '../../lib/commerce/money.ts';
 import type { Translate } from '../../lib/i18n/translate.ts';
@@ -27,6 +31,7 @@ export function CartSidebar({ t }: { t: Translate }) {
   const count = useStore($cartItemCount);
   const totals = useStore($cartTotals);
   const empty = items.length === 0;
+  const reseller = inResellerMode(useStore($customer), FEATURE_RESELLER_AREA);
 
   // spec §9 analytics: view_cart each time the sidebar opens.
   useEffect(() => {
@@ -49,9 +54,22 @@ export function CartSidebar({ t }: { t: Translate }) {
                 {formatPrice(totals.special)}
               </span>
             </p>
-            <CheckoutLink label={t('cart.checkout')} />
+            {reseller ? (
+              // spec §6: a reseller sends the cart to a client from the reseller cart page.
+              <a
+                href={RESELLER_CART_PATH}
+                className={buttonClass('primary', 'lg', { fullWidth: true })}
+              >
+                {t('reseller.sendCart')}
+              </a>
+            ) : (
+              <CheckoutLink label={t('cart.checkout')} />
+            )}
             <div className="flex flex-wrap items-center justify-between gap-2">
-              <a href="/panier" className={buttonClass('link', 'sm')}>
+              <a
+                href={reseller ? RESELLER_CART_PATH : CART_PATH}
+                className={buttonClass('link', 'sm')}
+              >
                 {t('cart.viewCart')}
               </a>
               <button

@@ -113,3 +113,10 @@ export function truncateText(text: string, max: number = DESCRIPTION_MAX_LENGTH)
   const cut = kept.join('').replace(/[\s.,;:!?'’"«»(–—-]+$/u, '');
   return `${cut || room.join('')}${ELLIPSIS}`;
 }
+
+/** Text made safe inside HTML text and quoted attribute values. */
+export const escapeHtml = (text: string): string =>
+  text.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
+  );

@@ -187,7 +187,11 @@ let sessionManager: SessionManager | undefined;
 
 /** The customer session (signed cookie, ended in the shared store), for the API, guards and pages. */
 export function sessions(): SessionManager {
-  sessionManager ??= createSessionManager({ secret: SESSION_SECRET, store: sharedStore() });
+  sessionManager ??= createSessionManager({
+    secret: SESSION_SECRET,
+    store: sharedStore(),
+    resellerArea: features.resellerArea,
+  });
   return sessionManager;
 }
 

@@ -3,13 +3,10 @@
  * sent by a reseller): French paragraphs around the link, in HTML (every text escaped) and in
  * plain text.
  */
+import { escapeHtml } from '../commerce/text.ts';
 import type { MailAddress, TransactionalEmail } from './brevo/index.ts';
 
-export const escapeHtml = (text: string): string =>
-  text.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
-  );
+export { escapeHtml };
 
 export function linkEmail(input: {
   sender: MailAddress;

@@ -15,6 +15,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { AUTHENTICATED_COOKIE_MAX_AGE, AUTHENTICATED_COOKIE_NAME } from '../commerce/account.ts';
+import { SHOP_MODE_COOKIE, SHOP_MODE_RESELLER } from '../commerce/shop-mode.ts';
 import { readCookie, type CookieOptions, type ReplyCookies } from './cookies.ts';
 import { deriveKey, signPayload, verifyPayload } from './keys.ts';
 import { withLock } from './store/lock.ts';
@@ -65,6 +66,12 @@ export interface SessionManager {
    * session read at page load, 1 or 0, so an ended or expired session no longer shows "Connecté".
    */
   mark(cookies: ReplyCookies, loggedIn: boolean): void;
+  /**
+   * The reseller mode cookie (spec §6, `shop-mode.ts`) from what the server knows of the
+   * session's customer: set for a reseller while the area is on, cleared otherwise. Login,
+   * registration and the shell's load set it; logout and an ended session clear it.
+   */
+  markMode(cookies: ReplyCookies, reseller: boolean): void;
 }
 
 export interface SessionOptions {
@@ -75,6 +82,8 @@ export interface SessionOptions {
   now?: (() => number) | undefined;
   /** Lifetime in seconds (default 7 days). */
   maxAge?: number | undefined;
+  /** The reseller area is on (FEATURE_RESELLER_AREA): only then is a reseller mode cookie set. */
+  resellerArea?: boolean | undefined;
 }
 
 /** What the store keeps of a customer's ended sessions. */
@@ -159,6 +168,17 @@ export function createSessionManager(options: SessionOptions): SessionManager {
     httpOnly,
   });
 
+  const markMode = (cookies: ReplyCookies, reseller: boolean): void => {
+    if (reseller && options.resellerArea === true) {
+      cookies.set(SHOP_MODE_COOKIE, SHOP_MODE_RESELLER, {
+        ...cookieOptions(false),
+        maxAge: SESSION_MAX_AGE,
+      });
+    } else {
+      cookies.clear(SHOP_MODE_COOKIE, cookieOptions(false));
+    }
+  };
+
   const readSession = async (request: Request): Promise<Session> => {
     const payload = open(readCookie(request, SESSION_COOKIE));
     if (payload === null) return { customerId: null };
@@ -189,6 +209,7 @@ export function createSessionManager(options: SessionOptions): SessionManager {
     },
     async end(cookies, request) {
       cookies.clear(SESSION_COOKIE, cookieOptions(true));
+      markMode(cookies, false);
       cookies.set(AUTHENTICATED_COOKIE, '0', {
         ...cookieOptions(false),
         maxAge: SESSION_MAX_AGE,
@@ -205,7 +226,9 @@ export function createSessionManager(options: SessionOptions): SessionManager {
         ...cookieOptions(false),
         maxAge: SESSION_MAX_AGE,
       });
+      if (!loggedIn) markMode(cookies, false);
     },
+    markMode,
     endAll(customerId) {
       // Every id recorded so far was issued before now: the time alone ends them.
       return updateEnded(customerId, () => ({ before: now(), ids: {} }));

@@ -123,7 +123,7 @@ export async function startShopApi(options: ShopApiOptions = {}): Promise<ShopAp
   const brevo = createBrevoClient({ apiUrl: `${sandbox.url}/brevo/v3`, apiKey: BREVO_KEY });
   const account = createAccountServices({
     store,
-    sessions: createSessionManager({ secret: SESSION_SECRET, store }),
+    sessions: createSessionManager({ secret: SESSION_SECRET, store, resellerArea: true }),
     resetTokens: createResetTokens({ secret: SESSION_SECRET, store }),
     sendMail: (email) => sendTransactionalEmail(brevo, email),
     mailSender: { email: 'contact@literie-exemple.fr', name: 'Literie' },

@@ -107,7 +107,9 @@ export const customerMethods = {
         throw userDataFailed();
       }
       sessions.start(context.cookies, context.request, customerId);
-      return { isValid: true, customer: toCurrentCustomer(customer) };
+      const current = toCurrentCustomer(customer);
+      sessions.markMode(context.cookies, current.isReseller);
+      return { isValid: true, customer: current };
     },
     { mutates: true },
   ),
@@ -130,7 +132,9 @@ export const customerMethods = {
     const { customerId } = context.session;
     context.account?.sessions.mark(context.cookies, customerId !== null);
     if (customerId === null) return null;
-    return currentCustomer(context.client, customerId);
+    const current = await currentCustomer(context.client, customerId);
+    context.account?.sessions.markMode(context.cookies, current.isReseller);
+    return current;
   }),
 
   /**

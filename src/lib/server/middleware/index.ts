@@ -7,6 +7,7 @@ import { createWithGuards, type GuardsOptions } from './with-guards.ts';
 import { createWithProductPath, type ProductPathOptions } from './with-product-path.ts';
 import { createWithRedirects, type RedirectList, type RedirectsOptions } from './with-redirects.ts';
 import { createWithReseller, type ResellerOptions } from './with-reseller.ts';
+import { createWithShopMode, type ShopModeOptions } from './with-shop-mode.ts';
 import { withTrailingSlash } from './with-trailing-slash.ts';
 
 /**
@@ -22,6 +23,7 @@ export {
   createWithProductPath,
   createWithRedirects,
   createWithReseller,
+  createWithShopMode,
   NOT_FOUND_ROUTE,
   withTrailingSlash,
 };
@@ -33,6 +35,7 @@ export type {
   RedirectList,
   RedirectsOptions,
   ResellerOptions,
+  ShopModeOptions,
 };
 
 /**
