@@ -8,6 +8,7 @@ import { devServer } from './src/lib/server/middleware/dev-server.ts';
 import { serviceWorker } from './src/integrations/service-worker.ts';
 import { INLINE_SCRIPTS } from './src/components/layout/inline-scripts.ts';
 import { CONTENTFUL_MEDIA_ORIGINS, cspConfig, parseCheckoutOrigins } from './src/lib/server/csp.ts';
+import { parseContainerId } from './src/lib/analytics/tag-manager.ts';
 import {
   DEFAULT_REVIEWS_API_URL,
   DEFAULT_REVIEWS_WIDGET_URL,
@@ -88,6 +89,8 @@ export default defineConfig({
           ? []
           : [new URL(process.env.REVIEWS_WIDGET_URL ?? DEFAULT_REVIEWS_WIDGET_URL).origin],
       inlineScripts: Object.values(INLINE_SCRIPTS),
+      // The tag-manager container (spec §7) and what its Google tags load, only when set.
+      tagManager: parseContainerId(process.env.GTM_CONTAINER_ID) !== null,
     }),
   },
   prefetch: { prefetchAll: false, defaultStrategy: 'hover' },
@@ -228,6 +231,15 @@ export default defineConfig({
         optional: true,
       }),
       SUPPORT_URL: envField.string({ context: 'client', access: 'public', optional: true }),
+      // spec §7: the tag-manager container (`GTM-XXXXXXX`); unset, no container script at all.
+      // tag-manager.ts checks the whole form (the CSP above fails the build on a bad one).
+      GTM_CONTAINER_ID: envField.string({
+        context: 'client',
+        access: 'public',
+        optional: true,
+        startsWith: 'GTM-',
+        max: 16,
+      }),
     },
   },
 });
