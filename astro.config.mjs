@@ -32,8 +32,10 @@ const mediaOrigins = [
   ...(contentSandboxOrigin === null ? [] : [contentSandboxOrigin]),
 ];
 
+const site = process.env.SITE_URL ?? 'http://localhost:4321';
+
 export default defineConfig({
-  site: process.env.SITE_URL ?? 'http://localhost:4321',
+  site,
   output: 'static',
   // 'ignore': the middleware answers the spec's trailing-slash 301 (dev and production alike).
   trailingSlash: 'ignore',
@@ -57,7 +59,9 @@ export default defineConfig({
     // `/sw.js` (spec §7): the service worker, written once the client files exist.
     serviceWorker(),
     sitemap({
-      filter: (page) => !/\/(Design|Tailwind|hors-ligne)$/.test(page),
+      filter: (page) => !/\/(Design|Tailwind|hors-ligne)$/.test(page) && !page.endsWith('.xml'),
+      // The listings' pages 2 to N, indexed under their own canonical (listing-seo.ts).
+      customSitemaps: [new URL('/sitemap-listings.xml', site).href],
     }),
   ],
   i18n: {
