@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import { listingHead } from '../../src/components/catalogue/listing-view.ts';
 import { parseListingParams } from '../../src/lib/commerce/listing.ts';
 import {
   isPlainListing,
@@ -66,5 +67,35 @@ describe('listingPagePaths (the sitemap of pages 2 to N)', () => {
     [3, ['/c/matelas?page=2', '/c/matelas?page=3']],
   ] as const)('%i pages', (totalPages, paths) => {
     expect(listingPagePaths(PATH, totalPages)).toEqual(paths);
+  });
+});
+
+describe('listingHead: each indexed page says its number (French)', () => {
+  const source = {
+    category: {
+      id: 5,
+      name: 'Matelas',
+      description: '<p>Nos matelas</p>',
+      pageTitle: '',
+      metaDescription: 'Des matelas pour bien dormir.',
+      path: PATH,
+    },
+    trail: [{ id: 5, name: 'Matelas', path: PATH }],
+    children: [],
+    products: [],
+    brands: [],
+  };
+  test.each([
+    ['page 1', '', 'Matelas', 'Des matelas pour bien dormir.'],
+    ['page 2', 'page=2', 'Matelas – Page 2', 'Page 2 – Des matelas pour bien dormir.'],
+    [
+      'page 12 sorted',
+      'page=12&sort=3',
+      'Matelas – Page 12',
+      'Page 12 – Des matelas pour bien dormir.',
+    ],
+  ])('%s', (_case, query, title, description) => {
+    const head = listingHead(source, parseListingParams(query), 'https://literie.example');
+    expect({ title: head.title, description: head.description }).toEqual({ title, description });
   });
 });
