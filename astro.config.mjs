@@ -8,6 +8,7 @@ import { devServer } from './src/lib/server/middleware/dev-server.ts';
 import { serviceWorker } from './src/integrations/service-worker.ts';
 import { INLINE_SCRIPTS } from './src/components/layout/inline-scripts.ts';
 import { CONTENTFUL_MEDIA_ORIGINS, cspConfig, parseCheckoutOrigins } from './src/lib/server/csp.ts';
+import { parseContainerId } from './src/lib/analytics/tag-manager.ts';
 import {
   DEFAULT_REVIEWS_API_URL,
   DEFAULT_REVIEWS_WIDGET_URL,
@@ -31,8 +32,10 @@ const mediaOrigins = [
   ...(contentSandboxOrigin === null ? [] : [contentSandboxOrigin]),
 ];
 
+const site = process.env.SITE_URL ?? 'http://localhost:4321';
+
 export default defineConfig({
-  site: process.env.SITE_URL ?? 'http://localhost:4321',
+  site,
   output: 'static',
   // 'ignore': the middleware answers the spec's trailing-slash 301 (dev and production alike).
   trailingSlash: 'ignore',
@@ -56,7 +59,9 @@ export default defineConfig({
     // `/sw.js` (spec §7): the service worker, written once the client files exist.
     serviceWorker(),
     sitemap({
-      filter: (page) => !/\/(Design|Tailwind|hors-ligne)$/.test(page),
+      filter: (page) => !/\/(Design|Tailwind|hors-ligne)$/.test(page) && !page.endsWith('.xml'),
+      // The listings' pages 2 to N, indexed under their own canonical (listing-seo.ts).
+      customSitemaps: [new URL('/sitemap-listings.xml', site).href],
     }),
   ],
   i18n: {
@@ -88,6 +93,8 @@ export default defineConfig({
           ? []
           : [new URL(process.env.REVIEWS_WIDGET_URL ?? DEFAULT_REVIEWS_WIDGET_URL).origin],
       inlineScripts: Object.values(INLINE_SCRIPTS),
+      // The tag-manager container (spec §7) and what its Google tags load, only when set.
+      tagManager: parseContainerId(process.env.GTM_CONTAINER_ID) !== null,
     }),
   },
   prefetch: { prefetchAll: false, defaultStrategy: 'hover' },
@@ -228,6 +235,15 @@ export default defineConfig({
         optional: true,
       }),
       SUPPORT_URL: envField.string({ context: 'client', access: 'public', optional: true }),
+      // spec §7: the tag-manager container (`GTM-XXXXXXX`); unset, no container script at all.
+      // tag-manager.ts checks the whole form (the CSP above fails the build on a bad one).
+      GTM_CONTAINER_ID: envField.string({
+        context: 'client',
+        access: 'public',
+        optional: true,
+        startsWith: 'GTM-',
+        max: 16,
+      }),
     },
   },
 });

@@ -1,8 +1,15 @@
 import { defineConfig, devices } from '@playwright/test';
 import { CHROMIUM_FLAGS, chromiumPath } from './scripts/lib/browser.ts';
+import { TAG_MANAGER_ORIGIN } from './src/lib/analytics/tag-manager.ts';
 import { TEST_BASE_URL, TEST_ENV } from './scripts/lib/test-env.ts';
 
 const executablePath = chromiumPath();
+// The test build sets GTM_CONTAINER_ID: the tag manager's host resolves nowhere, so no test
+// reaches Google; tests/e2e/analytics.spec.ts answers the container with `page.route`.
+const args = [
+  ...CHROMIUM_FLAGS,
+  `--host-resolver-rules=MAP ${new URL(TAG_MANAGER_ORIGIN).host} ~NOTFOUND`,
+];
 if (!executablePath) {
   throw new Error('Chromium is missing: apt-get install -y chromium, or set CHROME_PATH.');
 }
@@ -24,14 +31,14 @@ export default defineConfig({
     // blocked, except in the offline suite, which tests it (`test.use`).
     serviceWorkers: 'block',
     trace: 'off',
-    launchOptions: { executablePath, args: CHROMIUM_FLAGS },
+    launchOptions: { executablePath, args },
   },
   projects: [
     {
       name: 'desktop',
       use: {
         ...devices['Desktop Chrome'],
-        launchOptions: { executablePath, args: CHROMIUM_FLAGS },
+        launchOptions: { executablePath, args },
       },
     },
   ],

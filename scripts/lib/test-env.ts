@@ -23,6 +23,10 @@ export const TEST_ENV = {
   SANDBOX_SITE_URL: `http://127.0.0.1:${port}`,
   // The reseller area (spec §2, §6) is off by default: the browser tests cover it.
   FEATURE_RESELLER_AREA: 'true',
+  // The tag-manager container (spec §7) is off by default: the browser tests cover it, with
+  // the container script answered by a recorder (tests/e2e/analytics.spec.ts) or blocked
+  // (playwright.config.ts, scripts/lighthouse.ts): no test reaches Google.
+  GTM_CONTAINER_ID: 'GTM-TEST123',
 } as const;
 
 export const TEST_BASE_URL = `http://127.0.0.1:${TEST_ENV.PORT}`;

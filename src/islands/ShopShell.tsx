@@ -11,7 +11,7 @@ import { createTranslator, pageMessages, type Messages } from '../lib/i18n/trans
 import { trackUserData } from '../lib/stores/analytics.ts';
 import { CART_COOKIE_MAX_AGE, FEATURE_RESELLER_AREA } from 'astro:env/client';
 import { configureCartCookie, configureResellerArea, initCart } from '../lib/stores/cart.ts';
-import { $customer, initCustomer } from '../lib/stores/customer.ts';
+import { initCustomer } from '../lib/stores/customer.ts';
 import { $cartSidebarOpen, $loginModal, $wishlistSidebarOpen } from '../lib/stores/ui.ts';
 import { initWishlist } from '../lib/stores/wishlist.ts';
 import { Notifications } from './Notifications.tsx';
@@ -47,7 +47,6 @@ export function ShopShell({ messages, reseller = false }: ShopShellProps) {
   );
   const sidebarOpen = useStore($cartSidebarOpen);
   const modal = useStore($loginModal);
-  const customer = useStore($customer);
   const wantSidebar = useSticky(sidebarOpen);
   const wantModal = useSticky(modal.open);
   const wantWishlist = useSticky(useStore($wishlistSidebarOpen));
@@ -59,13 +58,10 @@ export function ShopShell({ messages, reseller = false }: ShopShellProps) {
     void initCart({ reseller: reseller || document.documentElement.hasAttribute('data-reseller') });
     // The wishlist is the customer's once they are known (spec §4: loaded on the client).
     void initCustomer().then(initWishlist);
+    // spec §4: on route change while authenticated, user data goes to the tag manager. Each
+    // page load is a route change here (multi-page site); it waits for the customer.
+    trackUserData();
   }, [reseller]);
-
-  // spec §4: on route change while authenticated, user data goes to the tag manager. Each page
-  // load is a route change here (multi-page site).
-  useEffect(() => {
-    if (customer !== null) trackUserData(customer);
-  }, [customer]);
 
   return (
     <>

@@ -7,7 +7,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { productPath } from '../../src/lib/commerce/slug.ts';
 import { t } from '../../src/lib/i18n/index.ts';
 import { PRODUCTS } from '../../scripts/sandbox/fixtures.ts';
-import { waitForHydration, waitForIsland } from './helpers.ts';
+import { uniqueEmail, waitForHydration, waitForIsland } from './helpers.ts';
 
 const header = (page: Page) => page.getByRole('banner');
 const cartLink = (page: Page) => header(page).getByRole('link', { name: /Panier$/ });
@@ -17,10 +17,6 @@ async function badgeCount(page: Page): Promise<number> {
   const badge = header(page).locator('[data-cart-count]');
   if ((await badge.count()) === 0) return 0;
   return Number(await badge.getAttribute('data-cart-count'));
-}
-
-export function uniqueEmail(prefix: string): string {
-  return `${prefix}.${Date.now()}.${Math.floor(Math.random() * 1e6)}@example.fr`;
 }
 
 test('a guest fills the cart, registers on the way and pays: the order shows in the account', async ({

@@ -3,6 +3,11 @@ import { formatPrice } from '../../src/lib/commerce/money.ts';
 import { displayPrice } from '../../src/lib/commerce/price.ts';
 import type { Product, Variant } from '../../src/lib/commerce/types.ts';
 
+/** An e-mail address no account has yet (registrations in the shared sandbox). */
+export function uniqueEmail(prefix: string): string {
+  return `${prefix}.${Date.now()}.${Math.floor(Math.random() * 1e6)}@example.fr`;
+}
+
 /** Calls the shop's API middleware the way islands do (spec §7: body = argument array). */
 export async function api<T>(
   request: APIRequestContext,

@@ -4,6 +4,7 @@ import {
   cartLineItem,
   productItem,
   pushDataLayer,
+  shippingInfoEvent,
   toEuros,
   userDataEvent,
   viewCartEvent,
@@ -12,20 +13,22 @@ import {
   withCustomer,
 } from '../../src/lib/analytics/datalayer.ts';
 import { EMPTY_CART } from '../../src/lib/commerce/cart.ts';
-import { $customer } from '../../src/lib/stores/customer.ts';
-import {
-  trackAddToCart,
-  trackUserData,
-  trackViewCart,
-  trackViewItem,
-  trackViewItemList,
-} from '../../src/lib/stores/analytics.ts';
 import { product, variant } from './fixtures.ts';
-import { CART_A, cart, customer, line } from './helpers/shop-api.ts';
+import {
+  ApiReplyError,
+  CART_A,
+  cart,
+  customer,
+  line,
+  memoryCookieJar,
+  methods,
+  record,
+  stubShopApi,
+} from './helpers/shop-api.ts';
 
 afterEach(() => {
   vi.unstubAllGlobals();
-  $customer.set(null);
+  vi.restoreAllMocks();
 });
 
 const matelas = product({
@@ -245,33 +248,176 @@ describe('pushDataLayer', () => {
   });
 });
 
-describe('store glue (window.dataLayer)', () => {
-  test('each track function pushes its event; the customer fields when logged in', () => {
-    const win: { dataLayer?: unknown[] } = {};
-    vi.stubGlobal('window', win);
-    trackUserData(null);
-    expect(win.dataLayer).toBeUndefined();
-    $customer.set(marie);
-    trackUserData();
-    trackViewItem(item);
-    trackAddToCart(item);
-    trackViewItemList('Matelas', []);
-    trackViewItemList('Matelas', [item]);
-    $customer.set(null);
-    trackViewCart(EMPTY_CART);
-    const events = (win.dataLayer ?? []).map(
-      (entry) => entry as { event?: string; customer_id?: number },
-    );
-    expect(events.map((e) => [e.event ?? 'reset', e.customer_id ?? null])).toEqual([
-      ['user_data', 1],
-      ['reset', null],
-      ['view_item', 1],
-      ['reset', null],
-      ['add_to_cart', 1],
-      ['reset', null],
-      ['view_item_list', 1],
-      ['reset', null],
-      ['view_cart', null],
+interface Pushed {
+  event?: string;
+  customer_id?: number;
+  ecommerce?: unknown;
+}
+type AnalyticsStore = typeof import('../../src/lib/stores/analytics.ts');
+type CustomerStore = typeof import('../../src/lib/stores/customer.ts');
+
+/** Fresh stores (one page load) with the given cookies and a recorded window.dataLayer. */
+async function page(cookies: Record<string, string>) {
+  vi.resetModules();
+  const jarModule = await import('../../src/lib/stores/cookie-jar.ts');
+  jarModule.setCookieJar(memoryCookieJar(cookies));
+  const win: { dataLayer?: Pushed[] } = {};
+  vi.stubGlobal('window', win);
+  const analytics: AnalyticsStore = await import('../../src/lib/stores/analytics.ts');
+  const customers: CustomerStore = await import('../../src/lib/stores/customer.ts');
+  /** The pushes so far as `event:customer_id` (`reset` for `{ ecommerce: null }`). */
+  const pushed = () =>
+    (win.dataLayer ?? []).map((e) => `${e.event ?? 'reset'}:${e.customer_id ?? '-'}`);
+  return { analytics, customers, pushed };
+}
+
+/** Lets pending promise callbacks (the stubbed API's reply) run. */
+const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+describe('events wait for the customer (spec §9: logged-in events carry the customer fields)', () => {
+  test('visitor (no marker): each event goes out at once, without fields, no request', async () => {
+    const { analytics, customers, pushed } = await page({});
+    const calls = stubShopApi({});
+    const settled = record(customers.$customerSettled);
+    analytics.trackViewItemList('Matelas', [item]);
+    expect(pushed()).toEqual(['reset:-', 'view_item_list:-']);
+    analytics.trackUserData();
+    analytics.trackViewItem(item);
+    expect(pushed()).toEqual(['reset:-', 'view_item_list:-', 'reset:-', 'view_item:-']);
+    expect(settled).toEqual([true]);
+    expect(methods(calls)).toEqual([]);
+  });
+
+  test('logged in: events before getCustomers answers wait, then user_data first and each event once with the fields', async () => {
+    const { analytics, customers, pushed } = await page({ authenticated: '1' });
+    let answer: (value: unknown) => void = () => undefined;
+    const calls = stubShopApi({
+      getCustomers: () =>
+        new Promise((resolve) => {
+          answer = resolve;
+        }),
+    });
+    const settled = record(customers.$customerSettled);
+    analytics.trackViewItemList('Matelas', [item]);
+    analytics.trackViewItem(item);
+    analytics.trackUserData();
+    expect(pushed()).toEqual([]);
+    await settle();
+    expect(methods(calls)).toEqual(['getCustomers']);
+    answer(marie);
+    await settle();
+    expect(settled).toEqual([true]);
+    expect(pushed()).toEqual([
+      'user_data:1',
+      'reset:-',
+      'view_item_list:1',
+      'reset:-',
+      'view_item:1',
     ]);
+    // Later events go out at once; user_data never twice on one page.
+    analytics.trackUserData();
+    analytics.trackAddToCart(item);
+    analytics.trackViewCart(EMPTY_CART);
+    expect(pushed().slice(5)).toEqual(['reset:-', 'add_to_cart:1', 'reset:-', 'view_cart:1']);
+    // The shell's own initCustomer shares the load: one getCustomers for the page.
+    await customers.initCustomer();
+    expect(methods(calls)).toEqual(['getCustomers']);
+  });
+
+  test('logged in but getCustomers fails: the events go out once, as a visitor', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const { analytics, customers, pushed } = await page({ authenticated: '1' });
+    stubShopApi({
+      getCustomers: () => {
+        throw new ApiReplyError('error.upstreamUnavailable', 503);
+      },
+    });
+    const settled = record(customers.$customerSettled);
+    analytics.trackViewItem(item);
+    analytics.trackPodcastPlay({ id: 'e1', title: 'Respirer', episode: 3, format: 'podcast' });
+    expect(pushed()).toEqual([]);
+    await settle();
+    await settle();
+    expect(settled).toEqual([true]);
+    expect(pushed()).toEqual(['reset:-', 'view_item:-', 'podcast_play:-']);
+  });
+
+  test('marker says logged in but the session ended (getCustomers null): visitor events', async () => {
+    const { analytics, pushed } = await page({ authenticated: '1' });
+    stubShopApi({ getCustomers: () => null });
+    analytics.trackUserData();
+    analytics.trackViewItemList('Matelas', [item]);
+    await settle();
+    expect(pushed()).toEqual(['reset:-', 'view_item_list:-']);
+  });
+
+  test('the shipping push carries the fields of the logged-in customer', async () => {
+    const { analytics, pushed } = await page({ authenticated: '1' });
+    stubShopApi({ getCustomers: () => marie });
+    analytics.trackShippingInfo(
+      shippingInfoEvent({ id: 7, subtotalIncTax: 1_000, shippingCostIncTax: 0 }, [], []),
+    );
+    await settle();
+    expect(pushed()).toEqual(['user_data:1', 'reset:-', 'add_shipping_info:1']);
+  });
+
+  test('an empty list pushes nothing; the server (no window) pushes nothing', async () => {
+    const { analytics, pushed } = await page({});
+    analytics.trackViewItemList('Matelas', []);
+    expect(pushed()).toEqual([]);
+    vi.unstubAllGlobals();
+    expect(() => {
+      analytics.trackViewItem(item);
+    }).not.toThrow();
+  });
+});
+
+describe('shippingInfoEvent (spec §7 shipping push, GA4 add_shipping_info)', () => {
+  const order = { id: 4012, subtotalIncTax: 129_800, shippingCostIncTax: 1_990 };
+  const lines = [
+    {
+      productId: 12,
+      name: 'Matelas Confort',
+      sku: 'MAT-12-140',
+      quantity: 2,
+      totalIncTax: 119_800,
+    },
+    { productId: 13, name: 'Oreiller', sku: '', quantity: 1, totalIncTax: 10_000 },
+  ];
+  const address = {
+    city: 'Lyon',
+    zip: '69003',
+    countryIso2: 'FR',
+    shippingMethod: 'Colissimo',
+  };
+
+  const lyon = { shipping_address: { city: 'Lyon', postal_code: '69003', country_code: 'FR' } };
+  test.each([
+    ['with its shipping address: tier, town, postcode, country', [address], 'Colissimo', lyon],
+    ['no shipping address: no tier, no address', [], undefined, {}],
+    ['a blank method: no tier', [{ ...address, shippingMethod: ' ' }], undefined, lyon],
+  ] as const)('%s', (_case, addresses, tier, where) => {
+    expect(shippingInfoEvent(order, lines, addresses)).toEqual({
+      event: 'add_shipping_info',
+      order_id: '4012',
+      ecommerce: {
+        currency: 'EUR',
+        value: 1298,
+        shipping: 19.9,
+        ...(tier === undefined ? {} : { shipping_tier: tier }),
+        items: [
+          {
+            item_id: '12',
+            item_name: 'Matelas Confort',
+            item_variant: 'MAT-12-140',
+            index: 0,
+            price: 599,
+            quantity: 2,
+          },
+          { item_id: '13', item_name: 'Oreiller', index: 1, price: 100, quantity: 1 },
+        ],
+      },
+      ...where,
+    });
   });
 });

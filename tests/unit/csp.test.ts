@@ -52,6 +52,43 @@ describe('cspConfig', () => {
     expect(withFrames.directives).toContain('frame-src https://www.societe-des-avis-garantis.fr');
   });
 
+  test('no tag manager unless the container is set: no Google origin anywhere', () => {
+    expect(JSON.stringify(csp)).not.toMatch(/google/);
+    expect(JSON.stringify(cspConfig({ ...settings, tagManager: false }))).not.toMatch(/google/);
+  });
+
+  describe('with the tag-manager container set (GTM_CONTAINER_ID)', () => {
+    const tagged = cspConfig({ ...settings, tagManager: true });
+    const of = (name: string) =>
+      tagged.directives?.find((d) => d.startsWith(`${name} `))?.slice(name.length + 1);
+
+    test('scripts: the shop, its hashes and the container origin, still no unsafe-inline', () => {
+      expect(tagged.scriptDirective?.resources).toEqual([
+        "'self'",
+        'https://www.googletagmanager.com',
+      ]);
+      expect(tagged.scriptDirective?.hashes).toEqual(csp.scriptDirective?.hashes);
+      expect(JSON.stringify(tagged.scriptDirective)).not.toContain('unsafe');
+      expect(tagged.scriptDirective?.strictDynamic).toBeUndefined();
+    });
+
+    test.each([
+      [
+        'connect-src',
+        "'self' https://www.googletagmanager.com https://www.google.com https://*.google-analytics.com https://*.analytics.google.com",
+      ],
+      [
+        'img-src',
+        "'self' data: https://cdn11.bigcommerce.com http://127.0.0.1:4392 https://www.googletagmanager.com https://*.google-analytics.com",
+      ],
+      ['frame-src', "'none'"],
+      ['default-src', "'self'"],
+      ['form-action', "'self' http://127.0.0.1:4392"],
+    ])('%s %s', (name, value) => {
+      expect(of(name)).toBe(value);
+    });
+  });
+
   test('nothing a meta element ignores (frame-ancestors, report-uri, sandbox)', () => {
     for (const name of ['frame-ancestors', 'report-uri', 'report-to', 'sandbox']) {
       expect(directive(name)).toBeUndefined();

@@ -16,6 +16,7 @@ const REVIEWED: Record<string, string[]> = {
   // scriptJson: `<` escaped, the data cannot leave its script element.
   'components/layout/BaseHead.astro': ['jsonLdText'],
   'components/catalogue/AnalyticsList.astro': ['json'],
+  'components/cart/ShippingPush.astro': ['json'],
   'components/ui/IslandMessages.astro': ['json'],
   // Slots re-inserted: markup Astro rendered from our own components (already escaped).
   'components/layout/Footer.astro': ['newsletterHtml', 'reviewsHtml', 'navHtml'],

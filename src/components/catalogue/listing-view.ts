@@ -137,9 +137,15 @@ export function listingHead(
     category.metaDescription ||
     truncateText(htmlToText(category.description), META_DESCRIPTION_LENGTH) ||
     t('listing.metaDescription', { name: category.name });
+  // Each page of a listing is indexed on its own (listing-seo.ts): its title and description
+  // say which page it is.
+  const { page } = params;
   return {
-    title: params.page > 1 ? t('listing.pageTitle', { name, page: params.page }) : name,
-    description,
+    title: page > 1 ? t('listing.pageTitle', { name, page }) : name,
+    description:
+      page > 1
+        ? truncateText(t('listing.pageDescription', { page, description }), META_DESCRIPTION_LENGTH)
+        : description,
     jsonLd: [breadcrumbJsonLd(source.trail, site, t('breadcrumb.home'))],
   };
 }

@@ -7,7 +7,16 @@
 import { displayPrice, effectivePrice } from '../commerce/price.ts';
 import type { CartState } from '../commerce/cart.ts';
 import { cartItems } from '../commerce/cart.ts';
-import type { CartLineItem, Cents, CurrentCustomer, Product, Variant } from '../commerce/types.ts';
+import type {
+  CartLineItem,
+  Cents,
+  CurrentCustomer,
+  Order,
+  OrderProduct,
+  OrderShippingAddress,
+  Product,
+  Variant,
+} from '../commerce/types.ts';
 
 /** spec §9: analytics always in EUR. */
 export const ANALYTICS_CURRENCY = 'EUR';
@@ -30,6 +39,10 @@ export interface EcommerceData {
   value?: number;
   item_list_id?: string;
   item_list_name?: string;
+  /** add_shipping_info: the shipping method chosen. */
+  shipping_tier?: string;
+  /** add_shipping_info: the shipping cost paid, in euros. */
+  shipping?: number;
   items: AnalyticsItem[];
 }
 
@@ -46,8 +59,18 @@ export interface UserDataEvent extends CustomerData {
 }
 
 export interface EcommerceEvent extends Partial<CustomerData> {
-  event: 'view_item_list' | 'view_item' | 'add_to_cart' | 'view_cart';
+  event: 'view_item_list' | 'view_item' | 'add_to_cart' | 'view_cart' | 'add_shipping_info';
   ecommerce: EcommerceData;
+}
+
+/**
+ * spec §7 shipping push, GA4's `add_shipping_info`: the order the hosted checkout made, its
+ * shipping method and where it goes (town, postcode and country only: no street, no phone).
+ */
+export interface ShippingInfoEvent extends EcommerceEvent {
+  event: 'add_shipping_info';
+  order_id: string;
+  shipping_address?: { city: string; postal_code: string; country_code: string };
 }
 
 /** spec §9 `podcast_play`: a sleep-content podcast, story or video was first played on its page. */
@@ -60,7 +83,7 @@ export interface PodcastPlayEvent extends Partial<CustomerData> {
   podcast_format?: string;
 }
 
-export type DataLayerEvent = UserDataEvent | EcommerceEvent | PodcastPlayEvent;
+export type DataLayerEvent = UserDataEvent | EcommerceEvent | ShippingInfoEvent | PodcastPlayEvent;
 
 /** Integer cents to euros with at most 2 decimals (12990 → 129.9). */
 export function toEuros(cents: Cents): number {
@@ -202,6 +225,60 @@ export function viewCartEvent(cart: CartState): EcommerceEvent {
       items: cartItems(cart).map((line, index) => cartLineItem(line, { index })),
     },
   };
+}
+
+/** An order line as an item: unit price paid (tax included), its quantity. */
+export function orderProductItem(
+  line: Pick<OrderProduct, 'productId' | 'name' | 'sku' | 'quantity' | 'totalIncTax'>,
+  index?: number,
+): AnalyticsItem {
+  const quantity = Math.max(1, line.quantity);
+  const item: AnalyticsItem = {
+    item_id: String(line.productId),
+    item_name: line.name,
+    price: toEuros(Math.round(line.totalIncTax / quantity)),
+    quantity: line.quantity,
+  };
+  if (line.sku) item.item_variant = line.sku;
+  if (index !== undefined) item.index = index;
+  return item;
+}
+
+/**
+ * spec §7: the shipping push of an order (its confirmation page): value = the goods' total paid
+ * (tax included), shipping = its cost, shipping_tier = the first shipping address's method when
+ * there is one.
+ */
+export function shippingInfoEvent(
+  order: Pick<Order, 'id' | 'subtotalIncTax' | 'shippingCostIncTax'>,
+  lines: readonly Parameters<typeof orderProductItem>[0][],
+  addresses: readonly Pick<
+    OrderShippingAddress,
+    'city' | 'zip' | 'countryIso2' | 'shippingMethod'
+  >[],
+): ShippingInfoEvent {
+  const address = addresses[0];
+  const ecommerce: EcommerceData = {
+    currency: ANALYTICS_CURRENCY,
+    value: toEuros(order.subtotalIncTax),
+    shipping: toEuros(order.shippingCostIncTax),
+    items: lines.map((line, index) => orderProductItem(line, index)),
+  };
+  const tier = address?.shippingMethod.trim() ?? '';
+  if (tier !== '') ecommerce.shipping_tier = tier;
+  const event: ShippingInfoEvent = {
+    event: 'add_shipping_info',
+    order_id: String(order.id),
+    ecommerce,
+  };
+  if (address) {
+    event.shipping_address = {
+      city: address.city,
+      postal_code: address.zip,
+      country_code: address.countryIso2,
+    };
+  }
+  return event;
 }
 
 /** The event with the customer fields of a logged-in shopper (spec §9), unchanged otherwise. */

@@ -9,6 +9,7 @@ import {
   FEATURE_RESELLER_AREA,
   FEATURE_REVIEWS,
   FEATURE_TRANSACTIONAL,
+  GTM_CONTAINER_ID,
   REVIEWS_PROVIDER_URL,
 } from 'astro:env/client';
 import {
@@ -62,6 +63,7 @@ import {
 } from './store/index.ts';
 import type { StorefrontConfig } from '../commerce/storefront.ts';
 import { resolveI18nConfig, type I18nConfig } from '../i18n/config.ts';
+import { parseContainerId } from '../analytics/tag-manager.ts';
 import {
   createBigCommerceClient,
   getStoreMeta,
@@ -103,6 +105,12 @@ export const features = Object.freeze({
   reviews: FEATURE_REVIEWS,
   resellerArea: FEATURE_RESELLER_AREA,
 });
+
+/**
+ * The tag-manager container id (spec §7, `GTM_CONTAINER_ID`), null when unset: no container
+ * script, no request to the tag manager. An id of another form fails at startup.
+ */
+export const tagManagerContainerId: string | null = parseContainerId(GTM_CONTAINER_ID);
 
 // Validated at startup; the default storefront's name is the store's, read on first use.
 const PENDING_NAME = 'default';

@@ -5,7 +5,8 @@
  * pre-rendered pages and in the `Content-Security-Policy` header of on-demand ones.
  *
  * Scripts: `'self'` and hashes only (our own inline scripts, `inline-scripts.ts`), never
- * `'unsafe-inline'`, so a handler or script element slipping into a page does not run. Styles:
+ * `'unsafe-inline'`, so a handler or script element slipping into a page does not run; with
+ * `GTM_CONTAINER_ID` set, also the tag manager's origin (`TAG_MANAGER_SOURCES`). Styles:
  * `'self'` and hashes; `style` attributes (star widths, swatch colours) are allowed by
  * `style-src-attr`, which cannot run script. `frame-ancestors`, `report-uri` and `sandbox` are
  * ignored in a meta element: the server sends frame-ancestors / X-Frame-Options as headers.
@@ -13,6 +14,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { AstroUserConfig } from 'astro';
+import { TAG_MANAGER_ORIGIN } from '../analytics/tag-manager.ts';
 
 type CspConfig = Exclude<NonNullable<NonNullable<AstroUserConfig['security']>['csp']>, boolean>;
 type CspDirective = NonNullable<CspConfig['directives']>[number];
@@ -29,7 +31,27 @@ export interface CspSettings {
   frameOrigins?: readonly string[];
   /** Texts of the shop's inline scripts, allowed by hash. */
   inlineScripts: readonly string[];
+  /** The tag-manager container is set (`GTM_CONTAINER_ID`): its origins are allowed. */
+  tagManager?: boolean;
 }
+
+/**
+ * What the tag-manager container and the Google tags it runs (GA4) load and send to, from
+ * Google's guide "Use Tag Manager with a Content Security Policy": the container and gtag
+ * scripts from www.googletagmanager.com, hits to the Google Analytics regions' collectors (and
+ * their pixel fallback). Custom HTML tags and Custom JavaScript variables need
+ * `'unsafe-inline'` / `'unsafe-eval'`, which the shop never allows: use Tag Manager's templates.
+ */
+export const TAG_MANAGER_SOURCES = {
+  script: [TAG_MANAGER_ORIGIN],
+  connect: [
+    TAG_MANAGER_ORIGIN,
+    'https://www.google.com',
+    'https://*.google-analytics.com',
+    'https://*.analytics.google.com',
+  ],
+  img: [TAG_MANAGER_ORIGIN, 'https://*.google-analytics.com'],
+} as const;
 
 /** Contentful serves audio and video files from these hosts (assets of sleep-content entries). */
 export const CONTENTFUL_MEDIA_ORIGINS = [
@@ -77,13 +99,14 @@ export function parseCheckoutOrigins(
 /** `security.csp` of astro.config.mjs. */
 export function cspConfig(settings: CspSettings): CspConfig {
   const sources = (list: readonly string[]) => list.map((source) => ` ${source}`).join('');
+  const tags = settings.tagManager === true ? TAG_MANAGER_SOURCES : null;
   const directives: CspDirective[] = [
     "default-src 'self'",
     "base-uri 'none'",
     "object-src 'none'",
-    `img-src 'self' data:${sources(settings.imageOrigins)}`,
+    `img-src 'self' data:${sources([...settings.imageOrigins, ...(tags?.img ?? [])])}`,
     "font-src 'self'",
-    "connect-src 'self'",
+    `connect-src 'self'${sources(tags?.connect ?? [])}`,
     `media-src 'self'${sources(settings.mediaOrigins ?? [])}`,
     (settings.frameOrigins ?? []).length === 0
       ? "frame-src 'none'"
@@ -96,7 +119,11 @@ export function cspConfig(settings: CspSettings): CspConfig {
   return {
     algorithm: 'SHA-256',
     directives,
-    scriptDirective: { hashes: settings.inlineScripts.map(scriptHash) },
+    // Astro writes `script-src 'self'` when no resource is given; with the container, its origin.
+    scriptDirective: {
+      ...(tags === null ? {} : { resources: ["'self'", ...tags.script] }),
+      hashes: settings.inlineScripts.map(scriptHash),
+    },
     styleDirective: {
       resources: ["'self'", { resource: "'unsafe-inline'", kind: 'attribute' }],
     },

@@ -1,7 +1,13 @@
 /**
- * The tag-manager pushes of spec §9 from the islands: each builds its GA4 event with the pure
- * builders of `src/lib/analytics/datalayer.ts` and, when a customer is logged in, adds their
- * data fields (spec §9 "they carry customer personal data fields"). No-ops on the server.
+ * The tag-manager pushes of spec §9 from the islands and page scripts: each builds its GA4 event
+ * with the pure builders of `src/lib/analytics/datalayer.ts` and, when a customer is logged in,
+ * adds their data fields (spec §9 "they carry customer personal data fields").
+ *
+ * Events wait until the page knows who the shopper is (`$customerSettled`: at once for a
+ * visitor, after `getCustomers` for a logged-in shopper), so a listing or product page shown
+ * before the customer loaded still sends the customer's fields. Then `user_data` goes first
+ * when logged in (spec §4: on each page load while authenticated), and every waiting event
+ * once, in the order it happened. No-ops on the server.
  */
 import {
   addToCartEvent,
@@ -13,26 +19,57 @@ import {
   viewItemListEvent,
   withCustomer,
   type AnalyticsItem,
-  type EcommerceEvent,
+  type DataLayerEvent,
+  type ShippingInfoEvent,
 } from '../analytics/datalayer.ts';
 import type { CartState } from '../commerce/cart.ts';
-import type { CurrentCustomer } from '../commerce/types.ts';
-import { $customer } from './customer.ts';
+import { $customer, $customerSettled, initCustomer } from './customer.ts';
 
 export type { AnalyticsItem } from '../analytics/datalayer.ts';
 
-function pushEcommerce(event: EcommerceEvent): void {
-  pushDataLayer(withCustomer(event, $customer.get()));
+/** Events waiting for the customer, in the order they happened. */
+let waiting: DataLayerEvent[] = [];
+let userDataSent = false;
+let listening = false;
+
+/** Pushes `user_data` (once per page, when logged in), then every waiting event once. */
+function flush(): void {
+  const customer = $customer.get();
+  if (customer !== null && !userDataSent) {
+    userDataSent = true;
+    pushDataLayer(userDataEvent(customer));
+  }
+  const events = waiting;
+  waiting = [];
+  for (const event of events) pushDataLayer(withCustomer(event, customer));
 }
 
-/** spec §4: on route change while authenticated (call it on each page load with the customer). */
-export function trackUserData(
-  customer: Pick<
-    CurrentCustomer,
-    'id' | 'email' | 'firstName' | 'lastName'
-  > | null = $customer.get(),
-): void {
-  if (customer) pushDataLayer(userDataEvent(customer));
+/** Sends `event` (without customer fields: they are added when it is pushed) once settled. */
+function send(event: DataLayerEvent | null): void {
+  if (typeof window === 'undefined') return;
+  if (event !== null) waiting.push(event);
+  if ($customerSettled.get()) {
+    flush();
+    return;
+  }
+  if (listening) return;
+  listening = true;
+  const stop = $customerSettled.listen((settled) => {
+    if (!settled) return;
+    stop();
+    listening = false;
+    flush();
+  });
+  // The shell loads the customer when idle; an event before that starts it (once per page).
+  void initCustomer();
+}
+
+/**
+ * spec §4: user data on each page load while authenticated (the shell calls it once per page;
+ * it goes out before any other event of the page, and never twice).
+ */
+export function trackUserData(): void {
+  send(null);
 }
 
 /** A list of products was shown (`items` from `productItem`, in display order). */
@@ -41,25 +78,30 @@ export function trackViewItemList(
   items: readonly AnalyticsItem[],
   listId?: string,
 ): void {
-  if (items.length > 0) pushEcommerce(viewItemListEvent(listName, items, listId));
+  if (items.length > 0) send(viewItemListEvent(listName, items, listId));
 }
 
 /** A product page was shown. */
 export function trackViewItem(item: AnalyticsItem): void {
-  pushEcommerce(viewItemEvent(item));
+  send(viewItemEvent(item));
 }
 
 /** Items were added to the cart (call after `addCartItem` resolved true). */
 export function trackAddToCart(items: AnalyticsItem | readonly AnalyticsItem[]): void {
-  pushEcommerce(addToCartEvent(Array.isArray(items) ? items : [items as AnalyticsItem]));
+  send(addToCartEvent(Array.isArray(items) ? items : [items as AnalyticsItem]));
 }
 
 /** The cart (sidebar or page) was shown. */
 export function trackViewCart(cart: CartState): void {
-  pushEcommerce(viewCartEvent(cart));
+  send(viewCartEvent(cart));
 }
 
 /** A sleep-content entry was first played (spec §9 podcast_play), with the customer's fields. */
 export function trackPodcastPlay(entry: Parameters<typeof podcastPlayEvent>[0]): void {
-  pushDataLayer(withCustomer(podcastPlayEvent(entry), $customer.get()));
+  send(podcastPlayEvent(entry));
+}
+
+/** spec §7: the shipping push of an order the hosted checkout made (`shippingInfoEvent`). */
+export function trackShippingInfo(event: ShippingInfoEvent): void {
+  send(event);
 }

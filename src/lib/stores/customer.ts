@@ -23,6 +23,12 @@ export type CustomerAction = 'load' | 'login' | 'register' | 'update' | 'logout'
 
 export const $customer = atom<CurrentCustomer | null>(null);
 export const $isAuthenticated = atom(false);
+/**
+ * Whether this page knows who the shopper is: true at once for a visitor (no `authenticated`
+ * marker), else once `getCustomers` answered or failed. The analytics pushes of spec §9 wait
+ * for it, so a logged-in shopper's events carry their fields. False on the server.
+ */
+export const $customerSettled = atom(false);
 /** spec §8: one error slot per action; login and register errors show above the submit button. */
 export const $customerErrors = map<Record<CustomerAction, ActionError | null>>({
   load: null,
@@ -71,11 +77,13 @@ async function track<T>(task: () => Promise<T>): Promise<T> {
 function signIn(customer: CurrentCustomer): void {
   $customer.set(customer);
   $isAuthenticated.set(true);
+  $customerSettled.set(true);
 }
 
 function signOut(): void {
   $customer.set(null);
   $isAuthenticated.set(false);
+  $customerSettled.set(true);
 }
 
 /** spec §4: the `authenticated` marker cookie, read as the UI's first guess. */
@@ -109,6 +117,8 @@ export function initCustomer(): Promise<boolean> {
   if (started) return started;
   const hinted = readAuthenticatedCookie();
   $isAuthenticated.set(hinted);
+  // A visitor is known at once; loadCustomer signs in or out (a failure: out), which settles.
+  if (!hinted) $customerSettled.set(true);
   started = hinted ? loadCustomer() : Promise.resolve(true);
   return started;
 }
