@@ -12,7 +12,8 @@ import { checkPage, formatFindings, VISUAL_DIR } from './visual/check.ts';
 
 const WIDTHS = [390, 1280] as const;
 
-test.describe.configure({ mode: 'parallel' });
+// Two widths of a long page, each laid out, scanned and shot twice, on a shared 2-core machine.
+test.describe.configure({ mode: 'parallel', timeout: 120_000 });
 
 test.beforeAll(() => {
   console.log(`Visual check screenshots: ${VISUAL_DIR}`);
@@ -72,10 +73,10 @@ test('looks right: cart with an item', async ({ page }) => {
 });
 
 test('looks right: account', async ({ page }) => {
-  test.setTimeout(60_000); // the sandbox's deliberately slow password hash
   await page.goto('/connexion');
   await logIn(page, CUSTOMERS.marie.email, CUSTOMERS.marie.password);
-  await expect(page).toHaveURL(/mes-informations$/);
+  // The sandbox hashes passwords slowly on purpose, and the machine is shared.
+  await expect(page).toHaveURL(/mes-informations$/, { timeout: 20_000 });
   await checkAtWidths(page, 'account-orders', '/mon-compte/mes-commandes');
   await checkAtWidths(
     page,
@@ -85,11 +86,10 @@ test('looks right: account', async ({ page }) => {
 });
 
 test('looks right: reseller area and cart', async ({ page }) => {
-  test.setTimeout(60_000);
   const reseller = CUSTOMERS.resellerWithSellers;
   await page.goto('/espace-revendeur/connexion');
   await logIn(page, reseller.email, reseller.password);
-  await expect(page).toHaveURL(/\/espace-revendeur$/);
+  await expect(page).toHaveURL(/\/espace-revendeur$/, { timeout: 20_000 });
   await checkAtWidths(page, 'reseller-home', '/espace-revendeur');
   await page.getByRole('searchbox', { name: t('reseller.home.search') }).fill('matelas');
   await page
@@ -101,7 +101,7 @@ test('looks right: reseller area and cart', async ({ page }) => {
 });
 
 // The check can fail: planted defects on a clean page are found, and only they.
-test('the visual check finds text the colour of its box and text under a button', async ({
+test('the visual check finds text the colour of its box, text under a button, text cut off', async ({
   page,
 }) => {
   await page.setViewportSize({ width: 1280, height: 900 });
@@ -159,18 +159,40 @@ test('the visual check finds text the colour of its box and text under a button'
     link.setAttribute('href', '#');
     link.setAttribute('aria-label', 'Carte');
     stretched.append(make('p', 'probe-under-link', 'Texte sous un lien transparent', {}), link);
-    main.prepend(picture, covered, stretched);
+    // A label too long for its box: cut off when the box clips, out of its colour when the
+    // box is a painted button; an ellipsis is a cut on purpose.
+    const narrow = { width: '90px', whiteSpace: 'nowrap' };
+    const cuts = make('div', 'probe-cuts', '', { display: 'flex', gap: '24px', margin: '24px 0' });
+    cuts.append(
+      make('p', 'probe-clipped', 'Un texte trop long pour sa boîte', {
+        ...narrow,
+        overflow: 'hidden',
+      }),
+      make('button', 'probe-spilled', 'Un libellé trop long', {
+        ...narrow,
+        background: '#1a2439',
+        color: '#ffffff',
+      }),
+      make('p', 'probe-ellipsis', 'Un texte coupé exprès', {
+        ...narrow,
+        overflow: 'hidden',
+        textOverflow: 'ellipsis',
+      }),
+    );
+    main.prepend(picture, covered, stretched, cuts);
   });
   const findings = await checkPage(page, 'probe', 1280);
-  const found = findings.map(
-    (f) => `${f.kind} ${f.text}${f.kind === 'covered' ? ` ${f.detail}` : ''}`,
-  );
-  expect(found).toHaveLength(3);
+  const found = findings.map((f) => `${f.kind} ${f.text} ${f.detail}`);
+  expect(found).toHaveLength(5);
   expect(found).toEqual(
     expect.arrayContaining([
-      expect.stringMatching(/^unreadable Mentions légales/),
-      'unreadable Texte perdu dans l’image',
+      expect.stringMatching(/^unreadable Mentions légales no pixel of the text shows/),
+      expect.stringMatching(/^unreadable Texte perdu dans l’image no pixel of the text shows/),
       expect.stringMatching(/^covered Texte sous le bouton covered by .*button#probe-cover/),
+      expect.stringMatching(
+        /^cut Un texte trop long pour sa boîte \d+ % cut off by p#probe-clipped/,
+      ),
+      expect.stringMatching(/^cut Un libellé trop long \d+ % out of its own box/),
     ]),
   );
 });

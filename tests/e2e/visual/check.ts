@@ -2,8 +2,8 @@
  * The visual check of one page at one width (issue 19 §6): the page is laid out in a viewport
  * as tall as the document (every lazy image and `client:visible` island loads, every box is on
  * screen at scroll 0), then shot twice, as shown and with every glyph transparent; a text whose
- * glyphs do not stand out from what is behind them, or that an interactive element paints over,
- * is a finding. The shown screenshot stays in `VISUAL_DIR` for a person to look at.
+ * glyphs do not stand out from what is behind them, that an interactive element paints over or
+ * that a box too small cuts off (no ellipsis, no scroller) is a finding. The shown screenshot stays in `VISUAL_DIR` for a person to look at.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -29,7 +29,7 @@ const HIDE_TEXT = `*, *::before, *::after, *::marker {
 }`;
 
 export interface Finding {
-  kind: 'unreadable' | 'covered';
+  kind: 'unreadable' | 'covered' | 'cut';
   selector: string;
   text: string;
   detail: string;
@@ -138,12 +138,25 @@ export async function checkPage(page: Page, name: string, width: number): Promis
       detail: `covered by ${cover.cover} at (${cover.x}, ${cover.y})`,
     });
   }
+  for (const cut of scan.cuts) {
+    findings.push({
+      kind: 'cut',
+      selector: cut.selector,
+      text: cut.text,
+      detail: cut.clips
+        ? `${Math.round(cut.hidden * 100)} % cut off by ${cut.by ?? "the page's width"}`
+        : `${Math.round(cut.hidden * 100)} % out of ${cut.by === cut.selector ? 'its own box' : `its box ${cut.by ?? ''}`}`,
+    });
+  }
   return findings;
 }
 
-/** One line per finding, for a failure message a person can act on. */
+/** One line per finding (the same finding on many cards once, with its count). */
 export function formatFindings(name: string, width: number, findings: readonly Finding[]): string {
-  return findings
-    .map((f) => `${name} @ ${width} px: ${f.kind} "${f.text}" (${f.selector}): ${f.detail}`)
-    .join('\n');
+  const lines = new Map<string, number>();
+  for (const f of findings) {
+    const line = `${name} @ ${width} px: ${f.kind} "${f.text}" (${f.selector}): ${f.detail}`;
+    lines.set(line, (lines.get(line) ?? 0) + 1);
+  }
+  return [...lines].map(([line, count]) => (count > 1 ? `${line} (×${count})` : line)).join('\n');
 }

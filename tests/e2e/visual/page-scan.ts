@@ -1,8 +1,8 @@
 /**
  * The in-page half of the visual check (issue 19 §6), run by `page.evaluate` on a page whose
  * viewport holds the whole document (check.ts), so that every box is on screen at scroll 0:
- * lists each element's visible text boxes, and finds the texts that an unrelated interactive
- * element covers with something it paints. Self-contained: Playwright sends the function's
+ * lists each element's visible text boxes, finds the texts that an unrelated interactive
+ * element covers with something it paints, and those cut off by a box too small for them. Self-contained: Playwright sends the function's
  * source to the page, so it uses nothing from outside it.
  */
 
@@ -32,9 +32,29 @@ export interface ScannedCover {
   y: number;
 }
 
+export interface ScannedCut {
+  selector: string;
+  text: string;
+  /** The element whose box cuts the text, or null for the page's width. */
+  by: string | null;
+  /** Whether `by` clips the text (else the text sticks out of its painted box). */
+  clips: boolean;
+  /** Share of the text's boxes that is cut off or out of its box, 0 to 1. */
+  hidden: number;
+}
+
 export interface Scan {
   texts: ScannedText[];
   covers: ScannedCover[];
+  cuts: ScannedCut[];
+}
+
+interface Layer {
+  box: ScannedBox;
+  by: Element | null;
+  meant: boolean;
+  /** False for a painted box: the text goes on past it, on another colour. */
+  clips: boolean;
 }
 
 export function scanPage(): Scan {
@@ -78,29 +98,61 @@ export function scanPage(): Scan {
     return right > x && bottom > y ? { x, y, width: right - x, height: bottom - y } : null;
   }
 
-  /** What the element's scrolling or clipping ancestors (and the viewport) let show. */
-  function clipOf(element: Element): ScannedBox | null {
-    let visible: ScannedBox | null = {
-      x: 0,
-      y: 0,
-      width: document.documentElement.clientWidth,
-      height: window.innerHeight,
-    };
-    for (let node: Element | null = element; node && visible; node = node.parentElement) {
+  /**
+   * What may cut the element's text, innermost first: each clipping ancestor (overflow, an
+   * inset clip-path), the nearest painted box (a text sticking out of its button's colour is
+   * cut to the eye, if not to the browser), then the viewport's width. `meant` when the cut
+   * is on purpose: a scroller, an ellipsis or line clamp, a visually-hidden text.
+   */
+  function layersOf(element: Element): Layer[] {
+    const layers: Layer[] = [];
+    let ellipsis = false;
+    let painted = false;
+    for (let node: Element | null = element; node; node = node.parentElement) {
       if (node === document.documentElement || node === document.body) break;
       const style = getComputedStyle(node);
+      ellipsis ||= style.textOverflow === 'ellipsis' || style.webkitLineClamp !== 'none';
       const inset = clipPathOf(node, style.clipPath);
-      if (inset) visible = intersect(visible, inset);
-      if (!visible || (style.overflowX === 'visible' && style.overflowY === 'visible')) continue;
+      if (inset) layers.push({ box: inset, by: node, meant: true, clips: true });
       const rect = node.getBoundingClientRect();
-      visible = intersect(visible, {
-        x: rect.x + node.clientLeft,
-        y: rect.y + node.clientTop,
-        width: node.clientWidth,
-        height: node.clientHeight,
-      });
+      if (style.overflowX !== 'visible' || style.overflowY !== 'visible') {
+        layers.push({
+          box: {
+            x: rect.x + node.clientLeft,
+            y: rect.y + node.clientTop,
+            width: node.clientWidth,
+            height: node.clientHeight,
+          },
+          by: node,
+          meant: ellipsis || /auto|scroll/.test(`${style.overflowX} ${style.overflowY}`),
+          clips: true,
+        });
+      }
+      if (!painted && (alpha(style.backgroundColor) >= 0.5 || style.backgroundImage !== 'none')) {
+        painted = true;
+        layers.push({ box: rect, by: node, meant: ellipsis, clips: false });
+      }
     }
-    return visible;
+    const page = document.documentElement;
+    layers.push({
+      box: { x: 0, y: 0, width: page.clientWidth, height: window.innerHeight },
+      by: null,
+      meant: false,
+      clips: true,
+    });
+    return layers;
+  }
+
+  /** Whether `layer` cuts `rect` by more than a pixel (the viewport: only across). */
+  function cutsInto(layer: Layer, rect: ScannedBox): boolean {
+    const { box } = layer;
+    const across = rect.x < box.x - 1 || rect.x + rect.width > box.x + box.width + 1;
+    const down = rect.y < box.y - 1 || rect.y + rect.height > box.y + box.height + 1;
+    return across || (layer.by !== null && down);
+  }
+
+  function area(box: ScannedBox | null): number {
+    return box ? box.width * box.height : 0;
   }
 
   /**
@@ -183,8 +235,37 @@ export function scanPage(): Scan {
     byElement.set(parent, list);
   }
 
+  // Every visible control, with how far it may paint: its box, its descendants' and, for a
+  // painted absolutely-placed pseudo-element, the box that pseudo-element is placed in.
+  const controls: { element: Element; reach: ScannedBox }[] = [];
+  for (const control of document.querySelectorAll(INTERACTIVE)) {
+    if (!control.checkVisibility({ opacityProperty: true, visibilityProperty: true })) continue;
+    const parts: ScannedBox[] = [control, ...control.querySelectorAll('*')].map((part) =>
+      part.getBoundingClientRect(),
+    );
+    for (const pseudo of ['::before', '::after']) {
+      const box = getComputedStyle(control, pseudo);
+      const placed = box.position === 'absolute' || box.position === 'fixed';
+      const paintsBox = alpha(box.backgroundColor) > 0.05 || box.backgroundImage !== 'none';
+      if (box.content !== 'none' && placed && paintsBox) {
+        const holder = box.position === 'fixed' ? null : (control as HTMLElement).offsetParent;
+        parts.push(
+          holder
+            ? holder.getBoundingClientRect()
+            : { x: 0, y: 0, width: window.innerWidth, height: window.innerHeight },
+        );
+      }
+    }
+    const x = Math.min(...parts.map((part) => part.x));
+    const y = Math.min(...parts.map((part) => part.y));
+    const right = Math.max(...parts.map((part) => part.x + part.width));
+    const bottom = Math.max(...parts.map((part) => part.y + part.height));
+    controls.push({ element: control, reach: { x, y, width: right - x, height: bottom - y } });
+  }
+
   const texts: ScannedText[] = [];
   const covers: ScannedCover[] = [];
+  const cuts: ScannedCut[] = [];
   const range = document.createRange();
   for (const [element, nodes] of byElement) {
     if (
@@ -199,17 +280,38 @@ export function scanPage(): Scan {
     const style = getComputedStyle(element);
     // Text drawn by its background (background-clip: text) or deliberately transparent.
     if (alpha(style.webkitTextFillColor) === 0 || style.backgroundClip === 'text') continue;
-    const clip = clipOf(element);
-    if (!clip) continue;
+    const layers = layersOf(element);
     const boxes: ScannedBox[] = [];
+    let full = 0;
+    let cutBy: Layer | null = null;
+    let cutOff = 0;
     for (const node of nodes) {
-      range.selectNodeContents(node);
+      // The glyphs only: white space hanging at a line's end may stick out of any box.
+      range.setStart(node, node.data.search(/\S/));
+      range.setEnd(node, node.data.trimEnd().length);
       for (const rect of range.getClientRects()) {
-        const box = intersect(clip, rect);
+        if (rect.width < 1 || rect.height < 1) continue;
+        full += area(rect);
+        let box: ScannedBox | null = rect;
+        let scrolls = false;
+        let counted = false;
+        for (const layer of layers) {
+          if (cutsInto(layer, rect)) {
+            // Past a scroller (or an ellipsis), what sticks out is there to scroll to.
+            scrolls ||= layer.meant;
+            if (!scrolls && !counted) {
+              counted = true;
+              cutBy ??= layer;
+              cutOff += area(rect) - area(intersect(rect, layer.box));
+            }
+          }
+          if (layer.clips) box = box && intersect(box, layer.box);
+        }
         if (box && box.width >= 1 && box.height >= 1) boxes.push(box);
       }
     }
-    if (boxes.reduce((sum, box) => sum + box.width * box.height, 0) < MIN_AREA) continue;
+    const shown = boxes.reduce((sum, box) => sum + area(box), 0);
+    if (shown < MIN_AREA) continue;
     const text = nodes
       .map((node) => node.data)
       .join(' ')
@@ -218,24 +320,42 @@ export function scanPage(): Scan {
       .slice(0, 60);
     const selector = describe(element);
     texts.push({ selector, text, colour: style.color, boxes });
+    if (cutBy && cutOff > Math.max(MIN_AREA, full * 0.02)) {
+      cuts.push({
+        selector,
+        text,
+        by: cutBy.by ? describe(cutBy.by) : null,
+        clips: cutBy.clips,
+        hidden: Math.round((cutOff / full) * 100) / 100,
+      });
+    }
 
-    search: for (const box of boxes) {
-      const y = box.y + box.height / 2;
-      const step = Math.max(4, box.width / 40);
-      for (let x = box.x + 1; x < box.x + box.width; x += step) {
-        const cover = coverAt(element, x, y);
-        if (cover) {
-          covers.push({
-            selector,
-            text,
-            cover: describe(cover),
-            x: Math.round(x),
-            y: Math.round(y),
-          });
-          break search;
+    // Points are probed only where a control's reach meets the text: a few hundred hit
+    // tests a page rather than one every few pixels of every text.
+    search: for (const control of controls) {
+      if (control.element.contains(element) || element.contains(control.element)) continue;
+      for (const box of boxes) {
+        const meet = intersect(box, control.reach);
+        if (!meet) continue;
+        for (const fy of [0.5, 0.25, 0.75]) {
+          for (const fx of [0.5, 0.1, 0.3, 0.7, 0.9]) {
+            const x = meet.x + meet.width * fx;
+            const y = meet.y + meet.height * fy;
+            const cover = coverAt(element, x, y);
+            if (cover) {
+              covers.push({
+                selector,
+                text,
+                cover: describe(cover),
+                x: Math.round(x),
+                y: Math.round(y),
+              });
+              break search;
+            }
+          }
         }
       }
     }
   }
-  return { texts, covers };
+  return { texts, covers, cuts };
 }
