@@ -6,7 +6,7 @@ export type ButtonVariant = 'primary' | 'secondary' | 'outline' | 'ghost' | 'lin
 export type ButtonSize = 'sm' | 'md' | 'lg';
 
 const BASE =
-  'inline-flex items-center justify-center gap-2 rounded-control font-semibold whitespace-nowrap transition-colors duration-150 disabled:cursor-not-allowed disabled:opacity-50 aria-disabled:pointer-events-none aria-disabled:opacity-50';
+  'inline-flex items-center justify-center gap-2 rounded-control font-semibold transition-colors duration-150 disabled:cursor-not-allowed disabled:opacity-50 aria-disabled:pointer-events-none aria-disabled:opacity-50';
 
 const VARIANTS: Record<ButtonVariant, string> = {
   primary: 'on-dark bg-primary-800 text-white hover:bg-primary-900 active:bg-primary-950',
@@ -18,21 +18,29 @@ const VARIANTS: Record<ButtonVariant, string> = {
 };
 
 const SIZES: Record<ButtonSize, string> = {
-  sm: 'min-h-9 px-3 text-sm',
-  md: 'min-h-11 px-5 text-base',
-  lg: 'min-h-13 px-7 text-lg',
+  sm: 'min-h-9 text-sm',
+  md: 'min-h-11 text-base',
+  lg: 'min-h-13 text-lg',
 };
 
-/** Classes of a button or button-like link. */
+const PADDING: Record<ButtonSize, string> = { sm: 'px-3', md: 'px-5', lg: 'px-7' };
+
+/**
+ * Classes of a button or button-like link. `wrap`: for a narrow place (a product card's
+ * button, 147 px wide on a 390 px phone), the label may take two lines and the padding is
+ * smaller; otherwise it keeps one line.
+ */
 export function buttonClass(
   variant: ButtonVariant = 'primary',
   size: ButtonSize = 'md',
-  extra: { fullWidth?: boolean; className?: string } = {},
+  extra: { fullWidth?: boolean; wrap?: boolean; className?: string } = {},
 ): string {
+  const wrap = extra.wrap === true;
   return [
     BASE,
     VARIANTS[variant],
-    variant === 'link' ? 'min-h-0 px-0' : SIZES[size],
+    wrap ? 'px-2 py-1 text-center leading-tight' : 'whitespace-nowrap',
+    variant === 'link' ? 'min-h-0 px-0' : `${SIZES[size]}${wrap ? '' : ` ${PADDING[size]}`}`,
     extra.fullWidth === true ? 'w-full' : '',
     extra.className ?? '',
   ]

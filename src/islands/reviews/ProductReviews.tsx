@@ -84,7 +84,10 @@ export function ProductReviews({
           </ul>
         )}
         {totalPages > 1 && (
-          <nav aria-label={t('reviews.pagination')} className="flex items-center gap-4">
+          <nav
+            aria-label={t('reviews.pagination')}
+            className="flex flex-wrap items-center gap-x-4 gap-y-2"
+          >
             <button
               type="button"
               className={buttonClass('outline', 'sm')}
@@ -93,7 +96,7 @@ export function ProductReviews({
             >
               {t('pagination.previous')}
             </button>
-            <span aria-live="polite">
+            <span aria-live="polite" className="whitespace-nowrap">
               {t('pagination.current', { current, total: totalPages })}
             </span>
             <button
