@@ -5,6 +5,7 @@
  */
 import { useStore } from '@nanostores/react';
 import { useEffect } from 'react';
+import { cartTotalsView } from '../../lib/commerce/cart.ts';
 import { formatPrice } from '../../lib/commerce/money.ts';
 import type { Translate } from '../../lib/i18n/translate.ts';
 import { trackViewCart } from '../../lib/stores/analytics.ts';
@@ -25,7 +26,7 @@ export function CartSidebar({ t }: { t: Translate }) {
   const open = useStore($cartSidebarOpen);
   const items = useStore($cartItems);
   const count = useStore($cartItemCount);
-  const totals = useStore($cartTotals);
+  const totals = cartTotalsView(useStore($cartTotals));
   const empty = items.length === 0;
 
   // spec §9 analytics: view_cart each time the sidebar opens.
@@ -46,9 +47,15 @@ export function CartSidebar({ t }: { t: Translate }) {
             <p className="flex items-baseline justify-between text-lg">
               <span>{t('cart.subtotal')}</span>
               <span className="font-semibold tabular-nums" data-cart-subtotal>
-                {formatPrice(totals.special)}
+                {formatPrice(totals.subtotal)}
               </span>
             </p>
+            {totals.discount > 0 && (
+              <p className="flex items-baseline justify-between text-sale" data-cart-discount>
+                <span>{t('cart.discount')}</span>
+                <span className="tabular-nums">−{formatPrice(totals.discount)}</span>
+              </p>
+            )}
             <CheckoutLink label={t('cart.checkout')} />
             <div className="flex flex-wrap items-center justify-between gap-2">
               <a href="/panier" className={buttonClass('link', 'sm')}>
