@@ -200,13 +200,22 @@ export default defineConfig({
         access: 'public',
         default: 'contact@literie-exemple.fr',
       }),
-      SOCIAL_LINKEDIN_URL: envField.string({ context: 'client', access: 'public', optional: true }),
+      // spec §1: the footer's three social links, sample values as for the company address.
+      SOCIAL_LINKEDIN_URL: envField.string({
+        context: 'client',
+        access: 'public',
+        default: 'https://www.linkedin.com/company/literie-exemple',
+      }),
       SOCIAL_INSTAGRAM_URL: envField.string({
         context: 'client',
         access: 'public',
-        optional: true,
+        default: 'https://www.instagram.com/literie.exemple',
       }),
-      SOCIAL_FACEBOOK_URL: envField.string({ context: 'client', access: 'public', optional: true }),
+      SOCIAL_FACEBOOK_URL: envField.string({
+        context: 'client',
+        access: 'public',
+        default: 'https://www.facebook.com/literie.exemple',
+      }),
       REASSURANCE: envField.string({ context: 'client', access: 'public', optional: true }),
       // spec §3: which of the group's brand sites the shop shows (src/lib/server/reviews/sites.ts).
       REVIEWS_SITE: envField.string({ context: 'server', access: 'public', optional: true }),
