@@ -237,6 +237,13 @@ export default defineConfig({
         optional: true,
       }),
       SUPPORT_URL: envField.string({ context: 'client', access: 'public', optional: true }),
+      // spec §9 "Default log verbosity: error" (src/lib/server/log.ts).
+      LOG_LEVEL: envField.enum({
+        context: 'server',
+        access: 'public',
+        values: ['error', 'warn', 'info', 'debug'],
+        default: 'error',
+      }),
     },
   },
 });
