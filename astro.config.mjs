@@ -237,6 +237,13 @@ export default defineConfig({
         optional: true,
       }),
       SUPPORT_URL: envField.string({ context: 'client', access: 'public', optional: true }),
+      // spec §9 support site links; default: SUPPORT_URL and {SUPPORT_URL}/requests/new.
+      SUPPORT_FAQ_URL: envField.string({ context: 'client', access: 'public', optional: true }),
+      SUPPORT_REQUEST_URL: envField.string({
+        context: 'client',
+        access: 'public',
+        optional: true,
+      }),
       // spec §9 "Default log verbosity: error" (src/lib/server/log.ts).
       LOG_LEVEL: envField.enum({
         context: 'server',
