@@ -141,6 +141,7 @@ test('arriving on the list opens it scrolled to 900 (desktop) or 500 (mobile); r
   await page
     .getByRole('banner')
     .getByRole('link', { name: t('header.sleepContent') })
+    .first()
     .click();
   await expect(page).toHaveURL(new RegExp(`${SLEEP}$`));
   await expect.poll(scrollY).toBe(900);
@@ -149,14 +150,21 @@ test('arriving on the list opens it scrolled to 900 (desktop) or 500 (mobile); r
   await page.mouse.wheel(0, 600);
   await expect.poll(scrollY).toBeGreaterThan(1200);
   const further = await scrollY();
-  await page.locator(`#liste a[href^="${SLEEP}/"]:not([href*="/page/"])`).first().click();
+  // A click from script: Playwright's own click would first scroll the link into view.
+  await page
+    .locator(`#liste a[href^="${SLEEP}/"]:not([href*="/page/"])`)
+    .first()
+    .evaluate((link) => {
+      (link as HTMLAnchorElement).click();
+    });
   await expect(page).not.toHaveURL(new RegExp(`${SLEEP}$`));
   await page.goBack();
   await expect(page).toHaveURL(new RegExp(`${SLEEP}$`));
   await expect.poll(scrollY).toBe(further);
-  // A reload keeps it too.
+  // A reload keeps the browser's restored position (its scroll anchoring may move it a little
+  // as pictures load), never the jump to 900.
   await page.reload();
-  await expect.poll(scrollY).toBe(further);
+  await expect.poll(scrollY).toBeGreaterThan(1200);
 });
 
 test('every legal page of the footer exists; one opens from the footer', async ({ page }) => {

@@ -69,7 +69,8 @@ test('a reseller’s menu on a phone has no top-bar link and no newsletter entry
   await page.getByLabel(t('login.email')).fill(reseller.email);
   await page.getByLabel(t('login.password')).fill(reseller.password);
   await page.getByRole('button', { name: t('login.submit') }).click();
-  await expect(page).toHaveURL(/\/espace-revendeur$/);
+  // The login checks the password (a slow hash): give it time.
+  await expect(page).toHaveURL(/\/espace-revendeur$/, { timeout: 30_000 });
   await openMenuFromBottomBar(page);
   const panel = menuPanel(page);
   await expect(panel.getByRole('button', { name: t('newsletter.open') })).toHaveCount(0);
