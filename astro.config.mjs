@@ -244,10 +244,11 @@ export default defineConfig({
         access: 'public',
         optional: true,
       }),
-      // spec §9 "Default log verbosity: error" (src/lib/server/log.ts).
+      // spec §9 "Default log verbosity: error" (src/lib/server/log.ts). Read at run time
+      // (secret: not inlined in the build), as scripts/serve.ts reads it.
       LOG_LEVEL: envField.enum({
         context: 'server',
-        access: 'public',
+        access: 'secret',
         values: ['error', 'warn', 'info', 'debug'],
         default: 'error',
       }),

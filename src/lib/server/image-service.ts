@@ -198,13 +198,12 @@ export class Preencoder {
 export const ENCODER_SOURCE = `
 import { createHash } from 'node:crypto';
 import { setPriority } from 'node:os';
-import { log } from './log.ts';
 try { setPriority(19); } catch {}
 let sharpService;
 try {
   ({ default: sharpService } = await import(process.env.PREENCODE_SHARP_SERVICE));
 } catch (error) {
-  log.warn('[image-service] background encoding off: ' + (error?.message ?? error));
+  console.warn('[image-service] background encoding off: ' + (error?.message ?? error));
   process.exit(1);
 }
 process.on('disconnect', () => process.exit(0));
