@@ -1,14 +1,15 @@
 import { describe, expect, test } from 'vitest';
 import { HOUSE_NUMBER_FIELD, houseNumberOf, streetLine } from '../../src/lib/commerce/address.ts';
+import type { FormFieldValue } from '../../src/lib/commerce/types.ts';
 
 describe('houseNumberOf (spec §3 address label "house/apartment number", an address form field)', () => {
-  test.each([
+  test.each<[string, FormFieldValue[], string]>([
     ['no form fields', [], ''],
     ['another field only', [{ name: 'Autre', value: '3' }], ''],
     ['the field', [{ name: HOUSE_NUMBER_FIELD, value: '12 bis' }], '12 bis'],
     ['trimmed', [{ name: HOUSE_NUMBER_FIELD, value: '  Appt 4 ' }], 'Appt 4'],
     ['a list value joined', [{ name: HOUSE_NUMBER_FIELD, value: ['12', 'bis'] }], '12 bis'],
-  ] as const)('%s', (_case, fields, expected) => {
+  ])('%s', (_case, fields, expected) => {
     expect(houseNumberOf(fields)).toBe(expected);
   });
 });
