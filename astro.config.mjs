@@ -207,13 +207,22 @@ export default defineConfig({
         access: 'public',
         default: 'contact@literie-exemple.fr',
       }),
-      SOCIAL_LINKEDIN_URL: envField.string({ context: 'client', access: 'public', optional: true }),
+      // spec §1: the footer's three social links, sample values as for the company address.
+      SOCIAL_LINKEDIN_URL: envField.string({
+        context: 'client',
+        access: 'public',
+        default: 'https://www.linkedin.com/company/literie-exemple',
+      }),
       SOCIAL_INSTAGRAM_URL: envField.string({
         context: 'client',
         access: 'public',
-        optional: true,
+        default: 'https://www.instagram.com/literie.exemple',
       }),
-      SOCIAL_FACEBOOK_URL: envField.string({ context: 'client', access: 'public', optional: true }),
+      SOCIAL_FACEBOOK_URL: envField.string({
+        context: 'client',
+        access: 'public',
+        default: 'https://www.facebook.com/literie.exemple',
+      }),
       REASSURANCE: envField.string({ context: 'client', access: 'public', optional: true }),
       // spec §3: which of the group's brand sites the shop shows (src/lib/server/reviews/sites.ts).
       REVIEWS_SITE: envField.string({ context: 'server', access: 'public', optional: true }),
@@ -243,6 +252,21 @@ export default defineConfig({
         optional: true,
         startsWith: 'GTM-',
         max: 16,
+      }),
+      // spec §9 support site links; default: SUPPORT_URL and {SUPPORT_URL}/requests/new.
+      SUPPORT_FAQ_URL: envField.string({ context: 'client', access: 'public', optional: true }),
+      SUPPORT_REQUEST_URL: envField.string({
+        context: 'client',
+        access: 'public',
+        optional: true,
+      }),
+      // spec §9 "Default log verbosity: error" (src/lib/server/log.ts). Read at run time
+      // (secret: not inlined in the build), as scripts/serve.ts reads it.
+      LOG_LEVEL: envField.enum({
+        context: 'server',
+        access: 'secret',
+        values: ['error', 'warn', 'info', 'debug'],
+        default: 'error',
       }),
     },
   },

@@ -53,6 +53,7 @@ import {
   type StaticFiles,
 } from '../src/server/static-files.ts';
 import { createWebhookRoutes, type WebhookRoutes } from '../src/server/webhooks/routes.ts';
+import { log, setLogLevel } from '../src/lib/server/log.ts';
 
 // The production server: React (and other libraries) pick their production builds from this,
 // read when the SSR bundle first loads them. Unset, React's development build renders pages
@@ -325,7 +326,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     if (draining) res.shouldKeepAlive = false;
     handle(req, res).catch((error: unknown) => {
       const message = error instanceof Error ? error.message : String(error);
-      console.error(`[serve] ${req.method ?? ''} ${(req.url ?? '').slice(0, 200)}: ${message}`);
+      log.error(`[serve] ${req.method ?? ''} ${(req.url ?? '').slice(0, 200)}: ${message}`);
       if (res.headersSent) res.destroy();
       else if ((req.url ?? '').startsWith('/api/')) answer(req, res, 500);
       else {
@@ -512,7 +513,9 @@ export function superviseShop(options: {
 /** The settings of the environment, or exit with the reason (startup). */
 export function serveConfigOrExit(scope: string): ServeConfig {
   try {
-    return readServeConfig(process.env);
+    const config = readServeConfig(process.env);
+    setLogLevel(config.logLevel);
+    return config;
   } catch (error) {
     if (!(error instanceof ServeConfigError)) throw error;
     console.error(`[${scope}] ${error.message}`);

@@ -20,6 +20,7 @@ const CART_SIDEBAR_MESSAGES = [
   'cart.close',
   'cart.empty',
   'cart.subtotal',
+  'cart.discount',
   'cart.clear',
   'cart.checkout',
   'cart.continueShopping',

@@ -36,6 +36,7 @@ import {
   type RenderOutcome,
 } from './render-cache.ts';
 import { ReplySink, type BufferedReply, type ReplyHead, type ReplyTarget } from './reply-sink.ts';
+import { log } from '../lib/server/log.ts';
 
 /** Astro's node handler (`@astrojs/node` in middleware mode), as the entry exports it. */
 export type AppHandler = (req: IncomingMessage, res: ServerResponse) => unknown;
@@ -234,9 +235,7 @@ export function createOnDemand(options: OnDemandOptions): OnDemand {
 
   function failed(req: IncomingMessage, res: ServerResponse, error: unknown): void {
     const message = error instanceof Error ? error.message : String(error);
-    console.error(
-      `[serve] ${req.method ?? 'GET'} ${(req.url ?? '').slice(0, 200)} failed: ${message}`,
-    );
+    log.error(`[serve] ${req.method ?? 'GET'} ${(req.url ?? '').slice(0, 200)} failed: ${message}`);
     if (res.headersSent) {
       res.destroy();
       return;
@@ -333,7 +332,7 @@ export function createOnDemand(options: OnDemandOptions): OnDemand {
       if (state === 'stale') {
         cache.fill(key, produce).catch((error: unknown) => {
           const message = error instanceof Error ? error.message : String(error);
-          console.error(`[serve] revalidation of ${req.url ?? ''} failed: ${message}`);
+          log.error(`[serve] revalidation of ${req.url ?? ''} failed: ${message}`);
         });
       }
       return sendCached(req, res, key, entry, cacheControl(entry));

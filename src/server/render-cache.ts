@@ -15,6 +15,7 @@ import type { SharedStore } from '../lib/server/store/types.ts';
 import { promisify } from 'node:util';
 import { brotliDecompress } from 'node:zlib';
 import { compress, type Coding } from './encoding.ts';
+import { log } from '../lib/server/log.ts';
 
 /** A cached reply: always a 200 without cookies. */
 export interface CachedReply {
@@ -213,9 +214,7 @@ export function createRenderCache(options: RenderCacheOptions): RenderCache {
       if (now() - lastStoreLog < 60_000) return;
       lastStoreLog = now();
       const message = error instanceof Error ? error.message : String(error);
-      console.error(
-        `[render-cache] shared store unavailable, serving from this process: ${message}`,
-      );
+      log.error(`[render-cache] shared store unavailable, serving from this process: ${message}`);
     });
 
   const drop = (key: string) => {

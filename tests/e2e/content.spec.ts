@@ -120,18 +120,51 @@ test('playing a podcast pushes podcast_play once (spec §9)', async ({ page }) =
   expect(event).toMatchObject({ event: 'podcast_play', podcast_id: expect.any(String) });
 });
 
-test('moving within the list opens it scrolled to 900 (desktop) or 500 (mobile)', async ({
+test('arriving on the list opens it scrolled to 900 (desktop) or 500 (mobile); reload, back and forward keep their position', async ({
   page,
 }) => {
+  const scrollY = () => page.evaluate(() => window.scrollY);
+  // spec §2 Scrolling: on the sleep-content page the scroll goes to 500 (under 768) or 900.
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.goto(`${SLEEP}/page/2`);
-  await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(900);
+  await expect.poll(scrollY).toBe(900);
   await page.setViewportSize({ width: 375, height: 740 });
   await page.goto(`${SLEEP}/page/2`);
-  await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(500);
-  // The list's first page, reached from elsewhere, opens at the top.
+  await expect.poll(scrollY).toBe(500);
+  // The list's first page, typed in.
   await page.goto(SLEEP);
-  expect(await page.evaluate(() => window.scrollY)).toBe(0);
+  await expect.poll(scrollY).toBe(500);
+
+  // Reached from elsewhere by a link (the header's, on the home page), desktop-wide.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto('/');
+  await page
+    .getByRole('banner')
+    .getByRole('link', { name: t('header.sleepContent') })
+    .first()
+    .click();
+  await expect(page).toHaveURL(new RegExp(`${SLEEP}$`));
+  await expect.poll(scrollY).toBe(900);
+
+  // The shopper scrolls further, leaves for an entry and comes back: the browser's position.
+  await page.mouse.wheel(0, 600);
+  await expect.poll(scrollY).toBeGreaterThan(1200);
+  const further = await scrollY();
+  // A click from script: Playwright's own click would first scroll the link into view.
+  await page
+    .locator(`#liste a[href^="${SLEEP}/"]:not([href*="/page/"])`)
+    .first()
+    .evaluate((link) => {
+      (link as HTMLAnchorElement).click();
+    });
+  await expect(page).not.toHaveURL(new RegExp(`${SLEEP}$`));
+  await page.goBack();
+  await expect(page).toHaveURL(new RegExp(`${SLEEP}$`));
+  await expect.poll(scrollY).toBe(further);
+  // A reload keeps the browser's restored position (its scroll anchoring may move it a little
+  // as pictures load), never the jump to 900.
+  await page.reload();
+  await expect.poll(scrollY).toBeGreaterThan(1200);
 });
 
 test('every legal page of the footer exists; one opens from the footer', async ({ page }) => {

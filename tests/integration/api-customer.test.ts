@@ -365,6 +365,61 @@ describe('addresses (spec §6: the customer’s own)', () => {
     expect(await shopper.data('getCustomerAddress', [])).toEqual([]);
   });
 
+  test('the house/apartment number is kept beside the street, as an address form field', async () => {
+    const shopper = api.shopper();
+    await shopper.data('createCustomer', [
+      {
+        email: newEmail(),
+        firstName: 'Noé',
+        lastName: 'Blanc',
+        password: 'Couette88',
+        createAccount: true,
+      },
+    ]);
+    const created = await shopper.data<CustomerAddress>('createCustomerAddress', [
+      { ...address, houseNumber: '12 bis', address2: 'Bâtiment B' },
+    ]);
+    expect(created).toMatchObject({
+      houseNumber: '12 bis',
+      address1: '8 rue de la Paix',
+      address2: 'Bâtiment B',
+      formFields: [{ name: 'Numéro de rue / appartement', value: '12 bis' }],
+    });
+    // Stored upstream as BigCommerce does: an address form field, read with include=formfields.
+    const stored = await api.admin(
+      'GET',
+      `v3/customers/form-field-values?address_id=${String(created.id)}`,
+    );
+    expect((stored.json as { data: unknown[] }).data).toEqual([
+      expect.objectContaining({
+        name: 'Numéro de rue / appartement',
+        value: '12 bis',
+        address_id: created.id,
+      }),
+    ]);
+    const changed = await shopper.data<CustomerAddress>('updateCustomerAddress', [
+      { ...address, id: created.id, houseNumber: 'Appt 4' },
+    ]);
+    expect(changed.houseNumber).toBe('Appt 4');
+    expect(
+      (await shopper.data<CustomerAddress[]>('getCustomerAddress', [])).map((a) => a.houseNumber),
+    ).toEqual(['Appt 4']);
+    // An update that does not name it leaves it; emptied, it reads empty.
+    await shopper.data('updateCustomerAddress', [{ ...address, id: created.id, city: 'Nantes' }]);
+    expect(await shopper.data<CustomerAddress[]>('getCustomerAddress', [])).toEqual([
+      expect.objectContaining({ houseNumber: 'Appt 4', city: 'Nantes' }),
+    ]);
+    await shopper.data('updateCustomerAddress', [{ ...address, id: created.id, houseNumber: '' }]);
+    expect(await shopper.data<CustomerAddress[]>('getCustomerAddress', [])).toEqual([
+      expect.objectContaining({ houseNumber: '', city: 'Paris' }),
+    ]);
+    const long = await shopper.call('createCustomerAddress', [
+      { ...address, houseNumber: 'x'.repeat(41) },
+    ]);
+    expect(long.status).toBe(400);
+    expect(long.json.message).toMatch(/at houseNumber: validation\.addressHint$/);
+  });
+
   test('the 40-character hint and the French postal code are checked', async () => {
     const shopper = api.shopper();
     await shopper.login(marie.email, marie.password);

@@ -377,6 +377,15 @@ describe('form field values', () => {
       [{ name: 'Cart ID', value: { a: 1 }, customer_id: 1 }],
       { '0.value': 'value must be a string, a number or an array of strings' },
     ],
+    // The address form's field is no customer field, and the customer's fields no address's.
+    [
+      [{ name: 'Numéro de rue / appartement', value: '12', customer_id: 1 }],
+      { '0.name': 'The form field "Numéro de rue / appartement" does not exist' },
+    ],
+    [
+      [{ name: 'Cart ID', value: 'x', address_id: 1 }],
+      { '0.name': 'The form field "Cart ID" does not exist' },
+    ],
   ])('invalid %j: 422', async (body, errors) => {
     const reply = await api<V3Error>('PUT', '/v3/customers/form-field-values', body);
     expect(reply.status).toBe(422);

@@ -59,6 +59,8 @@ async function startShop(): Promise<NonNullable<typeof shop>> {
       FAIL_FLAG: failFlag,
       INCOMPLETE_FLAG: incompleteFlag,
       SERVER_WORKERS: '2',
+      // The rebuild lines this test reads are info (spec §9: the default is error only).
+      LOG_LEVEL: 'info',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -6,6 +6,7 @@ import {
   cartItems,
   cartItemView,
   cartTotals,
+  cartTotalsView,
   checkoutLink,
   clampQuantity,
   EMPTY_CART,
@@ -46,6 +47,45 @@ describe('cartTotals (spec §3: total = subtotal = base_amount, special = cart_a
     ],
   ] as const)('%s', (_case, input, expected) => {
     expect(cartTotals(input)).toEqual(expected);
+  });
+});
+
+describe('cartTotalsView (what the cart shows: Sous-total and Total are base_amount)', () => {
+  test.each([
+    [
+      'no cart: everything 0',
+      { total: 0, subtotal: 0, special: 0 },
+      { subtotal: 0, total: { regular: 0, special: null }, discount: 0 },
+    ],
+    [
+      'no discount: the total alone',
+      { total: 50_000, subtotal: 50_000, special: 50_000 },
+      { subtotal: 50_000, total: { regular: 50_000, special: null }, discount: 0 },
+    ],
+    [
+      'cart_amount lower: base_amount struck, cart_amount as special, the difference as discount',
+      { total: 100_000, subtotal: 100_000, special: 80_000 },
+      { subtotal: 100_000, total: { regular: 100_000, special: 80_000 }, discount: 20_000 },
+    ],
+    [
+      'a free cart (special 0 below a total): special 0',
+      { total: 1_000, subtotal: 1_000, special: 0 },
+      { subtotal: 1_000, total: { regular: 1_000, special: 0 }, discount: 1_000 },
+    ],
+    [
+      'cart_amount higher (taxes added): no special, no discount',
+      { total: 10_000, subtotal: 10_000, special: 12_000 },
+      { subtotal: 10_000, total: { regular: 10_000, special: null }, discount: 0 },
+    ],
+  ] as const)('%s', (_case, totals, expected) => {
+    expect(cartTotalsView(totals)).toEqual(expected);
+  });
+
+  test('a cart with a line on sale shows base_amount as subtotal, never cart_amount', () => {
+    const view = cartTotalsView(cartTotals(cart(CART_A, [two])));
+    expect(view.subtotal).toBe(100_000);
+    expect(view.total.regular).toBe(100_000);
+    expect(view.total.special).toBe(80_000);
   });
 });
 

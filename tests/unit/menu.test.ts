@@ -8,9 +8,12 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import {
   categoryItems,
+  foldEntries,
   footerColumns,
+  isFold,
   isSocialLink,
   mainMenu,
+  type MenuItem,
   pushesOf,
   sidebarMenu,
 } from '../../src/components/layout/menu.ts';
@@ -271,6 +274,91 @@ describe('footerColumns', () => {
     expect(
       footerColumns(TREE, footer, { exclude: ['/cgv', '/cookies'] }).map((column) => column.title),
     ).toEqual([null]);
+  });
+});
+
+/** The one item of a menu (the test fails when there is not exactly one). */
+function only(items: readonly MenuItem[]): MenuItem {
+  expect(items).toHaveLength(1);
+  const [item] = items;
+  if (item === undefined) throw new Error('no menu item');
+  return item;
+}
+
+describe('groups without a URL are kept as folds in every menu (issue 19)', () => {
+  // The seed's Sidebar Navigation: "Nos produits" (a group) holds "Matelas" (a group without a
+  // URL of its own) whose children are links, beside a category page.
+  const SIDEBAR: NavigationEntry[] = [
+    entry('Nos produits', 'group', null, {
+      childrens: [
+        entry('Matelas', 'group', null, {
+          childrens: [
+            entry('Matelas ressorts', 'categoryPage', '/c/matelas/ressorts', { categoryId: 11 }),
+            entry('Matelas mousse', 'callToActionInternal', '/c/matelas?taille=140x190'),
+          ],
+        }),
+        entry('Linge de lit', 'categoryPage', '/c/linge-de-lit', { categoryId: 20 }),
+        entry('Vide', 'group', null),
+      ],
+    }),
+  ];
+
+  test('the menu sidebar keeps the nested group and its links', () => {
+    const products = only(sidebarMenu(TREE, SIDEBAR));
+    expect(products.label).toBe('Nos produits');
+    const folds = foldEntries(products);
+    expect(folds.map((item) => [item.label, item.url, isFold(item)])).toEqual([
+      ['Matelas', null, true],
+      ['Linge de lit', '/c/linge-de-lit', false],
+    ]);
+    expect(folds[0]?.children.map((item) => item.url)).toEqual([
+      '/c/matelas/ressorts',
+      '/c/matelas?taille=140x190',
+    ]);
+  });
+
+  test("a category page's fold lists its visible child categories after its own entries", () => {
+    const folds = foldEntries(sidebarMenu(TREE, MAIN)[0] ?? only([]));
+    expect(folds.map((item) => [item.label, item.url, isFold(item)])).toEqual([
+      ['Matelas ressorts', '/c/matelas/ressorts', false],
+    ]);
+  });
+
+  test.each([
+    ['a link', entry('A', 'page', '/a'), false],
+    [
+      'a group with links',
+      entry('G', 'group', null, { childrens: [entry('A', 'page', '/a')] }),
+      true,
+    ],
+    [
+      'a category page with children (a link with its list)',
+      entry('Matelas', 'categoryPage', '/c/matelas', { categoryId: 10 }),
+      false,
+    ],
+  ] as const)('isFold: %s → %s', (_case, nav, expected) => {
+    expect(isFold(only(mainMenu(TREE, [nav])))).toBe(expected);
+  });
+
+  test('a footer column keeps a nested group as a fold of the links it keeps', () => {
+    const footer = [
+      entry('Services', 'group', null, {
+        childrens: [
+          entry('Livraison', 'contentPage', '/livraison'),
+          entry('Aide', 'group', null, {
+            childrens: [entry('FAQ', 'contentPage', '/faq'), entry('CGV', 'contentPage', '/cgv')],
+          }),
+          entry('Légal', 'group', null, { childrens: [entry('CGV', 'contentPage', '/cgv')] }),
+        ],
+      }),
+    ];
+    const [column] = footerColumns(TREE, footer, { exclude: ['/cgv'] });
+    expect(column?.links.map((item) => [item.label, item.url])).toEqual([
+      ['Livraison', '/livraison'],
+      ['Aide', null],
+    ]);
+    // Its excluded links go, and a group left empty by the exclusion goes too ("Légal").
+    expect(column?.links[1]?.children.map((item) => item.url)).toEqual(['/faq']);
   });
 });
 

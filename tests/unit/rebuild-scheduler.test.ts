@@ -203,6 +203,7 @@ describe('readServeConfig', () => {
       buildTimeoutMs: 900_000,
       buildCommand: undefined,
       rebuilds: false,
+      logLevel: 'error',
     });
   });
 
@@ -244,6 +245,7 @@ describe('readServeConfig', () => {
     ['SERVER_WORKERS', 'two', /SERVER_WORKERS must be a whole number/],
     ['REBUILD_DEBOUNCE_MS', '-5', /REBUILD_DEBOUNCE_MS/],
     ['REBUILD_TIMEOUT_MS', '5', /REBUILD_TIMEOUT_MS/],
+    ['LOG_LEVEL', 'verbose', /LOG_LEVEL/],
   ])('%s=%j is refused with a clear message', (name, value, message) => {
     expect(() => readServeConfig({ [name]: value })).toThrow(message);
   });

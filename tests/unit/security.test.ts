@@ -3,6 +3,7 @@ import { describe, expect, test } from 'vitest';
 import {
   isCrossSiteSubmission,
   isJsonRequest,
+  isLogoutNavigation,
   isSameOriginRequest,
 } from '../../src/lib/server/security.ts';
 
@@ -153,5 +154,38 @@ describe('JSON content type', () => {
 
   test('no content type', () => {
     expect(isJsonRequest(new Request('https://shop.test/', { method: 'POST' }))).toBe(false);
+  });
+});
+
+describe('/deconnexion GET: logs out at once only when the shopper asked for it', () => {
+  const get = (headers: Record<string, string>, method = 'GET') =>
+    new Request('https://shop.test/deconnexion', { method, headers });
+  test.each([
+    ['typed in the address bar or a bookmark (none)', { 'Sec-Fetch-Site': 'none' }, true],
+    ["the account menu's link (same-origin)", { 'Sec-Fetch-Site': 'same-origin' }, true],
+    ['a link on another site (cross-site)', { 'Sec-Fetch-Site': 'cross-site' }, false],
+    ['a sibling subdomain (same-site)', { 'Sec-Fetch-Site': 'same-site' }, false],
+    ['a browser that does not say', {}, false],
+    ['an Origin header is no proof on a GET', { Origin: 'https://shop.test' }, false],
+    ['a header value in capitals is not the token', { 'Sec-Fetch-Site': 'NONE' }, false],
+  ] as const)('%s → %s', (_case, headers, expected) => {
+    expect(isLogoutNavigation(get(headers))).toBe(expected);
+  });
+
+  test('any other Sec-Fetch-Site value, and any method but GET, only asks', () => {
+    fc.assert(
+      fc.property(fc.string(), (site) => {
+        fc.pre(site !== 'none' && site !== 'same-origin');
+        let request: Request;
+        try {
+          request = get({ 'Sec-Fetch-Site': site });
+        } catch {
+          return; // not a valid header value: no browser sends it
+        }
+        expect(isLogoutNavigation(request)).toBe(false);
+      }),
+    );
+    for (const method of ['POST', 'HEAD', 'PUT'])
+      expect(isLogoutNavigation(get({ 'Sec-Fetch-Site': 'none' }, method))).toBe(false);
   });
 });

@@ -166,6 +166,12 @@ describe('AddressInputSchema (spec §3 shipping address, §5 40-character hint)'
       { ...address, address2: 'b'.repeat(41) },
       { address2: ADDRESS },
     ],
+    ['house/apartment number given', { ...address, houseNumber: '12 bis, appt 4' }, {}],
+    [
+      'house/apartment number of 41 characters',
+      { ...address, houseNumber: 'n'.repeat(41) },
+      { houseNumber: ADDRESS },
+    ],
     ['address empty', { ...address, address1: '' }, { address1: REQUIRED }],
     ['city missing', { ...address, city: undefined }, { city: REQUIRED }],
     ['first name of 1 character', { ...address, firstName: 'M' }, { firstName: NAME }],

@@ -17,7 +17,7 @@ import {
 } from '../http.ts';
 import { COUNTRIES } from '../model.ts';
 import { hashPassword, verifyPassword } from '../passwords.ts';
-import { CUSTOMER_FORM_FIELDS } from '../seed/customers.ts';
+import { ADDRESS_FORM_FIELDS, CUSTOMER_FORM_FIELDS } from '../seed/customers.ts';
 import {
   arrayBody,
   assertValid,
@@ -561,8 +561,10 @@ export async function validateCredentials(ctx: RouteContext): Promise<Reply> {
 
 // Form field values.
 
+/** Whether the store's customer (or address) form has a field of this name. */
 function knownField(name: string, addressField: boolean): boolean {
-  return !addressField && (CUSTOMER_FORM_FIELDS as readonly string[]).includes(name);
+  const fields: readonly string[] = addressField ? ADDRESS_FORM_FIELDS : CUSTOMER_FORM_FIELDS;
+  return fields.includes(name);
 }
 
 /** GET /v3/customers/form-field-values: customer_id, address_id, field_name, paging. */

@@ -55,6 +55,12 @@ export const CUSTOMER_FORM_FIELDS = [
   'Code tiers comptable',
 ] as const;
 
+/**
+ * The store's address form fields (text): the house or apartment number the shop keeps beside
+ * the street (src/lib/commerce/address.ts `HOUSE_NUMBER_FIELD`, spec §3 address labels).
+ */
+export const ADDRESS_FORM_FIELDS = ['Numéro de rue / appartement'] as const;
+
 export const SEED_CUSTOMERS: SeedCustomer[] = [
   {
     id: 1,

@@ -2,7 +2,8 @@
  * Fixed destinations of the shell's links (spec §2): legal pages, sleep content, account,
  * cart, the affiliate page, and the support site's FAQ and new-request pages.
  */
-import { SUPPORT_URL } from 'astro:env/client';
+import { SUPPORT_FAQ_URL, SUPPORT_REQUEST_URL, SUPPORT_URL } from 'astro:env/client';
+import { supportLinks, type SupportLinks } from '../../lib/support-links.ts';
 import { AFFILIATE_PATH } from './menu.ts';
 
 export const PATHS = {
@@ -28,13 +29,13 @@ export const LEGAL_LINKS = [
 /** The legal pages' paths (the footer's legal bar; the footer columns leave them out). */
 export const LEGAL_PATHS: readonly string[] = LEGAL_LINKS.map((link) => link.path);
 
-const supportBase = SUPPORT_URL?.trim().replace(/\/+$/, '');
-const support = supportBase === '' ? undefined : supportBase;
+/** spec §2 / §9 support site: help, FAQ and new-request links as configured (`supportLinks`). */
+export const SUPPORT_LINKS: SupportLinks = supportLinks({
+  base: SUPPORT_URL,
+  faq: SUPPORT_FAQ_URL,
+  request: SUPPORT_REQUEST_URL,
+});
 
-/** spec §9 support site: FAQ and a new-request page; help falls back to the FAQ content page. */
-export const SUPPORT_LINKS = {
-  help: support ?? '/aide',
-  faq: support ?? '/aide',
-  contact: support ? `${support}/requests/new` : '/contact',
-  external: support !== undefined,
-} as const;
+/** A support link's attributes: another site opens in a new tab. */
+export const supportLinkAttributes = (external: boolean) =>
+  external ? { target: '_blank', rel: 'noopener' } : {};

@@ -158,6 +158,37 @@ function toItems(
   });
 }
 
+/**
+ * What an entry's fold lists (the menu sidebar's accordion): its own entries, a group without
+ * a URL kept as a fold of its links (never dropped), then a category page's visible child
+ * categories with their children.
+ */
+export function foldEntries(item: MenuItem): MenuItem[] {
+  const categories = (item.category?.children ?? []).map((child): MenuItem => ({
+    key: `category-${String(child.id)}`,
+    label: child.name,
+    url: categoryPath(child.url),
+    external: false,
+    category: null,
+    children: child.children.map((grandchild) => ({
+      key: `category-${String(grandchild.id)}`,
+      label: grandchild.name,
+      url: categoryPath(grandchild.url),
+      external: false,
+      category: null,
+      children: [],
+      push: null,
+    })),
+    push: null,
+  }));
+  return [...item.children, ...categories];
+}
+
+/** A group that only gathers its entries (no URL of its own): shown as a fold (`<details>`). */
+export function isFold(item: MenuItem): boolean {
+  return item.url === null && item.children.length > 0;
+}
+
 /** Menu items of the category tree alone (the fallback): each root category, no push. */
 export function categoryItems(categories: readonly CategoryNode[]): MenuItem[] {
   return categories.map((category) => ({
@@ -203,14 +234,22 @@ export function footerColumns(
   options: MenuOptions = {},
 ): FooterColumn[] {
   const excluded = new Set(options.exclude ?? []);
-  const keep = (item: MenuItem) =>
-    item.url !== null && item.label !== '' && !excluded.has(item.url);
+  // A link kept unless excluded; a group without a URL kept as a fold of the links it keeps.
+  const kept = (item: MenuItem): MenuItem[] => {
+    if (item.label === '') return [];
+    if (item.url === null) {
+      const children = item.children.flatMap(kept);
+      return children.length === 0 ? [] : [{ ...item, children }];
+    }
+    return excluded.has(item.url) ? [] : [item];
+  };
+  const keep = (item: MenuItem) => kept(item).length > 0;
   const items = toItems(footer, categories, options);
   const columns: FooterColumn[] = [];
   const loose: MenuItem[] = [];
   for (const item of items) {
     if (item.children.length > 0) {
-      const links = item.children.filter(keep);
+      const links = item.children.flatMap(kept);
       if (links.length > 0) columns.push({ key: item.key, title: item.label, links });
     } else if (keep(item)) {
       loose.push(item);

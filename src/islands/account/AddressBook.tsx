@@ -6,8 +6,13 @@
 import { useMemo, useState, type SubmitEvent } from 'react';
 import { errorMessage } from '../../lib/api/client.ts';
 import { api } from '../../lib/api/bigcommerce.ts';
+import { streetLine } from '../../lib/commerce/address.ts';
 import type { CustomerAddress } from '../../lib/commerce/types.ts';
-import { AddressInputSchema, fieldErrors } from '../../lib/commerce/validation.ts';
+import {
+  ADDRESS_MAX_LENGTH,
+  AddressInputSchema,
+  fieldErrors,
+} from '../../lib/commerce/validation.ts';
 import { createTranslator, type Messages, type Translate } from '../../lib/i18n/translate.ts';
 import { notify } from '../../lib/stores/notifications.ts';
 import { buttonClass, inputClass } from '../../components/ui/classes.ts';
@@ -111,7 +116,7 @@ export function AddressBook({ addresses: initial, messages }: AddressBookProps) 
                   {address.firstName} {address.lastName}
                 </strong>
                 {address.company !== '' && <span className="block">{address.company}</span>}
-                <span className="block">{address.address1}</span>
+                <span className="block">{streetLine(address)}</span>
                 {address.address2 !== '' && <span className="block">{address.address2}</span>}
                 <span className="block">
                   {address.postalCode} {address.city}
@@ -171,6 +176,8 @@ const FIELDS = [
   ['firstName', 'address.firstName', 'given-name'],
   ['lastName', 'address.lastName', 'family-name'],
   ['company', 'address.company', 'organization'],
+  // spec §3 address labels: house/apartment number, street name, complement.
+  ['houseNumber', 'address.houseNumber', 'off'],
   ['address1', 'address.street', 'address-line1'],
   ['address2', 'address.complement', 'address-line2'],
   ['postalCode', 'address.postalCode', 'postal-code'],
@@ -180,6 +187,9 @@ const FIELDS = [
 ] as const;
 
 type FieldName = (typeof FIELDS)[number][0];
+
+/** The fields of the 40-character address hint (spec §5, §9). */
+const ADDRESS_LINES: ReadonlySet<string> = new Set(['houseNumber', 'address1', 'address2']);
 
 function AddressForm({
   t,
@@ -204,6 +214,7 @@ function AddressForm({
       firstName: value('firstName'),
       lastName: value('lastName'),
       company: value('company'),
+      houseNumber: value('houseNumber'),
       address1: value('address1'),
       address2: value('address2'),
       city: value('city'),
@@ -251,10 +262,8 @@ function AddressForm({
             autoComplete={autoComplete}
             defaultValue={initial(name)}
             required={['firstName', 'lastName', 'address1', 'postalCode', 'city'].includes(name)}
-            hint={
-              name === 'address1' || name === 'address2' ? t('validation.addressHint') : undefined
-            }
-            maxLength={name === 'address1' || name === 'address2' ? 40 : undefined}
+            hint={ADDRESS_LINES.has(name) ? t('validation.addressHint') : undefined}
+            maxLength={ADDRESS_LINES.has(name) ? ADDRESS_MAX_LENGTH : undefined}
             error={error(name)}
           />
         ))}

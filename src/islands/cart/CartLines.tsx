@@ -5,6 +5,7 @@
  */
 import { useStore } from '@nanostores/react';
 import { cartItemView, MAX_CART_QUANTITY } from '../../lib/commerce/cart.ts';
+import { BOOLEAN_OPTION_MESSAGES, optionValueText } from '../../lib/commerce/item-options.ts';
 import { formatPrice } from '../../lib/commerce/money.ts';
 import { productPath } from '../../lib/commerce/slug.ts';
 import type { Translate } from '../../lib/i18n/translate.ts';
@@ -23,6 +24,7 @@ import { Thumbnail } from '../ui/Thumbnail.tsx';
 /** Message keys the lines read. */
 export const CART_LINES_MESSAGES = [
   ...PRICE_TAG_MESSAGES,
+  ...BOOLEAN_OPTION_MESSAGES,
   'cart.quantity',
   'cart.increase',
   'cart.decrease',
@@ -58,7 +60,7 @@ export function CartLines({ t, size = 'sm' }: { t: Translate; size?: 'sm' | 'lg'
                   <ul className="text-sm text-neutral-700">
                     {view.attributes.map((attribute) => (
                       <li key={attribute.name}>
-                        {attribute.name} : {attribute.value}
+                        {attribute.name} : {optionValueText(attribute.value, t)}
                       </li>
                     ))}
                   </ul>

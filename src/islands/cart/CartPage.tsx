@@ -1,10 +1,11 @@
 /**
- * /panier (spec §2): the cart's lines with quantities, the totals (spec §3: subtotal = base
- * amount, what is paid = cart amount), clear, go to checkout (with `t`, spec §4) and back to
+ * /panier (spec §2): the cart's lines with quantities, the totals (spec §3: subtotal = total =
+ * base amount, the cart amount as the total's special price when lower, `cartTotalsView`), clear, go to checkout (with `t`, spec §4) and back to
  * shopping. Pushes view_cart (spec §9) once the cart is loaded.
  */
 import { useStore } from '@nanostores/react';
 import { useEffect, useMemo, useState } from 'react';
+import { cartTotalsView } from '../../lib/commerce/cart.ts';
 import { formatPrice } from '../../lib/commerce/money.ts';
 import { createTranslator, type Messages } from '../../lib/i18n/translate.ts';
 import { trackViewCart } from '../../lib/stores/analytics.ts';
@@ -17,6 +18,7 @@ import {
   initCart,
 } from '../../lib/stores/cart.ts';
 import { buttonClass } from '../../components/ui/classes.ts';
+import { PriceTag } from '../ui/PriceTag.tsx';
 import { CART_LINES_MESSAGES, CartLines } from './CartLines.tsx';
 import { CheckoutLink } from './CheckoutLink.tsx';
 import { SEND_CART_MESSAGES, SendCartForm } from '../reseller/SendCartForm.tsx';
@@ -55,7 +57,7 @@ export function CartPage({
   const t = useMemo(() => createTranslator(messages), [messages]);
   const cart = useStore($cart);
   const items = useStore($cartItems);
-  const totals = useStore($cartTotals);
+  const totals = cartTotalsView(useStore($cartTotals));
   const loading = useStore($cartLoading);
   // The cart is known once the page's first load is done (an empty cart has no id).
   const [loaded, setLoaded] = useState(false);
@@ -96,7 +98,7 @@ export function CartPage({
       </div>
     );
   }
-  const discount = totals.subtotal - totals.special;
+  const { discount } = totals;
   return (
     <div className="grid gap-8 lg:grid-cols-[2fr_1fr]">
       <div className="flex flex-col gap-4">
@@ -129,8 +131,8 @@ export function CartPage({
           )}
           <div className="flex justify-between border-t border-neutral-200 pt-2 text-lg font-semibold">
             <dt>{t('cart.total')}</dt>
-            <dd className="tabular-nums" data-cart-total>
-              {formatPrice(totals.special)}
+            <dd data-cart-total>
+              <PriceTag price={totals.total} t={t} />
             </dd>
           </div>
         </dl>

@@ -9,6 +9,7 @@ import { CART_PATH, RESELLER_CART_PATH } from '../../lib/commerce/routes.ts';
 import { inResellerMode } from '../../lib/commerce/shop-mode.ts';
 import { $customer } from '../../lib/stores/customer.ts';
 import { useEffect } from 'react';
+import { cartTotalsView } from '../../lib/commerce/cart.ts';
 import { formatPrice } from '../../lib/commerce/money.ts';
 import type { Translate } from '../../lib/i18n/translate.ts';
 import { trackViewCart } from '../../lib/stores/analytics.ts';
@@ -29,7 +30,7 @@ export function CartSidebar({ t }: { t: Translate }) {
   const open = useStore($cartSidebarOpen);
   const items = useStore($cartItems);
   const count = useStore($cartItemCount);
-  const totals = useStore($cartTotals);
+  const totals = cartTotalsView(useStore($cartTotals));
   const empty = items.length === 0;
   const reseller = inResellerMode(useStore($customer), FEATURE_RESELLER_AREA);
 
@@ -51,9 +52,15 @@ export function CartSidebar({ t }: { t: Translate }) {
             <p className="flex items-baseline justify-between text-lg">
               <span>{t('cart.subtotal')}</span>
               <span className="font-semibold tabular-nums" data-cart-subtotal>
-                {formatPrice(totals.special)}
+                {formatPrice(totals.subtotal)}
               </span>
             </p>
+            {totals.discount > 0 && (
+              <p className="flex items-baseline justify-between text-sale" data-cart-discount>
+                <span>{t('cart.discount')}</span>
+                <span className="tabular-nums">−{formatPrice(totals.discount)}</span>
+              </p>
+            )}
             {reseller ? (
               // spec §6: a reseller sends the cart to a client from the reseller cart page.
               <a

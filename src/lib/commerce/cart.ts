@@ -56,6 +56,32 @@ export function cartTotals(cart: CartState | null | undefined): CartTotals {
   return { total: base, subtotal: base, special: cart?.cartAmount ?? 0 };
 }
 
+/** What the cart sidebar and the cart pages show of the totals. */
+export interface CartTotalsView {
+  /** "Sous-total": base_amount. */
+  subtotal: Cents;
+  /**
+   * "Total": base_amount, with cart_amount as its special price when it is lower (a cart-level
+   * discount or coupon), shown like a product's special price beside the struck-through one.
+   */
+  total: Pick<DisplayPrice, 'regular' | 'special'>;
+  /** base_amount − cart_amount when positive, else 0 (the "Remise" line). */
+  discount: Cents;
+}
+
+/**
+ * spec §3 totals as displayed: subtotal and total are base_amount; special (cart_amount) is
+ * what is paid and shows as the total's special price only when it is a reduction.
+ */
+export function cartTotalsView(totals: CartTotals): CartTotalsView {
+  const reduced = totals.special >= 0 && totals.special < totals.total;
+  return {
+    subtotal: totals.subtotal,
+    total: { regular: totals.total, special: reduced ? totals.special : null },
+    discount: reduced ? totals.total - totals.special : 0,
+  };
+}
+
 /** spec §3 item list: physical plus digital items (gift certificates and custom items are not). */
 export function cartItems(cart: CartState | null | undefined): CartLineItem[] {
   if (!cart) return [];

@@ -338,7 +338,11 @@ export interface CustomerAddress {
   firstName: string;
   lastName: string;
   company: string;
+  /** House or apartment number (the address form field `HOUSE_NUMBER_FIELD`, address.ts). */
+  houseNumber: string;
+  /** The street. */
   address1: string;
+  /** The complement ("complément d'adresse"). */
   address2: string;
   city: string;
   stateOrProvince: string;

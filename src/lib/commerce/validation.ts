@@ -174,6 +174,8 @@ const addressShape = {
   firstName: personName(),
   lastName: personName(),
   company: optionalText(NAME_MAX_LENGTH),
+  // spec §3 "house/apartment number", beside the street; the 40-character hint (spec §5).
+  houseNumber: optionalText(ADDRESS_MAX_LENGTH, M.address),
   address1: addressLine(),
   address2: optionalText(ADDRESS_MAX_LENGTH, M.address),
   city: z

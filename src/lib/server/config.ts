@@ -25,6 +25,7 @@ import {
   CONTENTFUL_API_URL,
   CONTENTFUL_ENVIRONMENT,
   CONTENTFUL_SPACE_ID,
+  LOG_LEVEL,
   MAIL_SENDER_EMAIL,
   MAIL_SENDER_NAME,
   REDIS_URL,
@@ -52,6 +53,7 @@ import {
 } from './reviews/index.ts';
 import { parseTrustedProxies, type TrustedProxies } from './client.ts';
 import { logFailure } from './failures.ts';
+import { setLogLevel, type LogLevel } from './log.ts';
 import { createResetTokens } from './password-reset.ts';
 import { createSessionManager, type SessionManager } from './session.ts';
 import { createAccountThrottle } from './throttle.ts';
@@ -76,6 +78,10 @@ import {
   createStorefrontResolver,
   hasDefaultStorefront,
 } from './storefronts.ts';
+
+/** spec §9: the server's log verbosity (`LOG_LEVEL`, default error), set once for the process. */
+export const logLevel: LogLevel = LOG_LEVEL;
+setLogLevel(logLevel);
 
 /** Connection to the BigCommerce REST API (or the sandbox), default channel included. */
 export const bigcommerceConnection: Readonly<BigCommerceClientOptions> = Object.freeze({

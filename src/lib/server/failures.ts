@@ -7,6 +7,7 @@
 import { BigCommerceError } from './bigcommerce/errors.ts';
 import { BrevoError } from './brevo/client.ts';
 import { ContentfulError } from './contentful/errors.ts';
+import { log } from './log.ts';
 
 export interface UpstreamFailure {
   /** 504 when upstream was too slow, 503 when it refused for now, 502 otherwise. */
@@ -53,10 +54,10 @@ export function logFailure(scope: string, what: string, error: unknown): void {
     const endpoint =
       error instanceof BigCommerceError || error instanceof ContentfulError ? error.endpoint : '';
     const where = message.includes(endpoint) ? '' : ` [${endpoint}]`;
-    console.error(`${context}: ${oneLine(message + where)} (${code} ${status})`);
+    log.error(`${context}: ${oneLine(message + where)} (${code} ${status})`);
     return;
   }
-  console.error(`${context}:`, error);
+  log.error(`${context}:`, error);
 }
 
 /**

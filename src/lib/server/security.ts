@@ -20,6 +20,19 @@ export function isSameOriginRequest(request: Request, origin: string): boolean {
   return sent.toLowerCase() === origin.toLowerCase();
 }
 
+/**
+ * A GET of `/deconnexion` that logs out at once: the browser says the shopper asked for it,
+ * from the shop's own pages (`Sec-Fetch-Site: same-origin`, the account menu's link) or by
+ * typing the address or opening a bookmark (`none`: no page made the request, so no other
+ * site can). Cross-site, same-site (a sibling subdomain) and browsers that do not say get a
+ * confirmation instead (issue 7: another site must not log the shopper out).
+ */
+export function isLogoutNavigation(request: Request): boolean {
+  if (request.method.toUpperCase() !== 'GET') return false;
+  const site = request.headers.get('sec-fetch-site');
+  return site === 'same-origin' || site === 'none';
+}
+
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 // What an HTML form can send cross-site without a CORS preflight (plus no body type at all).
 const FORM_TYPES = ['application/x-www-form-urlencoded', 'multipart/form-data', 'text/plain'];

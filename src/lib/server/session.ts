@@ -20,6 +20,7 @@ import { readCookie, type CookieOptions, type ReplyCookies } from './cookies.ts'
 import { deriveKey, signPayload, verifyPayload } from './keys.ts';
 import { withLock } from './store/lock.ts';
 import type { SharedStore } from './store/types.ts';
+import { log } from './log.ts';
 
 export const SESSION_COOKIE = 'session';
 /** spec §4 authentication marker (the name and lifetime the browser store reads too). */
@@ -255,7 +256,7 @@ function parseEnded(value: string | null): EndedSessions {
     }
     return { before: typeof before === 'number' ? before : 0, ids: safeIds };
   } catch {
-    console.error('[session] unreadable record of ended sessions in the store');
+    log.error('[session] unreadable record of ended sessions in the store');
     return none;
   }
 }

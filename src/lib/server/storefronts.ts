@@ -10,6 +10,7 @@ import {
   type Storefront,
   type StorefrontConfig,
 } from '../commerce/storefront.ts';
+import { log } from './log.ts';
 
 export interface StorefrontSettings {
   /** JSON object `{ "<host>": { name, channelId, protocol }, "default"?: {...} }`, if any. */
@@ -71,7 +72,7 @@ const MAX_WARNED_HOSTS = 1_000;
  */
 export function createStorefrontResolver(
   config: StorefrontConfig,
-  warn: (message: string) => void = console.warn,
+  warn: (message: string) => void = log.warn,
 ): (host: string | null | undefined) => Storefront {
   const warned = new Set<string>();
   return (host) => {

@@ -77,25 +77,30 @@ const progressive = (free: number): ProgressiveRule => ({
 });
 
 /**
- * The shop's limits: 5 attempts per account or device cookie and 20 failures per address
- * before waiting 1 s, 2 s, 4 s... at most 15 minutes; 10 registrations per address and 3 per
- * e-mail the same way, and newsletter sign-ups alike; 10 reviews per address and 5 per e-mail;
- * 30 carts sent to clients per address and 5 per client e-mail; 3 reset e-mails per account and 10 per address. Counts last an hour.
+ * The shop's limits. The fine work is done per account, e-mail and device cookie: 5 login
+ * attempts per account or device cookie, 3 registrations or newsletter sign-ups per e-mail,
+ * 5 reviews per e-mail, 5 carts sent per client e-mail, 3 reset e-mails per account. Per client
+ * address the limits stop floods only: one address may be thousands of phones behind a
+ * carrier-grade NAT, an office or a shop's Wi-Fi on a campaign day, so 500 registrations, 500
+ * newsletter sign-ups, 200 failed logins, 100 reviews and 30 carts sent (resellers only) per
+ * address; past the free ones each attempt waits 1 s, 2 s, 4 s... at most 15 minutes (a
+ * flood of 2,000 registrations from one address cannot pass in an hour); 200 reset e-mails
+ * per address (then silently none). Counts last an hour.
  */
 export const THROTTLE_RULES: Readonly<ThrottleRules> = Object.freeze({
   loginAccount: progressive(5),
-  loginAddress: progressive(20),
+  loginAddress: progressive(200),
   loginDevice: progressive(5),
-  registrationAddress: progressive(10),
+  registrationAddress: progressive(500),
   registrationEmail: progressive(3),
-  newsletterAddress: progressive(10),
+  newsletterAddress: progressive(500),
   newsletterEmail: progressive(3),
-  reviewAddress: progressive(10),
+  reviewAddress: progressive(100),
   reviewEmail: progressive(5),
   cartLinkAddress: progressive(30),
   cartLinkEmail: progressive(5),
   resetAccount: { limit: 3, windowMs: HOUR },
-  resetAddress: { limit: 10, windowMs: HOUR },
+  resetAddress: { limit: 200, windowMs: HOUR },
 });
 
 /** Device cookie (OWASP): HttpOnly, sent to the API only, kept across logouts. */

@@ -17,6 +17,7 @@
  *   new release's directory in `$RELEASE_DIR`.
  */
 import * as z from 'zod';
+import { DEFAULT_LOG_LEVEL, LOG_LEVELS, type LogLevel } from '../../lib/server/log.ts';
 
 export interface ServeConfig {
   contentfulSecret: string | undefined;
@@ -29,6 +30,8 @@ export interface ServeConfig {
   buildCommand: string | undefined;
   /** Whether any webhook is configured, hence rebuilds run. */
   rebuilds: boolean;
+  /** spec §9 log verbosity (`LOG_LEVEL`, default error). */
+  logLevel: LogLevel;
 }
 
 export class ServeConfigError extends Error {
@@ -82,6 +85,7 @@ const schema = z.object({
   REBUILD_DEBOUNCE_MS: integer(0, 600_000, 1500),
   REBUILD_TIMEOUT_MS: integer(10_000, 6 * 3_600_000, 900_000),
   REBUILD_COMMAND: z.preprocess(blankAsUnset, z.string().optional()),
+  LOG_LEVEL: z.preprocess(blankAsUnset, z.enum(LOG_LEVELS).default(DEFAULT_LOG_LEVEL)),
 });
 
 /** The settings of `env`, or a `ServeConfigError` naming each bad variable. */
@@ -104,5 +108,6 @@ export function readServeConfig(env: NodeJS.ProcessEnv): ServeConfig {
     rebuilds:
       value.CONTENTFUL_WEBHOOK_SECRET !== undefined ||
       value.BIGCOMMERCE_WEBHOOK_SECRET !== undefined,
+    logLevel: value.LOG_LEVEL,
   };
 }

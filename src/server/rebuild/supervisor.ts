@@ -39,6 +39,7 @@ import {
   type RebuildEvent,
   type RebuildScheduler,
 } from './scheduler.ts';
+import { log as logger } from '../../lib/server/log.ts';
 
 export interface RebuildSettings {
   debounceMs: number;
@@ -144,12 +145,12 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
   const log =
     options.log ??
     ((line: string) => {
-      console.log(line);
+      logger.info(line);
     });
   const logError =
     options.logError ??
     ((line: string) => {
-      console.error(line);
+      logger.error(line);
     });
   const releasesDir = path.resolve(options.releasesDir);
   const drainLimitMs = options.drainLimitMs ?? 30_000;

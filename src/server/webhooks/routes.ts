@@ -29,6 +29,7 @@ import {
   parseBigCommerceNotification,
   parseScope,
 } from './bigcommerce.ts';
+import { log as logger } from '../../lib/server/log.ts';
 
 /** Largest webhook body read (Contentful sends a whole entry: tens of KB at most). */
 export const MAX_WEBHOOK_BODY_BYTES = 1024 * 1024;
@@ -132,7 +133,7 @@ export function createWebhookRoutes(options: WebhookOptions): WebhookRoutes {
   const log =
     options.log ??
     ((line: string) => {
-      console.error(line);
+      logger.warn(line);
     });
   const maxBody = options.maxBodyBytes ?? MAX_WEBHOOK_BODY_BYTES;
   const loggedDisabled = new Set<string>();

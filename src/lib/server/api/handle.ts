@@ -11,6 +11,7 @@ import { directClient, type ClientInfo } from '../client.ts';
 import { ReplyCookies } from '../cookies.ts';
 import { logFailure, oneLine, upstreamFailure } from '../failures.ts';
 import { isJsonRequest, isSameOriginRequest } from '../security.ts';
+import { log } from '../log.ts';
 
 /** One callable method: a zod tuple for its arguments and the call itself. */
 export interface ApiMethod<C> {
@@ -235,7 +236,7 @@ export async function handleApiCall(
       const what = `${clip(service)}.${clip(method)} failed`;
       // A deliberate answer (unknown middleware, not configured) is one line, like upstream's.
       if (error instanceof ApiError)
-        console.error(oneLine(`[api] ${what}: ${error.message} (${error.code})`));
+        log.error(oneLine(`[api] ${what}: ${error.message} (${error.code})`));
       else logFailure('api', what, error);
     }
     const headers = error instanceof ApiError ? { ...error.headers } : {};

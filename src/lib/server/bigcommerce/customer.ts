@@ -4,6 +4,7 @@
  * or change whom) live in the API middleware, which passes the session's customer id.
  */
 import { z } from 'zod';
+import { HOUSE_NUMBER_FIELD } from '../../commerce/address.ts';
 import type { Customer, CustomerAddress, FormFieldValue } from '../../commerce/types.ts';
 import type { BigCommerceClient } from './client.ts';
 import type { AddressWrite, CustomerWrite } from './queries.ts';
@@ -175,7 +176,35 @@ function addressBody(input: Partial<AddressWrite>) {
   return body;
 }
 
-/** Adds an address to the customer's book; null when the reply holds none. */
+/**
+ * Writes the house or apartment number of an address (an address form field: BigCommerce's
+ * address has no such field, `address.ts`).
+ */
+async function writeHouseNumber(
+  client: BigCommerceClient,
+  addressId: number,
+  houseNumber: string,
+): Promise<void> {
+  await client.send('put', 'v3/customers/form-field-values', FormFieldValuePageSchema, {
+    json: [{ name: HOUSE_NUMBER_FIELD, value: houseNumber, address_id: addressId }],
+  });
+}
+
+/** The address as stored, with its form fields (the write replies carry none). */
+async function readAddress(
+  client: BigCommerceClient,
+  customerId: number,
+  addressId: number,
+): Promise<CustomerAddress | null> {
+  const [address] = await getCustomerAddresses(client, customerId, [addressId]);
+  return address ?? null;
+}
+
+/**
+ * Adds an address to the customer's book, its house or apartment number included; null when
+ * the reply holds none. When the number cannot be stored, the new address is deleted again
+ * and the error goes on: never half an address.
+ */
 export async function createCustomerAddress(
   client: BigCommerceClient,
   customerId: number,
@@ -188,10 +217,19 @@ export async function createCustomerAddress(
     // BigCommerce requires state_or_province, which French addresses leave empty.
     { json: [{ state_or_province: '', ...addressBody(input), customer_id: customerId }] },
   );
-  return created ?? null;
+  if (created === undefined) return null;
+  const houseNumber = input.houseNumber?.trim() ?? '';
+  if (houseNumber === '') return created;
+  try {
+    await writeHouseNumber(client, created.id, houseNumber);
+  } catch (error) {
+    await deleteCustomerAddresses(client, [created.id]);
+    throw error;
+  }
+  return readAddress(client, customerId, created.id);
 }
 
-/** Changes an address of the customer; null when the reply holds none. */
+/** Changes an address of the customer (and its house or apartment number); null when the reply holds none. */
 export async function updateCustomerAddress(
   client: BigCommerceClient,
   customerId: number,
@@ -204,7 +242,10 @@ export async function updateCustomerAddress(
     CustomerAddressListReplySchema,
     { json: [{ ...addressBody(input), id: addressId, customer_id: customerId }] },
   );
-  return updated ?? null;
+  if (updated === undefined) return null;
+  if (input.houseNumber === undefined) return updated;
+  await writeHouseNumber(client, addressId, input.houseNumber.trim());
+  return readAddress(client, customerId, addressId);
 }
 
 /** Deletes addresses by id (`id:in`, 204). */

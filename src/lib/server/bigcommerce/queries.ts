@@ -184,6 +184,8 @@ export interface AddressWrite {
   firstName: string;
   lastName: string;
   company?: string | undefined;
+  /** House or apartment number: the address form field `HOUSE_NUMBER_FIELD`. */
+  houseNumber?: string | undefined;
   address1: string;
   address2?: string | undefined;
   city: string;

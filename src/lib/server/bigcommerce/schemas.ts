@@ -9,6 +9,7 @@
  */
 import { z } from 'zod';
 import { toCents } from '../../commerce/money.ts';
+import { houseNumberOf } from '../../commerce/address.ts';
 import type {
   Banner,
   Brand,
@@ -827,6 +828,7 @@ export const CustomerAddressSchema = z
     firstName: a.first_name,
     lastName: a.last_name,
     company: a.company,
+    houseNumber: houseNumberOf(a.form_fields),
     address1: a.address1,
     address2: a.address2,
     city: a.city,

@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { SharedStore } from './types.ts';
+import { log } from '../log.ts';
 
 /** The lock could not be taken within `waitMs`. */
 export class LockTimeoutError extends Error {
@@ -50,7 +51,7 @@ export async function withLock<T>(
   } finally {
     await store.deleteIfEquals(lockKey, token).catch((error: unknown) => {
       // The lease frees the key anyway; the task's own result stands.
-      console.error(`[lock] could not release ${lockKey}:`, error);
+      log.error(`[lock] could not release ${lockKey}:`, error);
     });
   }
 }

@@ -10,6 +10,7 @@
  */
 import { createClient, RESP_TYPES } from 'redis';
 import type { SharedStore } from './types.ts';
+import { log } from '../log.ts';
 
 /** Redis could not be reached: the message names the address and the setting. */
 export class StoreUnavailableError extends Error {
@@ -92,10 +93,10 @@ export function createRedisStore(options: RedisStoreOptions): SharedStore {
     // One line per outage, not one per retry.
     if (down || closed) return;
     down = true;
-    console.error(`[store] ${unreachable(error).message}`);
+    log.error(`[store] ${unreachable(error).message}`);
   });
   client.on('ready', () => {
-    if (down) console.error(`[store] Redis at ${address} is reachable again`);
+    if (down) log.warn(`[store] Redis at ${address} is reachable again`);
     down = false;
     connected = true;
   });
