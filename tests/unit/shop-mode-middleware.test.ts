@@ -54,7 +54,9 @@ describe('createWithShopMode', () => {
       const reply = await run('/c/matelas', who, 'mode-revendeur=1');
       expect(reply).toMatchObject({ isReseller: false, cacheControl: 'public, s-maxage=60' });
       expect(reply.body).toBe(PAGE);
-      expect(reply.setCookie.join()).toMatch(/^mode-revendeur=deleted; Path=\/; Expires=Thu, 01 Jan 1970/);
+      expect(reply.setCookie.join()).toMatch(
+        /^mode-revendeur=deleted; Path=\/; Expires=Thu, 01 Jan 1970/,
+      );
     },
   );
 
