@@ -25,6 +25,7 @@ import type { Duplex } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import { cartLinkPath } from '../src/lib/commerce/cart-link.ts';
 import { listingViewPath } from '../src/lib/commerce/listing.ts';
+import { pagePathDecision } from '../src/lib/commerce/page-path.ts';
 import { createStore } from '../src/lib/server/store/index.ts';
 import { createRedisStore } from '../src/lib/server/store/redis.ts';
 import type { SharedStore } from '../src/lib/server/store/types.ts';
@@ -256,6 +257,16 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     if (isApi) {
       req.url = pathname + search;
       if (method === 'POST' && call) return onDemand.api(req, res, call.service, call.method);
+      return onDemand.relay(req, res);
+    }
+    // One spelling per page (issue 19), before files, cart links and Astro's guards see it.
+    const spelling = pagePathDecision(pathname, search);
+    if (spelling.kind === 'redirect') {
+      answer(req, res, 301, { location: spelling.location });
+      return;
+    }
+    if (spelling.kind === 'not-found') {
+      req.url = '/404';
       return onDemand.relay(req, res);
     }
     const read = method === 'GET' || method === 'HEAD';

@@ -7,6 +7,7 @@
 import { sequence } from 'astro/middleware';
 import { resolveCartRedirect } from './lib/server/cart-redirect.ts';
 import {
+  accountServices,
   bigcommerce,
   bigcommerceForHost,
   cartCookieMaxAge,
@@ -16,6 +17,7 @@ import {
   trustedProxies,
 } from './lib/server/config.ts';
 import { getProductById } from './lib/server/bigcommerce/index.ts';
+import { ReplyCookies } from './lib/server/cookies.ts';
 import {
   createWithBudget,
   createWithCartRedirect,
@@ -26,7 +28,7 @@ import {
   createWithRedirects,
   createWithReseller,
   loadRedirectList,
-  withTrailingSlash,
+  withCanonicalPath,
 } from './lib/server/middleware/index.ts';
 import { resellerVisitor } from './lib/server/reseller.ts';
 import { requestHost } from './lib/server/storefronts.ts';
@@ -38,8 +40,9 @@ export const onRequest = sequence(
   createWithBudget(),
   // 2. Who asks (behind TRUSTED_PROXIES): address, scheme, public origin; cross-site posts 403.
   createWithClient({ trustedProxies }),
-  // 3. spec §2: a path ending with '/' answers 301 without it.
-  withTrailingSlash,
+  // 3. One spelling per page, before any guard: a trailing slash (spec §2), `.html`, `//`, `..`,
+  //    escaped letters answer 301 to the canonical path (issue 19).
+  withCanonicalPath,
   // 4. spec §1, §6: the pages of a feature switched off answer the not-found page, 404.
   createWithFeatures(features),
   // 5. spec §2 guards (login-required, cart-authenticated), trusting the signed session.
@@ -50,10 +53,20 @@ export const onRequest = sequence(
       resellerVisitor(bigcommerceForHost(requestHost(request)), await customerOf(request)),
   }),
   // 7. spec §2 redirect-to-cart (`?id&token`), on the channel of the request's storefront.
+  //    Only a token the shop minted opens a cart; the opener's browser then holds its checkout.
   createWithCartRedirect({
     resolve: (request, query) =>
-      resolveCartRedirect(bigcommerceForHost(requestHost(request)), query),
+      resolveCartRedirect(
+        bigcommerceForHost(requestHost(request)),
+        accountServices().cartLinkKey,
+        query,
+      ),
     cookieMaxAge: cartCookieMaxAge,
+    adopt: async (request, cartId, secure) => {
+      const cookies = new ReplyCookies({ secure });
+      await accountServices().checkouts.handOver(request, cookies, cartId);
+      return cookies.headers();
+    },
   }),
   // 8. spec §2 storefront redirects (the BigCommerce list, loaded once).
   createWithRedirects({ load: () => loadRedirectList(bigcommerce(), storefrontHosts) }),

@@ -7,7 +7,7 @@ import { createWithGuards, type GuardsOptions } from './with-guards.ts';
 import { createWithProductPath, type ProductPathOptions } from './with-product-path.ts';
 import { createWithRedirects, type RedirectList, type RedirectsOptions } from './with-redirects.ts';
 import { createWithReseller, type ResellerOptions } from './with-reseller.ts';
-import { withTrailingSlash } from './with-trailing-slash.ts';
+import { withCanonicalPath } from './with-canonical-path.ts';
 
 /**
  * The shop's middleware handlers; `src/middleware.ts` puts them in order with Astro's
@@ -23,7 +23,7 @@ export {
   createWithRedirects,
   createWithReseller,
   NOT_FOUND_ROUTE,
-  withTrailingSlash,
+  withCanonicalPath,
 };
 export type {
   CartRedirectOptions,
