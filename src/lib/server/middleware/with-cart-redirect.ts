@@ -8,6 +8,11 @@ export interface CartRedirectOptions {
   resolve(request: Request, query: { id: string; token: string }): Promise<string | null>;
   /** Lifetime of the cart cookie, in seconds (CART_COOKIE_MAX_AGE). */
   cookieMaxAge: number;
+  /**
+   * The browser opening the link takes the cart's checkout over (`checkout-holder.ts`): the
+   * cookies to set on the redirect.
+   */
+  adopt?(request: Request, cartId: string, secure: boolean): Promise<string[]>;
 }
 
 /**
@@ -31,13 +36,17 @@ export function createWithCartRedirect(options: CartRedirectOptions): Middleware
       return next();
     }
     if (cartId === null) return next();
+    const { secure } = context.locals.clientInfo;
     const headers = new Headers({ Location: CART_PATH, 'Cache-Control': 'no-store' });
+    for (const cookie of (await options.adopt?.(context.request, cartId, secure)) ?? []) {
+      headers.append('Set-Cookie', cookie);
+    }
     headers.append(
       'Set-Cookie',
       cartCookie(cartId, {
         maxAge: options.cookieMaxAge,
         // Secure by the browser's scheme (ClientInfo), https behind a TLS proxy too.
-        secure: context.locals.clientInfo.secure,
+        secure,
       }),
     );
     return new Response(null, { status: 302, headers });
