@@ -26,6 +26,7 @@ import { pathToFileURL } from 'node:url';
 import { cartLinkPath } from '../src/lib/commerce/cart-link.ts';
 import { listingViewPath } from '../src/lib/commerce/listing.ts';
 import { pagePathDecision } from '../src/lib/commerce/page-path.ts';
+import { readBuildFlags } from '../src/integrations/build-flags.ts';
 import { createStore } from '../src/lib/server/store/index.ts';
 import { createRedisStore } from '../src/lib/server/store/redis.ts';
 import type { SharedStore } from '../src/lib/server/store/types.ts';
@@ -155,6 +156,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const entry = pathToFileURL(path.join(serverDir, 'entry.mjs')).href;
   const { handler } = (await import(entry)) as { handler: AppHandler };
   const buildId = await buildIdOf(serverDir);
+  // spec §1: with the transactional flag off a cart link does nothing (issue 19).
+  const { transactional } = readBuildFlags(serverDir);
   const isHttps = httpsDetector();
   const now = options.now ?? Date.now;
   const statics = createStaticFiles({ root: path.join(distDir, 'client'), now });
@@ -271,7 +274,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     }
     const read = method === 'GET' || method === 'HEAD';
     // spec §2 redirect-to-cart on every page, pre-rendered ones included: to the middleware.
-    const cartLink = read ? cartLinkPath(pathname, search) : null;
+    const cartLink = read && transactional ? cartLinkPath(pathname, search) : null;
     if (cartLink !== null) {
       req.url = cartLink;
       return onDemand.relay(req, res);

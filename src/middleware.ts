@@ -55,6 +55,8 @@ export const onRequest = sequence(
   // 7. spec §2 redirect-to-cart (`?id&token`), on the channel of the request's storefront.
   //    Only a token the shop minted opens a cart; the opener's browser then holds its checkout.
   createWithCartRedirect({
+    // spec §1: with the transactional flag off a cart link does nothing (no cookie, no 302).
+    enabled: features.transactional,
     resolve: (request, query) =>
       resolveCartRedirect(
         bigcommerceForHost(requestHost(request)),

@@ -60,6 +60,8 @@ export interface ThrottleRules {
   cartLinkAddress: ProgressiveRule;
   /** Carts sent to one client e-mail. */
   cartLinkEmail: ProgressiveRule;
+  /** Wishlists created by one customer. */
+  wishlistCustomer: ProgressiveRule;
   /** Password-reset e-mails per account. */
   resetAccount: WindowRule;
   /** Password-reset e-mails per address (group). */
@@ -80,7 +82,8 @@ const progressive = (free: number): ProgressiveRule => ({
  * The shop's limits: 5 attempts per account or device cookie and 20 failures per address
  * before waiting 1 s, 2 s, 4 s... at most 15 minutes; 10 registrations per address and 3 per
  * e-mail the same way, and newsletter sign-ups alike; 10 reviews per address and 5 per e-mail;
- * 30 carts sent to clients per address and 5 per client e-mail; 3 reset e-mails per account and 10 per address. Counts last an hour.
+ * 30 carts sent to clients per address and 5 per client e-mail; 10 wishlists created per customer;
+ * 3 reset e-mails per account and 10 per address. Counts last an hour.
  */
 export const THROTTLE_RULES: Readonly<ThrottleRules> = Object.freeze({
   loginAccount: progressive(5),
@@ -94,6 +97,7 @@ export const THROTTLE_RULES: Readonly<ThrottleRules> = Object.freeze({
   reviewEmail: progressive(5),
   cartLinkAddress: progressive(30),
   cartLinkEmail: progressive(5),
+  wishlistCustomer: progressive(10),
   resetAccount: { limit: 3, windowMs: HOUR },
   resetAddress: { limit: 10, windowMs: HOUR },
 });
@@ -277,6 +281,8 @@ export interface AccountThrottle {
   review(input: { email: string; address: string }): Promise<Admission>;
   /** Before a reseller's cart is mailed to a client: whether it may go on now (counted). */
   cartLink(input: { email: string; address: string }): Promise<Admission>;
+  /** Before a customer creates a wishlist: whether it may go on now (counted). */
+  wishlist(input: { customerId: number }): Promise<Admission>;
   /** Whether a reset e-mail may be sent for this request (counted). */
   resetRequest(input: { email: string; address: string }): Promise<boolean>;
 }
@@ -417,6 +423,18 @@ export function createAccountThrottle(options: AccountThrottleOptions): AccountT
     // Each cart sent mails a stranger's address: counted like sign-ups.
     cartLink: ({ email, address }) =>
       admitSignUp('cart-link', email, address, rules.cartLinkEmail, rules.cartLinkAddress),
+
+    // Each wishlist created counts (issue 19: creation was unlimited), per customer.
+    wishlist: async ({ customerId }) =>
+      (
+        await admit(store, [
+          {
+            key: `limit:wishlist:customer:${String(customerId)}`,
+            rule: rules.wishlistCustomer,
+            counts: 'attempts',
+          },
+        ])
+      ).admission,
 
     async resetRequest({ email, address }) {
       const group = addressGroup(address);

@@ -4,6 +4,8 @@ import { CART_PATH } from '../../commerce/guards.ts';
 import { logFailure } from '../failures.ts';
 
 export interface CartRedirectOptions {
+  /** False with the transactional flag off: a cart link does nothing (default true). */
+  enabled?: boolean;
   /** The cart id to open for a request's `id` and `token`, or null (see cart-redirect.ts). */
   resolve(request: Request, query: { id: string; token: string }): Promise<string | null>;
   /** Lifetime of the cart cookie, in seconds (CART_COOKIE_MAX_AGE). */
@@ -23,7 +25,7 @@ export interface CartRedirectOptions {
  */
 export function createWithCartRedirect(options: CartRedirectOptions): MiddlewareHandler {
   return async (context, next) => {
-    if (context.isPrerendered) return next();
+    if (context.isPrerendered || options.enabled === false) return next();
     const url = new URL(context.request.url);
     const id = url.searchParams.get('id')?.trim() ?? '';
     const token = url.searchParams.get('token')?.trim() ?? '';
