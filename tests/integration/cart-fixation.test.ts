@@ -222,6 +222,22 @@ describe('the attack of issue 19, end to end', () => {
     expect(order).toMatchObject({ id: orderId, customerId: 0, cartId: cart.id });
   });
 
+  test('a logged-in attacker cannot take the guest cart being paid into his account', async () => {
+    const attacker = api.shopper();
+    await attacker.login(CUSTOMERS.formerReseller.email, CUSTOMERS.formerReseller.password);
+    const victim = api.shopper();
+    const cart = await guestCart(victim);
+    await victim.data('getCheckoutUrl', [{ cartId: cart.id }]);
+    const elsewhere = {
+      status: 409,
+      json: { message: 'This cart is being paid for in another browser' },
+    };
+    expect(await attacker.call('getCheckoutUrl', [{ cartId: cart.id }])).toMatchObject(elsewhere);
+    expect(await attacker.call('updateCart', [{ id: cart.id }])).toMatchObject(elsewhere);
+    const stored = await api.admin('GET', `v3/carts/${cart.id}`);
+    expect((stored.json as { data: { customer_id: number } }).data.customer_id).toBe(0);
+  });
+
   test('an attacker who claims the checkout first only ever pays for it himself', async () => {
     const attacker = api.shopper();
     const cart = await guestCart(attacker);

@@ -32,6 +32,8 @@ export interface CheckoutHolders {
    * this browser holds it (the cookie is set on `cookies` for a browser without one).
    */
   claim(request: Request, cookies: ReplyCookies, cartId: string): Promise<boolean>;
+  /** Whether nobody but this browser holds the cart's checkout (nothing is claimed). */
+  free(request: Request, cartId: string): Promise<boolean>;
   /** The browser opening the cart's shop-minted link takes its checkout over. */
   handOver(request: Request, cookies: ReplyCookies, cartId: string): Promise<void>;
   /** The cart changes hands (a reseller sends it): no browser holds it until its link opens. */
@@ -79,6 +81,10 @@ export function createCheckoutHolders(options: {
       if (await store.setIfAbsent(holdKey(cartId), id, HOLD_MS)) return true;
       // Another browser claimed it a moment ago.
       return (await store.get(holdKey(cartId))) === id;
+    },
+    async free(request, cartId) {
+      const holder = await store.get(holdKey(cartId));
+      return holder === null || holder === browserOf(request);
     },
     async handOver(request, cookies, cartId) {
       await store.set(holdKey(cartId), ensureBrowser(request, cookies), HOLD_MS);

@@ -166,11 +166,14 @@ export const cartMethods = {
     z.tuple([z.strictObject({ id: CartIdSchema }).describe('cart')]),
     async (context: ShopContext, [{ id }]) => {
       const customerId = requireCustomer(context);
-      const cart = await writeCart(context, id, (found) =>
-        found.customerId === customerId
-          ? Promise.resolve(found)
-          : updateCartCustomer(context.client, id, customerId),
-      );
+      const cart = await writeCart(context, id, async (found) => {
+        if (found.customerId === customerId) return found;
+        // A guest cart another browser is paying for is not taken into an account.
+        if (!(await accountOf(context).checkouts.free(context.request, id))) {
+          throw checkoutElsewhere();
+        }
+        return updateCartCustomer(context.client, id, customerId);
+      });
       await saveCartId(context.client, customerId, id);
       return cart;
     },
@@ -280,7 +283,11 @@ export const cartMethods = {
     (context: ShopContext, [{ cartId }]) =>
       writeCart(context, cartId, async (cart) => {
         const account = accountOf(context);
-        if (!(await account.checkouts.claim(context.request, context.cookies, cartId))) {
+        // A guest cart's checkout is one browser's (a customer's cart is theirs already).
+        if (
+          cart.customerId === 0 &&
+          !(await account.checkouts.claim(context.request, context.cookies, cartId))
+        ) {
           throw checkoutElsewhere();
         }
         return {
