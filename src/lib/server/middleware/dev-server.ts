@@ -21,7 +21,7 @@ type DevMiddleware = (req: DevRequest, res: DevResponse, next: () => void) => vo
 export const devServerRequests: DevMiddleware = (req, res, next) => {
   const read = req.method === 'GET' || req.method === 'HEAD';
   const raw = req.url ?? '/';
-  if (/^\/(@|_|node_modules\/)/.test(raw)) {
+  if (!read || /^\/(@|_|node_modules\/)/.test(raw)) {
     next();
     return;
   }
@@ -40,10 +40,6 @@ export const devServerRequests: DevMiddleware = (req, res, next) => {
     return;
   }
   const url = new URL(raw, 'http://localhost');
-  if (!read) {
-    next();
-    return;
-  }
   const cartLink = cartLinkPath(url.pathname, url.search);
   const view = cartLink ?? listingViewPath(url.pathname, url.search);
   if (view !== null) req.url = view;
