@@ -6,6 +6,7 @@ import tailwindcss from '@tailwindcss/vite';
 import { defineConfig, envField } from 'astro/config';
 import { devServer } from './src/lib/server/middleware/dev-server.ts';
 import { serviceWorker } from './src/integrations/service-worker.ts';
+import { buildFlags } from './src/integrations/build-flags.ts';
 import { INLINE_SCRIPTS } from './src/components/layout/inline-scripts.ts';
 import { CONTENTFUL_MEDIA_ORIGINS, cspConfig, parseCheckoutOrigins } from './src/lib/server/csp.ts';
 import { parseContainerId } from './src/lib/analytics/tag-manager.ts';
@@ -44,6 +45,9 @@ export default defineConfig({
   build: { format: 'file', inlineStylesheets: 'auto', concurrency: 4 },
   adapter: node({ mode: 'middleware' }),
   integrations: [
+    // The flags the storefront server needs (cart links do nothing with the transactional
+    // flag off), read like FEATURE_REVIEWS above.
+    buildFlags({ transactional: process.env.FEATURE_TRANSACTIONAL !== 'false' }),
     {
       // Reads the catalogue while Vite bundles (catalogue-prefetch.ts): the pages take it.
       name: 'catalogue-prefetch',

@@ -26,6 +26,8 @@ import { pathToFileURL } from 'node:url';
 import { cartLinkPath } from '../src/lib/commerce/cart-link.ts';
 import { listingViewPath } from '../src/lib/commerce/listing.ts';
 import { hasResellerMode, resellerPage } from '../src/lib/commerce/shop-mode.ts';
+import { pagePathDecision } from '../src/lib/commerce/page-path.ts';
+import { readBuildFlags } from '../src/integrations/build-flags.ts';
 import { createStore } from '../src/lib/server/store/index.ts';
 import { createRedisStore } from '../src/lib/server/store/redis.ts';
 import type { SharedStore } from '../src/lib/server/store/types.ts';
@@ -157,6 +159,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const entry = pathToFileURL(path.join(serverDir, 'entry.mjs')).href;
   const { handler } = (await import(entry)) as { handler: AppHandler };
   const buildId = await buildIdOf(serverDir);
+  // spec §1: with the transactional flag off a cart link does nothing (issue 19).
+  const { transactional } = readBuildFlags(serverDir);
   const isHttps = httpsDetector();
   const now = options.now ?? Date.now;
   const statics = createStaticFiles({ root: path.join(distDir, 'client'), now });
@@ -279,9 +283,19 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       if (method === 'POST' && call) return onDemand.api(req, res, call.service, call.method);
       return onDemand.relay(req, res);
     }
+    // One spelling per page (issue 19), before files, cart links and Astro's guards see it.
+    const spelling = pagePathDecision(pathname, search);
+    if (spelling.kind === 'redirect') {
+      answer(req, res, 301, { location: spelling.location });
+      return;
+    }
+    if (spelling.kind === 'not-found') {
+      req.url = '/404';
+      return onDemand.relay(req, res);
+    }
     const read = method === 'GET' || method === 'HEAD';
     // spec §2 redirect-to-cart on every page, pre-rendered ones included: to the middleware.
-    const cartLink = read ? cartLinkPath(pathname, search) : null;
+    const cartLink = read && transactional ? cartLinkPath(pathname, search) : null;
     if (cartLink !== null) {
       req.url = cartLink;
       return onDemand.relay(req, res);

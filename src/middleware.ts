@@ -7,6 +7,7 @@
 import { sequence } from 'astro/middleware';
 import { resolveCartRedirect } from './lib/server/cart-redirect.ts';
 import {
+  accountServices,
   bigcommerce,
   bigcommerceForHost,
   cartCookieMaxAge,
@@ -16,6 +17,7 @@ import {
   trustedProxies,
 } from './lib/server/config.ts';
 import { getProductById } from './lib/server/bigcommerce/index.ts';
+import { ReplyCookies } from './lib/server/cookies.ts';
 import {
   createWithBudget,
   createWithCartRedirect,
@@ -27,7 +29,7 @@ import {
   createWithReseller,
   createWithShopMode,
   loadRedirectList,
-  withTrailingSlash,
+  withCanonicalPath,
 } from './lib/server/middleware/index.ts';
 import { resellerVisitor } from './lib/server/reseller.ts';
 import { requestHost } from './lib/server/storefronts.ts';
@@ -41,8 +43,9 @@ export const onRequest = sequence(
   createWithBudget(),
   // 2. Who asks (behind TRUSTED_PROXIES): address, scheme, public origin; cross-site posts 403.
   createWithClient({ trustedProxies }),
-  // 3. spec §2: a path ending with '/' answers 301 without it.
-  withTrailingSlash,
+  // 3. One spelling per page, before any guard: a trailing slash (spec §2), `.html`, `//`, `..`,
+  //    escaped letters answer 301 to the canonical path (issue 19).
+  withCanonicalPath,
   // 4. spec §1, §6: the pages of a feature switched off answer the not-found page, 404.
   createWithFeatures(features),
   // 5. spec §2 guards (login-required, cart-authenticated), trusting the signed session.
@@ -50,10 +53,22 @@ export const onRequest = sequence(
   // 6. spec §2 reseller area: visitors to its login, non-resellers to the main shop.
   createWithReseller({ visitor: visitorOf }),
   // 7. spec §2 redirect-to-cart (`?id&token`), on the channel of the request's storefront.
+  //    Only a token the shop minted opens a cart; the opener's browser then holds its checkout.
   createWithCartRedirect({
+    // spec §1: with the transactional flag off a cart link does nothing (no cookie, no 302).
+    enabled: features.transactional,
     resolve: (request, query) =>
-      resolveCartRedirect(bigcommerceForHost(requestHost(request)), query),
+      resolveCartRedirect(
+        bigcommerceForHost(requestHost(request)),
+        accountServices().cartLinkKey,
+        query,
+      ),
     cookieMaxAge: cartCookieMaxAge,
+    adopt: async (request, cartId, secure) => {
+      const cookies = new ReplyCookies({ secure });
+      await accountServices().checkouts.handOver(request, cookies, cartId);
+      return cookies.headers();
+    },
   }),
   // 8. spec §2 storefront redirects (the BigCommerce list, loaded once).
   createWithRedirects({ load: () => loadRedirectList(bigcommerce(), storefrontHosts) }),

@@ -74,6 +74,11 @@ export interface SandboxOptions {
   siteUrl?: string;
   /** BigCommerce app client id (`iss` of customer login JWTs); default 'sandbox-client'. */
   clientId?: string;
+  /**
+   * Other API accounts (apps) of the store, each with its own `X-Auth-Token` and client id:
+   * metafields are their writer's (`permission_set`: another app's `app_only` field is hidden).
+   */
+  apps?: readonly { token: string; clientId: string }[];
   /** BigCommerce app client secret (signs customer login JWTs); default 'sandbox-client-secret'. */
   clientSecret?: string;
   /** Brevo `api-key`; default 'sandbox-brevo-key'. */
@@ -377,6 +382,12 @@ async function faulted(
 }
 
 /** Finds the route of an API path; 404 or 405 replies when there is none. */
+/** The client id of the app an `X-Auth-Token` belongs to, or null for no valid token. */
+function appOf(config: SandboxConfig, token: string | string[] | undefined): string | null {
+  if (token === config.token) return config.clientId;
+  return config.apps.find((app) => app.token === token)?.clientId ?? null;
+}
+
 async function dispatch(
   req: IncomingMessage,
   state: ServerState,
@@ -384,6 +395,7 @@ async function dispatch(
   url: URL,
   family: Family,
   path: string,
+  app?: string,
 ): Promise<Reply> {
   const method = req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET');
   let pathMatched = false;
@@ -424,6 +436,7 @@ async function dispatch(
       rawBody,
       headers: req.headers,
       config: state.config,
+      app: app ?? state.config.clientId,
     };
     try {
       return await candidate.handler(ctx);
@@ -486,10 +499,11 @@ async function handle(req: IncomingMessage, state: ServerState, origin: string):
   const rest = url.pathname.slice(prefix.length - 1);
   const version = rest.startsWith('/v2/') ? 'v2' : rest.startsWith('/v3/') ? 'v3' : undefined;
   if (!version) return v3Error(404, 'Not Found');
-  if (req.headers['x-auth-token'] !== state.config.token) {
+  const app = appOf(state.config, req.headers['x-auth-token']);
+  if (app === null) {
     return familyError(version, 401, 'No valid credentials were found in this request.');
   }
-  return dispatch(req, state, origin, url, version, rest.slice(3));
+  return dispatch(req, state, origin, url, version, rest.slice(3), app);
 }
 
 /** Starts the sandbox; seeds `dataDir` on first use (or when the catalogue size changed). */
@@ -524,6 +538,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     storeHash,
     token,
     clientId: options.clientId ?? 'sandbox-client',
+    apps: options.apps ?? [],
     clientSecret: options.clientSecret ?? 'sandbox-client-secret',
     brevoKey: options.brevoKey ?? 'sandbox-brevo-key',
     cartWriteLatencyMs: options.cartWriteLatencyMs ?? 15,

@@ -1,7 +1,7 @@
 /**
  * Ownership over HTTP on the production build (issue 7, `src/lib/server/ownership.ts`): an
- * order is shown on `/paiement?commande=` and in the account only to its customer (or, for the
- * confirmation, to the browser whose cart became that order); a cross-origin POST to
+ * order is shown on `/paiement?commande=` and in the account only to its customer (or, for a
+ * guest order, to the browser that placed it: not to one merely holding the cart id); a cross-origin POST to
  * `/paiement` is refused.
  */
 import { expect, test, type APIRequest, type APIRequestContext } from '@playwright/test';
@@ -119,7 +119,22 @@ test.describe('another customer’s order is not shown', () => {
 
     const other = await shopper(playwright.request);
     const asPaul = await loggedIn(playwright.request, paul);
-    for (const context of [other, asPaul]) {
+    // issue 19: a browser merely holding the cart id (its cart-id cookie) is not the one that
+    // placed the order.
+    const holder = await shopper(playwright.request);
+    await holder.addCookies([
+      {
+        name: 'cart-id',
+        value: cart.id,
+        domain: new URL(shop).hostname,
+        path: '/',
+        expires: -1,
+        httpOnly: false,
+        secure: false,
+        sameSite: 'Lax',
+      },
+    ]);
+    for (const context of [other, asPaul, holder]) {
       const refused = await page(context, `/paiement?commande=${orderId}`);
       expect(refused.status).toBe(404);
       expect(refused.html).not.toContain('data-order-confirmation');
@@ -131,7 +146,11 @@ test.describe('another customer’s order is not shown', () => {
     const own = await page(guest, `/paiement?commande=${orderId}`);
     expect(own.status).toBe(200);
     expect(own.html).toContain(`data-order-confirmation="${orderId}"`);
-    await Promise.all([guest.dispose(), other.dispose(), asPaul.dispose()]);
+    expect(await api(holder, 'getOrderByCart', [{ cartId: cart.id }])).toBeNull();
+    expect(await api(guest, 'getOrderByCart', [{ cartId: cart.id }])).toMatchObject({
+      id: Number(orderId),
+    });
+    await Promise.all([guest.dispose(), other.dispose(), asPaul.dispose(), holder.dispose()]);
   });
 });
 

@@ -259,7 +259,7 @@ describe('customer carts (spec §4 login merge, §6 rights)', () => {
     const cart = await marie.data<Cart>('createCart', [{ lineItems: [{ ...line, quantity: 1 }] }]);
     const itemId = items(cart)[0]?.id ?? UNKNOWN_ITEM;
     await marie.data('createCartMetafields', [
-      { cartId: cart.id, namespace: 'cart-redirection', key: 'token', value: 'secret' },
+      { cartId: cart.id, namespace: 'notes', key: 'gift', value: 'secret' },
     ]);
 
     const paul = api.shopper();
@@ -356,23 +356,23 @@ describe('checkout', () => {
   });
 });
 
-describe('cart metafields (spec §2 redirect-to-cart, §9 cart-redirection token)', () => {
+describe('cart metafields (spec §7 createCartMetafields, getCartMetafield(s))', () => {
   test('create and list, by namespace', async () => {
     const guest = api.shopper();
     const cart = await guest.data<Cart>('createCart', [{ lineItems: [{ ...other, quantity: 1 }] }]);
     const created = await guest.data<CartMetafield>('createCartMetafields', [
       {
         cartId: cart.id,
-        namespace: 'cart-redirection',
-        key: 'token',
+        namespace: 'gift',
+        key: 'message',
         value: 'abc123',
         permissionSet: 'app_only',
       },
     ]);
     expect(created).toMatchObject({
-      key: 'token',
+      key: 'message',
       value: 'abc123',
-      namespace: 'cart-redirection',
+      namespace: 'gift',
       resourceId: cart.id,
     });
     await guest.data('createCartMetafields', [
@@ -381,12 +381,28 @@ describe('cart metafields (spec §2 redirect-to-cart, §9 cart-redirection token
     const all = await guest.data<CartMetafield[]>('getCartMetafields', [{ cartId: cart.id }]);
     expect(all).toHaveLength(2);
     const some = await guest.data<CartMetafield[]>('getCartMetafields', [
-      { cartId: cart.id, namespace: 'cart-redirection' },
+      { cartId: cart.id, namespace: 'gift' },
     ]);
     expect(some.map((m) => m.value)).toEqual(['abc123']);
     // spec §7 getCartMetafield(s): the singular name answers the same.
-    expect(
-      await guest.data('getCartMetafield', [{ cartId: cart.id, namespace: 'cart-redirection' }]),
-    ).toEqual(some);
+    expect(await guest.data('getCartMetafield', [{ cartId: cart.id, namespace: 'gift' }])).toEqual(
+      some,
+    );
+  });
+
+  test('the shop’s cart-redirection fields never show in a list (issue 19)', async () => {
+    const guest = api.shopper();
+    const cart = await guest.data<Cart>('createCart', [{ lineItems: [{ ...other, quantity: 1 }] }]);
+    await api.admin('POST', `v3/carts/${cart.id}/metafields`, {
+      namespace: 'cart-redirection',
+      key: 'token',
+      value: 'the-shop-token',
+      permission_set: 'app_only',
+    });
+    await guest.data('createCartMetafields', [
+      { cartId: cart.id, namespace: 'gift', key: 'k', value: 'v' },
+    ]);
+    const all = await guest.data<CartMetafield[]>('getCartMetafields', [{ cartId: cart.id }]);
+    expect(all.map((m) => m.namespace)).toEqual(['gift']);
   });
 });

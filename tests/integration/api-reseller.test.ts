@@ -12,9 +12,16 @@ import { createBigCommerceClient } from '../../src/lib/server/bigcommerce/index.
 import {
   CART_REDIRECTION_KEY,
   CART_REDIRECTION_NAMESPACE,
+  cartLinkKey,
   resolveCartRedirect,
 } from '../../src/lib/server/cart-redirect.ts';
-import { BREVO_KEY, someVariant, startShopApi, type ShopApi } from './helpers/shop-api.ts';
+import {
+  BREVO_KEY,
+  SESSION_SECRET,
+  someVariant,
+  startShopApi,
+  type ShopApi,
+} from './helpers/shop-api.ts';
 
 let api: ShopApi;
 let line: { productId: number; variantId: number };
@@ -160,10 +167,24 @@ describe('sendCartToClient (spec §2 "send the cart to a client")', () => {
       accessToken: api.sandbox.token,
       channelId: 1,
     });
-    expect(await resolveCartRedirect(client, { id: cart.id, token })).toBe(cart.id);
-    expect(await resolveCartRedirect(client, { id: cart.id, token: `${token}x` })).toBeNull();
-    expect(await resolveCartRedirect(client, { id: cart.id, token: token.slice(1) })).toBeNull();
-    expect(await resolveCartRedirect(client, { id: cart.id, token: '' })).toBeNull();
+    expect(
+      await resolveCartRedirect(client, cartLinkKey(SESSION_SECRET), { id: cart.id, token }),
+    ).toBe(cart.id);
+    expect(
+      await resolveCartRedirect(client, cartLinkKey(SESSION_SECRET), {
+        id: cart.id,
+        token: `${token}x`,
+      }),
+    ).toBeNull();
+    expect(
+      await resolveCartRedirect(client, cartLinkKey(SESSION_SECRET), {
+        id: cart.id,
+        token: token.slice(1),
+      }),
+    ).toBeNull();
+    expect(
+      await resolveCartRedirect(client, cartLinkKey(SESSION_SECRET), { id: cart.id, token: '' }),
+    ).toBeNull();
 
     // The reseller no longer owns it; its saved 'Cart ID' is gone.
     const me = await shopper.data<CurrentCustomer>('getCustomers');

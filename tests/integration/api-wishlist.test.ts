@@ -5,7 +5,17 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Wishlist } from '../../src/lib/commerce/types.ts';
 import { CUSTOMERS } from '../../scripts/sandbox/fixtures.ts';
-import { someVariant, startShopApi, type ShopApi, type Shopper } from './helpers/shop-api.ts';
+import { MAX_WISHLISTS_PER_CUSTOMER } from '../../src/lib/commerce/wishlist.ts';
+import { t } from '../../src/lib/i18n/index.ts';
+import { createMemoryStore } from '../../src/lib/server/store/memory.ts';
+import { createAccountThrottle, THROTTLE_RULES } from '../../src/lib/server/throttle.ts';
+import {
+  SESSION_SECRET,
+  someVariant,
+  startShopApi,
+  type ShopApi,
+  type Shopper,
+} from './helpers/shop-api.ts';
 
 let api: ShopApi;
 let line: { productId: number; variantId: number };
@@ -137,5 +147,73 @@ describe('wishlist methods (spec §7)', () => {
       headers: { 'Content-Type': 'text/plain', Origin: 'https://evil.example' },
     });
     expect(reply.status).toBe(403);
+  });
+});
+
+describe('wishlists per customer: capped, creations throttled (issue 19)', () => {
+  const LIMIT = { status: 409, json: { message: 'Wishlist limit reached', statusCode: 409 } };
+
+  test('the French message names the cap', () => {
+    expect(t('Wishlist limit reached')).toContain(`(${String(MAX_WISHLISTS_PER_CUSTOMER)})`);
+  });
+
+  test('at most MAX_WISHLISTS_PER_CUSTOMER, also under concurrent calls; a deleted one frees a place', async () => {
+    // The creation throttle out of the way: this test is about the cap.
+    const store = createMemoryStore();
+    const generous = await startShopApi({
+      sandbox: api.sandbox,
+      account: {
+        throttle: createAccountThrottle({
+          store,
+          secret: SESSION_SECRET,
+          rules: {
+            ...THROTTLE_RULES,
+            wishlistCustomer: { ...THROTTLE_RULES.wishlistCustomer, free: 1000 },
+          },
+        }),
+      },
+    });
+    try {
+      const claire = generous.shopper();
+      await claire.login(
+        CUSTOMERS.resellerWithSellers.email,
+        CUSTOMERS.resellerWithSellers.password,
+      );
+      const start = (await claire.data<Wishlist[]>('getAllWishlists')).length;
+      for (let n = start; n < MAX_WISHLISTS_PER_CUSTOMER - 2; n += 1) {
+        await claire.data('createWishlist', [{ name: `Liste ${String(n)}` }]);
+      }
+      const race = await Promise.all(
+        Array.from({ length: 6 }, (_, i) =>
+          claire.call('createWishlist', [{ name: `Course ${String(i)}` }]),
+        ),
+      );
+      expect(race.filter((r) => r.status === 200)).toHaveLength(2);
+      for (const refused of race.filter((r) => r.status !== 200))
+        expect(refused).toMatchObject(LIMIT);
+      const all = await claire.data<Wishlist[]>('getAllWishlists');
+      expect(all).toHaveLength(MAX_WISHLISTS_PER_CUSTOMER);
+      expect(await claire.call('createWishlist', [{ name: 'De trop' }])).toMatchObject(LIMIT);
+      await claire.data('deleteWishlist', [all[all.length - 1]?.id ?? 0]);
+      expect((await claire.call('createWishlist', [{ name: 'Remplaçante' }])).status).toBe(200);
+    } finally {
+      await generous.close();
+      await store.close();
+    }
+  });
+
+  test('past 10 creations an hour, the next one waits (429 with Retry-After)', async () => {
+    const paul = await customer('reseller');
+    const free = THROTTLE_RULES.wishlistCustomer.free;
+    for (let n = 0; n < free; n += 1) {
+      expect((await paul.call('createWishlist', [{ name: `Liste ${String(n)}` }])).status).toBe(
+        200,
+      );
+    }
+    // The first past the free ones claims the wait; the one right after it is refused.
+    await paul.call('createWishlist', [{ name: 'Une de plus' }]);
+    const refused = await paul.call('createWishlist', [{ name: 'Encore une' }]);
+    expect(refused).toMatchObject({ status: 429, json: { message: 'Too many attempts' } });
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 });

@@ -22,7 +22,11 @@ import {
   validateCustomerCredentials,
   type BigCommerceClient,
 } from '../../src/lib/server/bigcommerce/index.ts';
-import { resolveCartRedirect } from '../../src/lib/server/cart-redirect.ts';
+import {
+  cartLinkKey,
+  mintCartToken,
+  resolveCartRedirect,
+} from '../../src/lib/server/cart-redirect.ts';
 import { CUSTOMERS } from '../../scripts/sandbox/fixtures.ts';
 import { startTestSandbox, type TestSandbox } from './helpers/sandbox.ts';
 
@@ -101,20 +105,57 @@ describe('customers and orders', () => {
 });
 
 describe('redirect-to-cart (spec §2, §9 cart-redirection token)', () => {
-  test('a guest cart with the matching token opens; anything else does not', async () => {
+  const key = cartLinkKey('redirect-to-cart-test-secret-0123456789');
+
+  test('a guest cart with the matching shop-minted token opens; anything else does not', async () => {
+    const line = await firstVariant();
+    const cart = await createCart(client, { lineItems: [{ ...line, quantity: 1 }] });
+    const token = mintCartToken(key, cart.id);
+    await createCartMetafield(client, cart.id, {
+      namespace: 'cart-redirection',
+      key: 'token',
+      value: token,
+    });
+    expect(await resolveCartRedirect(client, key, { id: cart.id, token })).toBe(cart.id);
+    expect(await resolveCartRedirect(client, key, { id: cart.id, token: 'wrong' })).toBeNull();
+    expect(await resolveCartRedirect(client, key, { id: cart.id, token: '' })).toBeNull();
+    expect(await resolveCartRedirect(client, key, { id: null, token })).toBeNull();
+    expect(await resolveCartRedirect(client, key, { id: 'nope', token })).toBeNull();
+    // Another shop's key did not mint it.
+    const other = cartLinkKey('another-shop-secret-0123456789-abcdef');
+    expect(await resolveCartRedirect(client, other, { id: cart.id, token })).toBeNull();
+    await updateCartCustomer(client, cart.id, marie.id);
+    expect(await resolveCartRedirect(client, key, { id: cart.id, token })).toBeNull();
+  });
+
+  test('a value the shop did not mint opens nothing, even in its own app_only metafield', async () => {
     const line = await firstVariant();
     const cart = await createCart(client, { lineItems: [{ ...line, quantity: 1 }] });
     await createCartMetafield(client, cart.id, {
       namespace: 'cart-redirection',
       key: 'token',
       value: 's3cr3t',
+      permissionSet: 'app_only',
     });
-    expect(await resolveCartRedirect(client, { id: cart.id, token: 's3cr3t' })).toBe(cart.id);
-    expect(await resolveCartRedirect(client, { id: cart.id, token: 'wrong' })).toBeNull();
-    expect(await resolveCartRedirect(client, { id: cart.id, token: '' })).toBeNull();
-    expect(await resolveCartRedirect(client, { id: null, token: 's3cr3t' })).toBeNull();
-    expect(await resolveCartRedirect(client, { id: 'nope', token: 's3cr3t' })).toBeNull();
-    await updateCartCustomer(client, cart.id, marie.id);
-    expect(await resolveCartRedirect(client, { id: cart.id, token: 's3cr3t' })).toBeNull();
+    expect(await resolveCartRedirect(client, key, { id: cart.id, token: 's3cr3t' })).toBeNull();
+    // A token minted for another cart does not open this one.
+    const elsewhere = mintCartToken(key, '00000000-0000-4000-8000-000000000000');
+    expect(await resolveCartRedirect(client, key, { id: cart.id, token: elsewhere })).toBeNull();
   });
+
+  test.each(['read', 'write', 'read_and_sf_access', 'write_and_sf_access'] as const)(
+    'a minted token in a %s metafield (not the shop app’s own app_only one) opens nothing',
+    async (permissionSet) => {
+      const line = await firstVariant();
+      const cart = await createCart(client, { lineItems: [{ ...line, quantity: 1 }] });
+      const token = mintCartToken(key, cart.id);
+      await createCartMetafield(client, cart.id, {
+        namespace: 'cart-redirection',
+        key: 'token',
+        value: token,
+        permissionSet,
+      });
+      expect(await resolveCartRedirect(client, key, { id: cart.id, token })).toBeNull();
+    },
+  );
 });

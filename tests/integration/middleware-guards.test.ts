@@ -11,7 +11,11 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { takeReturnPath } from '../../src/islands/auth/after-login.ts';
 import { readCookie } from '../../src/lib/commerce/cookie.ts';
 import { ACCOUNT_HOME } from '../../src/lib/commerce/guards.ts';
-import { resolveCartRedirect } from '../../src/lib/server/cart-redirect.ts';
+import {
+  cartLinkKey,
+  mintCartToken,
+  resolveCartRedirect,
+} from '../../src/lib/server/cart-redirect.ts';
 import { setCookieJar } from '../../src/lib/stores/cookie-jar.ts';
 import {
   createBigCommerceClient,
@@ -30,6 +34,8 @@ let server: Server;
 let base = '';
 let visitorLookups = 0;
 let cartId = '';
+let token = '';
+const key = cartLinkKey('k'.repeat(32));
 
 beforeAll(async () => {
   sandbox = await startTestSandbox();
@@ -45,10 +51,11 @@ beforeAll(async () => {
     ],
   });
   cartId = cart.id;
+  token = mintCartToken(key, cartId);
   await createCartMetafield(client, cartId, {
     namespace: 'cart-redirection',
     key: 'token',
-    value: 'jeton-secret',
+    value: token,
   });
   const middleware = testMiddleware({
     redirects: { load: () => Promise.resolve({ redirects: [], shopHosts: [] }) },
@@ -61,7 +68,7 @@ beforeAll(async () => {
       },
     },
     cartRedirect: {
-      resolve: (_request, query) => resolveCartRedirect(client, query),
+      resolve: (_request, query) => resolveCartRedirect(client, key, query),
       cookieMaxAge: 3600,
     },
   });
@@ -188,36 +195,44 @@ describe('the way back after login stays on the shop (issue 7)', () => {
     }
   }
 
+  // Escaped spellings get their one canonical spelling first (301, commerce/page-path.ts),
+  // before any guard: the guard then only ever keeps canonical paths of the shop.
   test.each([
     [
       'encoded dots and slashes (was http://evil.example/)',
       '/mon-compte/%2e%2e%2f.%2f%2fevil.example',
-      '/mon-compte/%2e%2e%2f.%2f%2fevil.example',
+      '/evil.example',
     ],
-    [
-      'double-encoded slashes',
-      '/mon-compte/%252f%252fevil.example',
-      '/mon-compte/%252f%252fevil.example',
-    ],
-    ['an encoded backslash', '/mon-compte/%5c%5cevil.example', '/mon-compte/%5c%5cevil.example'],
-    ['a userinfo lookalike', '/mon-compte/@evil.example', '/mon-compte/@evil.example'],
-    [
-      'an encoded CRLF and slashes',
-      '/mon-compte/%0d%0aLocation:%20//evil.example',
-      '/mon-compte/%0d%0aLocation:%20/evil.example',
-    ],
-  ])('%s: the guard keeps a path of the shop, login goes back there', async (_case, path, kept) => {
+    ['double-encoded slashes', '/mon-compte/%252f%252fevil.example', '/mon-compte/evil.example'],
+    ['an encoded backslash', '/mon-compte/%5c%5cevil.example', '/mon-compte/evil.example'],
+  ])('%s: 301 to a canonical path of the shop, before the guard', async (_case, path, location) => {
     const reply = await get(path);
-    expect(reply.status).toBe(302);
-    expect(reply.location).toBe('/connexion');
-    expect(reply.cookies).toEqual([
-      `redirect-after-login=${encodeURIComponent(kept)}; Max-Age=600; Path=/; SameSite=Lax`,
-    ]);
-    const [back = ''] = afterLogin(reply.cookies);
-    expect(back).toBe(kept);
-    // The browser lands back on this shop.
-    expect(new URL(back, base).origin).toBe(base);
+    expect(reply).toMatchObject({ status: 301, location });
+    expect(reply.cookies).toEqual([]);
   });
+
+  test('an encoded CRLF: not found, before the guard', async () => {
+    const reply = await get('/mon-compte/%0d%0aLocation:%20//evil.example');
+    expect(reply.status).not.toBe(302);
+    expect(reply.location).toBeNull();
+    expect(reply.cookies).toEqual([]);
+  });
+
+  test.each([['a userinfo lookalike', '/mon-compte/@evil.example', '/mon-compte/@evil.example']])(
+    '%s: the guard keeps a path of the shop, login goes back there',
+    async (_case, path, kept) => {
+      const reply = await get(path);
+      expect(reply.status).toBe(302);
+      expect(reply.location).toBe('/connexion');
+      expect(reply.cookies).toEqual([
+        `redirect-after-login=${encodeURIComponent(kept)}; Max-Age=600; Path=/; SameSite=Lax`,
+      ]);
+      const [back = ''] = afterLogin(reply.cookies);
+      expect(back).toBe(kept);
+      // The browser lands back on this shop.
+      expect(new URL(back, base).origin).toBe(base);
+    },
+  );
 
   test('the way back is used once, then the account page', async () => {
     const reply = await get('/mon-compte/mes-adresses');
@@ -227,7 +242,7 @@ describe('the way back after login stays on the shop (issue 7)', () => {
 
 describe('redirect-to-cart (spec §2)', () => {
   test('a matching token sets the cart cookie and goes to /panier', async () => {
-    const reply = await get(`/panier?id=${cartId}&token=jeton-secret`);
+    const reply = await get(`/panier?id=${cartId}&token=${token}`);
     expect(reply.status).toBe(302);
     expect(reply.location).toBe('/panier');
     expect(reply.cookies).toEqual([`cart-id=${cartId}; Max-Age=3600; Path=/; SameSite=Lax`]);
@@ -236,7 +251,7 @@ describe('redirect-to-cart (spec §2)', () => {
   test.each([
     ['a wrong token', () => `/panier?id=${cartId}&token=autre`],
     ['an empty token', () => `/panier?id=${cartId}&token=`],
-    ['no id', () => '/panier?token=jeton-secret'],
+    ['no id', () => `/panier?token=${token}`],
     ['an unknown cart', () => '/panier?id=00000000-0000-4000-8000-000000000000&token=x'],
     ['an id that is not a cart id', () => '/panier?id=1%20OR%201&token=x'],
   ])('%s: the page as asked, no cookie', async (_case, path) => {

@@ -427,16 +427,6 @@ describe('methods', () => {
 describe('on-demand replies', () => {
   test.each([
     ['an unknown path goes to the SSR handler', '/nulle-part', 'ssr /nulle-part'],
-    [
-      'a trailing slash goes to the SSR handler (which answers 301)',
-      '/c/matelas/',
-      'ssr /c/matelas/',
-    ],
-    [
-      'a path escaping the folder is not served from disk',
-      '/..%2f..%2fetc%2fpasswd',
-      'ssr /..%2f..%2fetc%2fpasswd',
-    ],
     ['a page without listing parameters stays static', '/c/matelas?utm_source=x', null],
   ])('%s', async (_case, p, expected) => {
     const res = await get(p);
@@ -447,6 +437,30 @@ describe('on-demand replies', () => {
       expect(res.status).toBe(299);
       expect(await res.text()).toBe(expected);
     }
+  });
+
+  // issue 19: one spelling per page, answered by the server before files and Astro.
+  test.each([
+    ['a trailing slash (spec §2)', '/c/matelas/?page=2', '/c/matelas?page=2'],
+    ['a pre-rendered page as .html', '/c/matelas.html', '/c/matelas'],
+    ['the home page as /index.html', '/index.html', '/'],
+    ['an on-demand page as .html', '/panier.html', '/panier'],
+    ['escaped letters, decoded again', '/pan%2569er%252ehtml', '/panier'],
+    [
+      'a path escaping the folder is not served from disk',
+      '/..%2f..%2fetc%2fpasswd',
+      '/etc/passwd',
+    ],
+  ])('%s: 301 to the one spelling', async (_case, p, location) => {
+    const res = await get(p);
+    expect(res.status).toBe(301);
+    expect(res.headers.get('location')).toBe(location);
+  });
+
+  test('an unreadable path goes to the not-found page', async () => {
+    const res = await get('/panier%C3');
+    expect(res.status).toBe(299);
+    expect(await res.text()).toBe('ssr /404');
   });
 
   test('a listing view is rewritten to its on-demand route, with its canonical query', async () => {

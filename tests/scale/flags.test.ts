@@ -11,21 +11,33 @@
  *   reviews there.
  * The `npm test` build has every flag on: the other suites cover that side.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { run } from '../../scripts/lib/run.ts';
 import { PRODUCTS } from '../../scripts/sandbox/fixtures.ts';
 import { startSandbox, type Sandbox } from '../../scripts/sandbox/server.ts';
+import { cartLinkKey, mintCartToken } from '../../src/lib/server/cart-redirect.ts';
 import { freePort } from '../integration/helpers/redis.ts';
+import { respelled } from '../unit/path-spellings.ts';
 import { startShopProcess, type ShopProcess } from './helpers/shop.ts';
 
 const NOT_FOUND = /<h1[^>]*>\s*Page introuvable\s*<\/h1>/;
 
 interface FlagBuild {
-  get: (pathname: string) => Promise<{ status: number; text: string; headers: Headers }>;
+  get: (
+    pathname: string,
+    headers?: Record<string, string>,
+  ) => Promise<{ status: number; text: string; headers: Headers }>;
   call: (method: string, args: unknown[]) => Promise<{ status: number; json: unknown }>;
+  /** Logs in over the API: the `Cookie` header of that session. */
+  login: (email: string, password: string) => Promise<string>;
+  /** The sandbox's BigCommerce API, directly (`v3/carts`...). */
+  admin: (method: string, path: string, body?: unknown) => Promise<unknown>;
+  /** The shop's SESSION_SECRET (the sandbox's, kept in its data folder). */
+  secret: () => string;
 }
 
 /**
@@ -73,24 +85,90 @@ function flagBuild(name: string, flags: Record<string, string>): FlagBuild {
     rmSync(distDir, { recursive: true, force: true });
   });
 
+  const post = async (method: string, args: unknown[]) => {
+    const response = await fetch(`${base}/api/bigcommerce/${method}`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        origin: base,
+        'sec-fetch-site': 'same-origin',
+      },
+      body: JSON.stringify(args),
+    });
+    return {
+      status: response.status,
+      json: (await response.json()) as unknown,
+      cookies: response.headers.getSetCookie(),
+    };
+  };
+
   return {
-    get: async (pathname) => {
-      const response = await fetch(`${base}${pathname}`, { redirect: 'manual' });
+    get: async (pathname, headers = {}) => {
+      const response = await fetch(`${base}${pathname}`, { redirect: 'manual', headers });
       return { status: response.status, text: await response.text(), headers: response.headers };
     },
     call: async (method, args) => {
-      const response = await fetch(`${base}/api/bigcommerce/${method}`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          origin: base,
-          'sec-fetch-site': 'same-origin',
-        },
-        body: JSON.stringify(args),
-      });
-      return { status: response.status, json: (await response.json()) as unknown };
+      const { status, json } = await post(method, args);
+      return { status, json };
     },
+    login: async (email, password) => {
+      const { status, cookies } = await post('loginCustomer', [{ email, password }]);
+      expect(status).toBe(200);
+      return cookies.map((c) => c.split(';')[0] ?? '').join('; ');
+    },
+    admin: async (method, apiPath, body) => {
+      const response = await fetch(`${sandbox?.url ?? ''}/stores/sandbox/${apiPath}`, {
+        method,
+        headers: { 'X-Auth-Token': 'sandbox-token', 'Content-Type': 'application/json' },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      return (await response.json()) as unknown;
+    },
+    secret: () => readFileSync(path.join(work, 'sandbox', 'session-secret'), 'utf8').trim(),
   };
+}
+
+/** Pages a guard or a flag keeps from some visitors (spec §1, §2, §6). */
+const GUARDED_PAGES = [
+  '/panier',
+  '/paiement',
+  '/connexion',
+  '/inscription',
+  '/deconnexion',
+  '/mot-de-passe',
+  '/mon-compte/mes-informations',
+  '/espace-revendeur',
+  '/espace-revendeur/panier',
+] as const;
+
+/** The path a client sends for a spelling (URL parsing resolves `..`, `\` and `%2e` segments). */
+const sentPath = (spelling: string) => new URL(`http://shop.test${spelling}`).pathname;
+
+/**
+ * issue 19: every spelling the router takes of a page answers 404 or 301 to the page itself,
+ * never the page (generated spellings, `tests/unit/path-spellings.ts`).
+ */
+async function expectOneSpelling(
+  shop: FlagBuild,
+  pages: readonly string[],
+  headers: Record<string, string> = {},
+): Promise<void> {
+  const spelled = fc
+    .constantFrom(...pages)
+    .chain((page) => fc.tuple(fc.constant(page), respelled(page, 4)))
+    .filter(([page, spelling]) => sentPath(spelling) !== page);
+  await fc.assert(
+    fc.asyncProperty(spelled, async ([page, spelling]) => {
+      const reply = await shop.get(spelling, headers);
+      if (reply.status === 301) {
+        expect(reply.headers.get('location')).toBe(page);
+      } else {
+        expect(reply.status, spelling).toBe(404);
+        expect(reply.text).toMatch(NOT_FOUND);
+      }
+    }),
+    { numRuns: 60 },
+  );
 }
 
 const NOT_FOUND_REPLY = { status: 404, json: { message: 'Not found', statusCode: 404 } };
@@ -105,11 +183,12 @@ async function productPage(shop: FlagBuild): Promise<string> {
 }
 
 describe('every flag off', () => {
-  const { get, call } = flagBuild('off', {
+  const off = flagBuild('off', {
     FEATURE_TRANSACTIONAL: 'false',
     FEATURE_REVIEWS: 'false',
     FEATURE_RESELLER_AREA: 'false',
   });
+  const { get, call } = off;
 
   describe('transactional off: the pages of the feature do not exist', () => {
     test.each([
@@ -134,6 +213,30 @@ describe('every flag off', () => {
     test('/404 answers 404 too, and the home page 200', async () => {
       expect((await get('/404')).status).toBe(404);
       expect((await get('/')).status).toBe(200);
+    });
+
+    test.each([
+      '/panier.html',
+      '/paiement.html',
+      '/connexion.html',
+      '/inscription.html',
+      '/deconnexion.html',
+      '/mot-de-passe.html',
+      '/espace-revendeur.html',
+      '/panier/index.html',
+      '/pan%69er',
+      '/panier%252ehtml',
+      '//connexion',
+    ])('%s: 301 to its one spelling, which does not exist (issue 19)', async (pathname) => {
+      const reply = await get(pathname);
+      expect(reply.status).toBe(301);
+      const location = reply.headers.get('location') ?? '';
+      expect(location.endsWith('.html')).toBe(false);
+      expect(await get(location)).toMatchObject({ status: 404 });
+    });
+
+    test('property: no spelling of a page switched off serves it (issue 19)', async () => {
+      await expectOneSpelling(off, GUARDED_PAGES);
     });
   });
 
@@ -177,7 +280,7 @@ describe('every flag off', () => {
     });
 
     test('a product page: no add-to-cart, no wishlist heart, no reviews section', async () => {
-      const { status, text } = await get(await productPage({ get, call }));
+      const { status, text } = await get(await productPage(off));
       expect(status).toBe(200);
       expect(text).not.toMatch(/<button[^>]*>(?:(?!<\/button>)[\s\S])*Ajouter au panier/);
       expect(text).not.toContain('data-wishlist-heart');
@@ -219,6 +322,31 @@ describe('only the reviews off (transactional and reseller area on)', () => {
     expect(product.text).toContain('data-wishlist-heart');
   });
 
+  test('a customer who is no reseller never gets the area, in any spelling (issue 19)', async () => {
+    const { CUSTOMERS } = await import('../../scripts/sandbox/fixtures.ts');
+    const cookie = await shop.login(CUSTOMERS.marie.email, CUSTOMERS.marie.password);
+    const html = await shop.get('/espace-revendeur.html', { cookie });
+    expect(html.status).toBe(301);
+    expect(html.headers.get('location')).toBe('/espace-revendeur');
+    const area = await shop.get('/espace-revendeur', { cookie });
+    expect(area.status).toBe(302);
+    expect(area.headers.get('location')).toBe('/');
+    // Every other spelling: 301 to the area (whose guard sends her away) or not found.
+    const spelled = fc
+      .constantFrom('/espace-revendeur', '/espace-revendeur/panier')
+      .chain((page) => fc.tuple(fc.constant(page), respelled(page, 4)))
+      .filter(([page, spelling]) => sentPath(spelling) !== page);
+    await fc.assert(
+      fc.asyncProperty(spelled, async ([page, spelling]) => {
+        const reply = await shop.get(spelling, { cookie });
+        expect(reply.text).not.toContain('data-reseller');
+        if (reply.status === 301) expect(reply.headers.get('location')).toBe(page);
+        else expect(reply.status, spelling).toBe(404);
+      }),
+      { numRuns: 40 },
+    );
+  });
+
   test('the cart, login and reseller pages exist', async () => {
     expect((await shop.get('/panier')).status).toBe(200);
     expect((await shop.get('/connexion')).status).toBe(200);
@@ -242,6 +370,40 @@ describe('only the transactional flag off (reviews and reseller area on)', () =>
       expect(reply.text).toMatch(NOT_FOUND);
     }
     expect(await shop.call('sendCartToClient', [{}, {}])).toEqual(NOT_FOUND_REPLY);
+  });
+
+  test('a valid cart link does nothing: the page asked for, no cookie, no redirect (issue 19)', async () => {
+    const product = (await shop.call('getProductById', [PRODUCTS.trackingNone])).json as {
+      data: { id: number; variants: { id: number }[] };
+    };
+    const cart = (await shop.admin('POST', 'v3/carts', {
+      line_items: [
+        {
+          product_id: product.data.id,
+          variant_id: product.data.variants[0]?.id,
+          quantity: 1,
+        },
+      ],
+    })) as { data: { id: string } };
+    const token = mintCartToken(cartLinkKey(shop.secret()), cart.data.id);
+    await shop.admin('POST', `v3/carts/${cart.data.id}/metafields`, {
+      namespace: 'cart-redirection',
+      key: 'token',
+      value: token,
+      permission_set: 'app_only',
+    });
+    const home = await shop.get('/');
+    for (const pathname of ['/', '/panier']) {
+      const reply = await shop.get(`${pathname}?id=${cart.data.id}&token=${token}`);
+      expect(reply.headers.get('set-cookie')).toBeNull();
+      expect(reply.headers.get('location')).toBeNull();
+      if (pathname === '/') {
+        expect(reply.status).toBe(200);
+        expect(reply.text).toBe(home.text);
+      } else {
+        expect(reply.status).toBe(404);
+      }
+    }
   });
 
   test('the reviews stay: widget, frame, rating link, product reviews and their methods', async () => {

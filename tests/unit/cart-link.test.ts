@@ -1,6 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { CART_LINK_ROUTE, cartLinkPath } from '../../src/lib/commerce/cart-link.ts';
+import {
+  CART_LINK_ROUTE,
+  cartLinkPath,
+  isReservedNamespace,
+} from '../../src/lib/commerce/cart-link.ts';
 
 const read = (target: string) => new URL(target, 'https://www.literie.test');
 
@@ -51,6 +55,44 @@ describe('cartLinkPath (spec §2 redirect-to-cart on every URL)', () => {
           expect(target.searchParams.get('page')).toBe(path);
         },
       ),
+    );
+  });
+});
+
+describe('isReservedNamespace (issue 19: the shop API neither reads nor writes it)', () => {
+  test.each([
+    ['the namespace itself', 'cart-redirection', true],
+    ['upper case', 'CART-REDIRECTION', true],
+    ['spaces around', '  cart-redirection\t', true],
+    ['an underscore', 'cart_redirection', true],
+    ['no dash', 'cartredirection', true],
+    ['a Unicode hyphen', 'cart\u2010redirection', true],
+    ['a zero-width space', 'cart\u200bredirection', true],
+    ['a soft hyphen', 'cart-redirection\u00ad', true],
+    ['full width', 'ｃａｒｔ－ｒｅｄｉｒｅｃｔｉｏｎ', true],
+    ['an accent', 'cart-rédirection', true],
+    ['a combining accent', 'cart-re\u0301direction', true],
+    ['a dotted capital I', 'CART-REDİRECTİON', true],
+    ['a dotless i', 'cart-redırectıon', true],
+    ['another namespace', 'gift', false],
+    ['a longer name', 'cart-redirection-notes', false],
+    ['a shorter name', 'cart-redirect', false],
+  ])('%s', (_case, namespace, expected) => {
+    expect(isReservedNamespace(namespace)).toBe(expected);
+  });
+
+  test('property: invisible characters, case and separators never hide it', () => {
+    const noise = fc.constantFrom('', ' ', '-', '_', '.', '\u200b', '\u00ad', '\u2010', '\u3000');
+    const letter = (c: string) =>
+      fc.constantFrom(c, c.toUpperCase(), String.fromCharCode(c.charCodeAt(0) + 0xfee0));
+    const spelled = fc
+      .tuple(...'cartredirection'.split('').map((c) => fc.tuple(letter(c), noise)))
+      .map((parts) => parts.map(([l, n]) => l + n).join(''));
+    fc.assert(
+      fc.property(spelled, (namespace) => {
+        expect(isReservedNamespace(namespace)).toBe(true);
+      }),
+      { numRuns: 2000 },
     );
   });
 });

@@ -1,15 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import {
-  mayConfirmOrder,
   mayReadOrder,
   mayReadOrderOfCart,
   mayUseCart,
   mayUseWishlist,
 } from '../../src/lib/server/ownership.ts';
-
-const CART = '6f3c2b1a-0000-4000-8000-000000000001';
-const OTHER_CART = '6f3c2b1a-0000-4000-8000-000000000002';
 
 describe('mayUseCart (spec §6)', () => {
   test.each([
@@ -35,33 +31,92 @@ describe('mayReadOrder (account pages, order API)', () => {
   });
 });
 
-describe('mayReadOrderOfCart (getOrderByCart: the holder of the cart id)', () => {
-  test.each([
-    ['a guest order, for a visitor', 0, null, true],
-    ['her own order', 7, 7, true],
-    ["a customer's order, for a visitor", 7, null, false],
-    ["another customer's order", 8, 7, false],
-  ])('%s', (_case, owner, customerId, expected) => {
-    expect(mayReadOrderOfCart({ customerId: owner }, customerId)).toBe(expected);
-  });
-});
+const BROWSER = 'b'.repeat(32);
+const OTHER_BROWSER = 'c'.repeat(32);
 
-describe('mayConfirmOrder (/paiement?commande=)', () => {
+describe('mayReadOrderOfCart (getOrderByCart, /paiement?commande=): issue 19', () => {
   test.each([
-    ['her own order, any cart cookie', { customerId: 7, cartId: OTHER_CART }, 7, true],
-    ['the guest order of the cart cookie', { customerId: null, cartId: CART }, 0, true],
-    ["the customer's order of this browser's cart", { customerId: null, cartId: CART }, 7, true],
-    ['a guest order of another cart', { customerId: null, cartId: OTHER_CART }, 0, false],
-    ["another customer's order of another cart", { customerId: 8, cartId: OTHER_CART }, 7, false],
-    ['no session, no cart cookie', { customerId: null, cartId: null }, 0, false],
-    ['no session, no cart cookie field', { customerId: null }, 0, false],
-  ])('%s', (_case, holder, owner, expected) => {
-    expect(mayConfirmOrder({ customerId: owner, cartId: CART }, holder)).toBe(expected);
-  });
-
-  test('an order not made from a cart is never the browser’s by an empty cart id', () => {
-    expect(mayConfirmOrder({ customerId: 0, cartId: '' }, { customerId: null, cartId: '' })).toBe(
+    ['her own order', 7, { customerId: 7 }, null, true],
+    ['her own order, whoever placed the cart', 7, { customerId: 7 }, OTHER_BROWSER, true],
+    ["a customer's order, for a visitor", 7, { customerId: null }, null, false],
+    [
+      "a customer's order, for the browser that placed it but logged out",
+      7,
+      { customerId: null, browser: BROWSER },
+      BROWSER,
       false,
+    ],
+    ["another customer's order", 8, { customerId: 7 }, null, false],
+    [
+      'a guest order, for the browser that placed it',
+      0,
+      { customerId: null, browser: BROWSER },
+      BROWSER,
+      true,
+    ],
+    [
+      'a guest order, placed by that browser logged in',
+      0,
+      { customerId: 7, browser: BROWSER },
+      BROWSER,
+      true,
+    ],
+    [
+      'a guest order, for another browser',
+      0,
+      { customerId: null, browser: OTHER_BROWSER },
+      BROWSER,
+      false,
+    ],
+    [
+      'a guest order, for a browser without checkout cookie',
+      0,
+      { customerId: null },
+      BROWSER,
+      false,
+    ],
+    ['a guest order nobody placed here', 0, { customerId: null, browser: BROWSER }, null, false],
+    [
+      'a guest order, for a customer of another browser',
+      0,
+      { customerId: 7, browser: OTHER_BROWSER },
+      BROWSER,
+      false,
+    ],
+  ])('%s', (_case, owner, holder, placedBy, expected) => {
+    expect(mayReadOrderOfCart({ customerId: owner }, holder, placedBy)).toBe(expected);
+  });
+
+  const browserId = fc.option(fc.stringMatching(/^[\w-]{22,40}$/), { nil: null });
+  const customer = fc.option(fc.integer({ min: 1, max: 20 }), { nil: null });
+
+  test('property: a guest order only to the browser that placed it, never to a cart id holder', () => {
+    fc.assert(
+      fc.property(customer, browserId, browserId, (customerId, browser, placedBy) => {
+        const readable = mayReadOrderOfCart({ customerId: 0 }, { customerId, browser }, placedBy);
+        expect(readable).toBe(browser !== null && placedBy !== null && browser === placedBy);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  test('property: a customer order only to that customer, whatever the browser', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 20 }),
+        customer,
+        browserId,
+        browserId,
+        (owner, customerId, browser, placedBy) => {
+          const readable = mayReadOrderOfCart(
+            { customerId: owner },
+            { customerId, browser },
+            placedBy,
+          );
+          expect(readable).toBe(customerId === owner);
+        },
+      ),
+      { numRuns: 2000 },
     );
   });
 });

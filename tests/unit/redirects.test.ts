@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { matchRedirect, trailingSlashRedirect } from '../../src/lib/commerce/redirects.ts';
+import { matchRedirect } from '../../src/lib/commerce/redirects.ts';
 import { redirect } from './fixtures.ts';
 
 const redirects = [
@@ -107,17 +107,5 @@ describe('matchRedirect (spec §2 redirections)', () => {
   test('percent-encoded path matches its decoded from_path', () => {
     const list = [redirect({ fromPath: '/été', toUrl: '/c/ete', toType: 'url' })];
     expect(matchRedirect('/%C3%A9t%C3%A9', list)).toEqual({ location: '/c/ete', external: false });
-  });
-});
-
-describe('trailingSlashRedirect (spec §2: 301 to the path without the slash, root excluded)', () => {
-  test.each([
-    ['path with a trailing slash', '/mentions-legales/', '/mentions-legales'],
-    ['nested path', '/c/matelas/ressorts/', '/c/matelas/ressorts'],
-    ['several slashes', '/panier//', '/panier'],
-    ['root excluded', '/', null],
-    ['no trailing slash', '/panier', null],
-  ])('%s', (_case, pathname, expected) => {
-    expect(trailingSlashRedirect(pathname)).toBe(expected);
   });
 });

@@ -662,6 +662,11 @@ export function createRedirectUrls(ctx: RouteContext): Reply {
 }
 
 // Cart metafields: same shape as the catalogue's, resource_type 'cart' and the cart id as resource_id.
+// Each belongs to the app (API account) that wrote it, `owner_client_id` (catalog.v3.yml):
+// `app_only` is private to that app (another app neither sees nor finds it), `read` is visible to
+// other apps, `write` (and `write_and_sf_access`) also writable by them; namespace, key and
+// permission_set change only by their owner (403 otherwise); namespace + key are unique per app
+// and resource (409).
 
 const PERMISSION_SETS = [
   'app_only',
@@ -671,10 +676,21 @@ const PERMISSION_SETS = [
   'write_and_sf_access',
 ] as const;
 
+const WRITABLE_BY_OTHERS: ReadonlySet<unknown> = new Set(['write', 'write_and_sf_access']);
+
 interface MetafieldRow {
   id: number;
   doc: string;
 }
+
+type MetafieldDoc = Record<string, unknown>;
+
+const ownerOf = (doc: MetafieldDoc) =>
+  typeof doc.owner_client_id === 'string' ? doc.owner_client_id : '';
+
+/** Whether the app sees the metafield: its own, or another app's that is not `app_only`. */
+const visibleTo = (doc: MetafieldDoc, app: string) =>
+  ownerOf(doc) === app || doc.permission_set !== 'app_only';
 
 function metafieldInput(body: Obj, errors: Errors, partial: boolean): Obj {
   const key = str(body, 'key', errors, '', { required: !partial, min: 1, max: 64 });
@@ -694,19 +710,28 @@ function metafieldInput(body: Obj, errors: Errors, partial: boolean): Obj {
   return out;
 }
 
+/** The cart's metafield docs in id order (every app's). */
+function cartMetafieldDocs(db: DatabaseSync, cartId: string): MetafieldDoc[] {
+  const rows = db
+    .prepare('SELECT id, doc FROM cart_metafields WHERE cart_id = ? ORDER BY id')
+    .all(cartId) as unknown as MetafieldRow[];
+  return rows.map((r) => JSON.parse(r.doc) as MetafieldDoc);
+}
+
 function duplicateMetafield(
   db: DatabaseSync,
   cartId: string,
+  app: string,
   namespace: unknown,
   key: unknown,
   except = 0,
 ): boolean {
-  return (
-    db
-      .prepare(
-        'SELECT 1 FROM cart_metafields WHERE cart_id = ? AND namespace = ? AND key = ? AND id <> ?',
-      )
-      .get(cartId, String(namespace), String(key), except) !== undefined
+  return cartMetafieldDocs(db, cartId).some(
+    (doc) =>
+      ownerOf(doc) === app &&
+      doc.namespace === namespace &&
+      doc.key === key &&
+      Number(doc.id) !== except,
   );
 }
 
@@ -719,38 +744,34 @@ function duplicateReply(): Reply {
   });
 }
 
+function forbiddenReply(title: string): Reply {
+  return json(403, {
+    status: 403,
+    title,
+    type: 'https://developer.bigcommerce.com/api-docs/getting-started/api-status-codes',
+  });
+}
+
 export function listMetafields(ctx: RouteContext): Reply {
   const cart = readCart(ctx.db, ctx.params.cartId ?? '');
   if (!cart) return cartNotFound();
-  const clauses = ['cart_id = ?'];
-  const params: string[] = [cart.id];
   const namespace = ctx.query.string('namespace');
-  if (namespace !== undefined) {
-    clauses.push('namespace = ?');
-    params.push(namespace);
-  }
   const key = ctx.query.string('key');
-  if (key !== undefined) {
-    clauses.push('key = ?');
-    params.push(key);
-  }
   const paged = paging(ctx.query, 50, 250);
-  const where = clauses.join(' AND ');
-  const total = (
-    ctx.db.prepare(`SELECT COUNT(*) AS n FROM cart_metafields WHERE ${where}`).get(...params) as {
-      n: number;
-    }
-  ).n;
-  const rows = ctx.db
-    .prepare(`SELECT id, doc FROM cart_metafields WHERE ${where} ORDER BY id LIMIT ? OFFSET ?`)
-    .all(...params, paged.limit, paged.offset) as unknown as MetafieldRow[];
+  const docs = cartMetafieldDocs(ctx.db, cart.id).filter(
+    (doc) =>
+      visibleTo(doc, ctx.app) &&
+      (namespace === undefined || doc.namespace === namespace) &&
+      (key === undefined || doc.key === key),
+  );
+  const page = docs.slice(paged.offset, paged.offset + paged.limit);
   return collection(
-    rows.map((r) => r.doc),
-    { pagination: pagination(ctx.query, paged, total, rows.length) },
+    page.map((doc) => JSON.stringify(doc)),
+    { pagination: pagination(ctx.query, paged, docs.length, page.length) },
   );
 }
 
-/** POST /v3/carts/{id}/metafields: 200 like the catalogue's metafields; 409 on a repeated namespace + key. */
+/** POST /v3/carts/{id}/metafields: 200 like the catalogue's metafields; 409 on a repeated namespace + key of this app. */
 export function createMetafield(ctx: RouteContext): Reply {
   const body = objectBody(ctx.body);
   const errors: Errors = {};
@@ -758,7 +779,9 @@ export function createMetafield(ctx: RouteContext): Reply {
   assertValid(errors);
   const cart = readCart(ctx.db, ctx.params.cartId ?? '');
   if (!cart) return cartNotFound();
-  if (duplicateMetafield(ctx.db, cart.id, input.namespace, input.key)) return duplicateReply();
+  if (duplicateMetafield(ctx.db, cart.id, ctx.app, input.namespace, input.key)) {
+    return duplicateReply();
+  }
   const last = ctx.db.prepare('SELECT MAX(id) AS id FROM cart_metafields').get() as {
     id: number | null;
   };
@@ -775,7 +798,7 @@ export function createMetafield(ctx: RouteContext): Reply {
     description: input.description ?? '',
     date_created: now,
     date_modified: now,
-    owner_client_id: ctx.config.clientId,
+    owner_client_id: ctx.app,
   };
   ctx.db
     .prepare('INSERT INTO cart_metafields VALUES (?, ?, ?, ?, ?)')
@@ -783,16 +806,16 @@ export function createMetafield(ctx: RouteContext): Reply {
   return single(200, doc);
 }
 
-function findMetafield(
-  ctx: RouteContext,
-): { cart: CartRecord; doc: Record<string, unknown> } | Reply {
+/** The metafield of the path as the requesting app sees it (another app's app_only: 404). */
+function findMetafield(ctx: RouteContext): { cart: CartRecord; doc: MetafieldDoc } | Reply {
   const cart = readCart(ctx.db, ctx.params.cartId ?? '');
   if (!cart) return cartNotFound();
   const row = ctx.db
     .prepare('SELECT doc FROM cart_metafields WHERE id = ? AND cart_id = ?')
     .get(Number(ctx.params.metafieldId), cart.id) as { doc: string } | undefined;
-  if (!row) return v3Error(404, 'Metafield not found');
-  return { cart, doc: JSON.parse(row.doc) as Record<string, unknown> };
+  const doc = row ? (JSON.parse(row.doc) as MetafieldDoc) : undefined;
+  if (!doc || !visibleTo(doc, ctx.app)) return v3Error(404, 'Metafield not found');
+  return { cart, doc };
 }
 
 export function getMetafield(ctx: RouteContext): Reply {
@@ -807,8 +830,23 @@ export function updateMetafield(ctx: RouteContext): Reply {
   assertValid(errors);
   const found = findMetafield(ctx);
   if ('status' in found) return found;
-  const doc: Record<string, unknown> = { ...found.doc, ...input, date_modified: timestamp() };
-  if (duplicateMetafield(ctx.db, found.cart.id, doc.namespace, doc.key, Number(doc.id)))
+  if (ownerOf(found.doc) !== ctx.app) {
+    const changesOwnerFields = (['namespace', 'key', 'permission_set'] as const).some(
+      (field) => input[field] !== undefined && input[field] !== found.doc[field],
+    );
+    if (changesOwnerFields) {
+      return forbiddenReply(
+        'namespace, key and permission_set can only be modified by the app that created the metafield.',
+      );
+    }
+    if (!WRITABLE_BY_OTHERS.has(found.doc.permission_set)) {
+      return forbiddenReply('This metafield is not writable by other apps.');
+    }
+  }
+  const doc: MetafieldDoc = { ...found.doc, ...input, date_modified: timestamp() };
+  if (
+    duplicateMetafield(ctx.db, found.cart.id, ownerOf(doc), doc.namespace, doc.key, Number(doc.id))
+  )
     return duplicateReply();
   ctx.db
     .prepare('UPDATE cart_metafields SET namespace = ?, key = ?, doc = ? WHERE id = ?')
@@ -819,6 +857,9 @@ export function updateMetafield(ctx: RouteContext): Reply {
 export function deleteMetafield(ctx: RouteContext): Reply {
   const found = findMetafield(ctx);
   if ('status' in found) return found;
+  if (ownerOf(found.doc) !== ctx.app && !WRITABLE_BY_OTHERS.has(found.doc.permission_set)) {
+    return forbiddenReply('This metafield is not writable by other apps.');
+  }
   ctx.db.prepare('DELETE FROM cart_metafields WHERE id = ?').run(Number(found.doc.id));
   return noContent();
 }

@@ -9,6 +9,8 @@ export interface SandboxConfig {
   token: string;
   /** BigCommerce app client id (the `iss` of customer login JWTs). */
   clientId: string;
+  /** Other apps of the store (their own token and client id). */
+  apps: readonly { token: string; clientId: string }[];
   /** BigCommerce app client secret (signs customer login JWTs). */
   clientSecret: string;
   /** Brevo `api-key`. */
@@ -37,4 +39,6 @@ export interface RouteContext {
   rawBody: string;
   headers: IncomingHttpHeaders;
   config: SandboxConfig;
+  /** The client id of the app whose `X-Auth-Token` the request carries. */
+  app: string;
 }

@@ -34,3 +34,40 @@ export function cartLinkPath(pathname: string, search: string): string | null {
   const query = new URLSearchParams({ id, token, [CART_LINK_PAGE_PARAM]: page });
   return `${CART_LINK_ROUTE}?${query.toString()}`;
 }
+
+/**
+ * spec §9 cart-redirection metadata: the namespace and key of a cart-link token. Only the shop
+ * writes them (`sendCartToClient`); the shop API refuses the namespace (`isReservedNamespace`).
+ */
+export const CART_REDIRECTION_NAMESPACE = 'cart-redirection';
+export const CART_REDIRECTION_KEY = 'token';
+
+/**
+ * A metafield name as a lenient comparison could read it: compatibility forms and accents
+ * folded (NFKD, marks dropped), case folded (upper then lower, so 'ı', 'ſ', 'K' fold too),
+ * everything but letters and digits dropped (spaces, dashes of any kind, underscores, invisible
+ * format characters). Upstream's collation is not documented: whatever it treats as the same
+ * name, this does too, and more.
+ */
+export function metafieldNameFold(name: string): string {
+  return name
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toUpperCase()
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[^\p{L}\p{N}]/gu, '');
+}
+
+const RESERVED_FOLDS: ReadonlySet<string> = new Set([
+  metafieldNameFold(CART_REDIRECTION_NAMESPACE),
+]);
+
+/**
+ * Whether a metafield namespace is the shop's own (cart-link tokens), in any spelling upstream
+ * might take for it: the shop API neither reads nor writes such a namespace (issue 19, cart
+ * fixation).
+ */
+export function isReservedNamespace(namespace: string): boolean {
+  return RESERVED_FOLDS.has(metafieldNameFold(namespace));
+}

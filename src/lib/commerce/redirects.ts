@@ -95,13 +95,3 @@ export function matchRedirect(
   }
   return targetOf(found, options);
 }
-
-/**
- * spec §2: a path ending with a slash, other than the root, 301s to the path without it, query
- * kept, repeated slashes collapsed (`//evil.example/` is `/evil.example` of this shop): a local
- * target (`localPath`), or null when there is nothing to redirect.
- */
-export function trailingSlashRedirect(pathname: string, search = ''): string | null {
-  if (pathname === '/' || !pathname.endsWith('/')) return null;
-  return localPath((pathname.replace(/\/{2,}/g, '/').replace(/\/+$/, '') || '/') + search);
-}

@@ -11,6 +11,17 @@ import type { Product, Variant } from './types.ts';
 export const WISHLIST_PAGE_SIZE = 50;
 /** Items a wishlist may hold (a guest's local copy is cut to it). */
 export const MAX_WISHLIST_ITEMS = 200;
+/**
+ * Wishlists a customer may keep (issue 19: creating them was unlimited). The shop itself uses
+ * one (spec §4: the customer's first wishlist); the cap leaves room for lists of their own.
+ */
+export const MAX_WISHLISTS_PER_CUSTOMER = 20;
+
+/** Whether a customer who has `count` wishlists may create another. */
+export function mayCreateWishlist(count: number): boolean {
+  return count < MAX_WISHLISTS_PER_CUSTOMER;
+}
+
 /** Name of the wishlist made for a customer who has none (BigCommerce requires a name). */
 export const DEFAULT_WISHLIST_NAME = 'Mes favoris';
 

@@ -3,18 +3,37 @@
  * a client) opens that cart when the cart carries a metafield of namespace
  * 'cart-redirection', key 'token' (spec §9) with the same value. The route sets the cart
  * cookie to the id and goes to /panier.
+ *
+ * Only the shop mints cart-link tokens (issue 19, cart fixation): a token is a random nonce and
+ * an HMAC of the cart id and nonce under a key derived from SESSION_SECRET, and it counts only
+ * in a metafield the shop's own app wrote as `app_only` (BigCommerce shows an app another app's
+ * metafield only when it is not `app_only`). The shop API refuses the namespace altogether
+ * (`isReservedNamespace`).
  */
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { CART_REDIRECTION_KEY, CART_REDIRECTION_NAMESPACE } from '../commerce/cart-link.ts';
+import type { CartMetafield } from '../commerce/types.ts';
 import {
   createCartMetafield,
+  deleteCartMetafield,
   getCart,
   getCartMetafields,
   type BigCommerceClient,
 } from './bigcommerce/index.ts';
 import { CartIdSchema } from './bigcommerce/queries.ts';
+import { deriveKey } from './keys.ts';
 
-export const CART_REDIRECTION_NAMESPACE = 'cart-redirection';
-export const CART_REDIRECTION_KEY = 'token';
+export { CART_REDIRECTION_KEY, CART_REDIRECTION_NAMESPACE };
+
+/** The permission set of the shop's token metafields: private to the shop's app. */
+export const CART_TOKEN_PERMISSION = 'app_only';
+
+const TOKEN = /^([\w-]{32})\.([\w-]{43})$/;
+
+/** The key cart-link tokens are signed with, from the shop's secret. */
+export function cartLinkKey(secret: string): Buffer {
+  return deriveKey(secret, 'cart-link');
+}
 
 const sameText = (a: string, b: string) => {
   const x = Buffer.from(a);
@@ -22,39 +41,72 @@ const sameText = (a: string, b: string) => {
   return x.length === y.length && timingSafeEqual(x, y);
 };
 
+const tokenMac = (key: Buffer, cartId: string, nonce: string) =>
+  createHmac('sha256', key).update(`cart-link\0${cartId}\0${nonce}`).digest('base64url');
+
+/** A new token for the cart: 192 random bits and their HMAC with the cart id. */
+export function mintCartToken(key: Buffer, cartId: string): string {
+  const nonce = randomBytes(24).toString('base64url');
+  return `${nonce}.${tokenMac(key, cartId, nonce)}`;
+}
+
+/** Whether the shop minted this token for this cart (HMAC compared in constant time). */
+export function isShopToken(key: Buffer, cartId: string, token: string): boolean {
+  const parts = TOKEN.exec(token);
+  if (parts === null) return false;
+  return sameText(parts[2] ?? '', tokenMac(key, cartId, parts[1] ?? ''));
+}
+
+/** A metafield the shop wrote for a cart link: its namespace and key, `app_only`. */
+const isTokenField = (field: CartMetafield) =>
+  field.namespace === CART_REDIRECTION_NAMESPACE &&
+  field.key === CART_REDIRECTION_KEY &&
+  field.permissionSet === CART_TOKEN_PERMISSION;
+
 /**
  * The cart id to open for the query's `id` and `token`, or null: both must be non-empty, the
- * cart a guest cart (an assigned cart stays its customer's) whose token metafield matches.
+ * token minted by the shop for that cart, the cart a guest cart (an assigned cart stays its
+ * customer's) whose shop-written token metafield holds the same token.
  */
 export async function resolveCartRedirect(
   client: BigCommerceClient,
+  key: Buffer,
   query: { id: string | null; token: string | null },
 ): Promise<string | null> {
   const { id, token } = query;
   if (id === null || token === null || token === '' || token.length > 512) return null;
   if (!CartIdSchema.safeParse(id).success) return null;
+  if (!isShopToken(key, id, token)) return null;
   const cart = await getCart(client, id);
   if (cart?.customerId !== 0) return null;
   const fields = await getCartMetafields(client, id, CART_REDIRECTION_NAMESPACE);
-  const match = fields.some((f) => f.key === CART_REDIRECTION_KEY && sameText(f.value, token));
+  const match = fields.some((f) => isTokenField(f) && sameText(f.value, token));
   return match ? id : null;
 }
 
 /**
- * The token of a cart link for this cart: the one its metafield already holds (a send tried
- * again after a failed e-mail), else a new random one (256 bits) stored in the cart's metafield
- * of namespace 'cart-redirection', key 'token', readable by the app only.
+ * The token of a cart link for this cart: the one its metafield already holds when the shop
+ * minted it (a send tried again after a failed e-mail), else a new one stored in the cart's
+ * metafield of namespace 'cart-redirection', key 'token', private to the shop's app (the app's
+ * own field holding anything else, an old or a planted value, is deleted first).
  */
-export async function issueCartToken(client: BigCommerceClient, cartId: string): Promise<string> {
+export async function issueCartToken(
+  client: BigCommerceClient,
+  key: Buffer,
+  cartId: string,
+): Promise<string> {
   const fields = await getCartMetafields(client, cartId, CART_REDIRECTION_NAMESPACE);
-  const existing = fields.find((f) => f.key === CART_REDIRECTION_KEY && f.value.length >= 32);
+  // `app_only` fields are the shop app's own (another app's are not shown to it).
+  const own = fields.filter(isTokenField);
+  const existing = own.find((f) => isShopToken(key, cartId, f.value));
   if (existing) return existing.value;
-  const token = randomBytes(32).toString('base64url');
+  for (const field of own) await deleteCartMetafield(client, cartId, field.id);
+  const token = mintCartToken(key, cartId);
   await createCartMetafield(client, cartId, {
     namespace: CART_REDIRECTION_NAMESPACE,
     key: CART_REDIRECTION_KEY,
     value: token,
-    permissionSet: 'app_only',
+    permissionSet: CART_TOKEN_PERMISSION,
   });
   return token;
 }

@@ -41,6 +41,8 @@ import {
   TRUSTED_PROXIES,
 } from 'astro:env/server';
 import { createAccountServices, type AccountServices } from './api/context.ts';
+import { cartLinkKey } from './cart-redirect.ts';
+import { createCheckoutHolders } from './checkout-holder.ts';
 import { createBrevoClient, sendTransactionalEmail, type BrevoClient } from './brevo/index.ts';
 import { createContentfulClient, type ContentfulClient } from './contentful/index.ts';
 import {
@@ -289,6 +291,8 @@ export function accountServices(): AccountServices {
     mailSender: { email: MAIL_SENDER_EMAIL, name: MAIL_SENDER_NAME },
     linkOrigin,
     throttle: createAccountThrottle({ store: sharedStore(), secret: SESSION_SECRET }),
+    cartLinkKey: cartLinkKey(SESSION_SECRET),
+    checkouts: createCheckoutHolders({ secret: SESSION_SECRET, store: sharedStore() }),
     customerLogin: {
       clientId: BIGCOMMERCE_CLIENT_ID,
       clientSecret: BIGCOMMERCE_CLIENT_SECRET,

@@ -5,8 +5,10 @@
  */
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 
-// 'device': OWASP device cookies of the login throttle (src/lib/server/throttle.ts).
-export type KeyPurpose = 'session' | 'password-reset' | 'device';
+// 'device': OWASP device cookies of the login throttle (src/lib/server/throttle.ts);
+// 'cart-link': cart-link tokens (cart-redirect.ts); 'checkout': the checkout cookie
+// (checkout-holder.ts).
+export type KeyPurpose = 'session' | 'password-reset' | 'device' | 'cart-link' | 'checkout';
 
 /** Shortest accepted secret (256 bits of text). */
 export const MIN_SECRET_LENGTH = 32;

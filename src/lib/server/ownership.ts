@@ -2,10 +2,10 @@
  * Which cart, order and wishlist a session may use (spec §6), for the API methods and the pages
  * rendered on request alike. A wishlist is its customer's only (a visitor has none upstream:
  * theirs lives in the browser). A guest cart (customer 0) is anyone's who holds its id; a
- * customer's cart is theirs only. An order is its customer's; an order reached through the cart
- * it was made from is the cart's (a guest order is whoever's holds the cart id); the short
- * confirmation after the hosted checkout is also the browser's whose cart became that order.
- * Anything refused reads exactly like a missing record (null here, 404 at the edges).
+ * customer's cart is theirs only. An order is its customer's; a guest order (customer 0) is the
+ * browser's that placed it, the one holding its cart's checkout (`checkout-holder.ts`), never
+ * merely whoever holds the cart id (issue 19: a cart id is no secret from whoever made or sent
+ * the cart). Anything refused reads exactly like a missing record (null here, 404 at the edges).
  */
 import type { Cart, Order, Wishlist } from '../commerce/types.ts';
 import {
@@ -16,12 +16,15 @@ import {
   type BigCommerceClient,
 } from './bigcommerce/index.ts';
 
-/** What a request holds: the session's customer (null for a visitor) and its cart cookie. */
+/** Who asks: the session's customer (null for a visitor) and the browser's checkout id. */
 export interface Holder {
   customerId: number | null;
-  /** The cart id of the browser's cookie, when the rule looks at it. */
-  cartId?: string | null;
+  /** The browser's id of its signed `checkout` cookie (`checkout-holder.ts`), or null. */
+  browser?: string | null;
 }
+
+/** The browser id holding a cart's checkout (`CheckoutHolders.holderOf`). */
+export type PlacedBy = (cartId: string) => Promise<string | null>;
 
 /** Whether the session may use the cart: a guest cart, or the session customer's own. */
 export function mayUseCart(cart: Pick<Cart, 'customerId'>, customerId: number | null): boolean {
@@ -34,27 +37,18 @@ export function mayReadOrder(order: Pick<Order, 'customerId'>, customerId: numbe
 }
 
 /**
- * Whether the holder of a cart id may read the order made from that cart (`getOrderByCart`):
- * the cart's rule, a guest order for the holder, a customer's order for that customer only.
+ * Whether the requester may read the order made from a cart (`getOrderByCart`, the
+ * `/paiement?commande=` confirmation): a customer's order its customer only; a guest order the
+ * browser holding its cart's checkout only (`placedBy`: that browser's id, null when none).
  */
 export function mayReadOrderOfCart(
   order: Pick<Order, 'customerId'>,
-  customerId: number | null,
-): boolean {
-  return mayUseCart(order, customerId);
-}
-
-/**
- * Whether the order's confirmation (`/paiement?commande=`: number, status, total) may be shown:
- * to its customer, or to the browser whose cart became that order.
- */
-export function mayConfirmOrder(
-  order: Pick<Order, 'customerId' | 'cartId'>,
   holder: Holder,
+  placedBy: string | null,
 ): boolean {
-  if (mayReadOrder(order, holder.customerId)) return true;
-  const cartId = holder.cartId ?? null;
-  return cartId !== null && cartId !== '' && order.cartId === cartId;
+  if (order.customerId !== 0) return mayReadOrder(order, holder.customerId);
+  const browser = holder.browser ?? null;
+  return browser !== null && placedBy !== null && browser === placedBy;
 }
 
 /** Whether the session may read or change the wishlist: its customer only. */
@@ -97,22 +91,29 @@ export async function ownOrder(
   return order !== null && mayReadOrder(order, customerId) ? order : null;
 }
 
-/** The order whose confirmation the holder may see (`mayConfirmOrder`), else null. */
+/** The order whose confirmation the holder may see (`mayReadOrderOfCart`), else null. */
 export async function confirmableOrder(
   client: BigCommerceClient,
   orderId: number,
   holder: Holder,
+  placedBy: PlacedBy,
 ): Promise<Order | null> {
   const order = await getOrder(client, orderId);
-  return order !== null && mayConfirmOrder(order, holder) ? order : null;
+  if (order === null) return null;
+  const placer =
+    order.customerId === 0 && order.cartId !== '' ? await placedBy(order.cartId) : null;
+  return mayReadOrderOfCart(order, holder, placer) ? order : null;
 }
 
-/** The newest order made from the cart that the holder of its id may read, else null. */
+/** The newest order made from the cart that the requester may read, else null. */
 export async function orderOfCart(
   client: BigCommerceClient,
   cartId: string,
-  customerId: number | null,
+  holder: Holder,
+  placedBy: PlacedBy,
 ): Promise<Order | null> {
   const orders = await getOrdersByCart(client, cartId);
-  return orders.find((order) => mayReadOrderOfCart(order, customerId)) ?? null;
+  if (orders.length === 0) return null;
+  const placer = orders.some((order) => order.customerId === 0) ? await placedBy(cartId) : null;
+  return orders.find((order) => mayReadOrderOfCart(order, holder, placer)) ?? null;
 }

@@ -60,6 +60,8 @@ export interface ThrottleRules {
   cartLinkAddress: ProgressiveRule;
   /** Carts sent to one client e-mail. */
   cartLinkEmail: ProgressiveRule;
+  /** Wishlists created by one customer. */
+  wishlistCustomer: ProgressiveRule;
   /** Password-reset e-mails per account. */
   resetAccount: WindowRule;
   /** Password-reset e-mails per address (group). */
@@ -79,7 +81,7 @@ const progressive = (free: number): ProgressiveRule => ({
 /**
  * The shop's limits. The fine work is done per account, e-mail and device cookie: 5 login
  * attempts per account or device cookie, 3 registrations or newsletter sign-ups per e-mail,
- * 5 reviews per e-mail, 5 carts sent per client e-mail, 3 reset e-mails per account. Per client
+ * 5 reviews per e-mail, 5 carts sent per client e-mail, 10 wishlists created per customer, 3 reset e-mails per account. Per client
  * address the limits stop floods only: one address may be thousands of phones behind a
  * carrier-grade NAT, an office or a shop's Wi-Fi on a campaign day, so 500 registrations, 500
  * newsletter sign-ups, 200 failed logins, 100 reviews and 30 carts sent (resellers only) per
@@ -99,6 +101,7 @@ export const THROTTLE_RULES: Readonly<ThrottleRules> = Object.freeze({
   reviewEmail: progressive(5),
   cartLinkAddress: progressive(30),
   cartLinkEmail: progressive(5),
+  wishlistCustomer: progressive(10),
   resetAccount: { limit: 3, windowMs: HOUR },
   resetAddress: { limit: 200, windowMs: HOUR },
 });
@@ -282,6 +285,8 @@ export interface AccountThrottle {
   review(input: { email: string; address: string }): Promise<Admission>;
   /** Before a reseller's cart is mailed to a client: whether it may go on now (counted). */
   cartLink(input: { email: string; address: string }): Promise<Admission>;
+  /** Before a customer creates a wishlist: whether it may go on now (counted). */
+  wishlist(input: { customerId: number }): Promise<Admission>;
   /** Whether a reset e-mail may be sent for this request (counted). */
   resetRequest(input: { email: string; address: string }): Promise<boolean>;
 }
@@ -422,6 +427,18 @@ export function createAccountThrottle(options: AccountThrottleOptions): AccountT
     // Each cart sent mails a stranger's address: counted like sign-ups.
     cartLink: ({ email, address }) =>
       admitSignUp('cart-link', email, address, rules.cartLinkEmail, rules.cartLinkAddress),
+
+    // Each wishlist created counts (issue 19: creation was unlimited), per customer.
+    wishlist: async ({ customerId }) =>
+      (
+        await admit(store, [
+          {
+            key: `limit:wishlist:customer:${String(customerId)}`,
+            rule: rules.wishlistCustomer,
+            counts: 'attempts',
+          },
+        ])
+      ).admission,
 
     async resetRequest({ email, address }) {
       const group = addressGroup(address);

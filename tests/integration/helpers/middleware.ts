@@ -15,7 +15,7 @@ import {
   createWithProductPath,
   createWithRedirects,
   createWithReseller,
-  withTrailingSlash,
+  withCanonicalPath,
   type CartRedirectOptions,
   type ClientOptions,
   type GuardsOptions,
@@ -38,7 +38,7 @@ export function testMiddleware(concerns: TestMiddleware): MiddlewareHandler {
   const handlers: MiddlewareHandler[] = [
     createWithBudget(),
     createWithClient(concerns.client ?? { trustedProxies: parseTrustedProxies(undefined) }),
-    withTrailingSlash,
+    withCanonicalPath,
   ];
   if (concerns.features) handlers.push(createWithFeatures(concerns.features));
   if (concerns.guards) handlers.push(createWithGuards(concerns.guards));

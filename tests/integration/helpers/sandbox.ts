@@ -43,6 +43,7 @@ export type TestSandboxOptions = Pick<
   | 'brevoKey'
   | 'hostile'
   | 'webhookRetryDelaysMs'
+  | 'apps'
 >;
 
 export async function startTestSandbox(options: TestSandboxOptions = {}): Promise<TestSandbox> {

@@ -8,7 +8,7 @@
 import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
-import { createContext } from 'astro/middleware';
+import { createContext, sequence } from 'astro/middleware';
 import type { Features } from '../../../src/lib/commerce/features.ts';
 import { bigcommerceService } from '../../../src/lib/server/api/bigcommerce.ts';
 import { brevoService } from '../../../src/lib/server/api/brevo-methods.ts';
@@ -19,8 +19,15 @@ import {
 import { handleApiCall, type ApiServices } from '../../../src/lib/server/api/handle.ts';
 import { createBigCommerceClient } from '../../../src/lib/server/bigcommerce/index.ts';
 import { createBrevoClient, sendTransactionalEmail } from '../../../src/lib/server/brevo/index.ts';
+import { cartLinkKey, resolveCartRedirect } from '../../../src/lib/server/cart-redirect.ts';
+import { createCheckoutHolders } from '../../../src/lib/server/checkout-holder.ts';
 import { parseTrustedProxies } from '../../../src/lib/server/client.ts';
-import { createWithClient } from '../../../src/lib/server/middleware/with-client.ts';
+import { ReplyCookies } from '../../../src/lib/server/cookies.ts';
+import {
+  createWithCartRedirect,
+  createWithClient,
+  withCanonicalPath,
+} from '../../../src/lib/server/middleware/index.ts';
 import { createResetTokens } from '../../../src/lib/server/password-reset.ts';
 import { createSessionManager } from '../../../src/lib/server/session.ts';
 import { createMemoryStore } from '../../../src/lib/server/store/memory.ts';
@@ -76,6 +83,8 @@ export interface Shopper {
   data<T>(method: string, args?: unknown[]): Promise<T>;
   /** Logs in with the sandbox's credentials; returns the customer id. */
   login(email: string, password: string): Promise<number>;
+  /** GETs a page of the bridge (middleware: canonical path, redirect-to-cart) with the jar. */
+  visit(path: string): Promise<{ status: number; location: string | null; text: string }>;
 }
 
 function toRequest(req: IncomingMessage): Request {
@@ -129,6 +138,8 @@ export async function startShopApi(options: ShopApiOptions = {}): Promise<ShopAp
     mailSender: { email: 'contact@literie-exemple.fr', name: 'Literie' },
     linkOrigin: (request) => new URL(request.url).origin,
     throttle: createAccountThrottle({ store, secret: SESSION_SECRET }),
+    cartLinkKey: cartLinkKey(SESSION_SECRET),
+    checkouts: createCheckoutHolders({ secret: SESSION_SECRET, store }),
     customerLogin: {
       clientId: CLIENT_ID,
       clientSecret: CLIENT_SECRET,
@@ -143,6 +154,21 @@ export async function startShopApi(options: ShopApiOptions = {}): Promise<ShopAp
   const withClient = createWithClient({
     trustedProxies: parseTrustedProxies(options.trustedProxies),
   });
+  // What src/middleware.ts does with a page request that matters to carts: one spelling per
+  // page, then redirect-to-cart (shop-minted tokens only; the opener holds the checkout).
+  const pages = sequence(
+    withClient,
+    withCanonicalPath,
+    createWithCartRedirect({
+      resolve: (_request, query) => resolveCartRedirect(client, account.cartLinkKey, query),
+      cookieMaxAge: 3600,
+      adopt: async (request, cartId, secure) => {
+        const cookies = new ReplyCookies({ secure });
+        await account.checkouts.handOver(request, cookies, cartId);
+        return cookies.headers();
+      },
+    }),
+  );
 
   const server: Server = createServer((req, res) => {
     const request = toRequest(req);
@@ -156,13 +182,14 @@ export async function startShopApi(options: ShopApiOptions = {}): Promise<ShopAp
       ...(peer === undefined ? {} : { clientAddress: peer }),
     });
     const reply = Promise.resolve(
-      withClient(context, () =>
-        match
-          ? handleApiCall(request, { service: match[1] ?? '', method: match[2] ?? '' }, services, {
+      match
+        ? withClient(context, () =>
+            handleApiCall(request, { service: match[1] ?? '', method: match[2] ?? '' }, services, {
               clientInfo: context.locals.clientInfo,
-            })
-          : Promise.resolve(new Response('not found', { status: 404 })),
-      ),
+            }),
+          )
+        : // A page: the middleware's canonical path and redirect-to-cart, then `page {path}`.
+          pages(context, () => Promise.resolve(new Response(`page ${context.url.pathname}`))),
     ).then((response) => response ?? new Response('no response', { status: 500 }));
     void reply.then(async (response) => {
       const headers: Record<string, string | string[]> = {};
@@ -215,6 +242,16 @@ export async function startShopApi(options: ShopApiOptions = {}): Promise<ShopAp
 
   function shopper(shopperOptions: { ip?: string } = {}): Shopper {
     const cookies = new Map<string, string>();
+    const keep = (setCookies: readonly string[]) => {
+      for (const cookie of setCookies) {
+        const [pair = '', ...attributes] = cookie.split(';').map((p) => p.trim());
+        const at = pair.indexOf('=');
+        const name = pair.slice(0, at);
+        const deleted = attributes.some((a) => /^max-age=0$/i.test(a));
+        if (deleted) cookies.delete(name);
+        else cookies.set(name, pair.slice(at + 1));
+      }
+    };
     const self: Shopper = {
       cookies,
       async call(method, args = [], callOptions = {}) {
@@ -229,14 +266,7 @@ export async function startShopApi(options: ShopApiOptions = {}): Promise<ShopAp
         // `method` of the bigcommerce service, or `service.method` (`brevo.subscribe`).
         const path = method.includes('.') ? method.replace('.', '/') : `bigcommerce/${method}`;
         const reply = await send(`/api/${path}`, callOptions.body ?? JSON.stringify(args), headers);
-        for (const cookie of reply.setCookies) {
-          const [pair = '', ...attributes] = cookie.split(';').map((p) => p.trim());
-          const at = pair.indexOf('=');
-          const name = pair.slice(0, at);
-          const deleted = attributes.some((a) => /^max-age=0$/i.test(a));
-          if (deleted) cookies.delete(name);
-          else cookies.set(name, pair.slice(at + 1));
-        }
+        keep(reply.setCookies);
         return {
           status: reply.status,
           json: JSON.parse(reply.body) as Reply['json'],
@@ -250,6 +280,19 @@ export async function startShopApi(options: ShopApiOptions = {}): Promise<ShopAp
           throw new Error(`${method} answered ${reply.status}: ${JSON.stringify(reply.json)}`);
         }
         return reply.json.data as T;
+      },
+      async visit(path) {
+        const headers: Record<string, string> = {};
+        if (cookies.size > 0) {
+          headers.Cookie = [...cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+        }
+        const response = await fetch(`${base}${path}`, { redirect: 'manual', headers });
+        keep(response.headers.getSetCookie());
+        return {
+          status: response.status,
+          location: response.headers.get('location'),
+          text: await response.text(),
+        };
       },
       async login(email, password) {
         const data = await self.data<{ customer: { id: number } }>('loginCustomer', [

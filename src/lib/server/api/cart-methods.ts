@@ -6,6 +6,7 @@
  * (BigCommerce loses concurrent updates of a cart).
  */
 import { z } from 'zod';
+import { isReservedNamespace } from '../../commerce/cart-link.ts';
 import type { Cart } from '../../commerce/types.ts';
 import {
   addCartItems,
@@ -40,8 +41,22 @@ import { accountOf, requireCustomer, type ShopContext } from './context.ts';
 import { FORM_FIELDS } from './customer-view.ts';
 import { ApiError, defineMethod, type ApiMethod } from './handle.ts';
 
+/** 409: another browser holds this cart's checkout (`checkout-holder.ts`). */
+export const checkoutElsewhere = () =>
+  new ApiError(409, 'CHECKOUT_ELSEWHERE', 'This cart is being paid for in another browser');
+
 const cartNotFound = () => new ApiError(404, 'CART_NOT_FOUND', 'Cart not found');
 const itemNotFound = () => new ApiError(404, 'CART_ITEM_NOT_FOUND', 'Cart item not found');
+
+/**
+ * issue 19 (cart fixation): the cart-link token's namespace is the shop's own, in any spelling
+ * (`isReservedNamespace`): shoppers neither read nor write it (403).
+ */
+function refuseReserved(namespace: string | undefined): void {
+  if (namespace !== undefined && isReservedNamespace(namespace)) {
+    throw new ApiError(403, 'RESERVED_NAMESPACE', 'This metafield namespace is reserved');
+  }
+}
 
 /** The cart if the session may use it; 404 'Cart not found' otherwise. */
 async function sessionCart(context: ShopContext, cartId: string): Promise<Cart> {
@@ -151,11 +166,14 @@ export const cartMethods = {
     z.tuple([z.strictObject({ id: CartIdSchema }).describe('cart')]),
     async (context: ShopContext, [{ id }]) => {
       const customerId = requireCustomer(context);
-      const cart = await writeCart(context, id, (found) =>
-        found.customerId === customerId
-          ? Promise.resolve(found)
-          : updateCartCustomer(context.client, id, customerId),
-      );
+      const cart = await writeCart(context, id, async (found) => {
+        if (found.customerId === customerId) return found;
+        // A guest cart another browser is paying for is not taken into an account.
+        if (!(await accountOf(context).checkouts.free(context.request, id))) {
+          throw checkoutElsewhere();
+        }
+        return updateCartCustomer(context.client, id, customerId);
+      });
       await saveCartId(context.client, customerId, id);
       return cart;
     },
@@ -256,19 +274,31 @@ export const cartMethods = {
 
   /**
    * The hosted checkout of the cart. For a logged-in customer, the cart is theirs (a guest
-   * cart is assigned first) and the URL logs them in on the way (Customer Login API).
+   * cart is assigned first) and the URL logs them in on the way (Customer Login API). This
+   * browser claims the cart's checkout (`checkout-holder.ts`); one another browser holds
+   * answers 409.
    */
   getCheckoutUrl: defineMethod(
     z.tuple([z.strictObject({ cartId: CartIdSchema }).describe('cart')]),
     (context: ShopContext, [{ cartId }]) =>
-      writeCart(context, cartId, async (cart) => ({
-        url: await checkoutUrlFor(
-          context.client,
-          cart,
-          context.session.customerId,
-          accountOf(context).customerLogin,
-        ),
-      })),
+      writeCart(context, cartId, async (cart) => {
+        const account = accountOf(context);
+        // A guest cart's checkout is one browser's (a customer's cart is theirs already).
+        if (
+          cart.customerId === 0 &&
+          !(await account.checkouts.claim(context.request, context.cookies, cartId))
+        ) {
+          throw checkoutElsewhere();
+        }
+        return {
+          url: await checkoutUrlFor(
+            context.client,
+            cart,
+            context.session.customerId,
+            account.customerLogin,
+          ),
+        };
+      }),
     { mutates: true },
   ),
 
@@ -303,8 +333,10 @@ export const cartMethods = {
         .strictObject({ cartId: CartIdSchema, ...CartMetafieldInputSchema.shape })
         .describe('metafield'),
     ]),
-    (context: ShopContext, [{ cartId, ...input }]) =>
-      writeCart(context, cartId, () => createCartMetafield(context.client, cartId, input)),
+    (context: ShopContext, [{ cartId, ...input }]) => {
+      refuseReserved(input.namespace);
+      return writeCart(context, cartId, () => createCartMetafield(context.client, cartId, input));
+    },
     { mutates: true },
   ),
 
@@ -318,8 +350,10 @@ export const cartMethods = {
         .describe('cart'),
     ]),
     async (context: ShopContext, [{ cartId, namespace }]) => {
+      refuseReserved(namespace);
       await sessionCart(context, cartId);
-      return getCartMetafields(context.client, cartId, namespace);
+      const fields = await getCartMetafields(context.client, cartId, namespace);
+      return fields.filter((field) => !isReservedNamespace(field.namespace));
     },
   ),
 } satisfies Record<string, ApiMethod<ShopContext>>;

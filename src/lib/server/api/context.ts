@@ -5,6 +5,7 @@
  */
 import type { MailAddress, TransactionalEmail } from '../brevo/index.ts';
 import type { BigCommerceClient } from '../bigcommerce/index.ts';
+import type { CheckoutHolders } from '../checkout-holder.ts';
 import type { ReplyCookies } from '../cookies.ts';
 import type { ResetTokens } from '../password-reset.ts';
 import type { ClientInfo } from '../client.ts';
@@ -37,6 +38,10 @@ export interface AccountServices {
   throttle: AccountThrottle;
   /** Writes to one cart run one at a time, across server copies (keyed by cart id). */
   cartQueue: KeyedQueue;
+  /** The key cart-link tokens are signed with (`cart-redirect.ts`: only the shop mints them). */
+  cartLinkKey: Buffer;
+  /** Which browser holds a guest cart's checkout (`checkout-holder.ts`). */
+  checkouts: CheckoutHolders;
 }
 
 /**

@@ -78,13 +78,21 @@ export const orderMethods = {
   }),
 
   /**
-   * The order made from a cart (the payment return page), or null. A guest order is shown to
-   * whoever holds the cart id; a customer's order only to that customer.
+   * The order made from a cart (the payment return page), or null. A customer's order only to
+   * that customer; a guest order only to the browser that placed it (`ownership.ts`), never to
+   * whoever merely holds the cart id.
    */
   getOrderByCart: defineMethod(
     z.tuple([z.strictObject({ cartId: CartIdSchema }).describe('cart')]),
-    (context: ShopContext, [{ cartId }]) =>
-      orderOfCart(context.client, cartId, context.session.customerId),
+    (context: ShopContext, [{ cartId }]) => {
+      const { checkouts } = accountOf(context);
+      return orderOfCart(
+        context.client,
+        cartId,
+        { customerId: context.session.customerId, browser: checkouts.browserOf(context.request) },
+        (id) => checkouts.holderOf(id),
+      );
+    },
   ),
 } satisfies Record<string, ApiMethod<ShopContext>>;
 

@@ -51,9 +51,11 @@ export const resellerMethods = {
       if (!admission.allowed) throw tooManyAttempts(admission.retryAfterMs);
       const token = await writeCart(context, cartId, async (cart) => {
         if (cartItemCount(cart) === 0) throw new ApiError(400, 'CART_EMPTY', 'Cart is empty');
-        const issued = await issueCartToken(context.client, cartId);
+        const issued = await issueCartToken(context.client, account.cartLinkKey, cartId);
         // A guest cart again: the client's link opens guest carts only (cart-redirect.ts).
         if (cart.customerId !== 0) await updateCartCustomer(context.client, cartId, 0);
+        // Its checkout is nobody's until the client opens the link (checkout-holder.ts).
+        await account.checkouts.release(cartId);
         return issued;
       });
       if (reseller.savedCartId === cartId) {

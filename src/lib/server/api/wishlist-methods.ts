@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import type { Wishlist } from '../../commerce/types.ts';
 // One call may add a whole guest wishlist (merged at login).
-import { MAX_WISHLIST_ITEMS } from '../../commerce/wishlist.ts';
+import { MAX_WISHLIST_ITEMS, mayCreateWishlist } from '../../commerce/wishlist.ts';
 import {
   addWishlistItems,
   createWishlist,
@@ -22,10 +22,25 @@ import {
   WishlistNameSchema,
 } from '../bigcommerce/queries.ts';
 import { ownWishlist } from '../ownership.ts';
-import { requireCustomer, type ShopContext } from './context.ts';
+import { createLockedQueue, type KeyedQueue } from '../store/lock.ts';
+import type { SharedStore } from '../store/types.ts';
+import { accountOf, requireCustomer, tooManyAttempts, type ShopContext } from './context.ts';
 import { ApiError, defineMethod, type ApiMethod } from './handle.ts';
 
 const wishlistNotFound = () => new ApiError(404, 'WISHLIST_NOT_FOUND', 'Wishlist not found');
+
+// A customer's wishlist creations run one at a time across server copies, so the cap holds
+// under concurrent calls (count, then create).
+const WISHLIST_LOCK = { prefix: 'wishlists:', ttlMs: 30_000, waitMs: 10_000 } as const;
+const creationQueues = new WeakMap<SharedStore, KeyedQueue>();
+const creationQueue = (store: SharedStore) => {
+  let queue = creationQueues.get(store);
+  if (queue === undefined) {
+    queue = createLockedQueue(store, WISHLIST_LOCK);
+    creationQueues.set(store, queue);
+  }
+  return queue;
+};
 
 const ItemsSchema = z.array(WishlistItemInputSchema).max(MAX_WISHLIST_ITEMS);
 
@@ -45,7 +60,10 @@ export const wishlistMethods = {
     getCustomerWishlists(context.client, requireCustomer(context)),
   ),
 
-  /** `createWishlist({ name, is_public, items })` for the session customer. */
+  /**
+   * `createWishlist({ name, is_public, items })` for the session customer: at most
+   * MAX_WISHLISTS_PER_CUSTOMER (409 'Wishlist limit reached'), creations throttled (429).
+   */
   createWishlist: defineMethod(
     z.tuple([
       z
@@ -56,13 +74,25 @@ export const wishlistMethods = {
         })
         .describe('wishlist'),
     ]),
-    (context: ShopContext, [input]) =>
-      createWishlist(context.client, {
-        customerId: requireCustomer(context),
-        name: input.name,
-        isPublic: input.is_public ?? false,
-        items: toItems(input.items ?? []),
-      }),
+    async (context: ShopContext, [input]) => {
+      const customerId = requireCustomer(context);
+      const account = accountOf(context);
+      // issue 19: creations are throttled per customer and capped (MAX_WISHLISTS_PER_CUSTOMER).
+      const admission = await account.throttle.wishlist({ customerId });
+      if (!admission.allowed) throw tooManyAttempts(admission.retryAfterMs);
+      return creationQueue(account.store).run(String(customerId), async () => {
+        const existing = await getCustomerWishlists(context.client, customerId);
+        if (!mayCreateWishlist(existing.length)) {
+          throw new ApiError(409, 'WISHLIST_LIMIT', 'Wishlist limit reached');
+        }
+        return createWishlist(context.client, {
+          customerId,
+          name: input.name,
+          isPublic: input.is_public ?? false,
+          items: toItems(input.items ?? []),
+        });
+      });
+    },
     { mutates: true },
   ),
 

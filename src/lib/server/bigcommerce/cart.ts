@@ -164,6 +164,15 @@ export async function getCartMetafields(
   return page.items;
 }
 
+/** Deletes one of the cart's metafields (one this app may change). */
+export async function deleteCartMetafield(
+  client: BigCommerceClient,
+  cartId: string,
+  metafieldId: number,
+): Promise<void> {
+  await client.send('delete', `${cartPath(cartId)}/metafields/${String(metafieldId)}`, z.unknown());
+}
+
 /** Adds a metafield to the cart. */
 export async function createCartMetafield(
   client: BigCommerceClient,

@@ -43,6 +43,7 @@ export {
   addCartItems,
   createCart,
   createCartMetafield,
+  deleteCartMetafield,
   createCartRedirectUrls,
   DEFAULT_CART_INCLUDE,
   deleteCart,

@@ -1,6 +1,6 @@
 import { cartLinkPath } from '../../commerce/cart-link.ts';
 import { listingViewPath } from '../../commerce/listing.ts';
-import { trailingSlashRedirect } from '../../commerce/redirects.ts';
+import { pagePathDecision } from '../../commerce/page-path.ts';
 
 interface DevRequest {
   url?: string;
@@ -14,21 +14,32 @@ type DevMiddleware = (req: DevRequest, res: DevResponse, next: () => void) => vo
 /**
  * What `scripts/serve.ts` does ahead of Astro in production, for `astro dev`, whose router
  * normalises the path and drops the query of pre-rendered routes before Astro middleware runs:
- * the trailing-slash 301 (spec §2), cart links (`?id&token`, spec §2 redirect-to-cart) to their
+ * one spelling per page (`commerce/page-path.ts`: the trailing-slash 301 of spec §2, `.html`,
+ * `//`, escaped letters), cart links (`?id&token`, spec §2 redirect-to-cart) to their
  * on-demand route and the rewrite of listing views (`/c/...?sort=2`) to theirs. Vite's own `/@...`, `/_...` and `/node_modules/` paths are left alone.
  */
 export const devServerRequests: DevMiddleware = (req, res, next) => {
   const read = req.method === 'GET' || req.method === 'HEAD';
-  const url = new URL(req.url ?? '/', 'http://localhost');
-  if (!read || /^\/(@|_|node_modules\/)/.test(url.pathname)) {
+  const raw = req.url ?? '/';
+  if (!read || /^\/(@|_|node_modules\/)/.test(raw)) {
     next();
     return;
   }
-  const target = trailingSlashRedirect(url.pathname, url.search);
-  if (target !== null) {
-    res.writeHead(301, { Location: target }).end();
+  const queryAt = raw.indexOf('?');
+  const decision =
+    queryAt === -1
+      ? pagePathDecision(raw)
+      : pagePathDecision(raw.slice(0, queryAt), raw.slice(queryAt));
+  if (decision.kind === 'redirect') {
+    res.writeHead(301, { Location: decision.location }).end();
     return;
   }
+  if (decision.kind === 'not-found') {
+    req.url = '/404';
+    next();
+    return;
+  }
+  const url = new URL(raw, 'http://localhost');
   const cartLink = cartLinkPath(url.pathname, url.search);
   const view = cartLink ?? listingViewPath(url.pathname, url.search);
   if (view !== null) req.url = view;

@@ -8,7 +8,7 @@ import { createWithProductPath, type ProductPathOptions } from './with-product-p
 import { createWithRedirects, type RedirectList, type RedirectsOptions } from './with-redirects.ts';
 import { createWithReseller, type ResellerOptions } from './with-reseller.ts';
 import { createWithShopMode, type ShopModeOptions } from './with-shop-mode.ts';
-import { withTrailingSlash } from './with-trailing-slash.ts';
+import { withCanonicalPath } from './with-canonical-path.ts';
 
 /**
  * The shop's middleware handlers; `src/middleware.ts` puts them in order with Astro's
@@ -25,7 +25,7 @@ export {
   createWithReseller,
   createWithShopMode,
   NOT_FOUND_ROUTE,
-  withTrailingSlash,
+  withCanonicalPath,
 };
 export type {
   CartRedirectOptions,

@@ -4,10 +4,17 @@ import { CART_PATH } from '../../commerce/guards.ts';
 import { logFailure } from '../failures.ts';
 
 export interface CartRedirectOptions {
+  /** False with the transactional flag off: a cart link does nothing (default true). */
+  enabled?: boolean;
   /** The cart id to open for a request's `id` and `token`, or null (see cart-redirect.ts). */
   resolve(request: Request, query: { id: string; token: string }): Promise<string | null>;
   /** Lifetime of the cart cookie, in seconds (CART_COOKIE_MAX_AGE). */
   cookieMaxAge: number;
+  /**
+   * The browser opening the link takes the cart's checkout over (`checkout-holder.ts`): the
+   * cookies to set on the redirect.
+   */
+  adopt?(request: Request, cartId: string, secure: boolean): Promise<string[]>;
 }
 
 /**
@@ -18,7 +25,7 @@ export interface CartRedirectOptions {
  */
 export function createWithCartRedirect(options: CartRedirectOptions): MiddlewareHandler {
   return async (context, next) => {
-    if (context.isPrerendered) return next();
+    if (context.isPrerendered || options.enabled === false) return next();
     const url = new URL(context.request.url);
     const id = url.searchParams.get('id')?.trim() ?? '';
     const token = url.searchParams.get('token')?.trim() ?? '';
@@ -31,13 +38,17 @@ export function createWithCartRedirect(options: CartRedirectOptions): Middleware
       return next();
     }
     if (cartId === null) return next();
+    const { secure } = context.locals.clientInfo;
     const headers = new Headers({ Location: CART_PATH, 'Cache-Control': 'no-store' });
+    for (const cookie of (await options.adopt?.(context.request, cartId, secure)) ?? []) {
+      headers.append('Set-Cookie', cookie);
+    }
     headers.append(
       'Set-Cookie',
       cartCookie(cartId, {
         maxAge: options.cookieMaxAge,
         // Secure by the browser's scheme (ClientInfo), https behind a TLS proxy too.
-        secure: context.locals.clientInfo.secure,
+        secure,
       }),
     );
     return new Response(null, { status: 302, headers });
