@@ -11,7 +11,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { productPath } from '../../src/lib/commerce/slug.ts';
 import { t } from '../../src/lib/i18n/index.ts';
 import { CUSTOMERS, PRODUCTS } from '../../scripts/sandbox/fixtures.ts';
-import { uniqueEmail, waitForHydration, waitForIsland } from './helpers.ts';
+import { payOnHostedCheckout, uniqueEmail, waitForHydration, waitForIsland } from './helpers.ts';
 
 const CONTAINER_URL = 'https://www.googletagmanager.com/gtm.js?id=GTM-TEST123';
 const CUSTOMER_FIELDS = [
@@ -248,14 +248,7 @@ test('a customer fills the cart and pays: add_to_cart, view_cart and the shippin
 
   await page.goto('/paiement');
   await page.getByRole('button', { name: t('checkout.pay') }).click();
-  await page.getByLabel('Prénom', { exact: true }).fill('Camille');
-  await page.getByLabel('Nom', { exact: true }).fill('Durand');
-  await page.getByLabel('Adresse', { exact: true }).fill('12 rue des Lilas');
-  await page.getByLabel('Code postal', { exact: true }).fill('69003');
-  await page.getByLabel('Ville', { exact: true }).fill('Lyon');
-  await page.getByLabel('Téléphone', { exact: true }).fill('0472000000');
-  await page.getByRole('button', { name: 'Payer' }).click();
-  await expect(page).toHaveURL(/\/paiement\?commande=\d+$/);
+  await payOnHostedCheckout(page);
   const orderId = new URL(page.url()).searchParams.get('commande');
   await containerLoaded(page);
   await expect

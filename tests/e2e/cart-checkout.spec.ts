@@ -7,7 +7,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { productPath } from '../../src/lib/commerce/slug.ts';
 import { t } from '../../src/lib/i18n/index.ts';
 import { PRODUCTS } from '../../scripts/sandbox/fixtures.ts';
-import { uniqueEmail, waitForHydration, waitForIsland } from './helpers.ts';
+import { payOnHostedCheckout, uniqueEmail, waitForHydration, waitForIsland } from './helpers.ts';
 
 const header = (page: Page) => page.getByRole('banner');
 const cartLink = (page: Page) => header(page).getByRole('link', { name: /Panier$/ });
@@ -106,14 +106,7 @@ test('a guest fills the cart, registers on the way and pays: the order shows in 
   // 6. Pay on the hosted checkout; back on /paiement?commande=N.
   await page.getByRole('button', { name: t('checkout.pay') }).click();
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-  await page.getByLabel('Prénom', { exact: true }).fill('Camille');
-  await page.getByLabel('Nom', { exact: true }).fill('Durand');
-  await page.getByLabel('Adresse', { exact: true }).fill('12 rue des Lilas');
-  await page.getByLabel('Code postal', { exact: true }).fill('69003');
-  await page.getByLabel('Ville', { exact: true }).fill('Lyon');
-  await page.getByLabel('Téléphone', { exact: true }).fill('0472000000');
-  await page.getByRole('button', { name: 'Payer' }).click();
-  await expect(page).toHaveURL(/\/paiement\?commande=\d+$/);
+  await payOnHostedCheckout(page);
   await expect(page.getByRole('heading', { name: t('checkout.thanks') })).toBeVisible();
   const orderId = Number(new URL(page.url()).searchParams.get('commande'));
 

@@ -81,3 +81,15 @@ export async function layoutShiftSince(page: Page): Promise<number> {
   );
   return page.evaluate(() => (window as unknown as { layoutShifts: number }).layoutShifts);
 }
+
+/** Fills the sandbox's hosted checkout with a French address and pays; back on the shop. */
+export async function payOnHostedCheckout(page: Page): Promise<void> {
+  await page.getByLabel('Prénom', { exact: true }).fill('Camille');
+  await page.getByLabel('Nom', { exact: true }).fill('Durand');
+  await page.getByLabel('Adresse', { exact: true }).fill('12 rue des Lilas');
+  await page.getByLabel('Code postal', { exact: true }).fill('69003');
+  await page.getByLabel('Ville', { exact: true }).fill('Lyon');
+  await page.getByLabel('Téléphone', { exact: true }).fill('0472000000');
+  await page.getByRole('button', { name: 'Payer' }).click();
+  await expect(page).toHaveURL(/\/paiement\?commande=\d+$/);
+}
