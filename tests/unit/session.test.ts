@@ -135,7 +135,6 @@ describe('session cookie', () => {
     await sessions.end(logout, requestWith(''));
     expect(logout.headers()).toEqual([
       `${SESSION_COOKIE}=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax`,
-      `${SHOP_MODE_COOKIE}=; Max-Age=0; Path=/; SameSite=Lax`,
       `${AUTHENTICATED_COOKIE}=0; Max-Age=604800; Path=/; SameSite=Lax`,
     ]);
   });
@@ -145,34 +144,44 @@ describe('session cookie', () => {
       'a reseller, area on: the readable mode cookie',
       true,
       true,
+      '',
       [`${SHOP_MODE_COOKIE}=1; Max-Age=604800; Path=/; SameSite=Lax`],
     ],
+    ['a reseller, area off: nothing to clear', false, true, '', []],
     [
-      'a reseller, area off: cleared',
+      'a reseller, area off: the stale cookie cleared',
       false,
       true,
+      `${SHOP_MODE_COOKIE}=1`,
       [`${SHOP_MODE_COOKIE}=; Max-Age=0; Path=/; SameSite=Lax`],
     ],
-    ['a customer: cleared', true, false, [`${SHOP_MODE_COOKIE}=; Max-Age=0; Path=/; SameSite=Lax`]],
-  ])('reseller mode cookie (spec §6): %s', (_, resellerArea, reseller, expected) => {
+    [
+      'a customer with the cookie: cleared',
+      true,
+      false,
+      `${SHOP_MODE_COOKIE}=1`,
+      [`${SHOP_MODE_COOKIE}=; Max-Age=0; Path=/; SameSite=Lax`],
+    ],
+    ['a customer without it: nothing', true, false, '', []],
+  ])('reseller mode cookie (spec §6): %s', (_, resellerArea, reseller, cookie, expected) => {
     const sessions = createSessionManager({
       secret: SECRET,
       store: createMemoryStore(),
       resellerArea,
     });
     const cookies = new ReplyCookies({ secure: false });
-    sessions.markMode(cookies, reseller);
+    sessions.markMode(cookies, requestWith(cookie), reseller);
     expect(cookies.headers()).toEqual(expected);
   });
 
-  test('a visitor marked on load loses the reseller mode cookie too', () => {
+  test('logout clears the reseller mode cookie a browser holds', async () => {
     const sessions = createSessionManager({
       secret: SECRET,
       store: createMemoryStore(),
       resellerArea: true,
     });
     const cookies = new ReplyCookies({ secure: false });
-    sessions.mark(cookies, false);
+    await sessions.end(cookies, requestWith(`${SHOP_MODE_COOKIE}=1`));
     expect(cookies.headers()).toContain(`${SHOP_MODE_COOKIE}=; Max-Age=0; Path=/; SameSite=Lax`);
   });
 

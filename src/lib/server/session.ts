@@ -72,7 +72,7 @@ export interface SessionManager {
    * session's customer: set for a reseller while the area is on, cleared otherwise. Login,
    * registration and the shell's load set it; logout and an ended session clear it.
    */
-  markMode(cookies: ReplyCookies, reseller: boolean): void;
+  markMode(cookies: ReplyCookies, request: Request, reseller: boolean): void;
 }
 
 export interface SessionOptions {
@@ -169,13 +169,13 @@ export function createSessionManager(options: SessionOptions): SessionManager {
     httpOnly,
   });
 
-  const markMode = (cookies: ReplyCookies, reseller: boolean): void => {
+  const markMode = (cookies: ReplyCookies, request: Request, reseller: boolean): void => {
     if (reseller && options.resellerArea === true) {
       cookies.set(SHOP_MODE_COOKIE, SHOP_MODE_RESELLER, {
         ...cookieOptions(false),
         maxAge: SESSION_MAX_AGE,
       });
-    } else {
+    } else if (readCookie(request, SHOP_MODE_COOKIE) !== undefined) {
       cookies.clear(SHOP_MODE_COOKIE, cookieOptions(false));
     }
   };
@@ -210,7 +210,7 @@ export function createSessionManager(options: SessionOptions): SessionManager {
     },
     async end(cookies, request) {
       cookies.clear(SESSION_COOKIE, cookieOptions(true));
-      markMode(cookies, false);
+      markMode(cookies, request, false);
       cookies.set(AUTHENTICATED_COOKIE, '0', {
         ...cookieOptions(false),
         maxAge: SESSION_MAX_AGE,
@@ -227,7 +227,6 @@ export function createSessionManager(options: SessionOptions): SessionManager {
         ...cookieOptions(false),
         maxAge: SESSION_MAX_AGE,
       });
-      if (!loggedIn) markMode(cookies, false);
     },
     markMode,
     endAll(customerId) {

@@ -108,7 +108,7 @@ export const customerMethods = {
       }
       sessions.start(context.cookies, context.request, customerId);
       const current = toCurrentCustomer(customer);
-      sessions.markMode(context.cookies, current.isReseller);
+      sessions.markMode(context.cookies, context.request, current.isReseller);
       return { isValid: true, customer: current };
     },
     { mutates: true },
@@ -130,10 +130,14 @@ export const customerMethods = {
    */
   getCustomers: defineMethod(z.tuple([]), async (context: ShopContext) => {
     const { customerId } = context.session;
-    context.account?.sessions.mark(context.cookies, customerId !== null);
-    if (customerId === null) return null;
+    const sessions = context.account?.sessions;
+    sessions?.mark(context.cookies, customerId !== null);
+    if (customerId === null) {
+      sessions?.markMode(context.cookies, context.request, false);
+      return null;
+    }
     const current = await currentCustomer(context.client, customerId);
-    context.account?.sessions.markMode(context.cookies, current.isReseller);
+    sessions?.markMode(context.cookies, context.request, current.isReseller);
     return current;
   }),
 
