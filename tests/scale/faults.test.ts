@@ -124,7 +124,7 @@ beforeAll(async () => {
   visit(tree.data);
   [warmCategory = '', coldCategory = '', coldCategory2 = ''] = leaves;
   // Warm: the layout data, the redirect list, one listing view, one search, one API read.
-  for (const warm of [`${warmCategory}?page=2`, '/resultats-de-recherche/matelas']) {
+  for (const warm of [`${warmCategory}?sort=2`, '/resultats-de-recherche/matelas']) {
     expect((await timed(warm)).status).toBe(200);
   }
   expect((await api('getCategoryTree', [])).status).toBe(200);
@@ -150,13 +150,13 @@ describe.each<DownMode>(['reset', 'hang'])('upstream down (%s)', (mode) => {
 
   test('a listing view and a search read before answer their cached copy', async () => {
     const [listing, search] = [
-      await timed(`${warmCategory}?page=2`),
+      await timed(`${warmCategory}?sort=2`),
       await timed('/resultats-de-recherche/matelas'),
     ];
     await sleep(PAGE_FRESH_MS + 50);
     await whileDown(mode, async () => {
       for (const [page, before] of [
-        [`${warmCategory}?page=2`, listing],
+        [`${warmCategory}?sort=2`, listing],
         ['/resultats-de-recherche/matelas', search],
       ] as const) {
         const reply = await timed(page);

@@ -125,6 +125,8 @@ beforeAll(async () => {
       RELEASES_DIR: releases,
       CONTENTFUL_WEBHOOK_SECRET: SECRET,
       REBUILD_DEBOUNCE_MS: '500',
+      // The rebuild's progress lines ('is live') are info (LOG_LEVEL, spec §9 default error).
+      LOG_LEVEL: 'info',
       REBUILD_COMMAND: `if [ -f "${failFlag}" ]; then echo "build failed on purpose" >&2; exit 1; fi; cp -r "${path.resolve(DIST_DIR)}/." "$RELEASE_DIR"`,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
