@@ -114,6 +114,8 @@ async function playPodcast(page: Page): Promise<void> {
   await page.goto('/les-yeux-fermes?tag=formatPodcast');
   // The first podcast with its audio (the hostile episode of npm test's sandbox has none).
   await page.locator('[data-sleep-list] article a:not([href$="/episode-piege"])').first().click();
+  // The page's scripts (the player's listener) have run once it has loaded.
+  await page.waitForURL(/\/les-yeux-fermes\/[^?]+$/, { waitUntil: 'load' });
   const player = page.locator('audio[data-sleep-player]');
   await expect(player).toBeVisible();
   await player.evaluate(async (audio: HTMLAudioElement) => {
@@ -130,7 +132,8 @@ async function logIn(page: Page, email: string, password: string): Promise<void>
   await page.getByLabel(t('login.email')).fill(email);
   await page.getByLabel(t('login.password')).fill(password);
   await page.getByRole('button', { name: t('login.submit') }).click();
-  await expect(page).toHaveURL(/mes-informations$/);
+  // The account page renders on request (and the login may wait its throttle's delay).
+  await expect(page).toHaveURL(/mes-informations$/, { timeout: 15_000 });
 }
 
 test('a visitor: the container loads after the page; each event once, without customer fields', async ({

@@ -4,7 +4,8 @@
  * - every flag off: the cart, checkout, login, registration, password, account and reseller
  *   pages answer the shop's not-found page with 404; the cart, customer, order, wishlist, review
  *   and reseller methods answer 404; no island, link, widget, iframe or rating of those features
- *   is on the pages, and the CSP allows no reviews frame;
+ *   is on the pages, and the CSP allows no reviews frame; without `GTM_CONTAINER_ID`, no
+ *   tag-manager script nor Google origin either;
  * - only the reviews off: the review methods and everything of the reviews gone, the cart,
  *   account and reseller area there;
  * - only the transactional flag off: the reseller area (which fills carts) gone with it, the
@@ -44,7 +45,7 @@ interface FlagBuild {
  * A build with these flags (into its own gitignored `dist-*` folder, against its own sandbox)
  * served for the tests of the enclosing `describe`, removed after them.
  */
-function flagBuild(name: string, flags: Record<string, string>): FlagBuild {
+function flagBuild(name: string, flags: Record<string, string | undefined>): FlagBuild {
   const distDir = `dist-flags-${name}`;
   let work = '';
   let sandbox: Sandbox | undefined;
@@ -62,6 +63,10 @@ function flagBuild(name: string, flags: Record<string, string>): FlagBuild {
       SANDBOX_DIR: path.join(work, 'sandbox'),
       STATE_DIR: path.join(work, 'state'),
     };
+    // A setting given as undefined is unset for this build (the test environment sets some).
+    for (const [name, value] of Object.entries(flags)) {
+      if (value === undefined) Reflect.deleteProperty(env, name);
+    }
     // Inside the project: the server bundle resolves its packages from node_modules.
     rmSync(distDir, { recursive: true, force: true });
     const built = await run(process.execPath, ['scripts/build.ts', '--out-dir', distDir], {
@@ -187,6 +192,8 @@ describe('every flag off', () => {
     FEATURE_TRANSACTIONAL: 'false',
     FEATURE_REVIEWS: 'false',
     FEATURE_RESELLER_AREA: 'false',
+    // spec §7: no tag-manager container setting, no container (the test build sets one).
+    GTM_CONTAINER_ID: undefined,
   });
   const { get, call } = off;
 
@@ -277,6 +284,10 @@ describe('every flag off', () => {
       const csp = /<meta http-equiv="content-security-policy" content="([^"]*)"/i.exec(text)?.[1];
       expect(csp).toBeDefined();
       expect(csp).not.toContain('avis-garantis');
+      // No tag-manager container without GTM_CONTAINER_ID: no script, no Google origin.
+      expect(text).not.toContain('data-tag-manager-id');
+      expect(text).not.toContain('TagManager.astro');
+      expect(text).not.toMatch(/google/i);
     });
 
     test('a product page: no add-to-cart, no wishlist heart, no reviews section', async () => {

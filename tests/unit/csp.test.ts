@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { INLINE_SCRIPTS } from '../../src/components/layout/inline-scripts.ts';
 import {
@@ -87,6 +88,29 @@ describe('cspConfig', () => {
     ])('%s %s', (name, value) => {
       expect(of(name)).toBe(value);
     });
+  });
+
+  test('property: whatever the settings, scripts never get unsafe-inline, eval or another host', () => {
+    const origin = fc.webUrl().map((url) => new URL(url).origin);
+    fc.assert(
+      fc.property(
+        fc.array(origin),
+        fc.array(origin),
+        fc.array(fc.string()),
+        fc.option(fc.boolean(), { nil: undefined }),
+        (imageOrigins, checkoutOrigins, inlineScripts, tagManager) => {
+          const { scriptDirective } = cspConfig({
+            imageOrigins,
+            checkoutOrigins,
+            inlineScripts,
+            tagManager,
+          });
+          expect(JSON.stringify(scriptDirective)).not.toMatch(/unsafe|\*/);
+          const allowed = tagManager === true ? ["'self'", 'https://www.googletagmanager.com'] : [];
+          expect(scriptDirective?.resources ?? []).toEqual(allowed);
+        },
+      ),
+    );
   });
 
   test('nothing a meta element ignores (frame-ancestors, report-uri, sandbox)', () => {
