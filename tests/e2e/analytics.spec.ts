@@ -11,7 +11,13 @@ import { expect, test, type Page } from '@playwright/test';
 import { productPath } from '../../src/lib/commerce/slug.ts';
 import { t } from '../../src/lib/i18n/index.ts';
 import { CUSTOMERS, PRODUCTS } from '../../scripts/sandbox/fixtures.ts';
-import { payOnHostedCheckout, uniqueEmail, waitForHydration, waitForIsland } from './helpers.ts';
+import {
+  payOnHostedCheckout,
+  submitRegistration,
+  uniqueEmail,
+  waitForHydration,
+  waitForIsland,
+} from './helpers.ts';
 
 const CONTAINER_URL = 'https://www.googletagmanager.com/gtm.js?id=GTM-TEST123';
 const CUSTOMER_FIELDS = [
@@ -136,6 +142,20 @@ async function logIn(page: Page, email: string, password: string): Promise<void>
   await expect(page).toHaveURL(/mes-informations$/, { timeout: 15_000 });
 }
 
+/** On a product page: the container loaded, one unit added, the cart sidebar opened. */
+async function addToCartAndOpenSidebar(page: Page): Promise<void> {
+  await page.goto(productPath({ id: PRODUCTS.trackingNone, name: 'x' }));
+  await containerLoaded(page);
+  const add = page.getByRole('button', { name: /^Ajouter au panier/ }).first();
+  await waitForIsland(add);
+  await add.click();
+  await page
+    .getByRole('banner')
+    .getByRole('link', { name: /Panier$/ })
+    .click();
+  await expect(page.getByRole('dialog', { name: t('cart.title') })).toBeVisible();
+}
+
 test('a visitor: the container loads after the page; each event once, without customer fields', async ({
   page,
 }) => {
@@ -148,16 +168,7 @@ test('a visitor: the container loads after the page; each event once, without cu
   expect(list?.ecommerce?.items.length).toBeGreaterThan(0);
   expect(requested).toEqual([CONTAINER_URL]);
 
-  await page.goto(productPath({ id: PRODUCTS.trackingNone, name: 'x' }));
-  await containerLoaded(page);
-  const add = page.getByRole('button', { name: /^Ajouter au panier/ }).first();
-  await waitForIsland(add);
-  await add.click();
-  await page
-    .getByRole('banner')
-    .getByRole('link', { name: /Panier$/ })
-    .click();
-  await expect(page.getByRole('dialog', { name: t('cart.title') })).toBeVisible();
+  await addToCartAndOpenSidebar(page);
   await expect
     .poll(() => counts(page))
     .toEqual({ 'gtm.js': 1, view_item: 1, add_to_cart: 1, view_cart: 1 });
@@ -222,24 +233,10 @@ test('a customer fills the cart and pays: add_to_cart, view_cart and the shippin
   const email = uniqueEmail('gtm');
   await page.goto('/inscription');
   await waitForHydration(page);
-  await page.getByLabel(t('register.firstName'), { exact: true }).fill('Camille');
-  await page.getByLabel(t('register.lastName'), { exact: true }).fill('Durand');
-  await page.getByLabel(t('login.email')).fill(email);
-  await page.getByLabel(t('login.password')).fill('Literie2026');
-  await page.getByLabel(t('I want to create an account')).check();
-  await page.getByRole('button', { name: t('register.submit') }).click();
+  await submitRegistration(page, email);
   await expect(page).toHaveURL(/mes-informations$/);
 
-  await page.goto(productPath({ id: PRODUCTS.trackingNone, name: 'x' }));
-  await containerLoaded(page);
-  const add = page.getByRole('button', { name: /^Ajouter au panier/ }).first();
-  await waitForIsland(add);
-  await add.click();
-  await page
-    .getByRole('banner')
-    .getByRole('link', { name: /Panier$/ })
-    .click();
-  await expect(page.getByRole('dialog', { name: t('cart.title') })).toBeVisible();
+  await addToCartAndOpenSidebar(page);
   await expect
     .poll(() => carriers(page))
     .toEqual([

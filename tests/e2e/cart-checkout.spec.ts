@@ -7,7 +7,13 @@ import { expect, test, type Page } from '@playwright/test';
 import { productPath } from '../../src/lib/commerce/slug.ts';
 import { t } from '../../src/lib/i18n/index.ts';
 import { PRODUCTS } from '../../scripts/sandbox/fixtures.ts';
-import { payOnHostedCheckout, uniqueEmail, waitForHydration, waitForIsland } from './helpers.ts';
+import {
+  payOnHostedCheckout,
+  submitRegistration,
+  uniqueEmail,
+  waitForHydration,
+  waitForIsland,
+} from './helpers.ts';
 
 const header = (page: Page) => page.getByRole('banner');
 const cartLink = (page: Page) => header(page).getByRole('link', { name: /Panier$/ });
@@ -92,12 +98,7 @@ test('a guest fills the cart, registers on the way and pays: the order shows in 
   await expect(page).toHaveURL(/\/inscription$/);
   await waitForHydration(page);
   const email = uniqueEmail('acheteur');
-  await page.getByLabel(t('register.firstName'), { exact: true }).fill('Camille');
-  await page.getByLabel(t('register.lastName'), { exact: true }).fill('Durand');
-  await page.getByLabel(t('login.email')).fill(email);
-  await page.getByLabel(t('login.password')).fill('Literie2026');
-  await page.getByLabel(t('I want to create an account')).check();
-  await page.getByRole('button', { name: t('register.submit') }).click();
+  await submitRegistration(page, email);
   await expect(page).toHaveURL(/\/paiement$/);
   await expect
     .poll(async () => amounts(await page.locator('[data-checkout-total]').innerText()))

@@ -2,6 +2,7 @@ import { expect, type APIRequestContext, type Locator, type Page } from '@playwr
 import { formatPrice } from '../../src/lib/commerce/money.ts';
 import { displayPrice } from '../../src/lib/commerce/price.ts';
 import type { Product, Variant } from '../../src/lib/commerce/types.ts';
+import { t } from '../../src/lib/i18n/index.ts';
 
 /** An e-mail address no account has yet (registrations in the shared sandbox). */
 export function uniqueEmail(prefix: string): string {
@@ -92,4 +93,14 @@ export async function payOnHostedCheckout(page: Page): Promise<void> {
   await page.getByLabel('Téléphone', { exact: true }).fill('0472000000');
   await page.getByRole('button', { name: 'Payer' }).click();
   await expect(page).toHaveURL(/\/paiement\?commande=\d+$/);
+}
+
+/** Fills the registration form (Camille Durand, `email`) and sends it. */
+export async function submitRegistration(page: Page, email: string): Promise<void> {
+  await page.getByLabel(t('register.firstName'), { exact: true }).fill('Camille');
+  await page.getByLabel(t('register.lastName'), { exact: true }).fill('Durand');
+  await page.getByLabel(t('login.email')).fill(email);
+  await page.getByLabel(t('login.password')).fill('Literie2026');
+  await page.getByLabel(t('I want to create an account')).check();
+  await page.getByRole('button', { name: t('register.submit') }).click();
 }
