@@ -239,8 +239,14 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   };
 
   /** A pre-rendered page as a reseller sees it: stripped, private, compressed on the fly. */
-  async function sendResellerPage(req: IncomingMessage, res: ServerResponse, found: StaticFile) {
-    let body: Buffer = Buffer.from(resellerPage(await readFile(found.file, 'utf8')));
+  async function sendResellerPage(
+    req: IncomingMessage,
+    res: ServerResponse,
+    files: StaticFiles,
+    found: StaticFile,
+  ) {
+    const page = (await files.identity(found)).toString('utf8');
+    let body: Buffer = Buffer.from(resellerPage(page));
     const headers: Record<string, string> = {
       'content-type': found.type,
       'cache-control': 'private, no-store',
@@ -308,7 +314,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     if (resolved) {
       const { files, found } = resolved;
       if (resellerMode && found.type.startsWith('text/html')) {
-        return sendResellerPage(req, res, found);
+        return sendResellerPage(req, res, files, found);
       }
       if (method === 'GET' || method === 'HEAD') return files.send(req, res, found, isHttps(req));
       if (method === 'OPTIONS') {

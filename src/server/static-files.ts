@@ -87,6 +87,8 @@ export interface StaticFilesOptions {
 export interface StaticFiles {
   /** The file a URL path names: `/` → index.html, `/a/b` → a/b.html or a/b/index.html. */
   resolve(pathname: string): Promise<StaticFile | null>;
+  /** The file's own bytes (uncompressed), from the bodies held in memory when there. */
+  identity(found: StaticFile): Promise<Buffer>;
   /** Answers a GET or HEAD for `found` (200, 206, 304 or 416). */
   send(
     req: IncomingMessage,
@@ -223,6 +225,7 @@ export function createStaticFiles(options: StaticFilesOptions): StaticFiles {
   }
 
   return {
+    identity: (found) => body(found, found.variants[0] ?? null, 'identity'),
     async resolve(pathname) {
       const known = lookups.get(pathname);
       const at = now();
