@@ -36,16 +36,12 @@ async function page(context: APIRequestContext, path: string) {
 }
 
 /** A cart with one line, kept in the `cart-id` cookie of `context` as the cart store does. */
-async function cartIn(context: APIRequestContext, cookieOf = context): Promise<Cart> {
-  const product = await api<Product>(context, 'getProductById', [PRODUCTS.trackingNone]);
-  const variantId = product.variants[0]?.id;
-  const cart = await api<Cart>(context, 'createCart', [
-    { lineItems: [{ productId: product.id, variantId, quantity: 1 }] },
-  ]);
-  await cookieOf.addCookies([
+/** The browser's cart-id cookie names `cartId` (as the shop sets it). */
+async function holdCart(context: APIRequestContext, cartId: string): Promise<void> {
+  await context.addCookies([
     {
       name: 'cart-id',
-      value: cart.id,
+      value: cartId,
       domain: new URL(shop).hostname,
       path: '/',
       expires: -1,
@@ -54,6 +50,15 @@ async function cartIn(context: APIRequestContext, cookieOf = context): Promise<C
       sameSite: 'Lax',
     },
   ]);
+}
+
+async function cartIn(context: APIRequestContext, cookieOf = context): Promise<Cart> {
+  const product = await api<Product>(context, 'getProductById', [PRODUCTS.trackingNone]);
+  const variantId = product.variants[0]?.id;
+  const cart = await api<Cart>(context, 'createCart', [
+    { lineItems: [{ productId: product.id, variantId, quantity: 1 }] },
+  ]);
+  await holdCart(cookieOf, cart.id);
   return cart;
 }
 
@@ -122,18 +127,7 @@ test.describe('another customer’s order is not shown', () => {
     // issue 19: a browser merely holding the cart id (its cart-id cookie) is not the one that
     // placed the order.
     const holder = await shopper(playwright.request);
-    await holder.addCookies([
-      {
-        name: 'cart-id',
-        value: cart.id,
-        domain: new URL(shop).hostname,
-        path: '/',
-        expires: -1,
-        httpOnly: false,
-        secure: false,
-        sameSite: 'Lax',
-      },
-    ]);
+    await holdCart(holder, cart.id);
     for (const context of [other, asPaul, holder]) {
       const refused = await page(context, `/paiement?commande=${orderId}`);
       expect(refused.status).toBe(404);
