@@ -12,7 +12,12 @@ import { CART_PATH, RESELLER_CART_PATH } from '../../lib/commerce/routes.ts';
 import type { CategoryNode } from '../../lib/commerce/types.ts';
 import { categoryPath } from '../../lib/commerce/slug.ts';
 import type { NavigationEntry, RichTextDocument } from '../../lib/content/types.ts';
-import { AFFILIATE_PATH, hiddenFromResellers, isSocialLink } from '../../lib/commerce/shop-mode.ts';
+import {
+  AFFILIATE_PATH,
+  hiddenFromResellers,
+  isSocialLink,
+  linkPath,
+} from '../../lib/commerce/shop-mode.ts';
 
 /** Promotional push of a root category's mega menu (spec §3 titlePush / contentPush). */
 export interface MenuPush {
@@ -56,23 +61,20 @@ export interface MenuOptions {
 
 export { AFFILIATE_PATH, isSocialLink };
 
-/** The path of a local link, without its query or fragment. */
-const pathOf = (url: string): string => url.split(/[?#]/, 1)[0] ?? '';
-
 /**
  * Whether a menu entry is the current page's or one of its ancestors' (its path, or a path
  * below it); the home page never is, nor is an external link.
  */
 export function isCurrentEntry(item: MenuItem, currentPath: string): boolean {
   if (item.url === null || item.external) return false;
-  const path = pathOf(item.url);
+  const path = linkPath(item.url);
   return path !== '/' && (currentPath === path || currentPath.startsWith(`${path}/`));
 }
 
 /** A link to a page that does not exist with the flags (a 404, spec §1, §6): never shown. */
 function disabledFor(entry: NavigationEntry, options: MenuOptions): boolean {
   if (entry.url === null || entry.isExternalLink || !entry.url.startsWith('/')) return false;
-  return options.features !== undefined && !pageEnabled(pathOf(entry.url), options.features);
+  return options.features !== undefined && !pageEnabled(linkPath(entry.url), options.features);
 }
 
 /** A link resellers never see (spec §6: sleep content, affiliate link, social networks). */
@@ -110,7 +112,7 @@ const MAX_DEPTH = 4;
 /** A link to the cart, for a reseller: their cart page, where the cart is sent to a client. */
 function resellerUrl(url: string | null): string | null {
   if (url === null) return null;
-  const path = pathOf(url);
+  const path = linkPath(url);
   return path === CART_PATH ? `${RESELLER_CART_PATH}${url.slice(path.length)}` : url;
 }
 

@@ -30,13 +30,16 @@ export function isSocialLink(url: string): boolean {
   return SOCIAL_HOSTS.some((social) => host === social || host.endsWith(`.${social}`));
 }
 
+/** The path of a local link, without its query or fragment. */
+export const linkPath = (url: string): string => url.split(/[?#]/, 1)[0] ?? '';
+
 /**
  * A link resellers never see (spec §6): sleep content, the affiliate page, a social network.
  * `url` is a local path or an absolute URL.
  */
 export function hiddenFromResellers(url: string): boolean {
   if (!url.startsWith('/') || url.startsWith('//')) return isSocialLink(url);
-  const path = url.split(/[?#]/, 1)[0] ?? '';
+  const path = linkPath(url);
   return RESELLER_HIDDEN_PATHS.some((hidden) => path === hidden || path.startsWith(`${hidden}/`));
 }
 
