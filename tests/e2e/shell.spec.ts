@@ -92,6 +92,9 @@ test('under reduced motion the header and the pages move without animation', asy
 
   await page.locator('#contenu a[href^="/p/"]').first().click();
   await expect(page).toHaveURL(/\/p\//);
+  await page.waitForFunction(
+    () => (window as { revealedWithTransition?: boolean }).revealedWithTransition !== undefined,
+  );
   expect(
     await page.evaluate(
       () => (window as { revealedWithTransition?: boolean }).revealedWithTransition,
@@ -106,7 +109,10 @@ test('a page load of the shop fades the page content out, then the new one in (v
     window.addEventListener('pagereveal', (event) => {
       const w = window as { pageAnimations?: Promise<string[]> };
       const transition = event.viewTransition;
-      if (transition === null) return;
+      if (transition === null) {
+        w.pageAnimations = Promise.resolve([]);
+        return;
+      }
       w.pageAnimations = transition.ready.then(() =>
         document.getAnimations().map((animation) => {
           const effect = animation.effect as KeyframeEffect;
@@ -120,6 +126,11 @@ test('a page load of the shop fades the page content out, then the new one in (v
   await page.mouse.wheel(0, 1200);
   await page.locator('#contenu a[href^="/p/"]').nth(6).click();
   await expect(page).toHaveURL(/\/p\//);
+  // The URL changes when the new document commits; pagereveal fires at its first rendering,
+  // which can come later on a loaded machine: wait for it rather than read too early.
+  await page.waitForFunction(
+    () => (window as { pageAnimations?: Promise<string[]> }).pageAnimations !== undefined,
+  );
   const animations = await page.evaluate(
     () => (window as { pageAnimations?: Promise<string[]> }).pageAnimations ?? [],
   );
