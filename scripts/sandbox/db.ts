@@ -50,7 +50,8 @@ CREATE TABLE products (
   variants TEXT NOT NULL,
   images TEXT NOT NULL,
   custom_fields TEXT NOT NULL,
-  options TEXT NOT NULL
+  options TEXT NOT NULL,
+  modifiers TEXT NOT NULL DEFAULT '[]'
 );
 CREATE INDEX products_name ON products (name);
 CREATE INDEX products_sku ON products (sku);
@@ -268,7 +269,7 @@ function seed(db: DatabaseSync, options: SeedOptions, passwords: string[]): numb
     }
 
     const insertProduct = db.prepare(
-      'INSERT INTO products VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      'INSERT INTO products VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
     const insertLink = db.prepare('INSERT OR IGNORE INTO product_categories VALUES (?, ?)');
     const insertSku = db.prepare('INSERT INTO skus VALUES (?, ?)');
@@ -297,6 +298,7 @@ function seed(db: DatabaseSync, options: SeedOptions, passwords: string[]): numb
         JSON.stringify(p.images),
         JSON.stringify(p.custom_fields),
         JSON.stringify(p.options),
+        JSON.stringify(p.modifiers),
       );
       for (const categoryId of b.categories) insertLink.run(categoryId, b.id);
       for (const v of p.variants) insertSku.run(v.sku, b.id);

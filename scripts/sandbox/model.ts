@@ -4,13 +4,20 @@
  * the hosted checkout).
  */
 import type { DatabaseSync } from 'node:sqlite';
-import type { ImageRecord, OptionRecord, ProductBase, VariantRecord } from './seed/types.ts';
+import type {
+  ImageRecord,
+  ModifierRecord,
+  OptionRecord,
+  ProductBase,
+  VariantRecord,
+} from './seed/types.ts';
 
 export interface ProductFacts {
   base: ProductBase;
   variants: VariantRecord[];
   images: ImageRecord[];
   options: OptionRecord[];
+  modifiers: ModifierRecord[];
 }
 
 interface ProductRow {
@@ -18,11 +25,12 @@ interface ProductRow {
   variants: string;
   images: string;
   options: string;
+  modifiers: string;
 }
 
 export function loadProduct(db: DatabaseSync, id: number): ProductFacts | undefined {
   const row = db
-    .prepare('SELECT base, variants, images, options FROM products WHERE id = ?')
+    .prepare('SELECT base, variants, images, options, modifiers FROM products WHERE id = ?')
     .get(id) as ProductRow | undefined;
   if (!row) return undefined;
   return {
@@ -30,6 +38,7 @@ export function loadProduct(db: DatabaseSync, id: number): ProductFacts | undefi
     variants: JSON.parse(row.variants) as VariantRecord[],
     images: JSON.parse(row.images) as ImageRecord[],
     options: JSON.parse(row.options) as OptionRecord[],
+    modifiers: JSON.parse(row.modifiers) as ModifierRecord[],
   };
 }
 
@@ -129,6 +138,8 @@ export interface OrderLineInput {
   product: ProductFacts;
   variant: VariantRecord;
   quantity: number;
+  /** The line's modifier values (option id, value id). */
+  modifiers?: { option_id: number; value_id: number }[];
 }
 
 export interface ShipmentInput {
@@ -212,6 +223,27 @@ export function insertOrder(db: DatabaseSync, input: OrderInput): number {
         display_value_merchant: value.label,
       };
     });
+    for (const chosen of line.modifiers ?? []) {
+      const modifier = line.product.modifiers.find((m) => m.id === chosen.option_id);
+      const value = modifier?.option_values.find((v) => v.id === chosen.value_id);
+      if (!modifier || !value) continue;
+      options.push({
+        id: rowId * 10 + options.length,
+        option_id: modifier.id,
+        order_product_id: rowId,
+        product_option_id: modifier.id,
+        display_name: modifier.display_name,
+        display_value: value.label,
+        value: String(value.id),
+        type: 'Checkbox',
+        name: modifier.name,
+        display_style: '',
+        display_name_customer: modifier.display_name,
+        display_name_merchant: modifier.display_name,
+        display_value_customer: value.label,
+        display_value_merchant: value.label,
+      });
+    }
     return {
       id: rowId,
       order_id: id,

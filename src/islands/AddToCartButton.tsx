@@ -8,6 +8,7 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { ADD_TO_CART_FEEDBACK_MS } from '../lib/commerce/cart.ts';
+import type { OptionSelection } from '../lib/commerce/item-options.ts';
 import { createTranslator, type Messages } from '../lib/i18n/translate.ts';
 import type { AnalyticsItem } from '../lib/analytics/datalayer.ts';
 import { ADD_ERROR_MESSAGES, addToCartAndNotify } from '../lib/stores/add-to-cart.ts';
@@ -30,6 +31,8 @@ export interface AddToCartButtonProps {
   productId: number;
   /** The variant to add; null when the chosen combination does not exist. */
   variantId: number | null;
+  /** Choices that make no variant (checkbox modifiers), sent with the line. */
+  optionSelections?: readonly OptionSelection[];
   quantity?: number;
   purchasable: boolean;
   /** Product name, for the button's accessible name on cards and for analytics. */
@@ -49,6 +52,7 @@ type Phase = 'idle' | 'adding' | 'added';
 export function AddToCartButton({
   productId,
   variantId,
+  optionSelections = [],
   quantity = 1,
   purchasable,
   name,
@@ -73,7 +77,12 @@ export function AddToCartButton({
     if (!canAdd || phase === 'adding') return;
     setPhase('adding');
     const added = await addToCartAndNotify(
-      { productId, variantId, quantity },
+      {
+        productId,
+        variantId,
+        quantity,
+        ...(optionSelections.length > 0 ? { optionSelections: [...optionSelections] } : {}),
+      },
       { item_id: String(productId), item_name: name, ...analyticsItem, quantity },
       {
         added: t('Added to cart'),

@@ -18,6 +18,7 @@ import {
 import { isColourOption } from '../lib/commerce/swatches.ts';
 import { imageKey } from '../components/catalogue/image-key.ts';
 import { swatchBackground } from '../components/catalogue/swatch.ts';
+import { isTicked, modifierSelections } from '../lib/commerce/item-options.ts';
 import type { ProductOption } from '../lib/commerce/types.ts';
 import {
   createTranslator,
@@ -29,10 +30,12 @@ import {
   $productSelection,
   selectionView,
   selectProductOptions,
+  setModifierTicked,
   setSelectedQuantity,
   type PickerProduct,
 } from '../lib/stores/product.ts';
 import { ADD_TO_CART_MESSAGES, AddToCartButton } from './AddToCartButton.tsx';
+import { CheckboxField } from './ui/TextField.tsx';
 import { QuantitySelector } from './ui/QuantitySelector.tsx';
 
 export interface VariantPickerProps {
@@ -92,6 +95,7 @@ export function VariantPicker({
   const current = stored?.productId === product.id ? stored : null;
   const options = current?.options ?? initial;
   const quantity = current?.quantity ?? 1;
+  const ticked = current?.ticked ?? {};
   const view = selectionView(product, options, quantity);
 
   // spec §9 analytics: view_item once per page.
@@ -132,6 +136,20 @@ export function VariantPicker({
           }}
         />
       ))}
+      {product.modifiers.map((modifier) => (
+        <CheckboxField
+          key={modifier.id}
+          name={`modifier-${String(modifier.id)}`}
+          label={modifier.label}
+          checked={isTicked(modifier, ticked)}
+          onChange={(event) => {
+            if (stored?.productId !== product.id) {
+              selectProductOptions(product.id, options, view.variant?.id ?? null);
+            }
+            setModifierTicked(modifier.id, event.currentTarget.checked);
+          }}
+        />
+      ))}
       {addToCart && (
         <div className="flex flex-wrap items-center gap-3">
           <QuantitySelector
@@ -148,6 +166,7 @@ export function VariantPicker({
           <AddToCartButton
             productId={product.id}
             variantId={view.variant?.id ?? null}
+            optionSelections={modifierSelections(product.modifiers, ticked)}
             quantity={quantity}
             purchasable={view.purchasable && !product.isPriceHidden}
             name={product.name}

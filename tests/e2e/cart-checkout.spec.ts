@@ -149,3 +149,47 @@ test("related products' cards add to the cart on every product page, their marku
     await expect.poll(() => badgeCount(page)).toBe(expected);
   }
 });
+
+test("a mattress's take-back checkbox ('Yes'/'No' item option) reaches the cart, says Oui or Non, and stays through a quantity change", async ({
+  page,
+}) => {
+  await page.goto(productPath({ id: PRODUCTS.trackingVariant, name: 'x' }));
+  const box = page.getByRole('checkbox', { name: /reprise gratuite de mon ancien matelas/ });
+  await waitForIsland(box);
+  await expect(box).not.toBeChecked();
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    await box.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `test-results/item-options/product-${String(width)}.png` });
+  }
+  const add = page.getByRole('button', { name: /^Ajouter au panier/ }).first();
+  await box.check();
+  await add.click();
+  await expect(page.getByRole('button', { name: t('cart.added') })).toBeVisible();
+  // The same size unticked: another line, since the choice differs. (While the picker's button
+  // says "Ajouté", the first "Ajouter au panier" button is a related product's.)
+  await expect(page.getByRole('button', { name: t('cart.added') })).toBeHidden();
+  await box.uncheck();
+  await add.click();
+  await expect.poll(() => badgeCount(page)).toBe(2);
+
+  await cartLink(page).click();
+  const sidebar = page.getByRole('dialog', { name: t('cart.title') });
+  const lines = sidebar.locator('[data-cart-line]');
+  await expect(lines).toHaveCount(2);
+  await expect(lines.nth(0)).toContainText(`Reprise de l’ancien matelas : ${t('Yes')}`);
+  await expect(lines.nth(1)).toContainText(`Reprise de l’ancien matelas : ${t('No')}`);
+  await lines
+    .nth(0)
+    .getByRole('button', { name: t('cart.increase') })
+    .click();
+  await expect.poll(() => badgeCount(page)).toBe(3);
+
+  await page.goto('/panier');
+  await waitForHydration(page);
+  const panier = page.locator('[data-cart-line]');
+  await expect(panier).toHaveCount(2);
+  await expect(panier.nth(0)).toContainText(`Reprise de l’ancien matelas : ${t('Yes')}`);
+  await expect(panier.nth(0).getByRole('spinbutton')).toHaveValue('2');
+  await page.screenshot({ path: 'test-results/item-options/panier.png', fullPage: true });
+});

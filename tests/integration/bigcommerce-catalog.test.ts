@@ -78,7 +78,7 @@ beforeEach(() => {
 describe('getProducts', () => {
   test('parses a page into camelCase products, prices in cents', async () => {
     const upstream = await raw(
-      'v3/catalog/products?limit=5&include=variants,images,custom_fields,options',
+      'v3/catalog/products?limit=5&include=variants,images,custom_fields,options,modifiers',
     );
     const page = await getProducts(client, { limit: 5 });
 
@@ -152,7 +152,7 @@ describe('getProducts', () => {
       is_visible: 'true',
       sort: 'price',
       direction: 'desc',
-      include: 'variants,images,custom_fields,options',
+      include: 'variants,images,custom_fields,options,modifiers',
       page: '1',
       limit: '20',
     });
@@ -185,7 +185,7 @@ describe('getProducts', () => {
 });
 
 describe('getAllProducts', () => {
-  test('loads every product in pages of 250, then their options 10 at a time by id', async () => {
+  test('loads every product in pages of 250, then their options and modifiers 10 at a time by id', async () => {
     const upstream = await raw('v3/catalog/products?limit=1');
     const total = upstream.meta.pagination.total;
     const all = await getAllProducts(client);
@@ -195,9 +195,9 @@ describe('getAllProducts', () => {
     const params = requested.map((url) => new URL(url).searchParams);
     const bulk = params.filter((q) => q.get('limit') === '250');
     expect(bulk).toHaveLength(Math.ceil(total / 250));
-    expect(bulk.every((q) => !(q.get('include') ?? '').includes('options'))).toBe(true);
-    // ...and the options come by id, 10 products a request, no offset walked.
-    const byId = params.filter((q) => q.get('include') === 'options');
+    expect(bulk.every((q) => !/options|modifiers/.test(q.get('include') ?? ''))).toBe(true);
+    // ...and the options and modifiers come by id, 10 products a request, no offset walked.
+    const byId = params.filter((q) => q.get('include') === 'options,modifiers');
     expect(byId).toHaveLength(Math.ceil(total / 10));
     expect(byId.every((q) => q.get('id:in') !== null && q.get('page') === null)).toBe(true);
     expect(requested).toHaveLength(bulk.length + byId.length);
@@ -206,6 +206,21 @@ describe('getAllProducts', () => {
     const alone = await getProductById(client, PRODUCTS.manyColours);
     expect(many?.options).toEqual(alone?.options);
     expect(many?.options.length).toBeGreaterThan(0);
+    // A mattress's take-back checkbox, as the single read gives it.
+    const mattress = all.find((p) => p.id === PRODUCTS.trackingVariant);
+    const single = await getProductById(client, PRODUCTS.trackingVariant);
+    expect(mattress?.modifiers).toEqual(single?.modifiers);
+    expect(mattress?.modifiers).toEqual([
+      {
+        id: 10_000_101,
+        displayName: 'Reprise de l’ancien matelas',
+        label: 'Je souhaite la reprise gratuite de mon ancien matelas à la livraison',
+        required: false,
+        checkedByDefault: false,
+        checkedValueId: 20_000_202,
+        uncheckedValueId: 20_000_203,
+      },
+    ]);
   });
 
   test.each([

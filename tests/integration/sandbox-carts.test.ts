@@ -512,3 +512,175 @@ describe('racing writes to one cart (as upstream)', () => {
     }
   });
 });
+
+describe("checkbox modifiers (catalog.v3.yml modifiers; spec §9 'Yes' and 'No' in item options)", () => {
+  /** Matelas Élysée's take-back checkbox: its 'Yes' and 'No' values. */
+  const TAKE_BACK = { id: 10_000_101, yes: 20_000_202, no: 20_000_203 };
+  const OPTIONS = '?include=line_items.physical_items.options';
+  const takeBack = (value: number | string) => ({ option_id: TAKE_BACK.id, option_value: value });
+
+  test('GET product include=modifiers: the checkbox with its Yes (checked) and No values', async () => {
+    const reply = await api<Data<{ modifiers: Record<string, unknown>[] }>>(
+      'GET',
+      `/v3/catalog/products/${ELYSEE.id}?include=modifiers`,
+    );
+    expect(reply.status).toBe(200);
+    expectContract('GET /v3/catalog/products/{product_id}', reply.body);
+    expect(reply.body.data.modifiers).toEqual([
+      expect.objectContaining({
+        id: TAKE_BACK.id,
+        type: 'checkbox',
+        required: false,
+        display_name: 'Reprise de l’ancien matelas',
+        config: expect.objectContaining({ checked_by_default: false }) as unknown,
+        option_values: [
+          expect.objectContaining({
+            id: TAKE_BACK.yes,
+            label: 'Yes',
+            value_data: { checked_value: true },
+          }),
+          expect.objectContaining({
+            id: TAKE_BACK.no,
+            label: 'No',
+            value_data: { checked_value: false },
+          }),
+        ],
+      }),
+    ]);
+  });
+
+  test("a value id or the value's text: the line names the choice after the variant's options", async () => {
+    for (const value of [TAKE_BACK.yes, 'Yes', 'yes']) {
+      const cart = await createCart(
+        [
+          {
+            product_id: ELYSEE.id,
+            variant_id: ELYSEE.v90,
+            quantity: 1,
+            option_selections: [takeBack(value)],
+          },
+        ],
+        OPTIONS,
+      );
+      expect(cart.line_items.physical_items[0]?.options).toEqual([
+        { name: 'Taille', nameId: ELYSEE.size, value: '90x190 cm', valueId: 501 },
+        {
+          name: 'Reprise de l’ancien matelas',
+          nameId: TAKE_BACK.id,
+          value: 'Yes',
+          valueId: TAKE_BACK.yes,
+        },
+      ]);
+    }
+  });
+
+  test('without variant_id: the selections name the variant and the modifier (carts.v3.yml)', async () => {
+    const cart = await createCart(
+      [
+        {
+          product_id: ELYSEE.id,
+          quantity: 1,
+          option_selections: [
+            { option_id: ELYSEE.size, option_value: ELYSEE.v140Value },
+            takeBack(TAKE_BACK.no),
+          ],
+        },
+      ],
+      OPTIONS,
+    );
+    const [line] = cart.line_items.physical_items;
+    expect(line?.variant_id).toBe(ELYSEE.v140);
+    expect(line?.options?.map((o) => o.value)).toEqual(['140x190 cm', 'No']);
+  });
+
+  test('another choice makes another line; the same choice merges; an update keeps it', async () => {
+    const cart = await createCart(
+      [
+        {
+          product_id: ELYSEE.id,
+          variant_id: ELYSEE.v90,
+          quantity: 1,
+          option_selections: [takeBack('Yes')],
+        },
+        {
+          product_id: ELYSEE.id,
+          variant_id: ELYSEE.v90,
+          quantity: 1,
+          option_selections: [takeBack('No')],
+        },
+        {
+          product_id: ELYSEE.id,
+          variant_id: ELYSEE.v90,
+          quantity: 2,
+          option_selections: [takeBack(TAKE_BACK.yes)],
+        },
+      ],
+      OPTIONS,
+    );
+    const lines = cart.line_items.physical_items;
+    expect(lines.map((l) => [l.quantity, l.options?.at(-1)?.value])).toEqual([
+      [3, 'Yes'],
+      [1, 'No'],
+    ]);
+    const yes = lines[0];
+    const updated = await api<Data<Cart>>(
+      'PUT',
+      `/v3/carts/${cart.id}/items/${yes?.id ?? ''}${OPTIONS}`,
+      { line_item: { product_id: ELYSEE.id, variant_id: ELYSEE.v90, quantity: 4 } },
+    );
+    expect(updated.status).toBe(200);
+    expect(
+      updated.body.data.line_items.physical_items.map((l) => [
+        l.quantity,
+        l.options?.at(-1)?.value,
+      ]),
+    ).toEqual([
+      [4, 'Yes'],
+      [1, 'No'],
+    ]);
+    // Choosing 'No' on the 'Yes' line merges it into the 'No' line.
+    const merged = await api<Data<Cart>>(
+      'PUT',
+      `/v3/carts/${cart.id}/items/${yes?.id ?? ''}${OPTIONS}`,
+      {
+        line_item: {
+          product_id: ELYSEE.id,
+          variant_id: ELYSEE.v90,
+          quantity: 4,
+          option_selections: [takeBack('No')],
+        },
+      },
+    );
+    expect(
+      merged.body.data.line_items.physical_items.map((l) => [l.quantity, l.options?.at(-1)?.value]),
+    ).toEqual([[5, 'No']]);
+  });
+
+  test('a value of no modifier, a modifier named twice, a product without it: 422', async () => {
+    const refused: object[][] = [
+      [takeBack('Maybe')],
+      [takeBack(TAKE_BACK.yes + 7)],
+      [takeBack('Yes'), takeBack('No')],
+    ];
+    for (const selections of refused) {
+      const reply = await api<V3Error>('POST', '/v3/carts', {
+        line_items: [
+          {
+            product_id: ELYSEE.id,
+            variant_id: ELYSEE.v90,
+            quantity: 1,
+            option_selections: selections,
+          },
+        ],
+      });
+      expect(reply.status).toBe(422);
+      expectContract('POST /v3/carts', reply.body, 'error');
+    }
+    const elsewhere = await api<V3Error>('POST', '/v3/carts', {
+      line_items: [
+        { product_id: PRODUCTS.priceHidden, quantity: 1, option_selections: [takeBack('Yes')] },
+      ],
+    });
+    expect(elsewhere.status).toBe(422);
+  });
+});

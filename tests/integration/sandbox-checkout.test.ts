@@ -187,6 +187,34 @@ describe('hosted checkout page', () => {
     expect((await fetch(cart.checkoutUrl)).status).toBe(404);
   });
 
+  test('a checkbox choice goes from the cart to the checkout page and the order line', async () => {
+    const reply = await api<CartReply>('POST', '/v3/carts?include=redirect_urls', {
+      line_items: [
+        {
+          product_id: PRODUCTS.trackingVariant,
+          variant_id: 1002,
+          quantity: 1,
+          option_selections: [{ option_id: 10_000_101, option_value: 'Yes' }],
+        },
+      ],
+    });
+    const checkoutUrl = reply.body.data.redirect_urls.checkout_url;
+    expect(await (await fetch(checkoutUrl)).text()).toContain(
+      '140x190 cm, Reprise de l’ancien matelas : Yes',
+    );
+    const location = (await post(checkoutUrl, ADDRESS)).headers.get('location') ?? '';
+    const orderId = /commande=(\d+)$/.exec(location)?.[1] ?? '';
+    const products = await api<
+      { product_options: { display_name: string; display_value: string; type: string }[] }[]
+    >('GET', `/v2/orders/${orderId}/products`);
+    expect(products.body[0]?.product_options.map((o) => [o.display_name, o.display_value])).toEqual(
+      [
+        ['Taille', '140x190 cm'],
+        ['Reprise de l’ancien matelas', 'Yes'],
+      ],
+    );
+  });
+
   test("a customer's cart: e-mail fixed to the customer's and the address prefilled; the order is theirs", async () => {
     const cart = await newCart(CUSTOMERS.marie.id);
     const page = await (await fetch(cart.checkoutUrl)).text();

@@ -53,6 +53,7 @@ export function product(overrides: Partial<Product> = {}): Product {
     images: [],
     variants: [],
     options: [],
+    modifiers: [],
     customFields: [],
     ...overrides,
   };

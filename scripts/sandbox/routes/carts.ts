@@ -29,7 +29,7 @@ import {
   variantPrices,
   type ProductFacts,
 } from '../model.ts';
-import type { VariantRecord } from '../seed/types.ts';
+import type { ModifierRecord, VariantRecord } from '../seed/types.ts';
 import {
   assertValid,
   int,
@@ -48,8 +48,49 @@ export interface CartItemRecord {
   variant_id: number;
   quantity: number;
   option_selections: { option_id: number; option_value: number }[];
+  /** The chosen values of the product's modifiers (checkbox: its 'Yes' or 'No' value). */
+  modifiers?: ModifierSelection[];
   /** Price override of the request (`list_price`), if any. */
   list_price?: number;
+}
+
+/** A modifier's chosen value on a line. */
+export interface ModifierSelection {
+  option_id: number;
+  value_id: number;
+}
+
+function sameModifiers(a: ModifierSelection[] | undefined, b: ModifierSelection[] | undefined) {
+  const key = (list: ModifierSelection[] | undefined) =>
+    (list ?? []).map((m) => `${m.option_id}:${m.value_id}`).join(',');
+  return key(a) === key(b);
+}
+
+/** The options of a line as a cart names them: the variant's, then the modifiers'. */
+export function lineOptions(
+  product: ProductFacts,
+  variant: VariantRecord,
+  modifiers: ModifierSelection[] | undefined,
+): { name: string; nameId: number; value: string; valueId: number }[] {
+  const chosen = (modifiers ?? []).flatMap((selection) => {
+    const modifier = product.modifiers.find((m) => m.id === selection.option_id);
+    const value = modifier?.option_values.find((v) => v.id === selection.value_id);
+    return modifier && value ? [{ modifier, value }] : [];
+  });
+  return [
+    ...variant.option_values.map((value) => ({
+      name: value.option_display_name,
+      nameId: value.option_id,
+      value: value.label,
+      valueId: value.id,
+    })),
+    ...chosen.map(({ modifier, value }) => ({
+      name: modifier.display_name,
+      nameId: modifier.id,
+      value: value.label,
+      valueId: value.id,
+    })),
+  ];
 }
 
 export interface CartRecord {
@@ -201,16 +242,7 @@ export function cartJson(
     extended_sale_price: round2(sale * item.quantity),
     is_require_shipping: true,
     is_mutable: true,
-    ...(withOptions
-      ? {
-          options: variant.option_values.map((value) => ({
-            name: value.option_display_name,
-            nameId: value.option_id,
-            value: value.label,
-            valueId: value.id,
-          })),
-        }
-      : {}),
+    ...(withOptions ? { options: lineOptions(product, variant, item.modifiers) } : {}),
   }));
   const base = round2(physical.reduce((sum, l) => sum + l.extended_list_price, 0));
   const amount = round2(physical.reduce((sum, l) => sum + l.extended_sale_price, 0));
@@ -259,7 +291,8 @@ interface LineInput {
   product_id: number;
   variant_id: number | undefined;
   quantity: number;
-  option_selections: { option_id: number; option_value: number }[] | undefined;
+  /** A value id, or a value's text ('Yes' / 'No' of a checkbox, carts.v3.yml's example). */
+  option_selections: { option_id: number; option_value: number | string }[] | undefined;
   list_price: number | undefined;
 }
 
@@ -290,7 +323,11 @@ function parseLine(
           return;
         }
         const optionId = int(s, 'option_id', errors, at, { required: true });
-        const value = int(s, 'option_value', errors, at, { required: true });
+        const raw = s.option_value;
+        const value =
+          typeof raw === 'string' && !/^\s*-?\d+\s*$/.test(raw)
+            ? str(s, 'option_value', errors, at, { min: 1, max: 255 })
+            : int(s, 'option_value', errors, at, { required: true });
         if (optionId !== undefined && value !== undefined) {
           selections?.push({ option_id: optionId, option_value: value });
         }
@@ -326,7 +363,7 @@ function resolveLine(
   products: Products,
   line: LineInput,
   path: string,
-): { product: ProductFacts; variant: VariantRecord } {
+): { product: ProductFacts; variant: VariantRecord; modifiers: ModifierSelection[] | null } {
   const product = products.get(line.product_id);
   if (!product) {
     throw new InvalidBody(`Product ${line.product_id} does not exist.`, {
@@ -346,8 +383,16 @@ function resolveLine(
       );
     }
   }
-  if (line.option_selections && line.option_selections.length > 0) {
-    for (const [i, selection] of line.option_selections.entries()) {
+  // Modifier selections are read apart: they choose no variant.
+  const modifierSelections = (line.option_selections ?? []).filter((selection) =>
+    product.modifiers.some((m) => m.id === selection.option_id),
+  );
+  const modifiers = modifierSelections.length > 0 ? resolveModifiers(product, line, path) : null;
+  const variantSelections = (line.option_selections ?? []).filter(
+    (selection) => !modifierSelections.includes(selection),
+  );
+  if (variantSelections.length > 0) {
+    for (const [i, selection] of variantSelections.entries()) {
       const option = product.options.find((o) => o.id === selection.option_id);
       if (!option) {
         throw new InvalidBody(
@@ -359,14 +404,14 @@ function resolveLine(
       }
       if (!option.option_values.some((v) => v.id === selection.option_value)) {
         throw new InvalidBody(
-          `Option value ${selection.option_value} is not a value of option ${option.display_name}.`,
+          `Option value ${String(selection.option_value)} is not a value of option ${option.display_name}.`,
           {
             [`${path}.option_selections.${i}.option_value`]: 'value not found on this option',
           },
         );
       }
     }
-    const chosen = line.option_selections;
+    const chosen = variantSelections;
     const matching = product.variants.filter((v) =>
       chosen.every((s) =>
         v.option_values.some((ov) => ov.option_id === s.option_id && ov.id === s.option_value),
@@ -407,7 +452,45 @@ function resolveLine(
       [`${path}.variant_id`]: 'purchasing disabled',
     });
   }
-  return { product, variant };
+  return { product, variant, modifiers };
+}
+
+/**
+ * The modifier values a line chooses (catalog.v3.yml modifiers, carts.v3.yml option_selections):
+ * a value id, or for a checkbox its value's text ('Yes' / 'No', any case). A modifier named twice
+ * or a value of another modifier is a 422, like upstream.
+ */
+function resolveModifiers(
+  product: ProductFacts,
+  line: LineInput,
+  path: string,
+): ModifierSelection[] {
+  const chosen: ModifierSelection[] = [];
+  for (const [i, selection] of (line.option_selections ?? []).entries()) {
+    const modifier: ModifierRecord | undefined = product.modifiers.find(
+      (m) => m.id === selection.option_id,
+    );
+    if (!modifier) continue;
+    const wanted = selection.option_value;
+    const value = modifier.option_values.find((v) =>
+      typeof wanted === 'number'
+        ? v.id === wanted
+        : // Only checkboxes are seeded: a value's text is its 'Yes' / 'No' label.
+          v.label.toLowerCase() === wanted.trim().toLowerCase(),
+    );
+    if (!value || chosen.some((c) => c.option_id === modifier.id)) {
+      throw new InvalidBody(
+        `Option value ${String(wanted)} is not a value of option ${modifier.display_name}.`,
+        { [`${path}.option_selections.${i}.option_value`]: 'value not found on this option' },
+      );
+    }
+    chosen.push({ option_id: modifier.id, value_id: value.id });
+  }
+  return chosen.sort(
+    (a, b) =>
+      (product.modifiers.find((m) => m.id === a.option_id)?.sort_order ?? 0) -
+      (product.modifiers.find((m) => m.id === b.option_id)?.sort_order ?? 0),
+  );
 }
 
 /** Stock and per-order quantity rules, on the cart as it would be after the write. */
@@ -460,7 +543,17 @@ function addLines(
 ): CartItemRecord[] {
   const out = items.map((item) => ({ ...item }));
   lines.forEach((line, index) => {
-    const { product, variant } = resolveLine(products, line, `line_items.${index}`);
+    const resolved = resolveLine(products, line, `line_items.${index}`);
+    const { product, variant } = resolved;
+    const modifiers = resolved.modifiers ?? [];
+    const missing = product.modifiers.find(
+      (m) => m.required && !modifiers.some((c) => c.option_id === m.id),
+    );
+    if (missing) {
+      throw new InvalidBody(`Please choose ${missing.display_name} for ${product.base.name}.`, {
+        [`line_items.${index}.option_selections`]: `${missing.display_name} is required`,
+      });
+    }
     const selections = variant.option_values.map((v) => ({
       option_id: v.option_id,
       option_value: v.id,
@@ -469,6 +562,7 @@ function addLines(
       (item) =>
         item.product_id === product.base.id &&
         item.variant_id === variant.id &&
+        sameModifiers(item.modifiers, modifiers) &&
         item.list_price === line.list_price,
     );
     if (existing) existing.quantity += line.quantity;
@@ -479,6 +573,7 @@ function addLines(
         variant_id: variant.id,
         quantity: line.quantity,
         option_selections: selections,
+        ...(modifiers.length > 0 ? { modifiers } : {}),
         ...(line.list_price !== undefined ? { list_price: line.list_price } : {}),
       });
     }
@@ -599,7 +694,10 @@ export async function updateItem(ctx: RouteContext): Promise<Reply> {
   if (!current || !line) return v3Error(404, 'Line item not found');
   await writeWindow(ctx);
   const products = new Products(ctx.db);
-  const { product, variant } = resolveLine(products, line, 'line_item');
+  const resolved = resolveLine(products, line, 'line_item');
+  const { product, variant } = resolved;
+  // A line keeps its modifier choices unless the update names them.
+  const modifiers = resolved.modifiers ?? current.modifiers ?? [];
   if (product.base.id !== current.product_id) {
     throw new InvalidBody(
       'The product of a line item cannot be changed: remove it and add the other product.',
@@ -618,13 +716,16 @@ export async function updateItem(ctx: RouteContext): Promise<Reply> {
     })),
     ...(line.list_price !== undefined ? { list_price: line.list_price } : {}),
   };
+  if (modifiers.length > 0) updated.modifiers = modifiers;
+  else delete updated.modifiers;
   const items = cart.items.map((item, i) => (i === index ? updated : item));
   // A variant change onto a variant already in the cart merges the two lines.
   const twin = items.findIndex(
     (item, i) =>
       i !== index &&
       item.product_id === updated.product_id &&
-      item.variant_id === updated.variant_id,
+      item.variant_id === updated.variant_id &&
+      sameModifiers(item.modifiers, updated.modifiers),
   );
   if (twin >= 0) {
     const other = items[twin];

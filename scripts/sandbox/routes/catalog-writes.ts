@@ -107,10 +107,12 @@ function save(db: DatabaseSync, p: Product, insert: boolean): void {
     JSON.stringify(p.options),
   ];
   if (insert) {
-    db.prepare('INSERT INTO products VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').run(
-      b.id,
-      ...values,
-    );
+    // A product created here has no modifiers (the column's default).
+    db.prepare(
+      `INSERT INTO products (id, name, sku, price, brand_id, is_visible, total_sold, inventory_level,
+       date_modified, search, base, variants, images, custom_fields, options)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(b.id, ...values);
   } else {
     db.prepare(
       `UPDATE products SET name = ?, sku = ?, price = ?, brand_id = ?, is_visible = ?, total_sold = ?,

@@ -97,6 +97,7 @@ interface ProductRow {
   images: string;
   custom_fields: string;
   options: string;
+  modifiers: string;
 }
 
 function productJson(row: ProductRow, include: Set<string>, query: Query, origin: string): string {
@@ -115,14 +116,14 @@ function productJson(row: ProductRow, include: Set<string>, query: Query, origin
   }
   if (include.has('custom_fields')) parts.push(`"custom_fields":${row.custom_fields}`);
   if (include.has('options')) parts.push(`"options":${row.options}`);
-  if (include.has('modifiers')) parts.push('"modifiers":[]');
+  if (include.has('modifiers')) parts.push(`"modifiers":${row.modifiers}`);
   if (include.has('bulk_pricing_rules')) parts.push('"bulk_pricing_rules":[]');
   if (include.has('videos')) parts.push('"videos":[]');
   if (parts.length === 0) return base;
   return base === '{}' ? `{${parts.join(',')}}` : `${base.slice(0, -1)},${parts.join(',')}}`;
 }
 
-const PRODUCT_COLUMNS = 'id, base, variants, images, custom_fields, options';
+const PRODUCT_COLUMNS = 'id, base, variants, images, custom_fields, options, modifiers';
 
 export function listProducts(ctx: RouteContext): Reply {
   const { query, db } = ctx;

@@ -15,7 +15,14 @@ import type { DatabaseSync } from 'node:sqlite';
 import { escapeHtml, html, parseCookies, redirect, type Reply } from '../http.ts';
 import { insertOrder } from '../model.ts';
 import { EMAIL } from '../validate.ts';
-import { pricedLines, readCart, removeCart, type CartRecord } from './carts.ts';
+import {
+  lineOptions,
+  pricedLines,
+  readCart,
+  removeCart,
+  type CartRecord,
+  type PricedLine,
+} from './carts.ts';
 import type { SandboxConfig } from './context.ts';
 import { customerAddresses } from './customers.ts';
 
@@ -84,6 +91,15 @@ const FIELDS = [
 
 type FormValues = Record<string, string>;
 
+/** A line's options after its name on the checkout page (" – 140x190 cm, Reprise…: Yes"). */
+function optionsText(l: PricedLine): string {
+  const options = lineOptions(l.product, l.variant, l.item.modifiers);
+  if (options.length === 0) return '';
+  const variantIds = new Set(l.variant.option_values.map((v) => v.option_id));
+  const texts = options.map((o) => (variantIds.has(o.nameId) ? o.value : `${o.name} : ${o.value}`));
+  return ` – ${escapeHtml(texts.join(', '))}`;
+}
+
 function checkoutPage(
   db: DatabaseSync,
   cart: CartRecord,
@@ -97,7 +113,7 @@ function checkoutPage(
   const rows = lines
     .map(
       (l) =>
-        `<tr><td>${escapeHtml(l.product.base.name)}${l.variant.option_values.length ? ` – ${escapeHtml(l.variant.option_values.map((v) => v.label).join(', '))}` : ''}</td><td class="n">${l.item.quantity}</td><td class="n">${euro.format(l.sale * l.item.quantity)}</td></tr>`,
+        `<tr><td>${escapeHtml(l.product.base.name)}${optionsText(l)}</td><td class="n">${l.item.quantity}</td><td class="n">${euro.format(l.sale * l.item.quantity)}</td></tr>`,
     )
     .join('\n');
   const field = (name: string, label: string, input: string): string => {
@@ -246,6 +262,7 @@ async function cartPage(req: IncomingMessage, url: URL, env: HostedEnv): Promise
         product: l.product,
         variant: l.variant,
         quantity: l.item.quantity,
+        ...(l.item.modifiers ? { modifiers: l.item.modifiers } : {}),
       })),
     });
     removeCart(env.db, cart.id);

@@ -27,6 +27,7 @@ import type {
   CustomFieldRecord,
   ImageRecord,
   MetafieldRecord,
+  ModifierRecord,
   OptionRecord,
   ProductRecord,
   VariantRecord,
@@ -197,6 +198,49 @@ const SCENE_CODES: Record<string, string> = {
   Lit: 'LIT',
   'Lit coffre': 'LCO',
 };
+
+/**
+ * Ids of a product's modifier and its two values: from the product id, in a range of their own,
+ * so that adding modifiers moves no option, value or variant id of the seed (tests name them).
+ */
+const MODIFIER_ID_BASE = 10_000_000;
+const MODIFIER_VALUE_ID_BASE = 20_000_000;
+
+/**
+ * The take-back checkbox of a mattress (French law's one-for-one take-back of the old
+ * mattress, free on delivery): a BigCommerce checkbox modifier, unticked by default.
+ */
+export function takeBackModifier(productId: number): ModifierRecord {
+  const id = MODIFIER_ID_BASE + productId;
+  const value = (label: 'Yes' | 'No', index: number) => ({
+    id: MODIFIER_VALUE_ID_BASE + productId * 2 + index,
+    option_id: id,
+    label,
+    sort_order: index,
+    value_data: { checked_value: label === 'Yes' },
+    is_default: label === 'No',
+    adjusters: {
+      price: {},
+      weight: {},
+      image_url: '',
+      purchasing_disabled: { status: false, message: '' },
+    },
+  });
+  return {
+    id,
+    product_id: productId,
+    name: `Reprise${productId}`,
+    display_name: 'Reprise de l’ancien matelas',
+    type: 'checkbox',
+    required: false,
+    sort_order: 2,
+    config: {
+      checkbox_label: 'Je souhaite la reprise gratuite de mon ancien matelas à la livraison',
+      checked_by_default: false,
+    },
+    option_values: [value('Yes', 0), value('No', 1)],
+  };
+}
 
 /** Running id counters shared by every product of one seed. */
 export interface IdCounters {
@@ -529,6 +573,7 @@ export function buildProduct(
     images,
     custom_fields: customFields,
     options,
+    modifiers: family.scene === 'matelas' ? [takeBackModifier(draft.id)] : [],
     base: {
       id: draft.id,
       name: draft.name,

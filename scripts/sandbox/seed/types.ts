@@ -24,6 +24,38 @@ export interface OptionRecord {
   option_values: OptionValueRecord[];
 }
 
+/**
+ * A product modifier (catalog.v3.yml `productModifier_Full`): a choice that does not make a
+ * variant. The sandbox seeds checkbox modifiers only: two values, 'Yes' (`checked_value: true`)
+ * and 'No', the boolean strings a cart line then names (spec §9).
+ */
+export interface ModifierValueRecord {
+  id: number;
+  option_id: number;
+  label: 'Yes' | 'No';
+  sort_order: number;
+  value_data: { checked_value: boolean };
+  is_default: boolean;
+  adjusters: {
+    price: Record<string, never>;
+    weight: Record<string, never>;
+    image_url: string;
+    purchasing_disabled: { status: boolean; message: string };
+  };
+}
+
+export interface ModifierRecord {
+  id: number;
+  product_id: number;
+  name: string;
+  display_name: string;
+  type: 'checkbox';
+  required: boolean;
+  sort_order: number;
+  config: { checkbox_label: string; checked_by_default: boolean };
+  option_values: ModifierValueRecord[];
+}
+
 export interface VariantOptionValue {
   id: number;
   label: string;
@@ -159,6 +191,7 @@ export interface ProductRecord {
   images: ImageRecord[];
   custom_fields: CustomFieldRecord[];
   options: OptionRecord[];
+  modifiers: ModifierRecord[];
   /** Brand name, for keyword search. */
   brandName: string;
 }

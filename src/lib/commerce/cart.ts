@@ -5,6 +5,7 @@
  */
 import { serializeCookie } from './cookie.ts';
 import { CHECKOUT_PATH } from './guards.ts';
+import { lineModifierSelections } from './item-options.ts';
 import type { DisplayPrice } from './price.ts';
 import type { Cart, CartLineItem, CartLineItems, Cents } from './types.ts';
 
@@ -219,15 +220,23 @@ export function loginMergePlan(
 }
 
 /**
- * The lines of a cart as line items to add elsewhere: product, variant and quantity of each
- * top-level physical or digital line (children of a bundle come with their parent).
+ * The lines of a cart as line items to add elsewhere: product, variant, quantity and checkbox
+ * choices of each top-level physical or digital line (children of a bundle come with their
+ * parent).
  */
 export function guestLineItems(cart: CartState | null | undefined): LineItemInput[] {
   return cartItems(cart)
     .filter((item) => item.parentId === null && item.quantity > 0)
-    .map((item) => ({
-      productId: item.productId,
-      variantId: item.variantId,
-      quantity: item.quantity,
-    }));
+    .map((item) => lineItemAgain(item, item.quantity));
+}
+
+/** A cart line written again with `quantity`: same product, variant and checkbox choices. */
+export function lineItemAgain(item: CartLineItem, quantity: number): LineItemInput {
+  const optionSelections = lineModifierSelections(item);
+  return {
+    productId: item.productId,
+    variantId: item.variantId,
+    quantity,
+    ...(optionSelections.length > 0 ? { optionSelections } : {}),
+  };
 }

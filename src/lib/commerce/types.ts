@@ -32,6 +32,23 @@ export interface ProductOption {
   }[];
 }
 
+/**
+ * A checkbox modifier of a product (BigCommerce `modifiers` of type `checkbox`): a choice that
+ * makes no variant, sent with the line as an option selection. Its two values are the boolean
+ * strings 'Yes' and 'No' (spec §9). The shop reads no other modifier type.
+ */
+export interface ProductModifier {
+  id: number;
+  displayName: string;
+  /** The text beside the box (`config.checkbox_label`), else the display name. */
+  label: string;
+  required: boolean;
+  checkedByDefault: boolean;
+  /** The value id sent when the box is ticked ('Yes'), and when it is not ('No'). */
+  checkedValueId: number;
+  uncheckedValueId: number;
+}
+
 export interface Variant {
   id: number;
   productId: number;
@@ -95,6 +112,8 @@ export interface Product {
   images: ProductImage[];
   variants: Variant[];
   options: ProductOption[];
+  /** Checkbox modifiers (read with include=modifiers); empty when not read. */
+  modifiers: ProductModifier[];
   customFields: CustomField[];
 }
 

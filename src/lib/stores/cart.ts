@@ -19,6 +19,7 @@ import {
   DEFAULT_CART_COOKIE_MAX_AGE,
   EMPTY_CART,
   guestLineItems,
+  lineItemAgain,
   loginMergePlan,
   parseCartId,
   type CartState,
@@ -309,11 +310,7 @@ export function updateCartItemQuantity(itemId: string, quantity: number): Promis
       const cart = await api.updateCartItem({
         cartId,
         itemId,
-        lineItem: {
-          quantity: clampQuantity(quantity),
-          productId: line.productId,
-          variantId: line.variantId,
-        },
+        lineItem: lineItemAgain(line, clampQuantity(quantity)),
       });
       keep(cart);
       return true;

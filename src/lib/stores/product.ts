@@ -21,6 +21,8 @@ export interface ProductSelection {
   /** The variant matching `options`, or null when that combination does not exist. */
   variantId: number | null;
   quantity: number;
+  /** Checkbox modifier id → ticked, as the shopper set it (unset: the modifier's default). */
+  ticked: Readonly<Record<number, boolean>>;
 }
 
 export const $productSelection = atom<ProductSelection | null>(null);
@@ -31,8 +33,22 @@ export function selectProductOptions(
   options: Readonly<Record<number, number>>,
   variantId: number | null,
 ): void {
-  const quantity = $productSelection.get()?.quantity ?? 1;
-  $productSelection.set({ productId, options, variantId, quantity });
+  const current = $productSelection.get();
+  const same = current?.productId === productId;
+  $productSelection.set({
+    productId,
+    options,
+    variantId,
+    quantity: current?.quantity ?? 1,
+    ticked: same ? current.ticked : {},
+  });
+}
+
+/** Ticks or unticks a checkbox modifier of the current selection. */
+export function setModifierTicked(modifierId: number, ticked: boolean): void {
+  const current = $productSelection.get();
+  if (!current) return;
+  $productSelection.set({ ...current, ticked: { ...current.ticked, [modifierId]: ticked } });
 }
 
 /** Sets the quantity of the current selection (whole number >= 1). */
@@ -55,6 +71,7 @@ export type PickerProduct = Pick<
   | 'inventoryWarningLevel'
   | 'baseVariantId'
   | 'options'
+  | 'modifiers'
 > & { variants: Variant[] };
 
 export interface SelectionView {

@@ -33,7 +33,16 @@ import {
 } from './schemas.ts';
 
 /** Sub-resources the shop reads on every product (cards, product page, stock rules). */
-export const DEFAULT_PRODUCT_INCLUDE = ['variants', 'images', 'custom_fields', 'options'] as const;
+export const DEFAULT_PRODUCT_INCLUDE = [
+  'variants',
+  'images',
+  'custom_fields',
+  'options',
+  'modifiers',
+] as const;
+
+/** Sub-resources BigCommerce serves 10 products a page with (catalog.v3.yml). */
+const PER_PRODUCT_INCLUDE = new Set<string>(['options', 'modifiers']);
 
 // A runaway `total_pages` must not loop forever: 1,000 pages of 250 is far beyond a catalogue.
 const MAX_PAGES = 1_000;
@@ -84,7 +93,7 @@ export async function getProducts(
   return client.get('v3/catalog/products', ProductPageSchema, productSearchParams(query));
 }
 
-/** Products per request when `include` has `options` (BigCommerce's cap, catalog.v3.yml). */
+/** Products per request when `include` has `options` or `modifiers` (BigCommerce's cap). */
 const OPTIONS_PAGE_SIZE = 10;
 /** Requests in flight at once when loading a whole catalogue: hides latency, spares the rate limit. */
 const CONCURRENT_REQUESTS = 8;
@@ -100,12 +109,13 @@ export async function getAllProducts(
   query: Omit<ProductsQuery, 'page' | 'limit'> = {},
 ): Promise<Product[]> {
   const include = query.include ?? [...DEFAULT_PRODUCT_INCLUDE];
-  const bulkInclude = include.filter((name) => name !== 'options');
+  const bulkInclude = include.filter((name) => !PER_PRODUCT_INCLUDE.has(name));
+  const perProduct = include.filter((name) => PER_PRODUCT_INCLUDE.has(name));
   const products = await collectPages(
     (page) => getProducts(client, { ...query, include: bulkInclude, page, limit: MAX_PAGE_SIZE }),
     CONCURRENT_REQUESTS,
   );
-  if (!include.includes('options') || products.length === 0) return products;
+  if (perProduct.length === 0 || products.length === 0) return products;
   const withOptions = await mapConcurrent(
     chunk(
       products.map((product) => product.id),
@@ -113,10 +123,14 @@ export async function getAllProducts(
     ),
     CONCURRENT_REQUESTS,
     async (ids) =>
-      (await getProducts(client, { ids, include: ['options'], limit: OPTIONS_PAGE_SIZE })).items,
+      (await getProducts(client, { ids, include: perProduct, limit: OPTIONS_PAGE_SIZE })).items,
   );
-  const optionsById = new Map(withOptions.flat().map((product) => [product.id, product.options]));
-  return products.map((product) => ({ ...product, options: optionsById.get(product.id) ?? [] }));
+  const byId = new Map(withOptions.flat().map((product) => [product.id, product]));
+  return products.map((product) => ({
+    ...product,
+    options: byId.get(product.id)?.options ?? [],
+    modifiers: byId.get(product.id)?.modifiers ?? [],
+  }));
 }
 
 /** The product with this id, or null when BigCommerce answers 404. */

@@ -10,6 +10,7 @@
 import { z } from 'zod';
 import { toCents } from '../../commerce/money.ts';
 import { houseNumberOf } from '../../commerce/address.ts';
+import { booleanOptionValue } from '../../commerce/item-options.ts';
 import type {
   Banner,
   Brand,
@@ -37,6 +38,7 @@ import type {
   Pagination,
   Product,
   ProductImage,
+  ProductModifier,
   ProductOption,
   ProductReview,
   Redirect,
@@ -232,6 +234,52 @@ export const ProductOptionSchema = z
     })),
   }));
 
+/**
+ * A product modifier (catalog.v3.yml `productModifier_Full`). Only a checkbox with its 'Yes' and
+ * 'No' values becomes a `ProductModifier` (the checked one by `value_data.checked_value`, else
+ * by its label); any other type, or a checkbox missing a value, reads as null and is left out.
+ */
+export const ProductModifierSchema = z
+  .object({
+    id,
+    display_name: text,
+    type: text,
+    required: flag(false),
+    config: z
+      .object({ checkbox_label: text, checked_by_default: flag(false) })
+      .partial()
+      .nullish(),
+    option_values: list(
+      z.object({
+        id,
+        label: text,
+        value_data: z.object({ checked_value: z.boolean().nullish() }).nullish(),
+      }),
+    ),
+  })
+  .transform((m): ProductModifier | null => {
+    if (m.type !== 'checkbox') return null;
+    const checked = (want: boolean) =>
+      m.option_values.find((v) =>
+        typeof v.value_data?.checked_value === 'boolean'
+          ? v.value_data.checked_value === want
+          : booleanOptionValue(v.label) === (want ? 'Yes' : 'No'),
+      );
+    const yes = checked(true);
+    const no = checked(false);
+    if (!yes || !no) return null;
+    return {
+      id: m.id,
+      displayName: m.display_name,
+      // A blank checkbox_label falls back to the display name.
+      label: m.config?.checkbox_label?.trim() ? m.config.checkbox_label : m.display_name,
+      required: m.required,
+      checkedByDefault: m.config?.checked_by_default ?? false,
+      checkedValueId: yes.id,
+      uncheckedValueId: no.id,
+    };
+  });
+
 export const CustomFieldSchema = z
   .object({ id: id.nullish().transform((v) => v ?? 0), name: z.string(), value: text })
   .transform((f): CustomField => ({ id: f.id, name: f.name, value: f.value }));
@@ -271,6 +319,7 @@ export const ProductSchema = z
     images: list(ProductImageSchema),
     variants: list(VariantSchema),
     options: list(ProductOptionSchema),
+    modifiers: list(ProductModifierSchema),
     custom_fields: list(CustomFieldSchema),
   })
   .transform((p): Product => ({
@@ -302,6 +351,7 @@ export const ProductSchema = z
     images: [...p.images].sort((a, b) => a.sortOrder - b.sortOrder),
     variants: p.variants,
     options: p.options,
+    modifiers: p.modifiers.filter((m) => m !== null),
     customFields: p.custom_fields,
   }));
 
@@ -548,18 +598,22 @@ const uuid = z.string().min(1);
 
 // --- carts ----------------------------------------------------------------------------------------
 
+// The schema of carts.v3.yml says `name_id` / `value_id`; its examples and the live API send
+// `nameId` / `valueId`: either is read.
 const CartLineItemOptionSchema = z
   .object({
     name: text,
+    nameId: count,
     name_id: count,
     value: text,
+    valueId: z.number().int().nullish(),
     value_id: z.number().int().nullish(),
   })
   .transform((o): CartLineItemOption => ({
     name: o.name,
-    nameId: o.name_id,
+    nameId: o.nameId || o.name_id,
     value: o.value,
-    valueId: o.value_id ?? null,
+    valueId: o.valueId ?? o.value_id ?? null,
   }));
 
 export const CartLineItemSchema = z
