@@ -25,7 +25,12 @@ async function expectResellerPage(page: Page): Promise<void> {
   const html = await page.content();
   expect(html).not.toContain('consumer-only');
   expect(html).not.toContain('reseller-ref');
+  expect(html).not.toContain('reseller-badge');
   await expect(page.locator('html')).toHaveAttribute('data-reseller', '');
+  // The header says where the reseller is, on pre-rendered and on-demand pages alike.
+  await expect(
+    page.getByRole('banner').getByText(t('reseller.space'), { exact: true }),
+  ).toBeVisible();
   await expect(page.getByText(t('newsletter.title'))).toHaveCount(0);
   await expect(page.locator('#newsletter, #newsletter-panel')).toHaveCount(0);
   await expect(page.locator('#footer-social, #footer-payment')).toHaveCount(0);
@@ -122,6 +127,7 @@ test("a visitor's view of the same pages carries nothing of the reseller", async
     await expect(page.locator('html')).not.toHaveAttribute('data-reseller', '');
     await expect(page.locator('[data-reseller]')).toHaveCount(0);
     await expect(page.getByText(/^Référence : /)).toHaveCount(0);
+    await expect(page.getByText(t('reseller.space'), { exact: true })).toHaveCount(0);
     await expect(page.getByText(t('newsletter.title')).first()).toBeAttached();
   }
   // A forged mode cookie without a reseller session grants nothing: no shop name, and the

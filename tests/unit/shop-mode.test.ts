@@ -4,7 +4,9 @@ import {
   CONSUMER_ONLY_END,
   CONSUMER_ONLY_START,
   hasResellerMode,
+  RESELLER_BADGE_CLASS,
   RESELLER_REF_CLASS,
+  resellerBadgeMarker,
   resellerPage,
   resellerRefMarker,
 } from '../../src/lib/commerce/shop-mode.ts';
@@ -55,6 +57,16 @@ describe('resellerPage (spec §6 reseller mode of the whole shop)', () => {
       'the reference is escaped',
       resellerRefMarker('<img src=x onerror=alert(1)>'),
       `<p class="${RESELLER_REF_CLASS}">&lt;img src=x onerror=alert(1)&gt;</p>`,
+    ],
+    [
+      "the header's badge shows",
+      `<a>Logo</a>${resellerBadgeMarker('Espace revendeur')}`,
+      `<a>Logo</a><span class="${RESELLER_BADGE_CLASS}">Espace revendeur</span>`,
+    ],
+    [
+      'the badge is escaped and cannot end its comment',
+      resellerBadgeMarker('--><script>x</script>'),
+      `<span class="${RESELLER_BADGE_CLASS}">--&gt;&lt;script&gt;x&lt;/script&gt;</span>`,
     ],
     [
       'cart links open the reseller cart',

@@ -66,9 +66,24 @@ export const RESELLER_REF_CLASS = 'text-xs text-neutral-600';
 
 /** The marker comment of a card's reference line (`text` is plain text). */
 export function resellerRefMarker(text: string): string {
-  // No '-' nor '!' left: nothing in it can end the comment ('-->', '--!>').
-  const encoded = encodeURIComponent(text).replace(/[-!]/g, (c) => (c === '-' ? '%2D' : '%21'));
-  return `${RESELLER_REF_PREFIX}${encoded}-->`;
+  return `${RESELLER_REF_PREFIX}${commentSafe(text)}-->`;
+}
+
+/** `<!--reseller-badge:{uri-encoded text}-->`: the header's "Espace revendeur" badge. */
+const RESELLER_BADGE = /<!--reseller-badge:([A-Za-z0-9%._~*'()]{0,900})-->/g;
+
+/** The class of the header's reseller badge (pre-rendered pages and on-demand ones alike). */
+export const RESELLER_BADGE_CLASS =
+  'bg-secondary-100 text-secondary-800 rounded-full px-3 py-1 text-xs font-semibold';
+
+/** The marker comment of the header's reseller badge (`text` is plain text). */
+export function resellerBadgeMarker(text: string): string {
+  return `<!--reseller-badge:${commentSafe(text)}-->`;
+}
+
+/** Text encoded so that nothing in it can end a comment ('-->', '--!>'): no '-' nor '!' left. */
+function commentSafe(text: string): string {
+  return encodeURIComponent(text).replace(/[-!]/g, (c) => (c === '-' ? '%2D' : '%21'));
 }
 
 /**
@@ -135,6 +150,10 @@ export function resellerPage(html: string): string {
     .replace(RESELLER_REF, (_, encoded: string) => {
       const text = decodeRef(encoded);
       return text === '' ? '' : `<p class="${RESELLER_REF_CLASS}">${escapeHtml(text)}</p>`;
+    })
+    .replace(RESELLER_BADGE, (_, encoded: string) => {
+      const text = decodeRef(encoded);
+      return text === '' ? '' : `<span class="${RESELLER_BADGE_CLASS}">${escapeHtml(text)}</span>`;
     })
     .replace(
       new RegExp(`(\\shref=")${CART_PATH}(?=["?#])`, 'g'),
