@@ -101,7 +101,9 @@ export default defineConfig({
       tagManager: parseContainerId(process.env.GTM_CONTAINER_ID) !== null,
     }),
   },
-  prefetch: { prefetchAll: false, defaultStrategy: 'hover' },
+  // No prefetch script: no link asks for one (`data-astro-prefetch`), and the script went over
+  // every link of every page and watched the whole document for new ones.
+  prefetch: false,
   // No Markdown page; Shiki's highlighting would need inline styles the CSP refuses.
   markdown: { syntaxHighlight: false },
   vite: {

@@ -1,9 +1,11 @@
 /**
  * The notification stack (spec §4 UI state): at most 3 notifications, each gone after 3 s
- * unless persistent (the store enforces both). A polite live region, so a screen reader hears
- * "Ajouté au panier" without losing its place.
+ * unless persistent (the store enforces both). Rendered into the layout's polite live region
+ * (`[data-notifications]` of BaseLayout.astro, static markup there from the start), so a screen
+ * reader hears "Ajouté au panier" without losing its place, the first one included.
  */
 import { useStore } from '@nanostores/react';
+import { createPortal } from 'react-dom';
 import type { Translate } from '../lib/i18n/translate.ts';
 import { $notifications, dismissNotification } from '../lib/stores/notifications.ts';
 
@@ -17,13 +19,10 @@ const TONE = {
   warning: 'border-highlight bg-white',
 } as const;
 
-export function Notifications({ t }: { t: Translate }) {
+export function Notifications({ t, region }: { t: Translate; region: HTMLElement }) {
   const notifications = useStore($notifications);
-  return (
-    <div
-      aria-live="polite"
-      className="pointer-events-none fixed inset-x-0 bottom-20 z-50 flex flex-col items-center gap-2 px-4 lg:start-auto lg:end-6 lg:bottom-6 lg:items-end"
-    >
+  return createPortal(
+    <>
       {notifications.map((notification) => (
         <div
           key={notification.id}
@@ -59,6 +58,7 @@ export function Notifications({ t }: { t: Translate }) {
           }
         </div>
       ))}
-    </div>
+    </>,
+    region,
   );
 }

@@ -1,19 +1,14 @@
 /**
- * The page shell's browser part (spec §4 "layout load": cart and customer are loaded on the
- * client): loads the cart, the customer and then the wishlist once per page, pushes user_data
- * to the tag manager when logged in, and holds the cart and wishlist sidebars, the login modal
- * and the notifications. The sidebars and the modal are fetched on their first opening, so a
- * page that never opens them does not load their code.
+ * What the page shell shows (spec §2 sidebars and modals, §4 UI state): the notifications, the
+ * cart and wishlist sidebars and the login modal. Mounted by `shop-shell-loader.ts` (which
+ * loads the cart, the customer and the wishlist) the first time one of them is to be shown.
+ * The sidebars and the modal are fetched on their first opening, so a page that never opens
+ * them does not load their code.
  */
 import { useStore } from '@nanostores/react';
-import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import { createTranslator, pageMessages, type Messages } from '../lib/i18n/translate.ts';
-import { trackUserData } from '../lib/stores/analytics.ts';
-import { CART_COOKIE_MAX_AGE, FEATURE_RESELLER_AREA } from 'astro:env/client';
-import { configureCartCookie, configureResellerArea, initCart } from '../lib/stores/cart.ts';
-import { initCustomer } from '../lib/stores/customer.ts';
 import { $cartSidebarOpen, $loginModal, $wishlistSidebarOpen } from '../lib/stores/ui.ts';
-import { initWishlist } from '../lib/stores/wishlist.ts';
 import { Notifications } from './Notifications.tsx';
 
 const CartSidebar = lazy(() =>
@@ -32,15 +27,14 @@ export const SHOP_SHELL_MESSAGES_ID = 'shop-shell-messages';
 export interface ShopShellProps {
   /**
    * `pickMessages(SHOP_SHELL_MESSAGES)` (see shell-messages.ts); by default read from the
-   * page's JSON script: as island props, Astro would serialise the shell's 50 texts into an
-   * attribute on every page at build. The server render shows no text (an empty live region).
+   * page's JSON script (BaseLayout.astro).
    */
   messages?: Messages;
-  /** The reseller layout: the reseller cart is loaded instead of the normal cart (spec §2). */
-  reseller?: boolean;
+  /** The layout's live region (static markup, there from the start) the notifications go in. */
+  notificationsRegion: HTMLElement;
 }
 
-export function ShopShell({ messages, reseller = false }: ShopShellProps) {
+export function ShopShell({ messages, notificationsRegion }: ShopShellProps) {
   const t = useMemo(
     () => createTranslator(messages ?? pageMessages(SHOP_SHELL_MESSAGES_ID)),
     [messages],
@@ -51,21 +45,9 @@ export function ShopShell({ messages, reseller = false }: ShopShellProps) {
   const wantModal = useSticky(modal.open);
   const wantWishlist = useSticky(useStore($wishlistSidebarOpen));
 
-  useEffect(() => {
-    configureCartCookie(CART_COOKIE_MAX_AGE);
-    configureResellerArea(FEATURE_RESELLER_AREA);
-    // A reseller's page of the whole shop (spec §6): the server flagged the document (shop-mode.ts).
-    void initCart({ reseller: reseller || document.documentElement.hasAttribute('data-reseller') });
-    // The wishlist is the customer's once they are known (spec §4: loaded on the client).
-    void initCustomer().then(initWishlist);
-    // spec §4: on route change while authenticated, user data goes to the tag manager. Each
-    // page load is a route change here (multi-page site); it waits for the customer.
-    trackUserData();
-  }, [reseller]);
-
   return (
     <>
-      <Notifications t={t} />
+      <Notifications t={t} region={notificationsRegion} />
       <Suspense fallback={null}>
         {wantSidebar && <CartSidebar t={t} />}
         {wantModal && <LoginModal t={t} />}

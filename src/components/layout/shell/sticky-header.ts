@@ -15,8 +15,13 @@ const header = document.querySelector<HTMLElement>('[data-sticky-header]');
 
 if (header !== null) {
   const root = document.documentElement;
-  let state: StickyState = { hidden: false, anchorY: window.scrollY };
-  let frame = 0;
+  // The scroll position is read in a frame, where the layout it needs is due anyway: read
+  // while this module runs, it forced a whole-page layout in the middle of the page's load.
+  let state: StickyState = { hidden: false, anchorY: 0 };
+  let frame = requestAnimationFrame(() => {
+    frame = 0;
+    state = { hidden: false, anchorY: window.scrollY };
+  });
 
   // In use: focus shown inside it (a text field, or keyboard focus; a mouse click on one of its
   // buttons does not keep it from hiding), an expanded control (the search combobox), a mega
@@ -48,7 +53,11 @@ if (header !== null) {
     if (event.persisted) schedule();
   });
 
+  let height = '';
   new ResizeObserver(() => {
-    root.style.setProperty('--header-height', `${header.offsetHeight}px`);
+    const next = `${header.offsetHeight}px`;
+    if (next === height) return;
+    height = next;
+    root.style.setProperty('--header-height', height);
   }).observe(header);
 }
