@@ -11,7 +11,8 @@ import type {
   Pagination,
   Product,
 } from '../../commerce/types.ts';
-import type { BigCommerceClient, SearchParams } from './client.ts';
+import type { SearchParams } from '../upstream-client.ts';
+import type { BigCommerceClient } from './client.ts';
 import { isBigCommerceError } from './errors.ts';
 import {
   MAX_PAGE_SIZE,
