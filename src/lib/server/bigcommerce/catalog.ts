@@ -23,15 +23,14 @@ import {
   type ProductSearchQuery,
   type ProductsQuery,
 } from './queries.ts';
+import { BrandPageSchema } from './schemas/brands.ts';
 import {
-  BrandPageSchema,
   CategoryPageSchema,
   CategoryReplySchema,
   CategoryTreeReplySchema,
   MetafieldPageSchema,
-  ProductPageSchema,
-  ProductReplySchema,
-} from './schemas.ts';
+} from './schemas/categories.ts';
+import { ProductPageSchema, ProductReplySchema } from './schemas/products.ts';
 
 /** Sub-resources the shop reads on every product (cards, product page, stock rules). */
 export const DEFAULT_PRODUCT_INCLUDE = [
