@@ -17,7 +17,7 @@
  * and assets, maybe cyclic) into a small, acyclic, JSON-safe `RichTextDocument` whose
  * embedded targets keep only what rendering needs.
  */
-import { localPath, redirectTarget } from '../commerce/redirect-target.ts';
+import { httpHref, linkHref, localPath, type LinkHref, EXTERNAL_LINK_REL } from '../url-safety.ts';
 import { entryPath as defaultEntryPath } from './paths.ts';
 import type { RichTextDocument, RichTextNode } from './types.ts';
 
@@ -25,15 +25,11 @@ import type { RichTextDocument, RichTextNode } from './types.ts';
 export const MAX_RICH_TEXT_DEPTH = 32;
 /** Most nodes rendered per document (beyond, the rest is dropped). */
 export const MAX_RICH_TEXT_NODES = 20_000;
-/** Longest URL kept in a link or a picture. */
-const MAX_URL_LENGTH = 2048;
 /** Width of pictures in rich text (CSS pixels), asked from Contentful's image API. */
 export const RICH_TEXT_IMAGE_WIDTH = 800;
 /** heading-1 renders as h2 (the page keeps its one h1), and no heading goes below h4 (as the sanitiser). */
 const HEADING_OFFSET = 1;
 const HEADING_MAX = 4;
-/** `rel` of links leaving the shop, as the sanitiser sets it. */
-const EXTERNAL_REL = 'noopener noreferrer';
 
 /** An entry a rich text links to or embeds, as the renderer reads it. */
 export interface RichTextEntry {
@@ -144,7 +140,7 @@ export function assetOf(data: unknown): RichTextAsset | null {
   const image = isRecord(details.image) ? details.image : {};
   const id = str(target.sys.id);
   // An asset is only of use with an absolute http(s) URL (the connector resolves `//host/...`).
-  const url = httpUrl(file.url);
+  const url = httpHref(file.url);
   if (id === '' || url === null) return null;
   return {
     id,
@@ -159,56 +155,9 @@ export function assetOf(data: unknown): RichTextAsset | null {
 
 // --- URLs ----------------------------------------------------------------------------------
 
-/** A URL as the browser's URL parser reads it: C0 controls and spaces trimmed, tabs and newlines dropped. */
-function urlAsParsed(value: string): string {
-  let start = 0;
-  let end = value.length;
-  while (start < end && value.charCodeAt(start) <= 0x20) start++;
-  while (end > start && value.charCodeAt(end - 1) <= 0x20) end--;
-  return value.slice(start, end).replace(/[\t\n\r]/g, '');
-}
-
-// eslint-disable-next-line no-control-regex -- control characters are what is refused
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
-const SCHEME = /^([a-z][a-z\d+.-]*):/i;
-
-/** An absolute http(s) URL without userinfo, normalised, or null. */
-export function httpUrl(value: unknown): string | null {
-  if (typeof value !== 'string' || value.length > MAX_URL_LENGTH) return null;
-  const text = urlAsParsed(value);
-  if (CONTROL.test(text) || !/^https?:/i.test(text)) return null;
-  return redirectTarget(text, { kind: 'platform' })?.location ?? null;
-}
-
-/**
- * Where a rich-text link may point: an absolute `http(s)` URL (external), a `mailto:` or
- * `tel:` URL, or a local path of the shop; null for anything else (`javascript:`, `data:`,
- * `vbscript:`, relative paths, other origins, control characters...), whatever its case,
- * spaces or control characters around and inside the scheme.
- */
-export function safeHref(value: unknown): { href: string; external: boolean } | null {
-  if (typeof value !== 'string' || value.length > MAX_URL_LENGTH) return null;
-  const text = urlAsParsed(value);
-  if (text === '' || CONTROL.test(text)) return null;
-  if (text.startsWith('/')) {
-    const path = localPath(text);
-    return path === null ? null : { href: path, external: false };
-  }
-  const scheme = SCHEME.exec(text)?.[1]?.toLowerCase();
-  if (scheme === 'http' || scheme === 'https') {
-    const url = httpUrl(text);
-    return url === null ? null : { href: url, external: true };
-  }
-  if (scheme === 'mailto' || scheme === 'tel') {
-    const rest = text.slice(scheme.length + 1);
-    return rest.trim() === '' ? null : { href: `${scheme}:${rest}`, external: false };
-  }
-  return null;
-}
-
 /** Contentful's image API for its own hosts: width, WebP, quality 70. */
 export function contentfulImageSrc(asset: RichTextAsset, width: number): string {
-  const url = httpUrl(asset.url);
+  const url = httpHref(asset.url);
   if (url === null) return asset.url;
   const parsed = new URL(url);
   if (!parsed.hostname.endsWith('.ctfassets.net')) return url;
@@ -256,15 +205,15 @@ function renderText(node: Record<string, unknown>): string {
   return html;
 }
 
-function anchor(href: { href: string; external: boolean }, inner: string): string {
+function anchor(href: LinkHref, inner: string): string {
   if (inner === '') return '';
-  const rel = href.external ? ` rel="${EXTERNAL_REL}"` : '';
+  const rel = href.external ? ` rel="${EXTERNAL_LINK_REL}"` : '';
   return `<a href="${escapeAttribute(href.href)}"${rel}>${inner}</a>`;
 }
 
 /** A link to a node's target, or its content alone when it may not or cannot be a link. */
 function link(
-  href: { href: string; external: boolean } | null,
+  href: LinkHref | null,
   node: Record<string, unknown>,
   context: Context,
   state: State,
@@ -288,7 +237,7 @@ function defaultPath(entry: RichTextEntry): string | null {
 }
 
 function assetHref(asset: RichTextAsset | null) {
-  const url = asset === null ? null : httpUrl(asset.url);
+  const url = asset === null ? null : httpHref(asset.url);
   return url === null ? null : { href: url, external: true };
 }
 
@@ -303,7 +252,7 @@ function picture(asset: RichTextAsset, state: State): string | null {
     width === null || asset.width === null || asset.height === null
       ? null
       : Math.max(1, Math.round((asset.height * width) / asset.width));
-  const src = httpUrl((state.options.imageSrc ?? contentfulImageSrc)(asset, width ?? wanted));
+  const src = httpHref((state.options.imageSrc ?? contentfulImageSrc)(asset, width ?? wanted));
   if (src === null) return null;
   const size =
     width !== null && height !== null && height <= 4000
@@ -423,7 +372,7 @@ function renderNode(value: unknown, context: Context, state: State, depth: numbe
       return block ? table(node, state, depth) : renderChildren(node, context, state, depth);
     case 'hyperlink': {
       const data = isRecord(node.data) ? node.data : {};
-      return link(safeHref(data.uri), node, context, state, depth);
+      return link(linkHref(data.uri), node, context, state, depth);
     }
     case 'entry-hyperlink':
       return link(entryHref(entryOf(node.data), state), node, context, state, depth);
