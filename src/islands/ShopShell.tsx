@@ -9,7 +9,7 @@ import { useStore } from '@nanostores/react';
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { createTranslator, pageMessages, type Messages } from '../lib/i18n/translate.ts';
 import { trackUserData } from '../lib/stores/analytics.ts';
-import { CART_COOKIE_MAX_AGE, FEATURE_RESELLER_AREA } from 'astro:env/client';
+import { cartCookieMaxAge, features } from '../lib/env-client.ts';
 import { configureCartCookie, configureResellerArea, initCart } from '../lib/stores/cart.ts';
 import { initCustomer } from '../lib/stores/customer.ts';
 import { $cartSidebarOpen, $loginModal, $wishlistSidebarOpen } from '../lib/stores/ui.ts';
@@ -52,8 +52,8 @@ export function ShopShell({ messages, reseller = false }: ShopShellProps) {
   const wantWishlist = useSticky(useStore($wishlistSidebarOpen));
 
   useEffect(() => {
-    configureCartCookie(CART_COOKIE_MAX_AGE);
-    configureResellerArea(FEATURE_RESELLER_AREA);
+    configureCartCookie(cartCookieMaxAge);
+    configureResellerArea(features.resellerArea);
     // A reseller's page of the whole shop (spec §6): the server flagged the document (shop-mode.ts).
     void initCart({ reseller: reseller || document.documentElement.hasAttribute('data-reseller') });
     // The wishlist is the customer's once they are known (spec §4: loaded on the client).

@@ -21,12 +21,12 @@ import { getNavigations } from '../../lib/server/contentful/index.ts';
 import {
   bigcommerce,
   contentful,
+  features,
   i18nConfig,
   lastGoodDirectory,
   reviews,
   shopReviewSite,
 } from '../../lib/server/config.ts';
-import { FEATURE_REVIEWS } from 'astro:env/client';
 import { categoryPath } from '../../lib/commerce/slug.ts';
 import { lastGoodCopy } from '../content/last-good.ts';
 import { currentBanner } from './banner.ts';
@@ -107,7 +107,7 @@ async function readNavigations(categories: readonly CategoryNode[]): Promise<Nav
  * its link without stars, the page never fails for it).
  */
 async function readSiteRating(): Promise<SiteRating | null> {
-  if (!FEATURE_REVIEWS || shopReviewSite.siteId === null) return null;
+  if (!features.reviews || shopReviewSite.siteId === null) return null;
   try {
     const rating = await reviews().getSiteRating(shopReviewSite.siteId);
     if (rating === null || rating.total === 0) return null;

@@ -1,0 +1,63 @@
+/**
+ * Where the environment is read (issue 20, "one home each"): one importer of
+ * `astro:env/server` (`src/lib/server/config.ts`) and one of `astro:env/client`
+ * (`src/lib/env-client.ts`); the feature flags' variables read only by `src/lib/features.ts`;
+ * `TRUSTED_PROXIES` only by `trustedProxiesFromEnv` (`src/lib/server/client.ts`).
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, test } from 'vitest';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const SOURCE = /\.(?:ts|tsx|astro|mjs|js)$/;
+
+/** Source files under `dir` (relative to the repository, forward slashes). */
+function sources(dir: string): string[] {
+  return readdirSync(path.join(ROOT, dir), { recursive: true, encoding: 'utf8' })
+    .filter((file) => SOURCE.test(file))
+    .map((file) => `${dir}/${file.split(path.sep).join('/')}`)
+    .sort();
+}
+
+const FILES = [...sources('src'), ...sources('scripts'), 'astro.config.mjs'];
+const text = new Map(FILES.map((file) => [file, readFileSync(path.join(ROOT, file), 'utf8')]));
+
+/** Files with a static or dynamic import of `specifier`. */
+function importersOf(specifier: string): string[] {
+  const quoted = specifier.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  const pattern = new RegExp(`(?:\\bfrom\\s*|\\bimport\\s*\\(?\\s*)['"]${quoted}['"]`);
+  return FILES.filter((file) => pattern.test(text.get(file) ?? ''));
+}
+
+/** Files that read `name` from an environment object (`process.env.X`, `env.X`, `env['X']`). */
+function readersOf(name: string): string[] {
+  const pattern = new RegExp(`\\benv(?:\\.${name}\\b|\\[\\s*['"]${name}['"]\\s*\\])`);
+  return FILES.filter((file) => pattern.test(text.get(file) ?? ''));
+}
+
+describe('one reader of the environment per side', () => {
+  test('the scan sees the sources', () => {
+    expect(FILES).toContain('src/lib/server/config.ts');
+    expect(FILES.length).toBeGreaterThan(300);
+  });
+
+  test('astro:env/server: src/lib/server/config.ts only', () => {
+    expect(importersOf('astro:env/server')).toEqual(['src/lib/server/config.ts']);
+  });
+
+  test('astro:env/client: src/lib/env-client.ts only', () => {
+    expect(importersOf('astro:env/client')).toEqual(['src/lib/env-client.ts']);
+  });
+
+  test('the feature flags: read through src/lib/features.ts only', () => {
+    for (const name of ['FEATURE_TRANSACTIONAL', 'FEATURE_REVIEWS', 'FEATURE_RESELLER_AREA']) {
+      expect(readersOf(name), name).toEqual([]);
+    }
+    expect(text.get('src/lib/features.ts')).toMatch(/FEATURE_VARIABLES\[feature\]/);
+    expect(importersOf('../../lib/commerce/features.ts')).toEqual([]);
+  });
+
+  test('TRUSTED_PROXIES: trustedProxiesFromEnv (src/lib/server/client.ts) only', () => {
+    expect(readersOf('TRUSTED_PROXIES')).toEqual(['src/lib/server/client.ts']);
+  });
+});
