@@ -2,7 +2,9 @@
  * Where the environment is read (issue 20, "one home each"): one importer of
  * `astro:env/server` (`src/lib/server/config.ts`) and one of `astro:env/client`
  * (`src/lib/env-client.ts`); the feature flags' variables read only by `src/lib/features.ts`;
- * `TRUSTED_PROXIES` only by `trustedProxiesFromEnv` (`src/lib/server/client.ts`).
+ * `TRUSTED_PROXIES` only by `trustedProxiesFromEnv` (`src/lib/server/client.ts`). Shared
+ * regexes and tables written once: the order id, the sleep-list page path, the order statuses
+ * and the catalogue's sort values (the sandbox imports the shop's).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -59,5 +61,46 @@ describe('one reader of the environment per side', () => {
 
   test('TRUSTED_PROXIES: trustedProxiesFromEnv (src/lib/server/client.ts) only', () => {
     expect(readersOf('TRUSTED_PROXIES')).toEqual(['src/lib/server/client.ts']);
+  });
+});
+
+/** Files whose text matches `pattern`. */
+const filesMatching = (pattern: RegExp) =>
+  FILES.filter((file) => pattern.test(text.get(file) ?? ''));
+
+describe('shared regexes and tables: one home each', () => {
+  test('the order id: parseOrderId (src/lib/commerce/account-pages.ts)', () => {
+    expect(filesMatching(/\[1-9\]\\d\{0,9\}/).filter((f) => f.startsWith('src/'))).toEqual([
+      'src/lib/commerce/account-pages.ts',
+    ]);
+  });
+
+  test('the sleep-list page path: sleepListPageOf (src/lib/content/list-view.ts)', () => {
+    expect(filesMatching(/les-yeux-fermes\\?\/page\\?\/\(/)).toEqual([]);
+    expect(filesMatching(/\/page\/\(\$\{PAGE_NUMBER\}\)/)).toEqual([
+      'src/lib/content/list-view.ts',
+    ]);
+  });
+
+  test('the order statuses: src/lib/commerce/order-status-names.ts, imported by the sandbox', () => {
+    expect(filesMatching(/'Manual Verification Required'/)).toEqual([
+      'src/lib/commerce/order-status-names.ts',
+    ]);
+    expect(importersOf('../../src/lib/commerce/order-status-names.ts')).toEqual([
+      'scripts/sandbox/model.ts',
+    ]);
+  });
+
+  test("the catalogue's sort values: CATALOG_SORT_FIELDS (listing.ts), imported by the sandbox", () => {
+    expect(importersOf('../../../src/lib/commerce/listing.ts')).toContain(
+      'scripts/sandbox/routes/catalog.ts',
+    );
+    // The connector's argument schema (src/lib/server/bigcommerce/queries.ts) still spells the
+    // enum out for zod: left to the connector split of the same issue.
+    expect(
+      filesMatching(/'date_last_imported',/).filter(
+        (f) => !f.startsWith('src/lib/server/bigcommerce/'),
+      ),
+    ).toEqual(['src/lib/commerce/listing.ts']);
   });
 });
