@@ -56,7 +56,7 @@ export default defineConfig({
       name: 'catalogue-prefetch',
       hooks: {
         'astro:build:start': async () => {
-          const prefetch = await import('./src/components/catalogue/catalogue-prefetch.ts');
+          const prefetch = await import('./src/lib/server/loaders/catalogue-prefetch.ts');
           const connection = prefetch.connectionFromEnv(process.env);
           if (connection !== null) prefetch.startCatalogueRead(connection);
         },

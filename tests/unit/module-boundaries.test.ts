@@ -4,7 +4,9 @@
  * (`src/lib/env-client.ts`); the feature flags' variables read only by `src/lib/features.ts`;
  * `TRUSTED_PROXIES` only by `trustedProxiesFromEnv` (`src/lib/server/client.ts`). Shared
  * regexes and tables written once: the order id, the sleep-list page path, the order statuses
- * and the catalogue's sort values (the sandbox imports the shop's).
+ * and the catalogue's sort values (the sandbox imports the shop's). Components render what they
+ * are given: no file of `src/components` imports a connector or `node:fs` (the loaders of
+ * `src/lib/server/loaders/` do; ESLint `no-restricted-imports` says the same in the editor).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -61,6 +63,51 @@ describe('one reader of the environment per side', () => {
 
   test('TRUSTED_PROXIES: trustedProxiesFromEnv (src/lib/server/client.ts) only', () => {
     expect(readersOf('TRUSTED_PROXIES')).toEqual(['src/lib/server/client.ts']);
+  });
+});
+
+/** The import specifiers of a source text (static, dynamic and re-exports). */
+function specifiers(source: string): string[] {
+  return [...source.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)['"]([^'"]+)['"]/g)].map(
+    ([, specifier]) => specifier ?? '',
+  );
+}
+
+describe('components render what they are given', () => {
+  const components = FILES.filter((file) => file.startsWith('src/components/'));
+  const CONNECTOR = /\/lib\/server\/(?:bigcommerce|contentful|brevo|reviews)\//;
+  const DISK = /^(?:node:)?fs(?:\/|$)/;
+
+  test('the scan sees the components', () => {
+    expect(components.length).toBeGreaterThan(80);
+    expect(specifiers(text.get('src/components/layout/Header.astro') ?? '')).toContain(
+      '../../lib/env-client.ts',
+    );
+  });
+
+  test('no file of src/components imports a connector or node:fs', () => {
+    const offending = components.flatMap((file) =>
+      specifiers(text.get(file) ?? '')
+        .filter((specifier) => CONNECTOR.test(specifier) || DISK.test(specifier))
+        .map((specifier) => `${file}: ${specifier}`),
+    );
+    expect(offending).toEqual([]);
+  });
+
+  test('the data loaders live in src/lib/server/loaders/', () => {
+    for (const name of [
+      'catalogue-source',
+      'catalogue',
+      'catalogue-prefetch',
+      'listing-data',
+      'live-product',
+      'content-data',
+      'last-good',
+      'layout-data',
+    ]) {
+      expect(FILES).toContain(`src/lib/server/loaders/${name}.ts`);
+      expect(components.filter((file) => file.endsWith(`/${name}.ts`))).toEqual([]);
+    }
   });
 });
 

@@ -3,7 +3,7 @@
  * `astro.config.mjs`; its public values through the one client reader, `src/lib/env-client.ts`):
  * BigCommerce connection, storefronts per host, i18n config and feature flags, plus the
  * shop's configured BigCommerce, Contentful and Brevo clients, the session and the account services. Works at build time (the catalogue read of
- * `src/components/catalogue/catalogue.ts`) and at request time; a missing secret fails at startup.
+ * `src/lib/server/loaders/catalogue.ts`) and at request time; a missing secret fails at startup.
  */
 import {
   BIGCOMMERCE_ACCESS_TOKEN,
