@@ -138,16 +138,13 @@ describe('shared regexes and tables: one home each', () => {
     ]);
   });
 
-  test("the catalogue's sort values: CATALOG_SORT_FIELDS (listing.ts), imported by the sandbox", () => {
+  test("the catalogue's sort values: CATALOG_SORT_FIELDS (listing.ts), for the connector and the sandbox", () => {
     expect(importersOf('../../../src/lib/commerce/listing.ts')).toContain(
       'scripts/sandbox/routes/catalog.ts',
     );
-    // The connector's argument schema (src/lib/server/bigcommerce/queries.ts) still spells the
-    // enum out for zod: left to the connector split of the same issue.
-    expect(
-      filesMatching(/'date_last_imported',/).filter(
-        (f) => !f.startsWith('src/lib/server/bigcommerce/'),
-      ),
-    ).toEqual(['src/lib/commerce/listing.ts']);
+    expect(importersOf('../../commerce/listing.ts')).toContain(
+      'src/lib/server/bigcommerce/queries.ts',
+    );
+    expect(filesMatching(/'date_last_imported',/)).toEqual(['src/lib/commerce/listing.ts']);
   });
 });

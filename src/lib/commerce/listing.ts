@@ -8,7 +8,8 @@ import type { MessageKey } from '../i18n/index.ts';
 
 /**
  * BigCommerce's catalog `sort` values (catalog.v3 products `sort` enum), the one table of them:
- * the sandbox (`scripts/sandbox/routes/catalog.ts`) accepts exactly these.
+ * the connector's argument schema (`server/bigcommerce/queries.ts`) and the sandbox
+ * (`scripts/sandbox/routes/catalog.ts`) accept exactly these.
  */
 export const CATALOG_SORT_FIELDS = [
   'id',
