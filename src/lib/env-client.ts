@@ -2,7 +2,8 @@
  * The one reader of `astro:env/client`: the public settings a build bakes in (`astro.config.mjs`
  * `env.schema`, context client), for pages, components, islands and the server config alike
  * (the server's one reader, `src/lib/server/config.ts`, takes its public values from here).
- * Runs anywhere; no I/O. `tests/unit/env-readers.test.ts` holds it to being the only importer.
+ * Runs anywhere; no I/O. `tests/unit/module-boundaries.test.ts` and ESLint
+ * (`no-restricted-imports`) hold it to being the only importer.
  */
 import {
   CART_COOKIE_MAX_AGE,
