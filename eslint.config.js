@@ -6,6 +6,18 @@ import { defineConfig } from 'eslint/config';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
+// One reader of the environment per side (issue 20): src/lib/server/config.ts imports
+// astro:env/server, src/lib/env-client.ts astro:env/client; everything else reads them there.
+const ENV_READERS = {
+  group: ['astro:env/server', 'astro:env/client'],
+  message:
+    'Read the environment through src/lib/server/config.ts (server) or src/lib/env-client.ts (public values).',
+};
+const SERVER_ONLY = {
+  group: ['**/lib/server/**', 'astro:env/server'],
+  message: 'Server-only code.',
+};
+
 export default defineConfig(
   {
     ignores: [
@@ -52,14 +64,38 @@ export default defineConfig(
   },
   { files: ['**/*.tsx'], ...reactHooks.configs.flat.recommended },
   {
+    files: ['**/*.{ts,tsx,astro,js,mjs}'],
+    ignores: ['src/lib/server/config.ts', 'src/lib/env-client.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [ENV_READERS] }] },
+  },
+  {
     // STYLE.md: server code (connectors, secrets) is never imported from the browser.
     files: ['src/lib/commerce/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [SERVER_ONLY, ENV_READERS] }] },
+  },
+  {
+    // Components render what they are given (issue 20): the pages, layouts and the loaders of
+    // src/lib/server/loaders/ read upstream and the disk.
+    files: ['src/components/**'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
           patterns: [
-            { group: ['**/lib/server/**', 'astro:env/server'], message: 'Server-only code.' },
+            {
+              group: [
+                '**/lib/server/bigcommerce/**',
+                '**/lib/server/contentful/**',
+                '**/lib/server/brevo/**',
+                '**/lib/server/reviews/**',
+              ],
+              message: 'No connector in a component: load the data in src/lib/server/loaders/.',
+            },
+            {
+              group: ['node:fs', 'node:fs/*', 'fs', 'fs/*'],
+              message: 'No disk in a component: load the data in src/lib/server/loaders/.',
+            },
+            ENV_READERS,
           ],
         },
       ],
@@ -74,12 +110,13 @@ export default defineConfig(
         'error',
         {
           patterns: [
-            { group: ['**/lib/server/**', 'astro:env/server'], message: 'Server-only code.' },
+            SERVER_ONLY,
             {
               group: ['**/lib/i18n/index.ts', 'i18next'],
               allowTypeImports: true,
               message: 'Use the texts handed as props with i18n/translate.ts.',
             },
+            ENV_READERS,
           ],
         },
       ],
