@@ -51,8 +51,8 @@ const steps: Step[] = [
     env: testEnv,
   },
   { name: 'size budgets', command: [process.execPath, 'scripts/size-budgets.ts'], env: testEnv },
-  // Every page of that build and the on-demand entry points crawled on its own server: no link
-  // or asset answers 404, every entry of the redirect list lands on a page.
+  // Every page of that build and the on-demand entry points crawled by linkinator on its own
+  // server: no link or asset fails, every entry of the redirect list lands on a page.
   { name: 'dead links', command: [process.execPath, 'scripts/check-links.ts'], env: testEnv },
   // Before the browser suite: performance is measured on a quiet machine (right after
   // Playwright's many browsers, one Lighthouse run's blocking time doubled).
