@@ -508,15 +508,13 @@ describe('hostile input', () => {
     expect(render(doc(ok))).toContain('ici');
   });
 
-  test('huge documents are bounded in time and size', () => {
+  test('huge documents are bounded in size', () => {
     const many: RichTextDocument = {
       nodeType: 'document',
       data: {},
       content: Array.from({ length: 200_000 }, (_, i) => p(text(`x${i}`))),
     };
-    const started = performance.now();
     const html = render(many);
-    expect(performance.now() - started).toBeLessThan(5_000);
     expect(html.length).toBeLessThan(400_000);
     checkOutput(html);
     const long = render(doc(p(text('<'.repeat(1_000_000)))));
