@@ -84,7 +84,7 @@ export default defineConfig(
     rules: { 'no-restricted-imports': ['error', { patterns: [ENV_READERS] }] },
   },
   {
-    // STYLE.md: server code (connectors, secrets) is never imported from the browser.
+    // Server code (connectors, secrets) is never imported from the browser.
     files: ['src/lib/commerce/**'],
     rules: { 'no-restricted-imports': ['error', { patterns: [SERVER_ONLY, ENV_READERS] }] },
   },

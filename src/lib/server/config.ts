@@ -175,7 +175,7 @@ export const cartCookieMaxAge: number = clientCartCookieMaxAge;
 let store: SharedStore | undefined;
 
 /**
- * The shared state of this server copy and its peers (ARCHITECTURE.md "Several copies"): Redis
+ * The shared state of this server copy and its peers (`store/README.md`): Redis
  * at `REDIS_URL` when set, else a SQLite file in `STATE_DIR` (default `.data/`), or memory
  * with `STATE_DIR=:memory:`. One instance per process.
  */

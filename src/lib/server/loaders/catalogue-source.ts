@@ -1,6 +1,6 @@
 /**
  * The catalogue as the build reads it from the commerce service, through the same BigCommerce
- * connectors the API middleware uses (ARCHITECTURE.md): visible products with variants, images,
+ * connectors the API middleware uses: visible products with variants, images,
  * custom fields and options; the category tree flattened, with the shown flag of spec §5
  * (visibility, the hide-category metafield, every ancestor shown); and the brands.
  *
