@@ -10,6 +10,7 @@ import { buildFlags } from './src/integrations/build-flags.ts';
 import { INLINE_SCRIPTS } from './src/components/layout/inline-scripts.ts';
 import { CONTENTFUL_MEDIA_ORIGINS, cspConfig, parseCheckoutOrigins } from './src/lib/server/csp.ts';
 import { parseContainerId } from './src/lib/analytics/tag-manager.ts';
+import { FEATURE_DEFAULTS, featuresFromEnv } from './src/lib/features.ts';
 import {
   DEFAULT_REVIEWS_API_URL,
   DEFAULT_REVIEWS_WIDGET_URL,
@@ -34,6 +35,8 @@ const mediaOrigins = [
 ];
 
 const site = process.env.SITE_URL ?? 'http://localhost:4321';
+// The feature flags as `astro:env` will read them (src/lib/features.ts), for this config.
+const buildFeatures = featuresFromEnv(process.env);
 
 export default defineConfig({
   site,
@@ -46,14 +49,14 @@ export default defineConfig({
   adapter: node({ mode: 'middleware' }),
   integrations: [
     // The flags the storefront server needs (cart links do nothing with the transactional
-    // flag off), read like FEATURE_REVIEWS above.
-    buildFlags({ transactional: process.env.FEATURE_TRANSACTIONAL !== 'false' }),
+    // flag off).
+    buildFlags({ transactional: buildFeatures.transactional }),
     {
       // Reads the catalogue while Vite bundles (catalogue-prefetch.ts): the pages take it.
       name: 'catalogue-prefetch',
       hooks: {
         'astro:build:start': async () => {
-          const prefetch = await import('./src/components/catalogue/catalogue-prefetch.ts');
+          const prefetch = await import('./src/lib/server/loaders/catalogue-prefetch.ts');
           const connection = prefetch.connectionFromEnv(process.env);
           if (connection !== null) prefetch.startCatalogueRead(connection);
         },
@@ -92,10 +95,9 @@ export default defineConfig({
       mediaOrigins,
       checkoutOrigins: parseCheckoutOrigins(process.env.CHECKOUT_ORIGINS, sandboxOrigin),
       // The footer's reviews carousel (spec §1), only with the reviews flag on.
-      frameOrigins:
-        process.env.FEATURE_REVIEWS === 'false'
-          ? []
-          : [new URL(process.env.REVIEWS_WIDGET_URL ?? DEFAULT_REVIEWS_WIDGET_URL).origin],
+      frameOrigins: buildFeatures.reviews
+        ? [new URL(process.env.REVIEWS_WIDGET_URL ?? DEFAULT_REVIEWS_WIDGET_URL).origin]
+        : [],
       inlineScripts: Object.values(INLINE_SCRIPTS),
       // The tag-manager container (spec §7) and what its Google tags load, only when set.
       tagManager: parseContainerId(process.env.GTM_CONTAINER_ID) !== null,
@@ -137,10 +139,9 @@ export default defineConfig({
       // read at run time (secret), so one build serves any deployment.
       REDIS_URL: envField.string({ context: 'server', access: 'secret', optional: true }),
       STATE_DIR: envField.string({ context: 'server', access: 'secret', optional: true }),
-      // Load balancers (addresses or CIDRs, comma-separated) whose X-Forwarded-For/-Proto/-Host
-      // are believed. Read at run time (secret: not inlined in the build), as scripts/serve.ts
-      // reads it, so one build serves behind any proxy.
-      TRUSTED_PROXIES: envField.string({ context: 'server', access: 'secret', optional: true }),
+      // TRUSTED_PROXIES (load balancers whose X-Forwarded-* are believed) is read at run time by
+      // its one reader, trustedProxiesFromEnv (src/lib/server/client.ts), for the storefront
+      // server and the middleware alike.
       // BigCommerce API account of the Customer Login API (hosted checkout as the customer).
       BIGCOMMERCE_CLIENT_ID: envField.string({ context: 'server', access: 'secret' }),
       BIGCOMMERCE_CLIENT_SECRET: envField.string({ context: 'server', access: 'secret' }),
@@ -187,16 +188,21 @@ export default defineConfig({
       SHOP_LOCALE: envField.string({ context: 'server', access: 'public', default: 'fr' }),
       SHOP_CURRENCY: envField.string({ context: 'server', access: 'public', default: 'EUR' }),
       SHOP_COUNTRY: envField.string({ context: 'server', access: 'public', default: 'FR' }),
+      // Feature flags (src/lib/features.ts: names, defaults, rules; read by src/lib/env-client.ts).
       FEATURE_TRANSACTIONAL: envField.boolean({
         context: 'client',
         access: 'public',
-        default: true,
+        default: FEATURE_DEFAULTS.transactional,
       }),
-      FEATURE_REVIEWS: envField.boolean({ context: 'client', access: 'public', default: true }),
+      FEATURE_REVIEWS: envField.boolean({
+        context: 'client',
+        access: 'public',
+        default: FEATURE_DEFAULTS.reviews,
+      }),
       FEATURE_RESELLER_AREA: envField.boolean({
         context: 'client',
         access: 'public',
-        default: false,
+        default: FEATURE_DEFAULTS.resellerArea,
       }),
       COMPANY_ADDRESS: envField.string({
         context: 'client',

@@ -1,10 +1,23 @@
 // @ts-check
 import js from '@eslint/js';
 import astro from 'eslint-plugin-astro';
+import jsxA11y from 'eslint-plugin-jsx-a11y-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import { defineConfig } from 'eslint/config';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+
+// One reader of the environment per side (issue 20): src/lib/server/config.ts imports
+// astro:env/server, src/lib/env-client.ts astro:env/client; everything else reads them there.
+const ENV_READERS = {
+  group: ['astro:env/server', 'astro:env/client'],
+  message:
+    'Read the environment through src/lib/server/config.ts (server) or src/lib/env-client.ts (public values).',
+};
+const SERVER_ONLY = {
+  group: ['**/lib/server/**', 'astro:env/server'],
+  message: 'Server-only code.',
+};
 
 export default defineConfig(
   {
@@ -51,15 +64,53 @@ export default defineConfig(
     },
   },
   { files: ['**/*.tsx'], ...reactHooks.configs.flat.recommended },
+  // Accessibility of the markup, statically: the islands' JSX with jsx-a11y-x's recommended
+  // rules, and the same rules on .astro templates through eslint-plugin-astro's wrapper (it
+  // loads jsx-a11y-x and maps `for`, `set:html`... to their JSX names). axe in the browser
+  // tests checks the rendered pages.
+  { files: ['**/*.tsx'], ...jsxA11y.configs.recommended },
+  // (Only its rules: the rest of that config repeats astro's base, set above.)
+  { files: ['**/*.astro'], rules: astro.configs['jsx-a11y-recommended'].at(-1)?.rules },
   {
-    // STYLE.md: server code (connectors, secrets) is never imported from the browser.
+    // The players of "Les yeux fermés" have no captions track: the content model
+    // (sleepContent in Contentful) has no captions or transcript field yet, and an empty
+    // <track> would only hide that. The entry's text is on the page with the player.
+    files: ['src/components/content/SleepContentDetail.astro'],
+    rules: { 'astro/jsx-a11y/media-has-caption': 'off' },
+  },
+  {
+    files: ['**/*.{ts,tsx,astro,js,mjs}'],
+    ignores: ['src/lib/server/config.ts', 'src/lib/env-client.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [ENV_READERS] }] },
+  },
+  {
+    // Server code (connectors, secrets) is never imported from the browser.
     files: ['src/lib/commerce/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [SERVER_ONLY, ENV_READERS] }] },
+  },
+  {
+    // Components render what they are given (issue 20): the pages, layouts and the loaders of
+    // src/lib/server/loaders/ read upstream and the disk.
+    files: ['src/components/**'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
           patterns: [
-            { group: ['**/lib/server/**', 'astro:env/server'], message: 'Server-only code.' },
+            {
+              group: [
+                '**/lib/server/bigcommerce/**',
+                '**/lib/server/contentful/**',
+                '**/lib/server/brevo/**',
+                '**/lib/server/reviews/**',
+              ],
+              message: 'No connector in a component: load the data in src/lib/server/loaders/.',
+            },
+            {
+              group: ['node:fs', 'node:fs/*', 'fs', 'fs/*'],
+              message: 'No disk in a component: load the data in src/lib/server/loaders/.',
+            },
+            ENV_READERS,
           ],
         },
       ],
@@ -74,12 +125,13 @@ export default defineConfig(
         'error',
         {
           patterns: [
-            { group: ['**/lib/server/**', 'astro:env/server'], message: 'Server-only code.' },
+            SERVER_ONLY,
             {
               group: ['**/lib/i18n/index.ts', 'i18next'],
               allowTypeImports: true,
               message: 'Use the texts handed as props with i18n/translate.ts.',
             },
+            ENV_READERS,
           ],
         },
       ],

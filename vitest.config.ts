@@ -9,7 +9,14 @@ export default getViteConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], environment: 'node' },
+        test: {
+          name: 'unit',
+          include: ['tests/unit/**/*.test.ts'],
+          environment: 'node',
+          // A guard against a hang, not a speed limit: the property tests' thousands of runs
+          // took over the default 5 s on a loaded machine (speed is for the benchmarks).
+          testTimeout: 30_000,
+        },
       },
       {
         extends: true,

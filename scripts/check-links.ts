@@ -1,388 +1,41 @@
 /**
- * `npm run test:links`: no link the shop renders answers 404 (issue 8). Serves the production
- * build (`DIST_DIR`, default `dist`) the way `npm start` does, with the upstream it was built
- * against, and crawls it from `/`, every pre-rendered page of `{dist}/client`, `robots.txt`
- * and the on-demand entry points (cart, login, sign-up, search results, "Les yeux fermés", a
- * category's listing view with `?sort=`). From every page it reads each `href`, `src`,
- * `srcset`, `poster`, `<form action>`, `<link href>`, Open Graph and JSON-LD URL and island
- * prop URL; from stylesheets their `url()`s, from sitemaps their `<loc>`s. Every URL of the
- * shop is fetched once (GET, 8 at a time; `/api/`, `/deconnexion` and `/webhooks/` are not),
- * redirects followed (5 hops at most, a loop fails), and every HTML page reached is crawled in
- * turn. Then every `from_path` of the BigCommerce redirect list must land on a page answering
- * 200 (or on the other site its `to_url` names; an entry whose target the shop refuses, such as
- * `javascript:`, is listed as skipped).
+ * `npm run test:links`: no link the shop renders is dead (issue 8). Serves the production build
+ * (`DIST_DIR`, default `dist`) the way `npm start` does, with the upstream it was built against
+ * (`lib/built-shop.ts`), and has [linkinator](https://github.com/JustinBeckwith/linkinator)
+ * crawl it from `/`, every pre-rendered page of `{dist}/client` but the error pages, the
+ * on-demand entry points (cart, login, sign-up, search results, "Les yeux fermés", a
+ * category's listing view with `?sort=`), the island scripts of the pre-rendered pages
+ * (`component-url`, `renderer-url`, which linkinator does not read) and the URLs of the
+ * sitemaps `robots.txt` names (a sitemap that does not load fails the check).
+ *
+ * linkinator reads each page's `href`, `src`, `srcset`, `poster`, URL-valued `<meta content>`
+ * and JSON-LD URLs, and the `url()`s of stylesheets and `style` attributes; every URL of the
+ * shop is fetched once (8 at a time), redirects followed, every HTML page reached crawled in
+ * turn; only a 2xx answer passes (a 5xx or no answer is asked again twice). Not fetched:
+ * `/api/`, `/deconnexion` and `/webhooks/`; past 25 query variants of one page (`?page=`,
+ * `?tag=`...), the others (every `/_image` variant is fetched: each is a picture of its own).
+ * Form actions are no links to linkinator (the listing and search forms' targets are crawled
+ * as pages anyway).
+ *
+ * Then the shop's own check: every `from_path` of the BigCommerce redirect list must land on a
+ * page answering 200 (or on the other site its `to_url` names; an entry whose target the shop
+ * refuses, such as `javascript:`, is listed as skipped).
  *
  * The shop's public origin (`site`: the origin of the home page's canonical link, or
- * `SITE_URL`) is the server's own; the upstream's origins (the sandbox, the CDNs) are external.
- * External links are not fetched. A link to another origin on this machine (a hard-coded
- * `http://localhost:4321` in a build served elsewhere...) fails. Exits 1 listing each dead URL
- * with the pages that link to it.
+ * `SITE_URL`) is the server's own (rewritten onto it); the upstream's origins (the sandbox, the
+ * CDNs) and other sites are external and not fetched. A link to another origin on this machine
+ * (a hard-coded `http://localhost:4321` in a build served elsewhere...) fails. Exits 1 listing
+ * each dead URL with the pages that link to it.
  *
  * Options: `--base-url URL` crawls a shop already running there (the redirect list is then
  * read from the upstream of the environment as well), `--dist DIR`, `--port N` (default
  * `PORT`, else 4391; 0 = any free port).
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-
-/** Where a URL was found on a page. */
-export type LinkKind =
-  | 'href'
-  | 'src'
-  | 'srcset'
-  | 'poster'
-  | 'action'
-  | 'link'
-  | 'meta'
-  | 'json-ld'
-  | 'prop'
-  | 'css'
-  | 'sitemap';
-
-export interface FoundLink {
-  /** Absolute http(s) URL, fragment removed. */
-  url: string;
-  kind: LinkKind;
-  /** `<form method="post">` (or a button's `formmethod`): checked with GET, only 404 and 5xx fail. */
-  post?: boolean;
-}
-
-// ── HTML reading ────────────────────────────────────────────────────────────────────────────
-
-const NAMED_ENTITIES: Record<string, string> = {
-  amp: '&',
-  lt: '<',
-  gt: '>',
-  quot: '"',
-  apos: "'",
-  nbsp: '\u00a0',
-  sol: '/',
-  colon: ':',
-  quest: '?',
-  equals: '=',
-  num: '#',
-  percnt: '%',
-  period: '.',
-  comma: ',',
-  lpar: '(',
-  rpar: ')',
-  Tab: '\t',
-  NewLine: '\n',
-};
-
-/**
- * Decodes the character references of an attribute value or text: numeric ones (`&#39;`,
- * `&#x2F;`, with or without `;`) and the named ones a URL may hold (`&amp;`, `&quot;`...;
- * named ones need their `;`, as HTML reads `&copy=1` in an attribute literally). Unknown names
- * are kept as written; invalid code points become U+FFFD.
- */
-export function decodeEntities(value: string): string {
-  if (!value.includes('&')) return value;
-  return value.replace(
-    /&(?:#(\d{1,8});?|#[xX]([0-9a-fA-F]{1,8});?|([a-zA-Z][a-zA-Z0-9]{1,31});)/g,
-    (whole, dec: string | undefined, hex: string | undefined, name: string | undefined) => {
-      if (name !== undefined) return NAMED_ENTITIES[name] ?? whole;
-      const code = dec !== undefined ? Number.parseInt(dec, 10) : Number.parseInt(hex ?? '', 16);
-      if (code === 0 || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) return '\ufffd';
-      return String.fromCodePoint(code);
-    },
-  );
-}
-
-/** The URLs of a `srcset` (or `imagesrcset`) value, descriptors dropped (HTML's parser). */
-export function parseSrcset(value: string): string[] {
-  const urls: string[] = [];
-  const n = value.length;
-  let i = 0;
-  const isSpace = (c: string | undefined) =>
-    c === ' ' || c === '\t' || c === '\n' || c === '\r' || c === '\f';
-  while (i < n) {
-    while (i < n && (isSpace(value[i]) || value[i] === ',')) i++;
-    if (i >= n) break;
-    const start = i;
-    while (i < n && !isSpace(value[i])) i++;
-    let url = value.slice(start, i);
-    if (url.endsWith(',')) {
-      url = url.replace(/,+$/, '');
-    } else {
-      // Descriptors run to the next comma outside parentheses.
-      let depth = 0;
-      while (i < n) {
-        const c = value[i];
-        if (c === '(') depth++;
-        else if (c === ')') depth = Math.max(0, depth - 1);
-        else if (c === ',' && depth === 0) break;
-        i++;
-      }
-    }
-    if (url !== '') urls.push(url);
-  }
-  return urls;
-}
-
-/** The `url()` and `@import` references of a stylesheet (written values, unresolved). */
-export function extractCssUrls(css: string): string[] {
-  const urls: string[] = [];
-  const text = css.replace(/\/\*[\s\S]*?\*\//g, '');
-  for (const m of text.matchAll(/url\(\s*(?:"([^"]*)"|'([^']*)'|([^)"'\s]*))\s*\)/gi)) {
-    urls.push(m[1] ?? m[2] ?? m[3] ?? '');
-  }
-  for (const m of text.matchAll(/@import\s+(?:"([^"]*)"|'([^']*)')/gi))
-    urls.push(m[1] ?? m[2] ?? '');
-  return urls.filter((u) => u !== '');
-}
-
-/** The `<loc>` values of a sitemap or sitemap index. */
-export function extractSitemapLocs(xml: string): string[] {
-  return [...xml.matchAll(/<loc>\s*([^<]*?)\s*<\/loc>/g)].map((m) => decodeEntities(m[1] ?? ''));
-}
-
-/**
- * The absolute http(s) URL a written reference points at from `base`, fragment removed; null
- * for an empty value, a fragment of the same page (`#top`), another scheme (`mailto:`, `tel:`,
- * `javascript:`, `data:`...) or a value that is no URL.
- */
-export function normaliseUrl(raw: string, base: string | URL): string | null {
-  // HTML strips leading and trailing ASCII whitespace; the URL parser drops tabs and newlines.
-  const value = raw.replace(/^[\t\n\f\r ]+|[\t\n\f\r ]+$/g, '');
-  if (value === '' || value.startsWith('#')) return null;
-  let url: URL;
-  try {
-    url = new URL(value, base);
-  } catch {
-    return null;
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
-  url.hash = '';
-  return url.href;
-}
-
-const ATTRIBUTE = /([^\s"'<>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?/g;
-
-function parseAttributes(text: string): Map<string, string> {
-  const attributes = new Map<string, string>();
-  for (const m of text.matchAll(ATTRIBUTE)) {
-    const name = (m[1] ?? '').toLowerCase();
-    // The first occurrence wins, as in HTML.
-    if (!attributes.has(name)) attributes.set(name, decodeEntities(m[2] ?? m[3] ?? m[4] ?? ''));
-  }
-  return attributes;
-}
-
-/** Elements whose content is text up to their end tag. */
-const RAW_TEXT = new Set(['script', 'style', 'textarea', 'title', 'xmp', 'noembed', 'noframes']);
-
-interface Tag {
-  name: string;
-  attributes: Map<string, string>;
-  /** Content of a raw-text element (`<script>`, `<style>`). */
-  text?: string;
-}
-
-/** The start tags of a document, in order, skipping comments and raw text. */
-function* tags(html: string): Generator<Tag> {
-  const n = html.length;
-  let i = 0;
-  while (i < n) {
-    const lt = html.indexOf('<', i);
-    if (lt < 0) return;
-    if (html.startsWith('<!--', lt)) {
-      const end = html.indexOf('-->', lt + 4);
-      i = end < 0 ? n : end + 3;
-      continue;
-    }
-    const open = /^<([a-zA-Z][a-zA-Z0-9-]*)/.exec(html.slice(lt, lt + 64));
-    if (!open) {
-      i = lt + 1;
-      continue;
-    }
-    // The tag ends at the first `>` outside quotes.
-    const attributesStart = lt + open[0].length;
-    let j = attributesStart;
-    let quote = '';
-    while (j < n) {
-      const c = html[j];
-      if (quote) {
-        if (c === quote) quote = '';
-      } else if (c === '"' || c === "'") {
-        quote = c;
-      } else if (c === '>') {
-        break;
-      }
-      j++;
-    }
-    const name = (open[1] ?? '').toLowerCase();
-    const attributes = parseAttributes(html.slice(attributesStart, j));
-    i = j + 1;
-    if (RAW_TEXT.has(name)) {
-      const closing = new RegExp(`</${name}`, 'ig');
-      closing.lastIndex = i;
-      const end = closing.exec(html)?.index ?? n;
-      yield { name, attributes, text: html.slice(i, end) };
-      i = end;
-      continue;
-    }
-    yield { name, attributes };
-  }
-}
-
-const URL_ATTRIBUTES: Record<string, readonly (readonly [string, LinkKind])[]> = {
-  a: [['href', 'href']],
-  area: [['href', 'href']],
-  link: [
-    ['href', 'link'],
-    ['imagesrcset', 'srcset'],
-  ],
-  img: [
-    ['src', 'src'],
-    ['srcset', 'srcset'],
-  ],
-  source: [
-    ['src', 'src'],
-    ['srcset', 'srcset'],
-  ],
-  video: [
-    ['src', 'src'],
-    ['poster', 'poster'],
-  ],
-  audio: [['src', 'src']],
-  track: [['src', 'src']],
-  iframe: [['src', 'src']],
-  embed: [['src', 'src']],
-  object: [['data', 'src']],
-  script: [['src', 'src']],
-  input: [['src', 'src']],
-  'astro-island': [
-    ['component-url', 'src'],
-    ['renderer-url', 'src'],
-  ],
-};
-
-/** `<link rel>` values that name an origin, not a resource. */
-const ORIGIN_RELS = new Set(['preconnect', 'dns-prefetch']);
-/** `<meta property|name>` whose content is a URL. */
-const URL_METAS = new Set([
-  'og:url',
-  'og:image',
-  'og:image:url',
-  'og:image:secure_url',
-  'og:video',
-  'og:audio',
-  'twitter:image',
-  'twitter:url',
-]);
-/** JSON-LD keys whose string values are URLs. */
-const JSON_LD_KEYS = new Set([
-  'url',
-  'item',
-  '@id',
-  'image',
-  'logo',
-  'contentUrl',
-  'thumbnailUrl',
-  'embedUrl',
-  'sameAs',
-]);
-/** Island prop names (their last word) whose string values are links. */
-const PROP_KEY = /(?:href|url|path|link)$/i;
-
-function jsonStrings(node: unknown, key: string, pick: (key: string) => boolean, out: string[]) {
-  if (typeof node === 'string') {
-    if (pick(key)) out.push(node);
-  } else if (Array.isArray(node)) {
-    for (const item of node) jsonStrings(item, key, pick, out);
-  } else if (node !== null && typeof node === 'object') {
-    for (const [k, v] of Object.entries(node)) jsonStrings(v, k, pick, out);
-  }
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * Every http(s) URL a page refers to, resolved against `pageUrl` (or its `<base href>`), with
- * fragments removed, in document order (duplicates kept). `mailto:`, `tel:`, `javascript:`,
- * `data:` and same-page fragments are not links to check.
- */
-export function extractLinks(html: string, pageUrl: string): FoundLink[] {
-  const all = [...tags(html)];
-  let base: string = pageUrl;
-  const baseTag = all.find((t) => t.name === 'base' && t.attributes.has('href'));
-  if (baseTag) base = normaliseUrl(baseTag.attributes.get('href') ?? '', pageUrl) ?? pageUrl;
-  const links: FoundLink[] = [];
-  const add = (raw: string, kind: LinkKind, post = false) => {
-    const url = normaliseUrl(raw, base);
-    if (url !== null) links.push(post ? { url, kind, post } : { url, kind });
-  };
-  for (const tag of all) {
-    const { name, attributes } = tag;
-    if (name === 'link' && ORIGIN_RELS.has((attributes.get('rel') ?? '').trim().toLowerCase())) {
-      continue;
-    }
-    for (const [attribute, kind] of URL_ATTRIBUTES[name] ?? []) {
-      const value = attributes.get(attribute);
-      if (value === undefined) continue;
-      if (kind === 'srcset') for (const url of parseSrcset(value)) add(url, 'srcset');
-      else add(value, kind);
-    }
-    if (name === 'form') {
-      const action = attributes.get('action');
-      const post = (attributes.get('method') ?? 'get').trim().toLowerCase() === 'post';
-      if (action !== undefined) add(action, 'action', post);
-    }
-    if ((name === 'button' || name === 'input') && attributes.has('formaction')) {
-      const post = (attributes.get('formmethod') ?? '').trim().toLowerCase() === 'post';
-      add(attributes.get('formaction') ?? '', 'action', post);
-    }
-    if (name === 'meta') {
-      const property = (attributes.get('property') ?? attributes.get('name') ?? '').toLowerCase();
-      if (URL_METAS.has(property)) add(attributes.get('content') ?? '', 'meta');
-      if ((attributes.get('http-equiv') ?? '').toLowerCase() === 'refresh') {
-        const target = /url\s*=\s*['"]?([^'"]+)/i.exec(attributes.get('content') ?? '');
-        if (target?.[1]) add(target[1], 'href');
-      }
-    }
-    if (name === 'astro-island') {
-      const out: string[] = [];
-      jsonStrings(parseJson(attributes.get('props') ?? ''), '', (k) => PROP_KEY.test(k), out);
-      for (const value of out) if (/^(\/|https?:)/i.test(value)) add(value, 'prop');
-    }
-    const style = attributes.get('style');
-    if (style?.includes('url(')) for (const url of extractCssUrls(style)) add(url, 'css');
-    if (name === 'style' && tag.text) for (const url of extractCssUrls(tag.text)) add(url, 'css');
-    if (
-      name === 'script' &&
-      tag.text &&
-      (attributes.get('type') ?? '').trim().toLowerCase() === 'application/ld+json'
-    ) {
-      const out: string[] = [];
-      jsonStrings(parseJson(tag.text), '', (k) => JSON_LD_KEYS.has(k), out);
-      for (const value of out) add(value, 'json-ld');
-    }
-  }
-  return links;
-}
-
-/** The URL of a canonical link of a page, or null. */
-export function canonicalOf(html: string, pageUrl: string): string | null {
-  for (const tag of tags(html)) {
-    const rel = (tag.attributes.get('rel') ?? '').toLowerCase().split(/\s+/);
-    if (tag.name === 'link' && rel.includes('canonical')) {
-      return normaliseUrl(tag.attributes.get('href') ?? '', pageUrl);
-    }
-  }
-  return null;
-}
-
-// ── Crawling ────────────────────────────────────────────────────────────────────────────────
-
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '0.0.0.0', '[::]']);
-const MAX_HOPS = 5;
+import { LinkChecker, LinkState, type LinkResult } from 'linkinator';
 
 /** Paths never fetched: the API (POST only), logging out, the webhooks. */
 export function isSkippedPath(pathname: string): boolean {
@@ -394,35 +47,30 @@ export function isSkippedPath(pathname: string): boolean {
   );
 }
 
-export interface CrawlOptions {
+/** Where other origins' URLs are rewritten to be skipped (`.invalid` never resolves). */
+const EXTERNAL = 'http://externe.invalid';
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '0.0.0.0', '[::]']);
+
+export interface LinkCheckOptions {
   /** The shop to crawl (`http://127.0.0.1:4391`). */
   baseUrl: string;
   /** Paths (or URLs of the shop) to start from. */
   seeds: readonly string[];
-  /** Pages read from disk rather than fetched (the 404 and 500 pages): their links only. */
-  files?: readonly { url: string; html: string }[];
-  /** Other origins that are this shop (its public `site`): mapped onto `baseUrl`. */
+  /** The page each seed that is no page of its own was read from (island scripts). */
+  seedReferrers?: ReadonlyMap<string, string>;
+  /** Sitemaps (or sitemap indexes) whose URLs are crawled too; one that does not load fails. */
+  sitemaps?: readonly string[];
+  /** Other origins that are this shop (its public `site`): rewritten onto `baseUrl`. */
   shopOrigins?: readonly string[];
   /** Origins of the upstream services (sandbox, CDNs): external, never a local-origin bug. */
   upstreamOrigins?: readonly string[];
   concurrency?: number;
-  /** Query variants of one path whose links are read (all are checked). Default 25. */
+  /** Query variants of one path that are fetched (all of `/_image`'s); default 25. */
   maxVariantsPerPath?: number;
   /** Per request, milliseconds. Default 30 s. */
   timeoutMs?: number;
-  fetch?: typeof fetch;
-}
-
-export interface Outcome {
-  /** Final status (0: no answer). */
-  status: number;
-  /** The URLs the request went through, the first one included. */
-  chain: string[];
-  /** The chain left the shop for this URL (not fetched). */
-  external?: string;
-  /** Why the URL fails, or null. */
-  problem: string | null;
-  contentType: string;
+  /** Times a 5xx or no answer is asked again (after 2 s, then 4 s...). Default 2. */
+  retries?: number;
 }
 
 export interface DeadLink {
@@ -434,22 +82,205 @@ export interface DeadLink {
   from: string[];
 }
 
-export interface CrawlReport {
+export interface LinkReport {
+  /** HTML pages and stylesheets whose links were read. */
   pagesCrawled: number;
+  /** URLs of the shop fetched. */
   urlsChecked: number;
   externalLinks: number;
+  /** URLs of the shop not fetched (`isSkippedPath`, query variants past the cap). */
   skipped: number;
+  /** URLs asked again after a 5xx or no answer. */
+  retried: string[];
   dead: DeadLink[];
-  /** Every fetched URL and its outcome. */
-  outcomes: Map<string, Outcome>;
 }
 
-function describeError(error: Error): string {
-  const cause: unknown = error.cause;
-  return cause instanceof Error ? `${error.message}: ${cause.message}` : error.message;
+const escapeXml = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * The start URLs as a sitemap on a server of its own: linkinator crawls a sitemap's pages with
+ * the site's root as their root, so every page of the shop any of them reaches is crawled too
+ * (a plain start URL only crawls below itself).
+ */
+async function serveSeeds(urls: readonly string[]): Promise<{ url: string; close(): void }> {
+  const body =
+    '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n' +
+    urls.map((u) => `<url><loc>${escapeXml(u)}</loc></url>\n`).join('') +
+    '</urlset>\n';
+  const server = http.createServer((_request, response) => {
+    response.writeHead(200, { 'content-type': 'application/xml; charset=utf-8' });
+    response.end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}/seeds.xml`, close: () => server.close() };
 }
 
-/** Follows `url` through at most five redirects; classifies where it ends. */
+function describeFailure(result: LinkResult): string {
+  const errors = (result.failureDetails ?? [])
+    .filter((detail): detail is Error => detail instanceof Error)
+    .map((error) => {
+      const cause: unknown = error.cause;
+      return cause instanceof Error ? `${error.message}: ${cause.message}` : error.message;
+    });
+  const status = result.status ? `${result.status}` : 'no answer';
+  return errors.length > 0 ? `${status} (${errors.join('; ')})` : status;
+}
+
+/** Crawls the shop at `baseUrl` with linkinator; never throws for a failing URL. */
+export async function checkLinks(options: LinkCheckOptions): Promise<LinkReport> {
+  const base = new URL(options.baseUrl).origin;
+  const otherShopOrigins = (options.shopOrigins ?? []).filter((o) => o !== base);
+  const shopOrigins = new Set([base, ...otherShopOrigins]);
+  const upstreamOrigins = new Set(options.upstreamOrigins ?? []);
+  const maxVariants = options.maxVariantsPerPath ?? 25;
+
+  /** 'shop', 'external', or 'local' (another origin on this machine: a bug). */
+  const kindOf = (url: URL) => {
+    if (shopOrigins.has(url.origin)) return 'shop';
+    if (upstreamOrigins.has(url.origin) || !LOOPBACK_HOSTS.has(url.hostname)) return 'external';
+    return 'local';
+  };
+  const external = new Set<string>();
+  const skipped = new Set<string>();
+  const variants = new Map<string, Set<string>>();
+  // linkinator asks twice: for each link of a page (`href` as written), then for each URL it is
+  // about to fetch (after `urlRewriteExpressions`). Other sites and the upstream pass the first
+  // time and are rewritten under EXTERNAL, skipped there once; skipped at each link instead,
+  // every occurrence would lengthen the list linkinator scans for each duplicate link (about
+  // 3,700 entries on the shop, a fifth of the step's time). Another origin on this machine is
+  // skipped at each link, so that every page linking to it is reported.
+  const linksToSkip = (href: string): Promise<boolean> => {
+    const url = new URL(href);
+    url.hash = '';
+    if (url.origin === EXTERNAL) {
+      external.add(url.search.slice(1));
+      return Promise.resolve(true);
+    }
+    const kind = kindOf(url);
+    if (kind !== 'shop') return Promise.resolve(kind === 'local');
+    if (isSkippedPath(url.pathname)) {
+      skipped.add(url.pathname);
+      return Promise.resolve(true);
+    }
+    // Each `/_image` variant is a picture of its own, read by nobody: all are fetched.
+    if (url.search !== '' && url.pathname !== '/_image') {
+      let seen = variants.get(url.pathname);
+      if (!seen) variants.set(url.pathname, (seen = new Set()));
+      if (!seen.has(url.search)) {
+        if (seen.size >= maxVariants) {
+          skipped.add(url.pathname + url.search);
+          return Promise.resolve(true);
+        }
+        seen.add(url.search);
+      }
+    }
+    return Promise.resolve(false);
+  };
+
+  const dead = new Map<string, { problem: string; from: Set<string> }>();
+  const addDead = (url: string, problem: string, parent: string | undefined) => {
+    let entry = dead.get(url);
+    if (!entry) dead.set(url, (entry = { problem, from: new Set() }));
+    const from = parent ?? options.seedReferrers?.get(url.slice(base.length));
+    // linkinator reads error pages too: a 404 page naming its own URL is no page linking to it.
+    if (from !== undefined && from !== url) entry.from.add(from);
+  };
+  const checked = new Set<string>();
+  let pagesCrawled = 0;
+  const checker = new LinkChecker();
+  checker.on('pagestart', () => pagesCrawled++);
+  const retried = new Set<string>();
+  checker.on('retry', (details) => retried.add(details.url));
+  checker.on('link', (result) => {
+    let url: URL | null = null;
+    try {
+      url = new URL(result.url);
+    } catch {
+      // An href that is no URL: linkinator reports it broken.
+    }
+    if (result.state === LinkState.SKIPPED) {
+      if (url && kindOf(url) === 'local') {
+        addDead(result.url, 'another origin on this machine (not the shop)', result.parent);
+      }
+      return;
+    }
+    checked.add(result.url);
+    if (result.state === LinkState.BROKEN)
+      addDead(result.url, describeFailure(result), result.parent);
+  });
+
+  const seeds = await serveSeeds(options.seeds.map((seed) => new URL(seed, base).href));
+  const notRewritten = [base, EXTERNAL, new URL(seeds.url).origin].map(escapeRegExp).join('|');
+  try {
+    await checker.check({
+      path: `${base}/`,
+      sitemap: [seeds.url, ...(options.sitemaps ?? [])],
+      recurse: true,
+      checkCss: true,
+      concurrency: options.concurrency ?? 8,
+      timeout: options.timeoutMs ?? 30_000,
+      // The server need not compress what only the check reads.
+      headers: { 'Accept-Encoding': 'identity' },
+      // A 5xx or no answer is asked again (twice: after 2 s, then 4 s): a page whose upstream
+      // calls outran its 1.5 s budget on a busy machine (504) is no dead link; one that keeps
+      // failing is.
+      retryErrors: (options.retries ?? 2) > 0,
+      retryErrorsCount: options.retries ?? 2,
+      retryErrorsJitter: 500,
+      linksToSkip,
+      urlRewriteExpressions: [
+        // The public origin is this server.
+        ...otherShopOrigins.map((origin) => ({
+          pattern: new RegExp(`^${escapeRegExp(origin)}(?=[/?#]|$)`),
+          replacement: base,
+        })),
+        // Any other origin: not fetched (see linksToSkip).
+        {
+          pattern: new RegExp(`^(?!(?:${notRewritten})(?:[/?#]|$))https?:.*`),
+          replacement: `${EXTERNAL}/?$&`,
+        },
+      ],
+    });
+  } finally {
+    seeds.close();
+  }
+
+  const report: DeadLink[] = [...dead].map(([url, { problem, from }]) => ({
+    url,
+    problem,
+    linkCount: from.size,
+    from: [...from].slice(0, 10),
+  }));
+  report.sort((a, b) => b.linkCount - a.linkCount || a.url.localeCompare(b.url));
+  return {
+    pagesCrawled,
+    urlsChecked: checked.size,
+    externalLinks: external.size,
+    skipped: skipped.size,
+    retried: [...retried],
+    dead: report,
+  };
+}
+
+// ── The redirect list ───────────────────────────────────────────────────────────────────────
+
+const MAX_HOPS = 5;
+
+interface Outcome {
+  /** Final status (0: no answer). */
+  status: number;
+  /** The URLs the request went through, the first one included. */
+  chain: string[];
+  /** The chain left the shop for this URL (not fetched). */
+  external?: string;
+  /** Why the URL fails, or null. */
+  problem: string | null;
+}
+
+/** Follows `url` through at most five redirects of the shop; says where it ends. */
 export async function followRedirects(
   url: string,
   options: {
@@ -457,9 +288,6 @@ export async function followRedirects(
     timeoutMs: number;
     isShop: (u: URL) => boolean;
     toShop: (u: URL) => string;
-  },
-  readBody: (response: Response, finalUrl: string) => Promise<void> = async (r) => {
-    await r.body?.cancel();
   },
 ): Promise<Outcome> {
   const chain = [url];
@@ -469,242 +297,36 @@ export async function followRedirects(
     try {
       response = await options.fetch(current, {
         redirect: 'manual',
-        headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' },
         signal: AbortSignal.timeout(options.timeoutMs),
       });
     } catch (error) {
-      const cause = error instanceof Error ? describeError(error) : String(error);
-      return { status: 0, chain, problem: `no answer (${cause})`, contentType: '' };
+      const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+      return { status: 0, chain, problem: `no answer (${String(cause)})` };
     }
-    const contentType = response.headers.get('content-type') ?? '';
+    await response.body?.cancel();
     const location = response.headers.get('location');
-    if (response.status >= 300 && response.status < 400 && location !== null) {
-      await response.body?.cancel();
-      let next: URL;
-      try {
-        next = new URL(location, current);
-      } catch {
-        return { status: response.status, chain, problem: `bad Location ${location}`, contentType };
-      }
-      if (!options.isShop(next)) {
-        return { status: response.status, chain, external: next.href, problem: null, contentType };
-      }
-      next.hash = '';
-      const target = options.toShop(next);
-      if (chain.includes(target)) {
-        return {
-          status: response.status,
-          chain: [...chain, target],
-          problem: 'redirect loop',
-          contentType,
-        };
-      }
-      chain.push(target);
-      if (hop + 1 > MAX_HOPS) {
-        return {
-          status: response.status,
-          chain,
-          problem: `more than ${MAX_HOPS} redirects`,
-          contentType,
-        };
-      }
-      current = target;
-      continue;
+    if (response.status < 300 || response.status >= 400 || location === null) {
+      return { status: response.status, chain, problem: null };
     }
-    await readBody(response, current);
-    return { status: response.status, chain, problem: null, contentType };
-  }
-}
-
-/** Crawls the shop at `baseUrl` from `seeds`; never throws for a failing URL. */
-export async function crawl(options: CrawlOptions): Promise<CrawlReport> {
-  const base = new URL(options.baseUrl);
-  const shopOrigins = new Set([base.origin, ...(options.shopOrigins ?? [])]);
-  const upstreamOrigins = new Set(options.upstreamOrigins ?? []);
-  const concurrency = options.concurrency ?? 8;
-  const maxVariants = options.maxVariantsPerPath ?? 25;
-  const doFetch = options.fetch ?? fetch;
-  const timeoutMs = options.timeoutMs ?? 30_000;
-
-  const isShop = (u: URL) => shopOrigins.has(u.origin);
-  const toShop = (u: URL) => base.origin + u.pathname + u.search;
-
-  /** Pages linking to each URL (shop URLs and bad local origins): how many, the first ten. */
-  const linkedFrom = new Map<string, { count: number; pages: string[] }>();
-  const postOnly = new Map<string, boolean>();
-  const outcomes = new Map<string, Outcome>();
-  const crawled = new Set<string>();
-  const variants = new Map<string, number>();
-  const localOriginBugs = new Set<string>();
-  const external = new Set<string>();
-  let skipped = 0;
-
-  const queue: string[] = [];
-  let head = 0;
-  const seen = new Set<string>();
-
-  /** Called once per page and target (`readLinks` dedupes a page's links). */
-  const note = (target: string, from: string) => {
-    let entry = linkedFrom.get(target);
-    if (!entry) linkedFrom.set(target, (entry = { count: 0, pages: [] }));
-    entry.count++;
-    if (entry.pages.length < 10) entry.pages.push(from);
-  };
-
-  const enqueue = (url: string, from: string | null, post = false) => {
-    let parsed: URL;
+    let next: URL;
     try {
-      parsed = new URL(url);
+      next = new URL(location, current);
     } catch {
-      return;
+      return { status: response.status, chain, problem: `bad Location ${location}` };
     }
-    if (!isShop(parsed)) {
-      if (upstreamOrigins.has(parsed.origin) || !LOOPBACK_HOSTS.has(parsed.hostname)) {
-        external.add(parsed.href);
-        return;
-      }
-      // Another origin on this machine: a hard-coded address of some other server.
-      localOriginBugs.add(parsed.href);
-      if (from !== null) note(parsed.href, from);
-      return;
+    if (!options.isShop(next))
+      return { status: response.status, chain, external: next.href, problem: null };
+    const target = options.toShop(next);
+    if (chain.includes(target)) {
+      return { status: response.status, chain: [...chain, target], problem: 'redirect loop' };
     }
-    const target = toShop(parsed);
-    if (from !== null) note(target, from);
-    if (isSkippedPath(parsed.pathname)) {
-      if (!seen.has(target)) {
-        seen.add(target);
-        skipped++;
-      }
-      return;
+    chain.push(target);
+    if (hop + 1 > MAX_HOPS) {
+      return { status: response.status, chain, problem: `more than ${MAX_HOPS} redirects` };
     }
-    // A URL linked by a GET link anywhere is judged as a page; only POST-only ones are lenient.
-    postOnly.set(target, (postOnly.get(target) ?? true) && post);
-    if (seen.has(target)) return;
-    seen.add(target);
-    queue.push(target);
-  };
-
-  const readLinks = (body: string, contentType: string, pageUrl: string) => {
-    const found: { url: string; post: boolean }[] = [];
-    if (/html/i.test(contentType)) {
-      for (const link of extractLinks(body, pageUrl))
-        found.push({ url: link.url, post: !!link.post });
-    } else {
-      let raws: string[] = [];
-      if (/css/i.test(contentType)) raws = extractCssUrls(body);
-      else if (/xml/i.test(contentType)) raws = extractSitemapLocs(body);
-      else if (/^text\/plain/i.test(contentType) && new URL(pageUrl).pathname === '/robots.txt') {
-        raws = [...body.matchAll(/^\s*sitemap\s*:\s*(\S+)/gim)].map((m) => m[1] ?? '');
-      }
-      for (const raw of raws) {
-        const url = normaliseUrl(raw, pageUrl);
-        if (url !== null) found.push({ url, post: false });
-      }
-    }
-    // One note per target and page; a GET link beats a POST form to the same URL.
-    const targets = new Map<string, boolean>();
-    for (const { url, post } of found) targets.set(url, (targets.get(url) ?? true) && post);
-    for (const [url, post] of targets) enqueue(url, pageUrl, post);
-  };
-
-  const shouldRead = (url: string, contentType: string): boolean => {
-    if (crawled.has(url)) return false;
-    if (!/html|css|xml|text\/plain/i.test(contentType)) return false;
-    const u = new URL(url);
-    if (u.search !== '') {
-      const count = variants.get(u.pathname) ?? 0;
-      if (count >= maxVariants) return false;
-      variants.set(u.pathname, count + 1);
-    }
-    crawled.add(url);
-    return true;
-  };
-
-  const visit = async (url: string) => {
-    const outcome = await followRedirects(
-      url,
-      { fetch: doFetch, timeoutMs, isShop, toShop },
-      async (response, finalUrl) => {
-        const contentType = response.headers.get('content-type') ?? '';
-        if (response.status === 200 && shouldRead(finalUrl, contentType)) {
-          readLinks(await response.text(), contentType, finalUrl);
-        } else {
-          await response.body?.cancel();
-        }
-      },
-    );
-    if (outcome.problem === null && outcome.external === undefined) {
-      const { status } = outcome;
-      const lenient = postOnly.get(url) === true;
-      if (status === 404 || status === 410) outcome.problem = `${status}`;
-      else if (status >= 500) outcome.problem = `${status}`;
-      else if (status >= 400 && !lenient) outcome.problem = `${status}`;
-      else if (status >= 300 && status < 400) outcome.problem = `${status} without Location`;
-    }
-    outcomes.set(url, outcome);
-    // The end of a redirect chain is checked too: mark it seen.
-    const last = outcome.chain.at(-1);
-    if (last !== undefined && last !== url && !outcomes.has(last)) seen.add(last);
-  };
-
-  for (const file of options.files ?? []) {
-    crawled.add(file.url);
-    readLinks(file.html, 'text/html', file.url);
+    current = target;
   }
-  for (const seed of options.seeds) enqueue(new URL(seed, base).href, null);
-
-  await new Promise<void>((resolve) => {
-    let active = 0;
-    const pump = () => {
-      while (active < concurrency && head < queue.length) {
-        const url = queue[head++] ?? '';
-        active++;
-        void visit(url)
-          .catch((error: unknown) => {
-            outcomes.set(url, {
-              status: 0,
-              chain: [url],
-              problem: `check failed: ${String(error)}`,
-              contentType: '',
-            });
-          })
-          .finally(() => {
-            active--;
-            pump();
-          });
-      }
-      if (active === 0 && head >= queue.length) resolve();
-    };
-    pump();
-  });
-
-  const dead: DeadLink[] = [];
-  for (const [url, outcome] of outcomes) {
-    if (outcome.problem === null) continue;
-    const via = outcome.chain.length > 1 ? ` (via ${outcome.chain.slice(1).join(' → ')})` : '';
-    const links = linkedFrom.get(url) ?? { count: 0, pages: [] };
-    dead.push({ url, problem: outcome.problem + via, linkCount: links.count, from: links.pages });
-  }
-  for (const url of localOriginBugs) {
-    dead.push({
-      url,
-      problem: 'another origin on this machine (not the shop)',
-      linkCount: linkedFrom.get(url)?.count ?? 0,
-      from: linkedFrom.get(url)?.pages ?? [],
-    });
-  }
-  dead.sort((a, b) => b.linkCount - a.linkCount || a.url.localeCompare(b.url));
-  return {
-    pagesCrawled: crawled.size,
-    urlsChecked: outcomes.size,
-    externalLinks: external.size,
-    skipped,
-    dead,
-    outcomes,
-  };
 }
-
-// ── The redirect list ───────────────────────────────────────────────────────────────────────
 
 export interface RedirectEntry {
   from_path: string;
@@ -743,97 +365,39 @@ export async function checkRedirects(
   };
   const checks: RedirectCheck[] = [];
   for (const entry of entries) {
-    const from = normaliseUrl(
-      entry.from_path.startsWith('/') ? entry.from_path : `/${entry.from_path}`,
-      base,
-    );
-    if (from === null) {
-      checks.push({
-        fromPath: entry.from_path,
-        toUrl: entry.to_url,
-        result: 'failed',
-        detail: 'from_path is no path',
-      });
+    const check = (result: RedirectCheck['result'], detail: string) =>
+      checks.push({ fromPath: entry.from_path, toUrl: entry.to_url, result, detail });
+    let from: URL;
+    try {
+      from = new URL(
+        entry.from_path.startsWith('/') ? entry.from_path : `/${entry.from_path}`,
+        base,
+      );
+    } catch {
+      check('failed', 'from_path is no path');
       continue;
     }
-    const outcome = await followRedirects(from, follow);
+    from.hash = '';
+    const outcome = await followRedirects(from.href, follow);
     const trail = outcome.chain.map((u) => new URL(u).pathname + new URL(u).search).join(' → ');
-    let result: RedirectCheck['result'];
-    let detail: string;
     if (options.isRefused(entry.to_url)) {
-      result = 'refused';
-      detail = `target refused by the shop; ${trail} answers ${outcome.status}`;
+      check('refused', `target refused by the shop; ${trail} answers ${outcome.status}`);
     } else if (outcome.problem !== null) {
-      result = 'failed';
-      detail = `${outcome.problem}: ${trail}`;
+      check('failed', `${outcome.problem}: ${trail}`);
     } else if (outcome.external !== undefined) {
-      result = 'external';
-      detail = `${trail} → ${outcome.external} (not fetched)`;
+      check('external', `${trail} → ${outcome.external} (not fetched)`);
     } else if (outcome.status === 200 && outcome.chain.length > 1) {
-      result = 'ok';
-      detail = `${trail} (200)`;
+      check('ok', `${trail} (200)`);
     } else {
-      result = 'failed';
-      detail =
+      check(
+        'failed',
         outcome.chain.length > 1
           ? `${trail} answers ${outcome.status}`
-          : `not redirected: ${trail} answers ${outcome.status}`;
+          : `not redirected: ${trail} answers ${outcome.status}`,
+      );
     }
-    checks.push({ fromPath: entry.from_path, toUrl: entry.to_url, result, detail });
   }
   return checks;
-}
-
-// ── The command ─────────────────────────────────────────────────────────────────────────────
-
-/** URL paths of the pre-rendered pages of a client folder (`c/matelas.html` → `/c/matelas`). */
-export function pagePaths(clientDir: string): string[] {
-  const paths: string[] = [];
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else if (entry.name.endsWith('.html')) {
-        const relative = path.relative(clientDir, full).split(path.sep).join('/');
-        const withoutExt = relative.replace(/\.html$/, '');
-        paths.push(withoutExt === 'index' ? '/' : `/${withoutExt.replace(/\/index$/, '')}`);
-      }
-    }
-  };
-  walk(clientDir);
-  return paths.sort();
-}
-
-/**
- * Error pages: `/500` is pre-rendered and answers 500 at its own address too, `/404` renders on
- * request (404); neither is a page to crawl from, and no page links to them.
- */
-const ERROR_PAGES = new Set(['/404', '/500']);
-
-/** Entry points rendered on demand (no file), besides a listing view. */
-const ON_DEMAND = [
-  '/panier',
-  '/connexion',
-  '/inscription',
-  '/mot-de-passe',
-  '/mon-compte',
-  '/resultats-de-recherche/matelas',
-  '/les-yeux-fermes',
-  '/robots.txt',
-];
-
-function flag(name: string): string | undefined {
-  const index = process.argv.indexOf(name);
-  return index > 0 ? process.argv[index + 1] : undefined;
-}
-
-function originOf(value: string | undefined): string | null {
-  if (!value) return null;
-  try {
-    return new URL(value).origin;
-  } catch {
-    return null;
-  }
 }
 
 async function readRedirectList(env: NodeJS.ProcessEnv): Promise<RedirectEntry[]> {
@@ -863,6 +427,66 @@ async function readRedirectList(env: NodeJS.ProcessEnv): Promise<RedirectEntry[]
   return entries;
 }
 
+// ── The command ─────────────────────────────────────────────────────────────────────────────
+
+/**
+ * Error pages: `/500` is pre-rendered and answers 500 at its own address too, `/404` renders on
+ * request (404); neither is a page to crawl from (their links are the layout's, on every page).
+ */
+const ERROR_PAGES = new Set(['/404', '/500']);
+
+/** Entry points rendered on demand (no file), besides a listing view. */
+const ON_DEMAND = [
+  '/panier',
+  '/connexion',
+  '/inscription',
+  '/mot-de-passe',
+  '/mon-compte',
+  '/resultats-de-recherche/matelas',
+  '/les-yeux-fermes',
+  '/robots.txt',
+];
+
+/**
+ * The island scripts of the pre-rendered pages (`<astro-island component-url renderer-url>`,
+ * Astro's own attributes, which linkinator does not read): each script's path and the first
+ * page loading it.
+ */
+export function islandScripts(clientDir: string, pages: readonly string[]): Map<string, string> {
+  const scripts = new Map<string, string>();
+  for (const page of pages) {
+    const file = path.join(clientDir, page === '/' ? 'index.html' : `${page}.html`);
+    const html = readFileSync(file, 'utf8');
+    for (const m of html.matchAll(/\s(?:component|renderer|before-hydration)-url="(\/[^"]+)"/g)) {
+      const script = m[1] ?? '';
+      if (!scripts.has(script)) scripts.set(script, page);
+    }
+  }
+  return scripts;
+}
+
+/** The sitemaps `robots.txt` names. */
+async function robotsSitemaps(baseUrl: string): Promise<string[]> {
+  const response = await fetch(`${baseUrl}/robots.txt`, { signal: AbortSignal.timeout(30_000) });
+  if (!response.ok) throw new Error(`robots.txt answers ${response.status}`);
+  const text = await response.text();
+  return [...text.matchAll(/^\s*sitemap\s*:\s*(\S+)/gim)].map((m) => m[1] ?? '');
+}
+
+function flag(name: string): string | undefined {
+  const index = process.argv.indexOf(name);
+  return index > 0 ? process.argv[index + 1] : undefined;
+}
+
+function originOf(value: string | undefined | null): string | null {
+  if (!value) return null;
+  try {
+    return new URL(value).origin;
+  } catch {
+    return null;
+  }
+}
+
 function formatDead(dead: DeadLink, base: string): string {
   const short = (u: string) => (u.startsWith(base) ? u.slice(base.length) || '/' : u);
   const shown = dead.from.slice(0, 5).map(short).join(', ');
@@ -875,56 +499,46 @@ function formatDead(dead: DeadLink, base: string): string {
 async function main(): Promise<number> {
   const started = performance.now();
   const distDir = flag('--dist') ?? process.env.DIST_DIR ?? 'dist';
-  const clientDir = path.resolve(distDir, 'client');
-  if (!existsSync(clientDir)) {
-    console.error(`[links] ${clientDir} does not exist: build first.`);
-    return 1;
-  }
-  const { ensureUpstream } = await import('./lib/upstream.ts');
+  const { serveBuiltShop, pagePaths } = await import('./lib/built-shop.ts');
   const { redirectTarget } = await import('../src/lib/commerce/redirect-target.ts');
-  const upstream = await ensureUpstream();
-  Object.assign(process.env, upstream.env);
-  let server: { url: string; close(): Promise<void> } | null = null;
+  const shop = await serveBuiltShop({
+    distDir,
+    port: Number(flag('--port') ?? process.env.PORT ?? 4391),
+    baseUrl: flag('--base-url'),
+  });
   try {
-    let baseUrl = flag('--base-url');
-    if (baseUrl === undefined) {
-      const { startServer } = await import('./serve.ts');
-      const port = Number(flag('--port') ?? process.env.PORT ?? 4391);
-      server = await startServer({ distDir, port, host: '127.0.0.1' });
-      baseUrl = server.url.replace('//localhost:', '//127.0.0.1:');
-    }
-    baseUrl = new URL(baseUrl).origin;
-
-    const pages = pagePaths(clientDir);
-    const files = pages
-      .filter((p) => ERROR_PAGES.has(p))
-      .map((p) => ({
-        url: baseUrl + p,
-        html: readFileSync(path.join(clientDir, `${p}.html`), 'utf8'),
-      }));
-    const seeds = pages.filter((p) => !ERROR_PAGES.has(p));
-    const category = seeds.find((p) => p.startsWith('/c/'));
+    const { baseUrl, clientDir, upstreamEnv } = shop;
+    const pages = pagePaths(clientDir).filter((p) => !ERROR_PAGES.has(p));
+    const category = pages.find((p) => p.startsWith('/c/'));
     const listingView = category ? [`${category}?sort=2`] : [];
-    const home = existsSync(path.join(clientDir, 'index.html'))
+    const home = pages.includes('/')
       ? readFileSync(path.join(clientDir, 'index.html'), 'utf8')
       : '';
-    const site =
-      originOf(process.env.SITE_URL) ?? originOf(canonicalOf(home, baseUrl) ?? undefined);
+    const canonical = /<link rel="canonical" href="([^"]+)"/.exec(home)?.[1];
+    const site = originOf(process.env.SITE_URL) ?? originOf(canonical);
     const shopOrigins = site ? [site] : [];
     const upstreamOrigins = [
-      upstream.env.BIGCOMMERCE_API_URL,
-      upstream.env.CONTENTFUL_API_URL,
+      upstreamEnv.BIGCOMMERCE_API_URL,
+      upstreamEnv.CONTENTFUL_API_URL,
     ].flatMap((u) => originOf(u) ?? []);
+    const islands = islandScripts(clientDir, pages);
+    // The first on-demand renders after the start load their code and the layout data (4.6 s
+    // for a cart on a loaded machine): one at a time first, not eight at once, whose upstream
+    // calls would outrun their 1.5 s budget.
+    for (const warmUp of ['/panier', ...listingView]) {
+      await (await fetch(baseUrl + warmUp, { signal: AbortSignal.timeout(30_000) })).text();
+    }
 
-    const report = await crawl({
+    const report = await checkLinks({
       baseUrl,
-      seeds: ['/', ...seeds, ...ON_DEMAND, ...listingView],
-      files,
+      seeds: ['/', ...pages, ...ON_DEMAND, ...listingView, ...islands.keys()],
+      seedReferrers: islands,
+      sitemaps: await robotsSitemaps(baseUrl),
       shopOrigins,
       upstreamOrigins,
     });
 
-    const redirects = await readRedirectList(upstream.env);
+    const redirects = await readRedirectList(upstreamEnv);
     const checks = await checkRedirects(redirects, {
       baseUrl,
       shopOrigins,
@@ -950,16 +564,16 @@ async function main(): Promise<number> {
         console.error(`  ${c.fromPath} (to_url ${c.toUrl}): ${c.detail}`);
     }
     console.log(
-      `\n[links] ${report.pagesCrawled} pages crawled, ${report.urlsChecked} URLs checked, ` +
-        `${checks.length} redirects checked, ${report.externalLinks} external links not fetched, ` +
-        `${report.skipped} skipped (${baseUrl}, site ${site ?? 'unknown'}) in ${seconds.toFixed(1)} s`,
+      `\n[links] linkinator: ${report.pagesCrawled} pages crawled, ${report.urlsChecked} URLs checked, ` +
+        `${report.externalLinks} external links not fetched, ${report.skipped} skipped, ` +
+        `${report.retried.length} asked again${report.retried.length > 0 ? ` (${report.retried.map((u) => u.slice(baseUrl.length)).join(', ')})` : ''}; ` +
+        `${checks.length} redirects checked (${baseUrl}, site ${site ?? 'unknown'}) in ${seconds.toFixed(1)} s`,
     );
     const failed = report.dead.length + failedRedirects.length;
     console.log(failed === 0 ? '[links] no dead link' : `[links] FAILED: ${failed} problem(s)`);
     return failed === 0 ? 0 : 1;
   } finally {
-    await server?.close();
-    await upstream.close();
+    await shop.close();
   }
 }
 

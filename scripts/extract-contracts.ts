@@ -3,8 +3,10 @@
  * of every endpoint the sandbox implements, structure only (types, properties, required, items,
  * enums, compositions, nullability, formats), into tests/contracts/bigcommerce.json.
  *
- * The folder defaults to ../shared/upstream/bigcommerce (BigCommerce's public api-specs
- * repository, commit 1072ce7). The output is committed: tests never read the yml files.
+ * The argument is the folder of BigCommerce's public OpenAPI files
+ * (https://github.com/bigcommerce/api-specs; the committed contract was made from commit
+ * 1072ce7); without one, a default folder beside the repository is read. The output is
+ * committed: tests never read the yml files.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
@@ -599,13 +601,13 @@ const WRITE_ERRATA: Erratum[] = [
   },
 ];
 
-/** Shapes the snapshot does not contain; written from the upstream README (same shapes as their siblings). */
+/** Shapes the snapshot does not contain; written from BigCommerce's API documentation (same shapes as their siblings). */
 function supplements(endpoints: Record<string, JsonObject>): void {
   const metafields = endpoints['GET /v3/catalog/categories/{category_id}/metafields'];
   if (metafields) {
     endpoints['GET /v3/catalog/categories/metafields'] = {
       source:
-        'not in the snapshot; same reply as GET /catalog/categories/{category_id}/metafields (upstream README)',
+        'not in the snapshot; same reply as GET /catalog/categories/{category_id}/metafields (the BigCommerce API documentation)',
       response: metafields.response ?? {},
       error: metafields.error ?? {},
     };
@@ -649,7 +651,7 @@ function supplements(endpoints: Record<string, JsonObject>): void {
     },
   };
   const cartMetafieldsSource =
-    'not in the snapshot; same shape as the catalogue metafields (upstream README), resource_type cart and the cart id (a string) as resource_id';
+    'not in the snapshot; same shape as the catalogue metafields (the BigCommerce API documentation), resource_type cart and the cart id (a string) as resource_id';
   endpoints['GET /v3/carts/{cartId}/metafields'] = {
     source: cartMetafieldsSource,
     response: {
@@ -670,7 +672,8 @@ function supplements(endpoints: Record<string, JsonObject>): void {
     endpoints[id] = { source: cartMetafieldsSource, response: wrapped(metafield), error: V3_ERROR };
   }
   endpoints['GET /v2/banners'] = {
-    source: 'not in the snapshot; shape from the upstream README (`visible` is the string 1 or 0)',
+    source:
+      'not in the snapshot; shape from the BigCommerce API documentation (`visible` is the string 1 or 0)',
     response: { type: 'array', items: banner },
     error: V2_ERROR,
   };

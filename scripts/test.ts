@@ -1,9 +1,10 @@
 /**
  * `npm test`: every check, in order, stopping at the first failure: types, lint, format, unit,
  * integration, a production build against a fresh sandbox, two servers of that build sharing
- * one Redis and that build with its upstream down, size budgets, dead links, Lighthouse CI and
- * browser tests (Playwright + axe). Browser checks need Chromium: under CI=true a missing browser
- * fails the run; elsewhere it is reported loudly and those checks are not run.
+ * one Redis and that build with its upstream down, size budgets, dead links, html-validate on
+ * its pages, Lighthouse CI and browser tests (Playwright + axe). Browser checks need Chromium:
+ * under CI=true a missing browser fails the run; elsewhere it is reported loudly and those
+ * checks are not run.
  */
 import { rm } from 'node:fs/promises';
 import { chromiumPath } from './lib/browser.ts';
@@ -51,9 +52,15 @@ const steps: Step[] = [
     env: testEnv,
   },
   { name: 'size budgets', command: [process.execPath, 'scripts/size-budgets.ts'], env: testEnv },
-  // Every page of that build and the on-demand entry points crawled on its own server: no link
-  // or asset answers 404, every entry of the redirect list lands on a page.
+  // Every page of that build and the on-demand entry points crawled by linkinator on its own
+  // server: no link or asset fails, every entry of the redirect list lands on a page.
   { name: 'dead links', command: [process.execPath, 'scripts/check-links.ts'], env: testEnv },
+  // html-validate (`.htmlvalidate.mjs`) over a representative page of each kind of that build.
+  {
+    name: 'html (html-validate)',
+    command: [process.execPath, 'scripts/check-html.ts'],
+    env: testEnv,
+  },
   // Before the browser suite: performance is measured on a quiet machine (right after
   // Playwright's many browsers, one Lighthouse run's blocking time doubled).
   {

@@ -1,5 +1,5 @@
 /**
- * Astro middleware (ARCHITECTURE.md): the shop's concerns, in the order each request meets
+ * Astro middleware: the shop's concerns, in the order each request meets
  * them. Every handler lives in `src/lib/server/middleware/` with its rules in `src/lib/`;
  * this file only wires them to the config. On-demand requests only: pre-rendered pages are
  * files, except a cart link (`?id&token`), which the server hands to this sequence.

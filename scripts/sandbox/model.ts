@@ -4,6 +4,7 @@
  * the hosted checkout).
  */
 import type { DatabaseSync } from 'node:sqlite';
+import { ORDER_STATUS_NAMES } from '../../src/lib/commerce/order-status-names.ts';
 import type {
   ImageRecord,
   ModifierRecord,
@@ -90,25 +91,6 @@ export const COUNTRIES: Record<string, string> = {
   GB: 'United Kingdom',
   US: 'United States',
 };
-
-/** BigCommerce's order statuses (spec §4). */
-export const ORDER_STATUSES = [
-  'Incomplete',
-  'Pending',
-  'Shipped',
-  'Partially Shipped',
-  'Refunded',
-  'Cancelled',
-  'Declined',
-  'Awaiting Payment',
-  'Awaiting Pickup',
-  'Awaiting Shipment',
-  'Completed',
-  'Awaiting Fulfillment',
-  'Manual Verification Required',
-  'Disputed',
-  'Partially Refunded',
-] as const;
 
 /** v2 dates: RFC 2822 in UTC (`Wed, 10 Jan 2018 21:05:30 +0000`). */
 export function rfc2822(date: Date): string {
@@ -345,7 +327,7 @@ export function insertOrder(db: DatabaseSync, input: OrderInput): number {
       quantity: p.quantity,
     })),
   }));
-  const status = ORDER_STATUSES[input.status_id] ?? 'Pending';
+  const status = ORDER_STATUS_NAMES[input.status_id] ?? 'Pending';
   const order = {
     id,
     customer_id: input.customer_id,

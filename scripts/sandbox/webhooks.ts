@@ -170,7 +170,7 @@ export class Webhooks {
 }
 
 /**
- * Contentful's request signature (upstream README): HMAC-SHA256 in hex, with the secret, of
+ * Contentful's request signature (as Contentful documents it): HMAC-SHA256 in hex, with the secret, of
  * `METHOD\npath\nname1:value1;name2:value2...\nbody` over the signed headers (lower-case names,
  * sorted), which always include `x-contentful-signed-headers` and `x-contentful-timestamp`.
  */

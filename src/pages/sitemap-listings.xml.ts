@@ -5,8 +5,8 @@
  * the sitemap index names this file (`customSitemaps` in astro.config.mjs).
  */
 import type { APIRoute } from 'astro';
-import { getCatalogue } from '../components/catalogue/catalogue.ts';
-import { staticListingSource } from '../components/catalogue/listing-data.ts';
+import { getCatalogue } from '../lib/server/loaders/catalogue.ts';
+import { staticListingSource } from '../lib/server/loaders/listing-data.ts';
 import { applyListing, parseListingParams } from '../lib/commerce/listing.ts';
 import { listingPagePaths } from '../lib/commerce/listing-seo.ts';
 

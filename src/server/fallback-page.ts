@@ -16,7 +16,7 @@ const STYLE =
 
 /** The fallback page's HTML. */
 export const FALLBACK_PAGE_HTML =
-  '<!doctype html><html lang="fr"><head><meta charset="utf-8">' +
+  '<!DOCTYPE html><html lang="fr"><head><meta charset="utf-8">' +
   '<meta name="viewport" content="width=device-width,initial-scale=1">' +
   '<meta name="robots" content="noindex">' +
   `<title>${escape(fr['An error occured'])}</title><style>${STYLE}</style></head>` +

@@ -5,7 +5,7 @@
  * through a trusted TLS proxy, `src/lib/server/client.ts`).
  */
 import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http';
-import { parseTrustedProxies, resolveClient, type TrustedProxies } from '../lib/server/client.ts';
+import { resolveClient, trustedProxiesFromEnv, type TrustedProxies } from '../lib/server/client.ts';
 
 /** The framing rule as a CSP policy of its own: it combines with the page's CSP, if any. */
 export const FRAME_ANCESTORS = "frame-ancestors 'self'";
@@ -60,7 +60,7 @@ export function withSecurityHeaders(
 
 /** Decides whether a request reached the shop over https, given `TRUSTED_PROXIES`. */
 export function httpsDetector(
-  trusted: TrustedProxies = parseTrustedProxies(process.env.TRUSTED_PROXIES),
+  trusted: TrustedProxies = trustedProxiesFromEnv(),
 ): (req: IncomingMessage) => boolean {
   return (req) => {
     const encrypted = 'encrypted' in req.socket && req.socket.encrypted === true;

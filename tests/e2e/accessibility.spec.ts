@@ -6,7 +6,7 @@ import { CUSTOMERS, PRODUCTS } from '../../scripts/sandbox/fixtures.ts';
 import { t } from '../../src/lib/i18n/index.ts';
 import { api, waitForHydration, waitForIsland } from './helpers.ts';
 
-// One axe pass per page kind (STYLE.md): no violation of the WCAG 2.1 A/AA rules.
+// One axe pass per page kind: no violation of the WCAG 2.1 A/AA rules.
 // 'product' stands for the product page, whose path comes from the API.
 const pages: [kind: string, path: string][] = [
   ['home', '/'],

@@ -11,6 +11,28 @@ const LISTING = '/c/matelas';
 const header = (page: Page) => page.locator('[data-sticky-header]');
 const bar = (page: Page) => page.locator('.nav-progress');
 
+/**
+ * Runs `scroll` and resolves once the page has handled it: the scroll is over (`scrollend`,
+ * after a wheel's smooth scrolling) and the frame after it has run, the one where the header
+ * decides to hide or stay.
+ */
+async function scrolled(page: Page, scroll: () => Promise<void>): Promise<void> {
+  await page.evaluate(() => {
+    (window as unknown as { scrollEnded?: Promise<void> }).scrollEnded = new Promise((resolve) => {
+      window.addEventListener(
+        'scrollend',
+        () =>
+          requestAnimationFrame(() => {
+            resolve();
+          }),
+        { once: true },
+      );
+    });
+  });
+  await scroll();
+  await page.evaluate(() => (window as unknown as { scrollEnded?: Promise<void> }).scrollEnded);
+}
+
 /** The header's bottom edge in the viewport, once its transition has settled. */
 async function headerBottom(page: Page): Promise<number> {
   return header(page).evaluate(async (el) => {
@@ -54,8 +76,7 @@ test('the header hides on scroll down, comes back on scroll up, without moving t
   // Back at the top it stays whatever the direction.
   await page.mouse.wheel(0, -5000);
   await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
-  await page.mouse.wheel(0, Math.max(1, height - 20));
-  await page.waitForTimeout(200);
+  await scrolled(page, () => page.mouse.wheel(0, Math.max(1, height - 20)));
   await expect(header(page)).not.toHaveAttribute('data-header-hidden');
 });
 
@@ -66,10 +87,11 @@ test('the header stays while the search panel is open', async ({ page }) => {
     'aria-expanded',
     'true',
   );
-  await page.evaluate(() => {
-    window.scrollBy(0, 1500);
-  });
-  await page.waitForTimeout(300);
+  await scrolled(page, () =>
+    page.evaluate(() => {
+      window.scrollBy(0, 1500);
+    }),
+  );
   await expect(header(page)).not.toHaveAttribute('data-header-hidden');
   expect(await headerBottom(page)).toBeGreaterThan(0);
 });
@@ -214,8 +236,22 @@ test('a quick page load shows no bar; a fragment link starts none', async ({ pag
     a.id = 'fragment-link';
     document.body.prepend(a);
   });
+  // A started load creates the bar at once (hidden for its first 200 ms): once the fragment
+  // navigation is done, there is none.
+  await page.evaluate(() => {
+    (window as unknown as { hashChanged?: Promise<void> }).hashChanged = new Promise((resolve) => {
+      window.addEventListener(
+        'hashchange',
+        () => {
+          resolve();
+        },
+        { once: true },
+      );
+    });
+  });
   await page.locator('#fragment-link').click();
-  await page.waitForTimeout(400);
+  await page.evaluate(() => (window as unknown as { hashChanged?: Promise<void> }).hashChanged);
+  expect(page.url()).toMatch(/#contenu$/);
   await expect(bar(page)).toHaveCount(0);
 });
 
@@ -264,8 +300,23 @@ test('a chunk that fails to load reloads the page once, not again within 60 s', 
     /^\d+$/,
   );
 
-  // The chunk fails again right after the reload: no second reload.
+  // The chunk fails again right after the reload: no second reload. The page's failure event
+  // (after the guard's own listener has decided) is waited for; the guard would have stored
+  // a new reload time before reloading.
+  const reloadedAt = await page.evaluate((key) => sessionStorage.getItem(key), CHUNK_RELOAD_KEY);
+  await page.evaluate(() => {
+    (window as unknown as { chunkFailed?: Promise<void> }).chunkFailed = new Promise((resolve) => {
+      const failed = () => {
+        resolve();
+      };
+      window.addEventListener('vite:preloadError', failed, { once: true });
+      document.addEventListener('astro:hydration-error', failed, { once: true });
+    });
+  });
   await page.getByRole('searchbox', { name: t('search.label') }).focus();
-  await page.waitForTimeout(1500);
+  await page.evaluate(() => (window as unknown as { chunkFailed?: Promise<void> }).chunkFailed);
+  expect(await page.evaluate((key) => sessionStorage.getItem(key), CHUNK_RELOAD_KEY)).toBe(
+    reloadedAt,
+  );
   expect(loads).toBe(2);
 });

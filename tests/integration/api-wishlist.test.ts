@@ -1,7 +1,9 @@
 /**
  * The wishlist methods over HTTP (spec §7), against the sandbox's wishlists API: every
- * method's success and errors, and no customer reads or changes another's wishlist.
+ * method's success and errors, and no customer reads or changes another's wishlist (examples,
+ * then generated sequences of calls by several customers and a visitor).
  */
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Wishlist } from '../../src/lib/commerce/types.ts';
 import { CUSTOMERS } from '../../scripts/sandbox/fixtures.ts';
@@ -216,4 +218,193 @@ describe('wishlists per customer: capped, creations throttled (issue 19)', () =>
     expect(refused).toMatchObject({ status: 429, json: { message: 'Too many attempts' } });
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
   });
+});
+
+describe('ownership from the outside (property): a customer only ever reads and changes her own wishlists', () => {
+  // Three customers of this test's own and a visitor make random wishlist calls. What each must
+  // get follows from the replies alone: who created which list, and what it holds since.
+  const CUSTOMER_COUNT = 3;
+  const VISITOR = CUSTOMER_COUNT;
+  const store = createMemoryStore();
+  let shop: ShopApi;
+  let customers: Shopper[] = [];
+  let visitor: Shopper;
+
+  beforeAll(async () => {
+    // The creation throttle out of the way (the runs create many lists); the same sandbox.
+    shop = await startShopApi({
+      sandbox: api.sandbox,
+      account: {
+        throttle: createAccountThrottle({
+          store,
+          secret: SESSION_SECRET,
+          rules: {
+            ...THROTTLE_RULES,
+            wishlistCustomer: { ...THROTTLE_RULES.wishlistCustomer, free: 1_000_000 },
+          },
+        }),
+      },
+    });
+    const password = 'Oreiller2024';
+    const run = `${String(Date.now())}.${String(Math.floor(Math.random() * 1e6))}`;
+    customers = [];
+    for (let n = 0; n < CUSTOMER_COUNT; n += 1) {
+      const email = `listes.${run}.${String(n)}@example.fr`;
+      const created = await shop.admin('POST', 'v3/customers', [
+        {
+          email,
+          first_name: 'Client',
+          last_name: `Listes ${String(n)}`,
+          authentication: { new_password: password },
+        },
+      ]);
+      expect(created.status).toBe(200);
+      const shopper = shop.shopper();
+      await shopper.login(email, password);
+      customers.push(shopper);
+    }
+    visitor = shop.shopper();
+  });
+
+  afterAll(async () => {
+    await shop.close();
+    await store.close();
+  });
+
+  /** A list as its creator's replies showed it. */
+  interface Known {
+    id: number;
+    owner: number;
+    /** `productId:variantId` → item id. */
+    items: Map<string, number>;
+  }
+  const pair = (i: { productId: number; variantId: number }) =>
+    `${String(i.productId)}:${String(i.variantId)}`;
+  const itemsOf = (wishlist: Wishlist) =>
+    new Map(wishlist.items.map((i) => [pair(i), i.id] as const));
+  const pairs = (items: Map<string, number>) => [...items.keys()].sort();
+
+  interface OnList {
+    who: number;
+    list: number;
+    variant: number;
+  }
+  type Command =
+    | { op: 'create'; who: number }
+    | { op: 'list'; who: number }
+    | ({ op: 'add' } & OnList)
+    | ({ op: 'remove' } & OnList)
+    | ({ op: 'delete' } & OnList);
+  const who = fc.integer({ min: 0, max: VISITOR });
+  const command: fc.Arbitrary<Command> = fc.oneof(
+    fc.record({ op: fc.constantFrom('create' as const, 'list' as const), who }),
+    fc.record({
+      op: fc.constantFrom('add' as const, 'remove' as const, 'delete' as const),
+      who,
+      list: fc.nat({ max: 20 }),
+      variant: fc.nat({ max: 1 }),
+    }),
+  );
+
+  test('generated calls: the creator gets through, anyone else 404 (401 for a visitor), and lists only her own', async () => {
+    const variants = [line, other];
+    await fc.assert(
+      fc.asyncProperty(fc.array(command, { minLength: 1, maxLength: 12 }), async (commands) => {
+        const known: Known[] = [];
+        const caller = (n: number): Shopper => {
+          const shopper = n === VISITOR ? visitor : customers[n];
+          if (shopper === undefined) throw new Error(`no caller ${String(n)}`);
+          return shopper;
+        };
+        const ownedBy = (n: number) =>
+          known.filter((k) => k.owner === n).sort((a, b) => a.id - b.id);
+        try {
+          for (const c of commands) {
+            const me = caller(c.who);
+            if (c.op === 'create') {
+              const reply = await me.call('createWishlist', [
+                { name: `Liste ${String(known.length)}`, items: [item(line)] },
+              ]);
+              if (c.who === VISITOR) {
+                expect(reply).toMatchObject(LOGIN_REQUIRED);
+                continue;
+              }
+              expect(reply.status).toBe(200);
+              const created = reply.json.data as Wishlist;
+              expect(pairs(itemsOf(created))).toEqual([pair(line)]);
+              known.push({ id: created.id, owner: c.who, items: itemsOf(created) });
+              continue;
+            }
+            if (c.op === 'list') {
+              const reply = await me.call('getAllWishlists', []);
+              if (c.who === VISITOR) {
+                expect(reply).toMatchObject(LOGIN_REQUIRED);
+                continue;
+              }
+              const lists = (reply.json.data as Wishlist[]).sort((a, b) => a.id - b.id);
+              const mine = ownedBy(c.who);
+              expect(lists.map((w) => w.id)).toEqual(mine.map((k) => k.id));
+              expect(lists.map((w) => pairs(itemsOf(w)))).toEqual(mine.map((k) => pairs(k.items)));
+              continue;
+            }
+            // A call on one of the lists created so far (any caller, any owner).
+            const target = known[c.list % Math.max(1, known.length)];
+            const wishlistId = target?.id ?? 1;
+            const owner = target?.owner;
+            const variant = variants[c.variant] ?? line;
+            const reply =
+              c.op === 'add'
+                ? await me.call('addWishlistItems', [{ wishlistId, items: [item(variant)] }])
+                : c.op === 'remove'
+                  ? await me.call('removeWishlistItem', [
+                      {
+                        wishlistId,
+                        itemId: [...(target?.items.values() ?? [])][0] ?? 99_999_999,
+                      },
+                    ])
+                  : await me.call('deleteWishlist', [wishlistId]);
+            if (c.who === VISITOR) {
+              expect(reply).toMatchObject(LOGIN_REQUIRED);
+              continue;
+            }
+            if (target === undefined || owner !== c.who) {
+              // Someone else's list (or none): as if it did not exist.
+              expect(reply).toMatchObject(NOT_FOUND);
+              continue;
+            }
+            if (c.op === 'delete') {
+              expect(reply).toMatchObject({ status: 200, json: { data: null } });
+              known.splice(known.indexOf(target), 1);
+              continue;
+            }
+            if (c.op === 'remove' && target.items.size === 0) {
+              expect(reply).toMatchObject({
+                status: 404,
+                json: { message: 'Wishlist item not found' },
+              });
+              continue;
+            }
+            expect(reply.status).toBe(200);
+            const changed = itemsOf(reply.json.data as Wishlist);
+            const expected = new Set(target.items.keys());
+            if (c.op === 'add') expected.add(pair(variant));
+            else expected.delete([...target.items.keys()][0] ?? '');
+            expect(pairs(changed)).toEqual([...expected].sort());
+            target.items = changed;
+          }
+          // In the end each customer sees exactly the lists she made, as she left them.
+          for (let n = 0; n < CUSTOMER_COUNT; n += 1) {
+            const lists = await caller(n).data<Wishlist[]>('getAllWishlists', []);
+            expect(lists.map((w) => w.id).sort((a, b) => a - b)).toEqual(
+              ownedBy(n).map((k) => k.id),
+            );
+          }
+        } finally {
+          // A clean slate for the next run (and the cap): each list deleted by its creator.
+          for (const k of known) await caller(k.owner).call('deleteWishlist', [k.id]);
+        }
+      }),
+      { numRuns: 12 },
+    );
+  }, 180_000);
 });

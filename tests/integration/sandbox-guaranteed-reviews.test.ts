@@ -1,5 +1,5 @@
 /**
- * The sandbox's emulation of the guaranteed-reviews public API (upstream README: `{ ratings:
+ * The sandbox's emulation of the guaranteed-reviews public API (the provider's documentation: `{ ratings:
  * { total, average, distribution }, reviews: [{ id, c, r, txt, date, odate, reply, rdate, lang }] }`,
  * newest first, at most 1,000), checked over HTTP against that documented shape and against
  * the seeded BigCommerce products it derives from.

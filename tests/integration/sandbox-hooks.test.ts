@@ -1,7 +1,7 @@
 /**
  * The sandbox's outgoing webhooks (issue 8): Contentful's management emulation (draft, publish,
  * unpublish, delete, versions, validation), its webhook definitions and signing secret, signed
- * deliveries checked with a verifier written here from the upstream README (known-answer
+ * deliveries checked with a verifier written here from Contentful's documentation (known-answer
  * vector included), retries and the delivery log; BigCommerce's `/v3/hooks` and the store
  * webhooks sent on product writes.
  */
@@ -23,7 +23,7 @@ import {
 const SECRET = 'k'.repeat(40) + 'Q1w2E3r4T5y6U7i8O9p0-_Zx';
 
 /**
- * An independent verifier, following the upstream README: the signed headers listed in
+ * An independent verifier, following Contentful's documentation: the signed headers listed in
  * `x-contentful-signed-headers` (lower-case, sorted), `METHOD\npath\nname:value;...\nbody`,
  * HMAC-SHA256 hex, constant-time compare, timestamp at most 30 s old.
  */
@@ -72,7 +72,7 @@ describe('Contentful request signing', () => {
   };
   const expected = '02da71f6e7eb090467f9ce781dbae8d58f6a1ce7561ff7b098e3e45c96d541a6';
 
-  it('reproduces the known-answer vector of the upstream README', () => {
+  it('reproduces the known-answer vector of the Contentful documentation', () => {
     const headers = signContentfulRequest('a'.repeat(64), vector, 1_700_000_000_000);
     expect(headers['x-contentful-signed-headers']).toBe(
       'content-type,x-contentful-signed-headers,x-contentful-timestamp,x-contentful-topic',

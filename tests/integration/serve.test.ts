@@ -18,9 +18,10 @@ import { redisAvailable, startRedis } from './helpers/redis.ts';
 interface SsrState {
   calls: Record<string, number>;
   fail: boolean;
-  delayMs: number;
+  /** Renders wait for this before answering (a render held open by the test). */
+  gate: Promise<void> | null;
 }
-const ssr: SsrState = { calls: {}, fail: false, delayMs: 0 };
+const ssr: SsrState = { calls: {}, fail: false, gate: null };
 (globalThis as { __ssr?: SsrState }).__ssr = ssr;
 
 const HANDLER = `
@@ -37,7 +38,7 @@ export async function handler(req, res) {
   const url = req.url;
   const path = url.split('?')[0];
   s.calls[url] = (s.calls[url] ?? 0) + 1;
-  if (s.delayMs > 0) await new Promise((r) => setTimeout(r, s.delayMs));
+  if (s.gate) await s.gate;
   const cookie = req.headers.cookie ?? '';
   if (path === '/boom') throw new Error('secret stack detail');
   if (path === '/vide') {
@@ -142,7 +143,7 @@ afterAll(async () => {
 
 beforeEach(() => {
   ssr.fail = false;
-  ssr.delayMs = 0;
+  ssr.gate = null;
 });
 
 const base = () => server.url.replace('localhost', '127.0.0.1');
@@ -595,12 +596,19 @@ describe('render cache', () => {
   });
 
   test('concurrent misses of one key share one render', async () => {
-    ssr.delayMs = 50;
-    const replies = await Promise.all(
+    let release: () => void = () => undefined;
+    ssr.gate = new Promise((resolve) => (release = resolve));
+    const pending = Promise.all(
       Array.from({ length: 12 }, () =>
         raw('GET', '/c/couettes?page=3', { 'accept-encoding': 'br' }),
       ),
     );
+    // The render is under way and held; a request sent after the twelve has its reply (the
+    // server took them in order), then the render may end.
+    await expect.poll(() => ssr.calls['/vue/c/couettes?page=3']).toBe(1);
+    expect((await raw('GET', '/robots.txt')).status).toBe(200);
+    release();
+    const replies = await pending;
     expect(replies.every((r) => r.status === 200)).toBe(true);
     expect(ssr.calls['/vue/c/couettes?page=3']).toBe(1);
   });
@@ -649,10 +657,12 @@ describe('render cache', () => {
     clock += 61_000;
     const stale = await raw('GET', '/c/linge?page=2');
     expect(decoded(stale)).toContain('rendu 1');
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The background render, then its reply kept: waited for, not slept on.
+    await expect.poll(() => ssr.calls['/vue/c/linge?page=2']).toBe(2);
+    await expect
+      .poll(async () => decoded(await raw('GET', '/c/linge?page=2')))
+      .toContain('rendu 2');
     expect(ssr.calls['/vue/c/linge?page=2']).toBe(2);
-    const renewed = await raw('GET', '/c/linge?page=2');
-    expect(decoded(renewed)).toContain('rendu 2');
   });
 
   test('a failed render serves the last cached copy (stale-if-error)', async () => {

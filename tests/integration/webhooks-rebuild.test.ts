@@ -67,12 +67,28 @@ async function startShop(): Promise<NonNullable<typeof shop>> {
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const deadline = Date.now() + 30_000;
-  while (!output.includes('[serve] shop at')) {
-    if (child.exitCode !== null) throw new Error(`the shop exited:\n${output}`);
-    if (Date.now() > deadline) throw new Error(`the shop did not start:\n${output}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  // Started when it says so (its output is the event), or failed when it exits first.
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      reject(new Error(`the shop did not start:\n${output}`));
+    }, 30_000);
+    const done = (error?: Error) => {
+      clearTimeout(timer);
+      child.stdout.off('data', check);
+      child.off('exit', exited);
+      if (error) reject(error);
+      else resolve();
+    };
+    const check = () => {
+      if (output.includes('[serve] shop at')) done();
+    };
+    const exited = () => {
+      done(new Error(`the shop exited:\n${output}`));
+    };
+    child.stdout.on('data', check);
+    child.once('exit', exited);
+    check();
+  });
   return { child, base: `http://127.0.0.1:${port}`, output: () => output };
 }
 
@@ -138,6 +154,22 @@ async function settledAfter(builds: number): Promise<Status> {
 
 const home = async () => (await fetch(`${base()}/`)).text();
 
+/** How many /lent requests a worker has started so far. */
+const slowStarted = () => (shop?.output() ?? '').split('[lent] started').length - 1;
+
+let slowRequests = 0;
+/**
+ * A /lent request, running on a worker once this resolves; `finish()` lets it answer. `read`
+ * takes its reply.
+ */
+async function slowRequest<T>(read: (response: Response) => Promise<T>) {
+  const flag = path.join(root, `lent-${String((slowRequests += 1))}`);
+  const started = slowStarted();
+  const reply = fetch(`${base()}/lent?until=${encodeURIComponent(flag)}`).then(read);
+  await expect.poll(slowStarted).toBe(started + 1);
+  return { reply, finish: () => writeFile(flag, '') };
+}
+
 /**
  * The home page once it shows `text`: a kept-alive connection to a worker being retired gets
  * one more reply from it (its last, with `Connection: close`), so the new release shows on the
@@ -162,13 +194,17 @@ beforeAll(async () => {
   await mkdir(path.join(dist, 'server'), { recursive: true });
   await writeFile(path.join(dist, 'client/index.html'), '<h1>release initial</h1>');
   await writeFile(path.join(dist, 'client/_astro/old.js'), 'old()');
-  // The SSR side: /lent answers after 2 s (or ?ms=), a request in flight across a swap; else 404.
+  // The SSR side: /lent, a request in flight across a swap: it says when it starts
+  // (\`[lent] started\`) and answers once the file ?until= names exists (the test's say); else 404.
   await writeFile(
     path.join(dist, 'server/entry.mjs'),
-    `export async function handler(req, res) {
+    `import { existsSync } from 'node:fs';
+    export async function handler(req, res) {
       const url = new URL(req.url, 'http://shop');
       if (url.pathname === '/lent') {
-        await new Promise((r) => setTimeout(r, Number(url.searchParams.get('ms') ?? 2000)));
+        console.log('[lent] started');
+        const until = url.searchParams.get('until') ?? '';
+        while (!existsSync(until)) await new Promise((r) => setTimeout(r, 20));
         res.writeHead(200, { 'content-type': 'text/plain' });
         res.end('lent ' + process.env.SERVE_DIST_DIR);
         return;
@@ -210,10 +246,7 @@ describe('rebuilds', () => {
 
   test('across a swap: a slow request finishes, a busy client sees no error, old assets load', async () => {
     const before = (await status()).current.id;
-    const slow = fetch(`${base()}/lent`).then(async (r) => ({
-      status: r.status,
-      text: await r.text(),
-    }));
+    const slow = await slowRequest(async (r) => ({ status: r.status, text: await r.text() }));
     // A client keeping connections alive, 8 at a time, until the swap is done.
     let swapped = false;
     let requests = 0;
@@ -231,7 +264,8 @@ describe('rebuilds', () => {
       }
     };
     const hammers = Array.from({ length: 8 }, hammer);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The swap comes once every hammer has its answers (the slow request runs already).
+    await expect.poll(() => requests).toBeGreaterThanOrEqual(8);
     expect(await publish('swap')).toBe(202);
     const after = await settledAfter((await status()).builds + 1);
     swapped = true;
@@ -239,7 +273,9 @@ describe('rebuilds', () => {
     expect(after.current.id).not.toBe(before);
     expect(failures).toEqual([]);
     expect(requests).toBeGreaterThan(50);
-    const slowReply = await slow;
+    // The slow request, begun on the release before, ends now, after the swap.
+    await slow.finish();
+    const slowReply = await slow.reply;
     expect(slowReply.status).toBe(200);
     expect(slowReply.text).toContain('lent');
     // Each release has its own asset; a page of the release before still finds its own.
@@ -295,8 +331,7 @@ describe('rebuilds', () => {
   test('the next good build recovers; only the current and previous releases are kept', async () => {
     const first = await status();
     // A request in flight on the first release keeps it across two swaps, no longer.
-    const slow = fetch(`${base()}/lent?ms=8000`).then((r) => r.text());
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    const slow = await slowRequest((r) => r.text());
     expect(await publish('recover')).toBe(202);
     const before = await settledAfter(first.builds + 1);
     // On a failure, say what the build and the server said (a flaky swap is otherwise mute).
@@ -309,10 +344,11 @@ describe('rebuilds', () => {
     const kept = async () =>
       (await readdir(releases)).filter((name) => name.startsWith('r')).sort();
     const inFlight = await kept();
-    expect(await slow).toContain(first.current.id);
     if (!inFlight.includes(first.current.id)) {
       throw new Error(`the release serving a request was deleted: ${inFlight.join(', ')}`);
     }
+    await slow.finish();
+    expect(await slow.reply).toContain(first.current.id);
     // Once its workers exit, it goes.
     await expect
       .poll(kept, { timeout: 40_000, interval: 250 })

@@ -3,6 +3,7 @@ import {
   accountSection,
   accountView,
   orderPath,
+  parseOrderId,
   type AccountView,
 } from '../../src/lib/commerce/account-pages.ts';
 
@@ -43,4 +44,34 @@ describe('accountSection (the navigation entry of a view)', () => {
 
 test('orderPath', () => {
   expect(orderPath(103)).toBe('/mon-compte/mes-commandes/103');
+});
+
+describe('parseOrderId (account order pages, /paiement?commande=)', () => {
+  test.each([
+    ['1', 1],
+    ['103', 103],
+    ['9999999999', 9_999_999_999],
+    ['0', null],
+    ['012', null],
+    ['-3', null],
+    ['+3', null],
+    ['1e3', null],
+    ['3.0', null],
+    [' 3', null],
+    ['10000000000', null],
+    ['', null],
+    [null, null],
+    [undefined, null],
+  ])('%j → %j', (value, expected) => {
+    expect(parseOrderId(value)).toBe(expected);
+  });
+
+  test('an order path reads back as its id', () => {
+    for (const id of [1, 42, 9_999_999_999]) {
+      expect(accountView(orderPath(id).replace('/mon-compte/', ''))).toEqual({
+        kind: 'order',
+        orderId: id,
+      });
+    }
+  });
 });

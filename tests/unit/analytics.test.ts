@@ -271,8 +271,17 @@ async function page(cookies: Record<string, string>) {
   return { analytics, customers, pushed };
 }
 
-/** Lets pending promise callbacks (the stubbed API's reply) run. */
-const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+/** Resolves once the page knows who the shopper is (the event the waiting pushes follow). */
+function customerSettled(customers: CustomerStore): Promise<void> {
+  return new Promise((resolve) => {
+    if (customers.$customerSettled.get()) resolve();
+    const stop = customers.$customerSettled.listen((settled) => {
+      if (!settled) return;
+      stop();
+      resolve();
+    });
+  });
+}
 
 describe('events wait for the customer (spec §9: logged-in events carry the customer fields)', () => {
   test('visitor (no marker): each event goes out at once, without fields, no request', async () => {
@@ -291,10 +300,13 @@ describe('events wait for the customer (spec §9: logged-in events carry the cus
   test('logged in: events before getCustomers answers wait, then user_data first and each event once with the fields', async () => {
     const { analytics, customers, pushed } = await page({ authenticated: '1' });
     let answer: (value: unknown) => void = () => undefined;
+    let asked: () => void = () => undefined;
+    const askedForCustomer = new Promise<void>((resolve) => (asked = resolve));
     const calls = stubShopApi({
       getCustomers: () =>
         new Promise((resolve) => {
           answer = resolve;
+          asked();
         }),
     });
     const settled = record(customers.$customerSettled);
@@ -302,10 +314,11 @@ describe('events wait for the customer (spec §9: logged-in events carry the cus
     analytics.trackViewItem(item);
     analytics.trackUserData();
     expect(pushed()).toEqual([]);
-    await settle();
+    await askedForCustomer;
     expect(methods(calls)).toEqual(['getCustomers']);
+    expect(pushed()).toEqual([]);
     answer(marie);
-    await settle();
+    await customerSettled(customers);
     expect(settled).toEqual([true]);
     expect(pushed()).toEqual([
       'user_data:1',
@@ -336,28 +349,27 @@ describe('events wait for the customer (spec §9: logged-in events carry the cus
     analytics.trackViewItem(item);
     analytics.trackPodcastPlay({ id: 'e1', title: 'Respirer', episode: 3, format: 'podcast' });
     expect(pushed()).toEqual([]);
-    await settle();
-    await settle();
+    await customerSettled(customers);
     expect(settled).toEqual([true]);
     expect(pushed()).toEqual(['reset:-', 'view_item:-', 'podcast_play:-']);
   });
 
   test('marker says logged in but the session ended (getCustomers null): visitor events', async () => {
-    const { analytics, pushed } = await page({ authenticated: '1' });
+    const { analytics, customers, pushed } = await page({ authenticated: '1' });
     stubShopApi({ getCustomers: () => null });
     analytics.trackUserData();
     analytics.trackViewItemList('Matelas', [item]);
-    await settle();
+    await customerSettled(customers);
     expect(pushed()).toEqual(['reset:-', 'view_item_list:-']);
   });
 
   test('the shipping push carries the fields of the logged-in customer', async () => {
-    const { analytics, pushed } = await page({ authenticated: '1' });
+    const { analytics, customers, pushed } = await page({ authenticated: '1' });
     stubShopApi({ getCustomers: () => marie });
     analytics.trackShippingInfo(
       shippingInfoEvent({ id: 7, subtotalIncTax: 1_000, shippingCostIncTax: 0 }, [], []),
     );
-    await settle();
+    await customerSettled(customers);
     expect(pushed()).toEqual(['user_data:1', 'reset:-', 'add_shipping_info:1']);
   });
 

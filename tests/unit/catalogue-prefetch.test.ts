@@ -3,7 +3,7 @@ import {
   connectionFromEnv,
   startCatalogueRead,
   takeCatalogueRead,
-} from '../../src/components/catalogue/catalogue-prefetch.ts';
+} from '../../src/lib/server/loaders/catalogue-prefetch.ts';
 
 // Nothing listens there: the early read fails fast, as an unreachable upstream would.
 const connection = {

@@ -1,16 +1,17 @@
 /**
- * The sleep-content list's routes (src/lib/content/list-view.ts, sleep-list.ts, content-routes.ts):
+ * The sleep-content list's routes (src/lib/content/list-view.ts and content-routes.ts, src/components/content/sleep-list.ts):
  * which requests go to the on-demand view filtered by tag, its canonical query, the page and
  * tag rules (404 otherwise), and which slugs are content pages.
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { sleepListPage } from '../../src/components/content/sleep-list.ts';
-import { isContentSlug, isStaticContentSlug } from '../../src/components/content/content-routes.ts';
+import { isContentSlug, isStaticContentSlug } from '../../src/lib/content/content-routes.ts';
 import { listingViewPath } from '../../src/lib/commerce/listing.ts';
 import {
   parseSleepListQuery,
   sleepContentViewPath,
+  sleepListPageOf,
   sleepListPath,
   sleepListQueryString,
 } from '../../src/lib/content/list-view.ts';
@@ -46,6 +47,33 @@ describe('sleepContentViewPath', () => {
         expect(view).toMatch(/^\/vue\/les-yeux-fermes(?:\?|$)/);
         const query = parseSleepListQuery(new URL(view ?? '', 'http://x').searchParams);
         if (query !== null) expect(sleepListQueryString(query)).not.toContain('<');
+      }),
+    );
+  });
+});
+
+describe('sleepListPageOf', () => {
+  test.each([
+    ['/les-yeux-fermes/page/2', 2],
+    ['/les-yeux-fermes/page/1', 1],
+    ['/les-yeux-fermes/page/999999', 999_999],
+    ['/les-yeux-fermes/page/1000000', null],
+    ['/les-yeux-fermes/page/02', null],
+    ['/les-yeux-fermes/page/0', null],
+    ['/les-yeux-fermes/page/', null],
+    ['/les-yeux-fermes/page/2/', null],
+    ['/les-yeux-fermes', null],
+    ['/les-yeux-fermes/page', null],
+    ['les-yeux-fermes/page/2', null],
+    ['/x/les-yeux-fermes/page/2', null],
+  ])('%s → %j', (path, expected) => {
+    expect(sleepListPageOf(path)).toBe(expected);
+  });
+
+  test('every page path of sleepListPath reads back as its page', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 2, max: 999_999 }), (page) => {
+        expect(sleepListPageOf(sleepListPath(page))).toBe(page);
       }),
     );
   });

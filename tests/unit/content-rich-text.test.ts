@@ -1,9 +1,11 @@
 /**
- * The rich-text renderer (`renderRichText`): the known node types by table, hostile input
- * (script text, handlers in data, `javascript:` and other schemes however written, unknown node
- * types, deep and huge trees), and properties over generated trees: only the renderer's own
- * tags, no handler, no link outside http(s)/mailto/tel/local paths, well formed, and unchanged
- * by the shop's sanitiser. Also the plain text and the normalisation of resolved documents.
+ * The rich-text renderer (`renderRichText`, Contentful's renderer with the shop's options): the
+ * known node types by table, hostile input (script text, handlers in data, `javascript:` and
+ * other schemes however written, unknown node types and marks, prototype keys as types, deep
+ * and huge trees), and properties over generated trees: only the renderer's own tags, no
+ * handler, no link outside http(s)/mailto/tel/local paths, well formed, and kept by the shop's
+ * sanitiser (which only respells `&quot;` and `&#39;` in text). Also the plain text and the
+ * normalisation of resolved documents.
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
@@ -13,10 +15,10 @@ import {
   normaliseRichText,
   renderRichText,
   richTextToPlainText,
-  safeHref,
 } from '../../src/lib/content/rich-text.ts';
 import type { RichTextDocument, RichTextNode } from '../../src/lib/content/types.ts';
 import { sanitizeHtml } from '../../src/lib/server/sanitize-html.ts';
+import { anyUrl, HOSTILE_LINKS } from './hostile-urls.ts';
 
 // --- builders ------------------------------------------------------------------------------
 
@@ -121,6 +123,19 @@ function decode(value: string): string {
     .replaceAll('&lt;', '<')
     .replaceAll('&gt;', '>')
     .replaceAll('&amp;', '&');
+}
+
+/**
+ * Output as the sanitiser writes it: the library escapes `"` and `'` in text (`&quot;`,
+ * `&#39;`), the sanitiser leaves them as they are there. Text holds no `<`: every `<...>` is a tag.
+ */
+function asSanitiserWrites(html: string): string {
+  return html
+    .split(/(<[^>]*>)/)
+    .map((part) =>
+      part.startsWith('<') ? part : part.replaceAll('&quot;', '"').replaceAll('&#39;', "'"),
+    )
+    .join('');
 }
 
 /** Every property of rendered output; returns it. */
@@ -392,50 +407,8 @@ describe('known nodes', () => {
 });
 
 describe('hostile input', () => {
-  const SCHEMES = [
-    'javascript:alert(1)',
-    'JaVaScRiPt:alert(1)',
-    ' javascript:alert(1)',
-    '\u0001javascript:alert(1)',
-    'java\tscript:alert(1)',
-    'java\nscript:alert(1)',
-    'java\u0000script:alert(1)',
-    'javascript&#58;alert(1)',
-    'javascript&colon;alert(1)',
-    '&#106;avascript:alert(1)',
-    'jav&#x09;ascript:alert(1)',
-    'vbscript:msgbox(1)',
-    'data:text/html,<script>alert(1)</script>',
-    'DATA:text/html;base64,PHNjcmlwdD4=',
-    'file:///etc/passwd',
-    '//evil.example/x',
-    '/\\evil.example',
-    '\\\\evil.example',
-    'https://user:pass@evil.example/',
-    'https://exemple.fr@evil.example/',
-    'http://',
-    'mailto:',
-    'relative/path',
-    '#anchor',
-    '',
-    42,
-    null,
-    { toString: () => 'javascript:alert(1)' },
-    `https://exemple.fr/${'a'.repeat(3000)}`,
-  ];
-  test.each(SCHEMES.map((uri) => [uri]))('link %j is refused: text only', (uri) => {
-    expect(safeHref(uri)).toBeNull();
+  test.each(HOSTILE_LINKS.map((uri) => [uri]))('link %j is refused: text only', (uri) => {
     expect(render(doc(p(link(uri, 'cliquer'))))).toBe('<p>cliquer</p>');
-  });
-
-  test.each([
-    ['HTTPS://Exemple.FR/a b', 'https://exemple.fr/a%20b', true],
-    ['  https://exemple.fr  ', 'https://exemple.fr/', true],
-    ['ht\ttps://exemple.fr', 'https://exemple.fr/', true],
-    ['MAILTO:a@b.fr', 'mailto:a@b.fr', false],
-    ['/a/../b', '/b', false],
-  ])('link %j is normalised', (uri, href, external) => {
-    expect(safeHref(uri)).toEqual({ href, external });
   });
 
   test('script text and markup in text are escaped', () => {
@@ -458,6 +431,31 @@ describe('hostile input', () => {
     );
     expect(html).toBe('<p>a</p>alert(1)<p>in</p>');
     checkOutput(html);
+  });
+
+  test('types and marks the renderer does not show, prototype keys included, give their text', () => {
+    const html = render(
+      doc(
+        node('constructor', [p(text('a'))]),
+        node('__proto__', [p(text('b'))]),
+        node('toString', [text('c')]),
+        node('embedded-resource-block', [p(text('d'))], { target: { sys: { urn: 'x' } } }),
+        p(
+          node('resource-hyperlink', [text('e')], { target: { sys: { urn: 'x' } } }),
+          node('line-break', [text('f')]),
+          text('g', 'strikethrough', 'constructor', 'toString', '__proto__', 'bold', 'bold'),
+        ),
+        node('document', [p(text('h'))]),
+      ),
+    );
+    expect(html).toBe('<p>a</p><p>b</p>c<p>d</p><p>ef<strong>g</strong></p><p>h</p>');
+    checkOutput(html);
+  });
+
+  test('quotes in text are escaped by the library, line breaks keep their marks', () => {
+    const html = render(doc(p(text(`l'"a"\nb`, 'bold'))));
+    expect(html).toBe('<p><strong>l&#39;&quot;a&quot;</strong><br /><strong>b</strong></p>');
+    expect(sanitizeHtml(html)).toBe(`<p><strong>l'"a"</strong><br /><strong>b</strong></p>`);
   });
 
   test('malformed nodes are skipped', () => {
@@ -510,15 +508,13 @@ describe('hostile input', () => {
     expect(render(doc(ok))).toContain('ici');
   });
 
-  test('huge documents are bounded in time and size', () => {
+  test('huge documents are bounded in size', () => {
     const many: RichTextDocument = {
       nodeType: 'document',
       data: {},
       content: Array.from({ length: 200_000 }, (_, i) => p(text(`x${i}`))),
     };
-    const started = performance.now();
     const html = render(many);
-    expect(performance.now() - started).toBeLessThan(5_000);
     expect(html.length).toBeLessThan(400_000);
     checkOutput(html);
     const long = render(doc(p(text('<'.repeat(1_000_000)))));
@@ -546,8 +542,7 @@ const HOSTILE_STRINGS = fc.constantFrom(
 );
 const anyText = fc.oneof(fc.string(), fc.string({ unit: 'binary' }), HOSTILE_STRINGS);
 const anyUri = fc.oneof(
-  fc.string(),
-  fc.webUrl(),
+  anyUrl,
   fc.constantFrom(
     'javascript:alert(1)',
     ' JaVaScRiPt:alert(1)',
@@ -668,11 +663,11 @@ describe('properties', () => {
     );
   });
 
-  test('any tree: the sanitiser gives the output back unchanged', () => {
+  test('any tree: the sanitiser gives the output back unchanged but for quotes in text', () => {
     fc.assert(
       fc.property(tree, (root) => {
         const html = renderRichText({ ...root, nodeType: 'document' });
-        expect(sanitizeHtml(html)).toBe(html);
+        expect(sanitizeHtml(html)).toBe(asSanitiserWrites(html));
       }),
       { numRuns: 500 },
     );

@@ -2,9 +2,10 @@
  * The Contentful client with a stand-in fetch (no network): the URL and bearer header, retries
  * of GETs on 429 (waiting `X-Contentful-RateLimit-Reset`) and 5xx, no retry on 4xx, errors
  * carrying the status and Contentful's error id without the token, replies checked by schema,
- * and every call cut to the request's time budget.
+ * and every call cut to the request's time budget. The clock and the timers are fake: waits
+ * take no time and are measured exactly.
  */
-import { describe, expect, test } from 'vitest';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { z } from 'zod';
 import { withBudget } from '../../src/lib/server/budget.ts';
 import {
@@ -60,9 +61,27 @@ const error = (id: string, message = 'x') => ({
   requestId: 'req-1',
 });
 
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+/** `promise` once settled, the fake clock moved from timer to timer until then. */
+async function settled<T>(promise: Promise<T>): Promise<T> {
+  const state = { done: false };
+  const mark = () => {
+    state.done = true;
+  };
+  promise.then(mark, mark);
+  while (!state.done) await vi.advanceTimersToNextTimerAsync();
+  return promise;
+}
+
 async function failure(promise: Promise<unknown>): Promise<ContentfulError> {
   try {
-    await promise;
+    await settled(promise);
   } catch (caught) {
     expect(caught).toBeInstanceOf(ContentfulError);
     return caught as ContentfulError;
@@ -111,8 +130,8 @@ describe('retries', () => {
       OK,
     ]);
     const started = performance.now();
-    await expect(client.get('entries', Schema)).resolves.toEqual({ ok: true });
-    expect(performance.now() - started).toBeGreaterThanOrEqual(950);
+    await expect(settled(client.get('entries', Schema))).resolves.toEqual({ ok: true });
+    expect(performance.now() - started).toBe(1_000);
     expect(requests).toHaveLength(2);
   });
 
@@ -122,9 +141,11 @@ describe('retries', () => {
       { status: 500 },
       { status: 502, body: error('ServerError') },
     ]);
+    const started = performance.now();
     const caught = await failure(client.get('entries', Schema));
     expect(requests).toHaveLength(3);
     expect(caught).toMatchObject({ status: 502, code: 'UPSTREAM_ERROR', id: 'ServerError' });
+    expect(performance.now() - started).toBe(300 + 600);
   });
 
   test('a rate-limit reset longer than the longest wait fails at once', async () => {
@@ -135,8 +156,10 @@ describe('retries', () => {
         headers: { 'X-Contentful-RateLimit-Reset': '60' },
       },
     ]);
+    const started = performance.now();
     const caught = await failure(client.get('entries', Schema));
     expect(requests).toHaveLength(1);
+    expect(performance.now() - started).toBe(0);
     expect(caught).toMatchObject({ status: 429, code: 'RATE_LIMITED', id: 'RateLimitExceeded' });
     expect(upstreamFailure(caught)).toEqual({ status: 503, message: 'error.upstreamUnavailable' });
   });
@@ -222,7 +245,7 @@ describe('time budget', () => {
     const started = performance.now();
     const caught = await failure(withBudget(200, () => client.get('entries', Schema)));
     expect(caught).toMatchObject({ code: 'TIMEOUT', status: 504 });
-    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(performance.now() - started).toBe(200);
     expect(upstreamFailure(caught)).toEqual({ status: 504, message: 'error.upstreamTimeout' });
   });
 
@@ -231,9 +254,11 @@ describe('time budget', () => {
       { status: 429, headers: { 'X-Contentful-RateLimit-Reset': '1' } },
       OK,
     ]);
+    const started = performance.now();
     const caught = await failure(withBudget(300, () => client.get('entries', Schema)));
     expect(caught).toMatchObject({ status: 429 });
     expect(requests).toHaveLength(1);
+    expect(performance.now() - started).toBe(0);
     const spent = await failure(withBudget(0, () => client.get('entries', Schema)));
     expect(spent).toMatchObject({ code: 'TIMEOUT' });
     expect(requests).toHaveLength(1);
@@ -244,7 +269,10 @@ describe('time budget', () => {
       totalTimeout: 400,
       retryLimit: 5,
     });
+    const started = performance.now();
     await failure(client.get('entries', Schema));
-    expect(requests.length).toBeLessThanOrEqual(2);
+    // 300 ms, a second attempt, then the next wait (600 ms) would end past 400 ms: no third.
+    expect(requests).toHaveLength(2);
+    expect(performance.now() - started).toBe(300);
   });
 });

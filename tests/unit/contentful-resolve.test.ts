@@ -1,6 +1,6 @@
 /**
  * The Contentful connector's parsing and link resolution, on replies shaped like the Content
- * Delivery API's (upstream README): links resolved over items and includes, unresolvable
+ * Delivery API's (Contentful's documentation): links resolved over items and includes, unresolvable
  * links (in `errors` or absent) dropped, cycles, protocol-relative asset URLs, malformed items
  * skipped; then the mapping to the content domain types.
  */

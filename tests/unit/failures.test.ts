@@ -4,7 +4,7 @@
  * request put in it), and the time budget requests share.
  */
 import fc from 'fast-check';
-import { afterEach, describe, expect, test, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { ApiError, normaliseError } from '../../src/lib/server/api/handle.ts';
 import {
   BigCommerceError,
@@ -141,24 +141,35 @@ describe('budget', () => {
     expect(budgetLeft()).toBeUndefined();
   });
 
+  // The budget's clock (performance.now) and the timers are fake: exact readings, no waiting.
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+  const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
   test('inside, what is left; the innermost budget replaces the outer one; it follows awaits', async () => {
     await withBudget(1_000, async () => {
-      const left = budgetLeft() ?? -1;
-      expect(left).toBeGreaterThan(900);
-      expect(left).toBeLessThanOrEqual(1_000);
-      await withBudget(5_000, async () => {
-        await new Promise((resolve) => setTimeout(resolve, 5));
-        expect(budgetLeft()).toBeGreaterThan(4_000);
+      expect(budgetLeft()).toBe(1_000);
+      const inner = withBudget(5_000, async () => {
+        await wait(5);
+        expect(budgetLeft()).toBe(4_995);
       });
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      expect(budgetLeft()).toBeLessThan(985);
+      await vi.advanceTimersByTimeAsync(5);
+      await inner;
+      const later = wait(20);
+      await vi.advanceTimersByTimeAsync(20);
+      await later;
+      expect(budgetLeft()).toBe(975);
     });
     expect(budgetLeft()).toBeUndefined();
   });
 
-  test('a spent budget reads 0', async () => {
-    await withBudget(1, async () => {
-      await new Promise((resolve) => setTimeout(resolve, 10));
+  test('a spent budget reads 0', () => {
+    withBudget(1, () => {
+      vi.advanceTimersByTime(10);
       expect(budgetLeft()).toBe(0);
     });
   });

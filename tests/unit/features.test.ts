@@ -1,11 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
+import { readFileSync } from 'node:fs';
 import {
+  FEATURE_DEFAULTS,
+  FEATURE_VARIABLES,
+  featuresFromEnv,
   isResellerPath,
   pageEnabled,
   pageFeature,
   type Features,
-} from '../../src/lib/commerce/features.ts';
+} from '../../src/lib/features.ts';
 
 const ALL_ON: Features = { transactional: true, reviews: true, resellerArea: true };
 const flags = fc.record({
@@ -83,5 +87,35 @@ describe('pageFeature / pageEnabled (spec §1, §6 flags)', () => {
         expect(pageEnabled(path, { ...ALL_ON, reviews: false })).toBe(true);
       }),
     );
+  });
+});
+
+describe('featuresFromEnv: the flags as astro:env reads them (astro.config.mjs)', () => {
+  test('unset: the defaults (transactional and reviews on, reseller area off)', () => {
+    expect(featuresFromEnv({})).toEqual(FEATURE_DEFAULTS);
+    expect(FEATURE_DEFAULTS).toEqual({ transactional: true, reviews: true, resellerArea: false });
+  });
+
+  test("'true' and 'false' set a flag whatever its default", () => {
+    fc.assert(
+      fc.property(flags, (wanted) => {
+        const env = Object.fromEntries(
+          Object.entries(FEATURE_VARIABLES).map(([flag, name]) => [
+            name,
+            String(wanted[flag as keyof Features]),
+          ]),
+        );
+        expect(featuresFromEnv(env)).toEqual(wanted);
+      }),
+    );
+  });
+
+  test('the schema declares each variable with its default from here', () => {
+    const config = readFileSync(new URL('../../astro.config.mjs', import.meta.url), 'utf8');
+    for (const [flag, name] of Object.entries(FEATURE_VARIABLES)) {
+      expect(config).toMatch(
+        new RegExp(`${name}: envField\\.boolean\\(\\{[^}]*default: FEATURE_DEFAULTS\\.${flag},`),
+      );
+    }
   });
 });

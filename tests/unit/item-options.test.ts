@@ -8,7 +8,10 @@ import {
   optionValueText,
 } from '../../src/lib/commerce/item-options.ts';
 import type { ProductModifier } from '../../src/lib/commerce/types.ts';
-import { ProductModifierSchema, ProductSchema } from '../../src/lib/server/bigcommerce/schemas.ts';
+import {
+  ProductModifierSchema,
+  ProductSchema,
+} from '../../src/lib/server/bigcommerce/schemas/products.ts';
 import { t } from '../../src/lib/i18n/index.ts';
 import { CART_A, cart, line } from './helpers/shop-api.ts';
 

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { describe, expect, test } from 'vitest';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import {
   createKeyedQueue,
   createLockedQueue,
@@ -8,7 +8,27 @@ import {
 } from '../../src/lib/server/store/lock.ts';
 import { createMemoryStore } from '../../src/lib/server/store/memory.ts';
 
+// Fake clock and timers (the lock's retries, from node:timers/promises, and leases; the tasks'
+// work): no real waiting, and the order of events is the same on every run.
+beforeEach(() => {
+  vi.useFakeTimers({ fakeNodeBuiltins: true });
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
 const tick = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** `promise` once settled, the fake clock moved from timer to timer until then. */
+async function settled<T>(promise: Promise<T>): Promise<T> {
+  const state = { done: false };
+  const mark = () => {
+    state.done = true;
+  };
+  promise.then(mark, mark);
+  while (!state.done) await vi.advanceTimersToNextTimerAsync();
+  return promise;
+}
 
 describe('in-process keyed queue', () => {
   test('one key runs in order; other keys run beside it; idle keys cost nothing', async () => {
@@ -20,14 +40,16 @@ describe('in-process keyed queue', () => {
       log.push(`end ${name}`);
       return name;
     };
-    const results = await Promise.all([
-      queue.run('cart', task('a1', 20)),
-      queue.run('cart', task('a2', 1)),
-      queue.run('other', task('b1', 5)),
-    ]);
+    const results = await settled(
+      Promise.all([
+        queue.run('cart', task('a1', 20)),
+        queue.run('cart', task('a2', 1)),
+        queue.run('other', task('b1', 5)),
+      ]),
+    );
     expect(results).toEqual(['a1', 'a2', 'b1']);
     expect(log).toEqual(['start a1', 'start b1', 'end b1', 'end a1', 'start a2', 'end a2']);
-    await tick(0);
+    await settled(tick(0));
     expect(queue.size).toBe(0);
   });
 
@@ -60,21 +82,23 @@ describe('withLock over a store', () => {
           const copies = [0, 1, 2].map(() => createLockedQueue(store, options));
           const running = new Map<string, number>();
           let overlaps = 0;
-          const settled = await Promise.allSettled(
-            tasks.map(({ key, copy, ms, fails }) =>
-              (copies[copy] ?? createKeyedQueue()).run(key, async () => {
-                const inside = (running.get(key) ?? 0) + 1;
-                running.set(key, inside);
-                if (inside > 1) overlaps += 1;
-                await tick(ms);
-                running.set(key, (running.get(key) ?? 1) - 1);
-                if (fails) throw new Error('task failed');
-                return key;
-              }),
+          const outcomes = await settled(
+            Promise.allSettled(
+              tasks.map(({ key, copy, ms, fails }) =>
+                (copies[copy] ?? createKeyedQueue()).run(key, async () => {
+                  const inside = (running.get(key) ?? 0) + 1;
+                  running.set(key, inside);
+                  if (inside > 1) overlaps += 1;
+                  await tick(ms);
+                  running.set(key, (running.get(key) ?? 1) - 1);
+                  if (fails) throw new Error('task failed');
+                  return key;
+                }),
+              ),
             ),
           );
           expect(overlaps).toBe(0);
-          expect(settled.filter((s) => s.status === 'rejected')).toHaveLength(
+          expect(outcomes.filter((s) => s.status === 'rejected')).toHaveLength(
             tasks.filter((t) => t.fails).length,
           );
           // Every lock was released.
@@ -88,16 +112,16 @@ describe('withLock over a store', () => {
   test('a holder whose lease ran out does not release the next holder’s lock', async () => {
     const store = createMemoryStore();
     const slow = withLock(store, 'k', () => tick(60), { ttlMs: 20, waitMs: 1_000 });
-    await tick(30);
+    await vi.advanceTimersByTimeAsync(30);
     // The lease expired: a second holder takes the lock while the first still runs.
     let release: () => void = () => undefined;
     const held = new Promise<void>((resolve) => (release = resolve));
     const second = withLock(store, 'k', () => held, { ttlMs: 10_000, waitMs: 1_000 });
-    await slow;
+    await settled(slow);
     // The first finished and tried to release: the second's lock stands.
     expect(await store.get('lock:k')).not.toBeNull();
     await expect(
-      withLock(store, 'k', () => Promise.resolve(), { ttlMs: 10_000, waitMs: 30 }),
+      settled(withLock(store, 'k', () => Promise.resolve(), { ttlMs: 10_000, waitMs: 30 })),
     ).rejects.toBeInstanceOf(LockTimeoutError);
     release();
     await second;

@@ -121,16 +121,15 @@ describe('mayReadOrderOfCart (getOrderByCart, /paiement?commande=): issue 19', (
   });
 });
 
+// The rule over the API, with generated customers and calls: tests/integration/api-wishlist.test.ts.
 describe('mayUseWishlist (a wishlist is its customer’s only)', () => {
-  test('only the session customer who owns it; never a visitor (property)', () => {
-    fc.assert(
-      fc.property(
-        fc.integer({ min: 0, max: 50 }),
-        fc.option(fc.integer({ min: 0, max: 50 }), { nil: null }),
-        (owner, session) =>
-          mayUseWishlist({ customerId: owner }, session) ===
-          (session !== null && session > 0 && session === owner),
-      ),
-    );
+  test.each([
+    ['her own wishlist', 7, 7, true],
+    ["another customer's wishlist", 8, 7, false],
+    ["a customer's wishlist, for a visitor", 7, null, false],
+    ['a wishlist of no customer (0), for a visitor', 0, null, false],
+    ['a wishlist of no customer (0), for a session of customer 0', 0, 0, false],
+  ])('%s', (_case, owner, customerId, expected) => {
+    expect(mayUseWishlist({ customerId: owner }, customerId)).toBe(expected);
   });
 });

@@ -273,19 +273,26 @@ describe('createRenderCache', () => {
   test('concurrent fills of one key run one render (single flight)', async () => {
     const cache = createRenderCache({ buildId: 'b1' });
     let renders = 0;
+    // The render finishes when the test says so: every fill below starts while it runs.
+    let finish: () => void = () => undefined;
     const render = async () => {
       renders += 1;
-      await new Promise((resolve) => setTimeout(resolve, 10));
+      await new Promise<void>((resolve) => (finish = resolve));
       return {
         cache: cachedReply({}, Buffer.from('page'), { now: Date.now(), freshMs: 1000, staleMs: 0 }),
       };
     };
     const key = cache.keyOf('boutique.example/vue/c/lits');
-    const outcomes = await Promise.all(Array.from({ length: 20 }, () => cache.fill(key, render)));
+    const fills = Array.from({ length: 20 }, () => cache.fill(key, render));
+    expect(renders).toBe(1);
+    finish();
+    const outcomes = await Promise.all(fills);
     expect(renders).toBe(1);
     expect(outcomes.every((o) => o.cache?.identity.toString() === 'page')).toBe(true);
     expect((await cache.get(key))?.identity.toString()).toBe('page');
-    await cache.fill(key, render);
+    const later = cache.fill(key, render);
+    finish();
+    await later;
     expect(renders).toBe(2);
   });
 

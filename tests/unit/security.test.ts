@@ -5,6 +5,7 @@ import {
   isJsonRequest,
   isLogoutNavigation,
   isSameOriginRequest,
+  logoutStep,
 } from '../../src/lib/server/security.ts';
 
 const post = (headers: Record<string, string>, url = 'https://shop.test/api/bigcommerce/x') =>
@@ -187,5 +188,57 @@ describe('/deconnexion GET: logs out at once only when the shopper asked for it'
     );
     for (const method of ['POST', 'HEAD', 'PUT'])
       expect(isLogoutNavigation(get({ 'Sec-Fetch-Site': 'none' }, method))).toBe(false);
+  });
+});
+
+describe('/deconnexion: log out at once, or ask first (logoutStep)', () => {
+  const request = (method: string, headers: Record<string, string>) =>
+    new Request('http://10.0.0.5:4321/deconnexion', { method, headers });
+  test.each([
+    ['GET typed or bookmarked', 'GET', { 'Sec-Fetch-Site': 'none' }, { kind: 'log-out' }],
+    ['GET from the account menu', 'GET', { 'Sec-Fetch-Site': 'same-origin' }, { kind: 'log-out' }],
+    [
+      'GET from another site',
+      'GET',
+      { 'Sec-Fetch-Site': 'cross-site' },
+      { kind: 'ask', status: 200 },
+    ],
+    ['GET from a browser that does not say', 'GET', {}, { kind: 'ask', status: 200 }],
+    ['POST of the confirmation', 'POST', { 'Sec-Fetch-Site': 'same-origin' }, { kind: 'log-out' }],
+    ['POST with the shop origin', 'POST', { Origin: ORIGIN }, { kind: 'log-out' }],
+    [
+      'POST from another site',
+      'POST',
+      { 'Sec-Fetch-Site': 'cross-site' },
+      { kind: 'ask', status: 403 },
+    ],
+    [
+      'POST with another origin',
+      'POST',
+      { Origin: 'https://evil.test' },
+      { kind: 'ask', status: 403 },
+    ],
+    [
+      'POST typed (none) is no form of the shop',
+      'POST',
+      { 'Sec-Fetch-Site': 'none' },
+      { kind: 'ask', status: 403 },
+    ],
+    ['POST that says nothing', 'POST', {}, { kind: 'ask', status: 403 }],
+    ['HEAD only asks', 'HEAD', { 'Sec-Fetch-Site': 'none' }, { kind: 'ask', status: 200 }],
+  ] as const)('%s', (_case, method, headers, expected) => {
+    expect(logoutStep(request(method, headers), ORIGIN)).toEqual(expected);
+  });
+
+  test('logs out exactly when the POST is same-origin or the GET a logout navigation', () => {
+    const site = fc.constantFrom('none', 'same-origin', 'same-site', 'cross-site', undefined);
+    fc.assert(
+      fc.property(fc.constantFrom('GET', 'POST', 'HEAD'), site, (method, value) => {
+        const req = request(method, value === undefined ? {} : { 'Sec-Fetch-Site': value });
+        const expected =
+          method === 'POST' ? isSameOriginRequest(req, ORIGIN) : isLogoutNavigation(req);
+        expect(logoutStep(req, ORIGIN).kind === 'log-out').toBe(expected);
+      }),
+    );
   });
 });

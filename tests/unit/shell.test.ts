@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, test } from 'vitest';
-import { currentBanner } from '../../src/components/layout/banner.ts';
+import { currentBanner } from '../../src/lib/commerce/banner.ts';
 import { defaultReassurance, parseReassurance } from '../../src/components/layout/reassurance.ts';
 import { colourFamilies, themeTokens } from '../../src/components/ui/theme.ts';
 import { SCREENS } from '../../src/components/ui/tokens.ts';

@@ -1,6 +1,6 @@
 /**
  * Contentful webhook verification (src/server/webhooks/contentful.ts): the upstream contract's
- * known-answer vector (copied here: tests never read ../shared), then properties: a correctly
+ * known-answer vector (copied here: tests read no file outside the repository), then properties: a correctly
  * signed request passes; any change to the method, path, a signed header's value, the body or
  * the signature is refused; stale and future timestamps, missing headers and a signed-headers
  * list lacking its required names are refused; the notification body is read only as far as

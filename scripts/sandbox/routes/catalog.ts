@@ -1,5 +1,6 @@
 /** /v3/catalog/*: products, categories (tree, metafields), brands (catalog.v3.yml). */
 import type { SQLInputValue } from 'node:sqlite';
+import { CATALOG_SORT_FIELDS, type CatalogSortField } from '../../../src/lib/commerce/listing.ts';
 import {
   collection,
   json,
@@ -15,18 +16,8 @@ import { fold } from '../seed/random.ts';
 import type { CategoryRecord } from '../seed/types.ts';
 import type { RouteContext } from './context.ts';
 
-const PRODUCT_SORTS = [
-  'id',
-  'name',
-  'sku',
-  'price',
-  'date_modified',
-  'date_last_imported',
-  'inventory_level',
-  'is_visible',
-  'total_sold',
-] as const;
-const SORT_COLUMNS: Record<(typeof PRODUCT_SORTS)[number], string> = {
+// The catalog's sort values: the shop's table (listing.ts); each one's column here.
+const SORT_COLUMNS: Record<CatalogSortField, string> = {
   id: 'id',
   name: 'name',
   sku: 'sku',
@@ -189,7 +180,7 @@ export function listProducts(ctx: RouteContext): Reply {
     for (const word of words) where.add("search LIKE ? ESCAPE '\\'", likeEscape(word));
   }
 
-  const sort = query.oneOf('sort', PRODUCT_SORTS) ?? 'id';
+  const sort = query.oneOf('sort', CATALOG_SORT_FIELDS) ?? 'id';
   const direction = query.oneOf('direction', ['asc', 'desc'] as const) ?? 'asc';
   const include = includes(query);
   const paged = paging(query);

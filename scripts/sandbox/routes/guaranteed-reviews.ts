@@ -2,7 +2,7 @@
  * The guaranteed-reviews provider (Société des Avis Garantis), public and unauthenticated:
  * `GET /guaranteed-reviews/public/v3/reviews/{siteKey}/site` and `.../{siteKey}/{productId}`
  * answer `{ ratings: { total, average, distribution: { '1'..'5' } }, reviews: [{ id, c, r, txt,
- * date, odate, reply, rdate, lang }] }`, newest first, at most 1,000 (upstream README). A
+ * date, odate, reply, rdate, lang }] }`, newest first, at most 1,000 (the provider's documentation). A
  * product's reviews are its seeded BigCommerce reviews (routes/reviews.ts: same count and
  * ratings); the site's ratings are those of every visible product, its list the reviews of the
  * 100 most recently created ones (10,000 products' reviews would take seconds to draw), and

@@ -144,7 +144,7 @@ export function redirects(targets: RedirectTargets): RedirectRecord[] {
   return list.map((r, index) => ({ id: index + 1, site_id: SITE_ID, ...r }));
 }
 
-/** GET /v2/banners: `visible` is the string '1' or '0' (upstream README). */
+/** GET /v2/banners: `visible` is the string '1' or '0' (BigCommerce's API documentation). */
 export function banners(categoryId: number, brandId: number): BannerRecord[] {
   const created = (day: number): string => String(Math.floor(Date.UTC(2025, 0, day, 9) / 1000));
   const base = { date_type: 'always', date_from: '0', date_to: '0' };

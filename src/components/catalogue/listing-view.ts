@@ -13,7 +13,7 @@ import type { Brand } from '../../lib/commerce/types.ts';
 import { t } from '../../lib/i18n/index.ts';
 import { htmlToText } from '../../lib/server/sanitize-html.ts';
 import { breadcrumbJsonLd, type JsonLd } from '../seo/json-ld.ts';
-import type { ListingSource } from './listing-data.ts';
+import type { ListingSource } from '../../lib/server/loaders/listing-data.ts';
 import { META_DESCRIPTION_LENGTH } from './view.ts';
 
 /**

@@ -4,7 +4,7 @@
  * category", the product's most specific shown category first, from a product-dependent start.
  */
 import type { Product } from '../../lib/commerce/types.ts';
-import { productCategories, type Catalogue } from './catalogue.ts';
+import { productCategories, type Catalogue } from '../../lib/server/loaders/catalogue.ts';
 
 /** BigCommerce `related_products: [-1]`: let the store pick related products itself. */
 const AUTOMATIC = -1;

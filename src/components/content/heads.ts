@@ -11,11 +11,6 @@ import type { ContentPage, SleepContent } from '../../lib/content/types.ts';
 
 const DESCRIPTION_LENGTH = 160;
 
-/** A slug the static routes can take as one path segment: lower-case letters, digits, hyphens. */
-export function isPlainSlug(slug: string): boolean {
-  return /^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(slug) && slug.length <= 120;
-}
-
 function describe(text: string): string {
   return truncateText(text.replace(/\s+/g, ' ').trim(), DESCRIPTION_LENGTH);
 }

@@ -6,7 +6,7 @@
  * /panier or the account's wishlist). One script for the page, loaded
  * by the layout; the links themselves are static markup rendered once per build.
  */
-import { FEATURE_RESELLER_AREA } from 'astro:env/client';
+import { features } from '../../lib/env-client.ts';
 import { createTranslator, parseMessages } from '../../lib/i18n/translate.ts';
 import { $cartItemCount } from '../../lib/stores/cart.ts';
 import { $customer, $isAuthenticated } from '../../lib/stores/customer.ts';
@@ -24,7 +24,7 @@ for (const link of document.querySelectorAll<HTMLAnchorElement>('a[data-account-
   const t = createTranslator(parseMessages(link.dataset.messages));
   const label = link.querySelector<HTMLElement>('[data-account-label]');
   const update = () => {
-    const view = accountLinkView($isAuthenticated.get(), $customer.get(), t, FEATURE_RESELLER_AREA);
+    const view = accountLinkView($isAuthenticated.get(), $customer.get(), t, features.resellerArea);
     link.href = view.href;
     if (label) label.textContent = view.label;
     link.dataset.opensLogin = String(view.opensLoginModal);

@@ -2,7 +2,7 @@
  * Fixed destinations of the shell's links (spec §2): legal pages, sleep content, account,
  * cart, the affiliate page, and the support site's FAQ and new-request pages.
  */
-import { SUPPORT_FAQ_URL, SUPPORT_REQUEST_URL, SUPPORT_URL } from 'astro:env/client';
+import { supportSettings } from '../../lib/env-client.ts';
 import { supportLinks, type SupportLinks } from '../../lib/support-links.ts';
 import { AFFILIATE_PATH } from './menu.ts';
 
@@ -30,11 +30,7 @@ export const LEGAL_LINKS = [
 export const LEGAL_PATHS: readonly string[] = LEGAL_LINKS.map((link) => link.path);
 
 /** spec §2 / §9 support site: help, FAQ and new-request links as configured (`supportLinks`). */
-export const SUPPORT_LINKS: SupportLinks = supportLinks({
-  base: SUPPORT_URL,
-  faq: SUPPORT_FAQ_URL,
-  request: SUPPORT_REQUEST_URL,
-});
+export const SUPPORT_LINKS: SupportLinks = supportLinks(supportSettings);
 
 /** A support link's attributes: another site opens in a new tab. */
 export const supportLinkAttributes = (external: boolean) =>

@@ -7,7 +7,7 @@
  * an empty header. Resellers (spec §6) see no sleep-content, affiliate or social link, and their
  * cart links open the reseller cart. Pure.
  */
-import { pageEnabled, type Features } from '../../lib/commerce/features.ts';
+import { pageEnabled, type Features } from '../../lib/features.ts';
 import { CART_PATH, RESELLER_CART_PATH } from '../../lib/commerce/routes.ts';
 import type { CategoryNode } from '../../lib/commerce/types.ts';
 import { categoryPath } from '../../lib/commerce/slug.ts';

@@ -4,7 +4,7 @@
  * "added to cart" notification; a drawer on the native `<dialog>`.
  */
 import { useStore } from '@nanostores/react';
-import { FEATURE_RESELLER_AREA } from 'astro:env/client';
+import { features } from '../../lib/env-client.ts';
 import { CART_PATH, RESELLER_CART_PATH } from '../../lib/commerce/routes.ts';
 import { inResellerMode } from '../../lib/commerce/shop-mode.ts';
 import { $customer } from '../../lib/stores/customer.ts';
@@ -32,7 +32,7 @@ export function CartSidebar({ t }: { t: Translate }) {
   const count = useStore($cartItemCount);
   const totals = cartTotalsView(useStore($cartTotals));
   const empty = items.length === 0;
-  const reseller = inResellerMode(useStore($customer), FEATURE_RESELLER_AREA);
+  const reseller = inResellerMode(useStore($customer), features.resellerArea);
 
   // spec §9 analytics: view_cart each time the sidebar opens.
   useEffect(() => {

@@ -30,6 +30,17 @@ export type AccountView =
   | { kind: 'order'; orderId: number }
   | { kind: 'not-found' };
 
+/** An order id as the shop's paths and queries carry it: digits, no leading zero, at most 10. */
+const ORDER_ID = /^[1-9]\d{0,9}$/;
+
+/**
+ * The order id of a path segment or query value (`/mon-compte/mes-commandes/{id}`,
+ * `/paiement?commande={id}`), or null when it is none.
+ */
+export function parseOrderId(value: string | null | undefined): number | null {
+  return typeof value === 'string' && ORDER_ID.test(value) ? Number(value) : null;
+}
+
 /** The view of `/mon-compte/{page}` (the part after `/mon-compte/`, possibly empty). */
 export function accountView(page: string | undefined): AccountView {
   const parts = (page ?? '').split('/').filter((part) => part !== '');
@@ -41,7 +52,8 @@ export function accountView(page: string | undefined): AccountView {
   if (section === 'mes-favoris' && id === undefined) return { kind: 'wishlist' };
   if (section === 'mes-commandes') {
     if (id === undefined) return { kind: 'orders' };
-    if (/^[1-9]\d{0,9}$/.test(id)) return { kind: 'order', orderId: Number(id) };
+    const orderId = parseOrderId(id);
+    if (orderId !== null) return { kind: 'order', orderId };
   }
   return { kind: 'not-found' };
 }

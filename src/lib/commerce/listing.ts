@@ -6,9 +6,25 @@ import { productColours, type Swatch } from './swatches.ts';
 import type { Brand, Cents, Pagination, Product, ProductOption } from './types.ts';
 import type { MessageKey } from '../i18n/index.ts';
 
-/** BigCommerce catalog `sort` values (catalog.v3 products `sort` enum) the shop can apply. */
-export type SortField =
-  'id' | 'name' | 'sku' | 'price' | 'date_modified' | 'inventory_level' | 'total_sold';
+/**
+ * BigCommerce's catalog `sort` values (catalog.v3 products `sort` enum), the one table of them:
+ * the connector's argument schema (`server/bigcommerce/queries.ts`) and the sandbox
+ * (`scripts/sandbox/routes/catalog.ts`) accept exactly these.
+ */
+export const CATALOG_SORT_FIELDS = [
+  'id',
+  'name',
+  'sku',
+  'price',
+  'date_modified',
+  'date_last_imported',
+  'inventory_level',
+  'is_visible',
+  'total_sold',
+] as const;
+export type CatalogSortField = (typeof CATALOG_SORT_FIELDS)[number];
+/** The catalog `sort` values the shop can apply itself (`compareBy`). */
+export type SortField = Exclude<CatalogSortField, 'date_last_imported' | 'is_visible'>;
 export type SortDirection = 'asc' | 'desc';
 
 export interface SortOption {

@@ -1,4 +1,5 @@
 import { t, type MessageKey } from '../i18n/index.ts';
+import { ORDER_STATUS_NAMES } from './order-status-names.ts';
 
 export type OrderStatusColor = 'success' | 'danger' | 'highlight';
 
@@ -8,25 +9,6 @@ export interface OrderStatus {
   name: MessageKey;
   color: OrderStatusColor;
 }
-
-/** spec §4 order statuses 0 to 14, in id order. */
-export const ORDER_STATUS_NAMES = [
-  'Incomplete',
-  'Pending',
-  'Shipped',
-  'Partially Shipped',
-  'Refunded',
-  'Cancelled',
-  'Declined',
-  'Awaiting Payment',
-  'Awaiting Pickup',
-  'Awaiting Shipment',
-  'Completed',
-  'Awaiting Fulfillment',
-  'Manual Verification Required',
-  'Disputed',
-  'Partially Refunded',
-] as const satisfies readonly MessageKey[];
 
 const DANGER: readonly string[] = ['Refunded', 'Cancelled', 'Declined', 'Disputed'];
 

@@ -1,6 +1,6 @@
 import type { Cents, Product, Variant } from './types.ts';
 
-/** A price as the shop displays it (STYLE.md: a displayed price is a tagged value). */
+/** A price as the shop displays it: a displayed price is a tagged value. */
 export interface DisplayPrice {
   regular: Cents;
   /** The sale price when it is a real reduction of `regular`, else null. */

@@ -3,7 +3,7 @@
  * (`src/lib/server/bigcommerce/`) parses upstream snake_case replies into these with zod;
  * pages, islands and the pure rules of `src/lib/commerce/` only ever see these shapes.
  *
- * Money is in integer cents everywhere in the domain (STYLE.md "Money in integer cents").
+ * Money is in integer cents everywhere in the domain (`money.ts` formats it).
  */
 
 export type Cents = number;

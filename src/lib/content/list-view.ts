@@ -11,7 +11,16 @@ export const SLEEP_CONTENT_VIEW = '/vue/les-yeux-fermes';
 
 /** A tag id as Contentful writes them (letters, digits, `_`, `-`, `.`), at most 64 characters. */
 const TAG_ID = /^[A-Za-z0-9_.-]{1,64}$/;
-const PAGE_PATH = /^\/les-yeux-fermes\/page\/([1-9][0-9]{0,5})$/;
+/** A list page number: digits only, no sign, no leading zero, at most six digits. */
+const PAGE_NUMBER = '[1-9][0-9]{0,5}';
+const PAGE_PARAM = new RegExp(`^${PAGE_NUMBER}$`);
+const PAGE_PATH = new RegExp(`^${SLEEP_CONTENT_ROOT}/page/(${PAGE_NUMBER})$`);
+
+/** The page number of a list page's path (`/les-yeux-fermes/page/{n}`), or null for any other. */
+export function sleepListPageOf(pathname: string): number | null {
+  const match = PAGE_PATH.exec(pathname);
+  return match ? Number(match[1]) : null;
+}
 
 export interface SleepListQuery {
   /** Tag id filtered on, or null for the whole list. */
@@ -31,7 +40,7 @@ export function parseSleepListQuery(params: URLSearchParams): SleepListQuery | n
   if (tag === undefined) return null;
   const pageValue = params.get('page');
   if (pageValue === null) return { tag, page: 1 };
-  if (!/^[1-9][0-9]{0,5}$/.test(pageValue)) return null;
+  if (!PAGE_PARAM.test(pageValue)) return null;
   return { tag, page: Number(pageValue) };
 }
 
@@ -55,12 +64,8 @@ export function sleepListPath(page: number, tag: string | null = null): string {
  * plain list page (served pre-rendered) or not a list page at all.
  */
 export function sleepContentViewPath(pathname: string, search: string): string | null {
-  let page = 1;
-  if (pathname !== SLEEP_CONTENT_ROOT) {
-    const match = PAGE_PATH.exec(pathname);
-    if (!match) return null;
-    page = Number(match[1]);
-  }
+  const page = pathname === SLEEP_CONTENT_ROOT ? 1 : sleepListPageOf(pathname);
+  if (page === null) return null;
   const params = new URLSearchParams(search);
   if (!params.has('tag')) return null;
   const raw = params.get('tag') ?? '';

@@ -5,18 +5,18 @@
  * with a checked link. Pure: the category paths come from a lookup the caller builds from the
  * visible category tree.
  *
- * Every link is checked by the shop's one rule for targets (`redirect-target.ts`): an external
+ * Every link is checked by the shop's one URL-safety module (`url-safety.ts`): an external
  * link is an absolute `http(s)` URL without userinfo, an internal or free link a local path of
  * the shop. An entry whose link fails (a `javascript:` call to action, an unknown or hidden
  * category, an unresolved link still `{ sys: { type: 'Link' } }`, a type the shop does not
  * know) is dropped, as is a group left without links. Cycles and nesting are bounded.
  */
-import { localPath } from '../commerce/redirect-target.ts';
 import { categoryPath as categoryPathOfUrl } from '../commerce/slug.ts';
 import type { CategoryNode } from '../commerce/types.ts';
 import { brandCornerPath, contentPagePath, pagePath } from './paths.ts';
-import { httpUrl, normaliseRichText } from './rich-text.ts';
+import { normaliseRichText } from './rich-text.ts';
 import type { NavigationEntry, NavigationLinkType } from './types.ts';
+import { httpHref, localPath } from '../url-safety.ts';
 
 /** Deepest group nesting read below a named navigation (the menus show two or three levels). */
 export const MAX_NAVIGATION_DEPTH = 6;
@@ -90,7 +90,7 @@ function callToAction(fields: Record<string, unknown>): Link | null {
   const kind = text(fields.type).toLowerCase();
   const value = typeof fields.url === 'string' ? fields.url : null;
   if (kind === 'external') {
-    const url = httpUrl(value);
+    const url = httpHref(value);
     return url === null
       ? null
       : { type: 'callToActionExternal', url, slug: null, isExternalLink: true };

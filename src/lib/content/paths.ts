@@ -5,7 +5,7 @@
  * A slug that cannot make a clean local path (dot segments, control characters, another
  * origin...) gives null: the link is not rendered. Pure.
  */
-import { localPath } from '../commerce/redirect-target.ts';
+import { hasControlCharacters, localPath } from '../url-safety.ts';
 import { SLEEP_CONTENT_PATH } from './sleep-content.ts';
 
 /** Longest slug read (a longer one is an authoring mistake or an attack). */
@@ -14,8 +14,7 @@ const MAX_SLUG_LENGTH = 512;
 /** The path segments of a slug, each escaped; null for an unusable slug. */
 function segments(slug: string): string[] | null {
   if (slug.length > MAX_SLUG_LENGTH) return null;
-  // eslint-disable-next-line no-control-regex -- control characters are what is refused
-  if (/[\u0000-\u001f\u007f\\]/.test(slug)) return null;
+  if (hasControlCharacters(slug) || slug.includes('\\')) return null;
   const parts = slug
     .trim()
     .replace(/^\/+|\/+$/g, '')
@@ -28,7 +27,7 @@ function segments(slug: string): string[] | null {
 function pathOf(parts: string[] | null): string | null {
   if (parts === null) return null;
   const path = `/${parts.join('/')}`;
-  // Same rule as every other local target of the shop (redirect-target.ts).
+  // Same rule as every other local path of the shop (url-safety.ts).
   return localPath(path) === path ? path : null;
 }
 

@@ -1,23 +1,46 @@
 /**
- * The content service's rich text (Contentful `document` nodes) made into HTML by an escaping
- * renderer, and into plain text (meta descriptions, card excerpts). Pure: usable anywhere.
+ * The content service's rich text (Contentful `document` nodes) made into HTML by Contentful's
+ * own renderer (`@contentful/rich-text-html-renderer`), and into plain text (meta descriptions,
+ * card excerpts). Pure: usable anywhere.
  *
- * The renderer builds every tag itself: text is escaped, only the known node types make
- * elements (anything else gives its children, themselves rendered by these rules), links only
- * for `http(s)`, `mailto`, `tel` and local paths, pictures only from absolute `http(s)` URLs.
- * It follows the shop's sanitiser (`src/lib/server/sanitize-html.ts`), through which its output
- * still goes (`RichText.astro`): headings from h2 to h4 (the page has its h1), `rel="noopener
- * noreferrer"` and no `target` on links leaving the shop, void elements self-closed, text
- * escaped as the sanitiser writes it (`&`, `<`, `>`; in attributes also `"`), so that for
- * well-formed documents `sanitizeHtml(renderRichText(d)) === renderRichText(d)`. Blocks are
- * only rendered where HTML allows them (a block inside a paragraph or a heading gives its text),
- * so the markup never depends on a parser's repair. Depth and size are bounded.
+ * The library walks the tree, escapes every text (`&`, `<`, `>`, `"`, `'`) and applies the
+ * marks. The shop's rules come before it and in its options:
+ * - `shape` gives the library only what it may read: known node types (an unknown one, or a
+ *   nested `document`, gives its content in its place, so neither the library's defaults nor a
+ *   prototype key like `constructor` is ever reached), text values as strings without NUL, a
+ *   line break (`\n`, shift+enter in Contentful) as a `<br />` node, the six known marks once
+ *   each, lists holding list items only (anything else wrapped in one), depth and size bounded
+ *   (cycles are cut by the depth).
+ * - `renderNode` overrides every node type it lets through, since the shop's markup differs
+ *   for each: links only for `http(s)`, `mailto`, `tel` and local paths (`linkHref`, the shop's
+ *   URL-safety module), `rel="noopener noreferrer"` and no `target` on links leaving the shop,
+ *   no link inside a link; entries linked or embedded as links to their page, assets as
+ *   pictures in a `<figure>` (Contentful's image API) or links to their file; headings from h2
+ *   to h4 (the page has its h1) without skipping a level; `<tbody>` in tables; void elements
+ *   self-closed; empty blocks left out; and a block only where HTML allows it (a block inside
+ *   a paragraph or a heading gives its content), so the markup never depends on a parser's
+ *   repair.
+ * - `renderMark`: bold as `<strong>`, italic as `<em>` (underline, code, sup and sub are the
+ *   library's `<u>`, `<code>`, `<sup>`, `<sub>`).
+ *
+ * The output still goes through the shop's sanitiser (`src/lib/server/sanitize-html.ts`) in
+ * `RichText.astro`, and is within its allow-list: for well-formed documents
+ * `sanitizeHtml(renderRichText(d))` is `renderRichText(d)` but for `&#39;` and `&quot;` in text,
+ * which the sanitiser writes as `'` and `"`.
  *
  * `normaliseRichText` turns a field as the connector resolved it (links replaced by entries
  * and assets, maybe cyclic) into a small, acyclic, JSON-safe `RichTextDocument` whose
  * embedded targets keep only what rendering needs.
  */
-import { localPath, redirectTarget } from '../commerce/redirect-target.ts';
+import {
+  documentToHtmlString,
+  type CommonNode,
+  type Next,
+  type NodeRenderer,
+  type RenderNode,
+} from '@contentful/rich-text-html-renderer';
+import { BLOCKS, INLINES, MARKS, type Block, type Document } from '@contentful/rich-text-types';
+import { EXTERNAL_LINK_REL, httpHref, linkHref, localPath, type LinkHref } from '../url-safety.ts';
 import { entryPath as defaultEntryPath } from './paths.ts';
 import type { RichTextDocument, RichTextNode } from './types.ts';
 
@@ -25,15 +48,11 @@ import type { RichTextDocument, RichTextNode } from './types.ts';
 export const MAX_RICH_TEXT_DEPTH = 32;
 /** Most nodes rendered per document (beyond, the rest is dropped). */
 export const MAX_RICH_TEXT_NODES = 20_000;
-/** Longest URL kept in a link or a picture. */
-const MAX_URL_LENGTH = 2048;
 /** Width of pictures in rich text (CSS pixels), asked from Contentful's image API. */
 export const RICH_TEXT_IMAGE_WIDTH = 800;
 /** heading-1 renders as h2 (the page keeps its one h1), and no heading goes below h4 (as the sanitiser). */
 const HEADING_OFFSET = 1;
 const HEADING_MAX = 4;
-/** `rel` of links leaving the shop, as the sanitiser sets it. */
-const EXTERNAL_REL = 'noopener noreferrer';
 
 /** An entry a rich text links to or embeds, as the renderer reads it. */
 export interface RichTextEntry {
@@ -72,29 +91,20 @@ export interface RichTextOptions {
   imageWidth?: number;
 }
 
-type Context = 'block' | 'inline' | 'link';
-
-interface State {
-  nodes: number;
-  options: RichTextOptions;
-  /** Level of the last heading written (1: the page's own h1), so none skips a level. */
-  lastHeading: number;
-}
-
 // --- escaping ------------------------------------------------------------------------------
 
 /** NUL has no place in text (browsers and parsers read it differently). */
 // eslint-disable-next-line no-control-regex -- NUL is what is removed
 const NUL = /\u0000/g;
 
-/** Text content escaped as the sanitiser writes it: `&`, `<`, `>`. */
-export function escapeText(text: string): string {
-  return text.replace(NUL, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
-
-/** A double-quoted attribute value: `&`, `<`, `>`, `"` escaped. */
-export function escapeAttribute(text: string): string {
-  return escapeText(text).replace(/"/g, '&quot;');
+/** A double-quoted attribute value: `&`, `<`, `>`, `"` escaped (text is the library's). */
+function escapeAttribute(text: string): string {
+  return text
+    .replace(NUL, '')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;');
 }
 
 // --- reading hostile trees -----------------------------------------------------------------
@@ -144,7 +154,7 @@ export function assetOf(data: unknown): RichTextAsset | null {
   const image = isRecord(details.image) ? details.image : {};
   const id = str(target.sys.id);
   // An asset is only of use with an absolute http(s) URL (the connector resolves `//host/...`).
-  const url = httpUrl(file.url);
+  const url = httpHref(file.url);
   if (id === '' || url === null) return null;
   return {
     id,
@@ -159,56 +169,9 @@ export function assetOf(data: unknown): RichTextAsset | null {
 
 // --- URLs ----------------------------------------------------------------------------------
 
-/** A URL as the browser's URL parser reads it: C0 controls and spaces trimmed, tabs and newlines dropped. */
-function urlAsParsed(value: string): string {
-  let start = 0;
-  let end = value.length;
-  while (start < end && value.charCodeAt(start) <= 0x20) start++;
-  while (end > start && value.charCodeAt(end - 1) <= 0x20) end--;
-  return value.slice(start, end).replace(/[\t\n\r]/g, '');
-}
-
-// eslint-disable-next-line no-control-regex -- control characters are what is refused
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
-const SCHEME = /^([a-z][a-z\d+.-]*):/i;
-
-/** An absolute http(s) URL without userinfo, normalised, or null. */
-export function httpUrl(value: unknown): string | null {
-  if (typeof value !== 'string' || value.length > MAX_URL_LENGTH) return null;
-  const text = urlAsParsed(value);
-  if (CONTROL.test(text) || !/^https?:/i.test(text)) return null;
-  return redirectTarget(text, { kind: 'platform' })?.location ?? null;
-}
-
-/**
- * Where a rich-text link may point: an absolute `http(s)` URL (external), a `mailto:` or
- * `tel:` URL, or a local path of the shop; null for anything else (`javascript:`, `data:`,
- * `vbscript:`, relative paths, other origins, control characters...), whatever its case,
- * spaces or control characters around and inside the scheme.
- */
-export function safeHref(value: unknown): { href: string; external: boolean } | null {
-  if (typeof value !== 'string' || value.length > MAX_URL_LENGTH) return null;
-  const text = urlAsParsed(value);
-  if (text === '' || CONTROL.test(text)) return null;
-  if (text.startsWith('/')) {
-    const path = localPath(text);
-    return path === null ? null : { href: path, external: false };
-  }
-  const scheme = SCHEME.exec(text)?.[1]?.toLowerCase();
-  if (scheme === 'http' || scheme === 'https') {
-    const url = httpUrl(text);
-    return url === null ? null : { href: url, external: true };
-  }
-  if (scheme === 'mailto' || scheme === 'tel') {
-    const rest = text.slice(scheme.length + 1);
-    return rest.trim() === '' ? null : { href: `${scheme}:${rest}`, external: false };
-  }
-  return null;
-}
-
 /** Contentful's image API for its own hosts: width, WebP, quality 70. */
 export function contentfulImageSrc(asset: RichTextAsset, width: number): string {
-  const url = httpUrl(asset.url);
+  const url = httpHref(asset.url);
   if (url === null) return asset.url;
   const parsed = new URL(url);
   if (!parsed.hostname.endsWith('.ctfassets.net')) return url;
@@ -218,67 +181,105 @@ export function contentfulImageSrc(asset: RichTextAsset, width: number): string 
   return parsed.href;
 }
 
-// --- rendering -----------------------------------------------------------------------------
+// --- shaping: what the library may read ----------------------------------------------------
 
-function renderChildren(
-  node: Record<string, unknown>,
-  context: Context,
-  state: State,
-  depth: number,
-): string {
-  let html = '';
-  for (const child of childrenOf(node)) html += renderNode(child, context, state, depth + 1);
-  return html;
+/** The shop's own node: a line break inside a text (never read from a document). */
+const LINE_BREAK = 'line-break';
+/** Marks shown (others, `strikethrough` included, leave their text as it is). */
+const MARKS_SHOWN: ReadonlySet<string> = new Set([
+  MARKS.BOLD,
+  MARKS.ITALIC,
+  MARKS.UNDERLINE,
+  MARKS.CODE,
+  MARKS.SUPERSCRIPT,
+  MARKS.SUBSCRIPT,
+]);
+const LISTS: ReadonlySet<string> = new Set([BLOCKS.UL_LIST, BLOCKS.OL_LIST]);
+
+/** A text node as the library reads it: a string without NUL (marks as `textPieces` keeps them). */
+function textNode(value: string, marks: { type: string }[] = []): CommonNode {
+  return { nodeType: 'text', value: value.replace(NUL, ''), marks, data: {} };
 }
 
-const MARK_TAGS: Readonly<Record<string, string>> = {
-  bold: 'strong',
-  italic: 'em',
-  underline: 'u',
-  code: 'code',
-  superscript: 'sup',
-  subscript: 'sub',
-};
+function nodeOf(nodeType: string, data: Record<string, unknown>, content: CommonNode[]) {
+  // The library types nodes by its enums; `shape` lets through only the types it renders.
+  return { nodeType, data, content } as unknown as Block;
+}
 
-function renderText(node: Record<string, unknown>): string {
-  const value = str(node.value).replace(/\r\n?/g, '\n');
-  if (value === '') return '';
-  let html = value.split('\n').map(escapeText).join('<br />');
-  const marks = Array.isArray(node.marks) ? node.marks : [];
-  const seen = new Set<string>();
-  for (const mark of marks) {
+/** A text's pieces: its lines as text nodes, a line-break node between two. */
+function textPieces(node: Record<string, unknown>): CommonNode[] {
+  const marks: { type: string }[] = [];
+  for (const mark of Array.isArray(node.marks) ? node.marks : []) {
     const type = isRecord(mark) ? str(mark.type) : '';
-    const tag = Object.hasOwn(MARK_TAGS, type) ? MARK_TAGS[type] : undefined;
-    if (tag === undefined || seen.has(tag)) continue;
-    seen.add(tag);
-    html = `<${tag}>${html}</${tag}>`;
+    if (MARKS_SHOWN.has(type) && !marks.some((m) => m.type === type)) marks.push({ type });
   }
-  return html;
+  const pieces: CommonNode[] = [];
+  str(node.value)
+    .split(/\r\n?|\n/)
+    .forEach((line, index) => {
+      if (index > 0) pieces.push(nodeOf(LINE_BREAK, {}, []));
+      if (line !== '') pieces.push(textNode(line, marks));
+    });
+  return pieces;
 }
 
-function anchor(href: { href: string; external: boolean }, inner: string): string {
-  if (inner === '') return '';
-  const rel = href.external ? ` rel="${EXTERNAL_REL}"` : '';
-  return `<a href="${escapeAttribute(href.href)}"${rel}>${inner}</a>`;
+interface Shaping {
+  nodes: number;
+  /** Whether the renderer has a renderer of its own for a node type. */
+  known: (nodeType: string) => boolean;
 }
 
-/** A link to a node's target, or its content alone when it may not or cannot be a link. */
-function link(
-  href: { href: string; external: boolean } | null,
+/** The children of a node as the library may read them (in a list: list items only). */
+function shapeContent(
   node: Record<string, unknown>,
-  context: Context,
-  state: State,
   depth: number,
-): string {
-  if (context === 'link' || href === null) {
-    return renderChildren(node, context === 'block' ? 'inline' : context, state, depth);
+  shaping: Shaping,
+): CommonNode[] {
+  const list = LISTS.has(str(node.nodeType));
+  const content: CommonNode[] = [];
+  for (const child of childrenOf(node)) {
+    if (list && !(isRecord(child) && child.nodeType === BLOCKS.LIST_ITEM)) {
+      // A list holds list items: anything else stands in one of its own.
+      if (depth + 1 > MAX_RICH_TEXT_DEPTH || shaping.nodes >= MAX_RICH_TEXT_NODES) break;
+      shaping.nodes++;
+      content.push(nodeOf(BLOCKS.LIST_ITEM, {}, shape(child, depth + 2, shaping)));
+    } else {
+      content.push(...shape(child, depth + 1, shaping));
+    }
   }
-  return anchor(href, renderChildren(node, 'link', state, depth));
+  return content;
 }
 
-function entryHref(entry: RichTextEntry | null, state: State) {
+/** A node as the library may read it (see the file comment): itself, or its content in its place. */
+function shape(value: unknown, depth: number, shaping: Shaping): CommonNode[] {
+  if (!isRecord(value) || depth > MAX_RICH_TEXT_DEPTH) return [];
+  if (shaping.nodes >= MAX_RICH_TEXT_NODES) return [];
+  shaping.nodes++;
+  const nodeType = str(value.nodeType);
+  if (nodeType === 'text') return textPieces(value);
+  const content = shapeContent(value, depth, shaping);
+  if (!shaping.known(nodeType)) return content;
+  return [nodeOf(nodeType, isRecord(value.data) ? value.data : {}, content)];
+}
+
+// --- rendering: the library's options ------------------------------------------------------
+
+/**
+ * Where a node is rendered: a block place (the document, a quote, a list item, a cell), an
+ * inline one (a paragraph, a heading), inside a link, or directly in a list, a table or a row.
+ */
+type Place = 'block' | 'inline' | 'link' | 'list' | 'table' | 'row';
+
+/** Which children of a table or a row it shows (the others are left out). */
+type Keep = (node: CommonNode) => boolean;
+const always: Keep = () => true;
+const isRow: Keep = (node) => node.nodeType === BLOCKS.TABLE_ROW;
+const isCell: Keep = (node) =>
+  node.nodeType === BLOCKS.TABLE_CELL || node.nodeType === BLOCKS.TABLE_HEADER_CELL;
+
+function entryHref(entry: RichTextEntry | null, options: RichTextOptions): LinkHref | null {
   if (entry === null) return null;
-  const path = (state.options.entryPath ?? defaultPath)(entry);
+  const path = (options.entryPath ?? defaultPath)(entry);
   const local = typeof path === 'string' ? localPath(path) : null;
   return local === null ? null : { href: local, external: false };
 }
@@ -287,23 +288,29 @@ function defaultPath(entry: RichTextEntry): string | null {
   return defaultEntryPath(entry.contentType, entry.slug);
 }
 
-function assetHref(asset: RichTextAsset | null) {
-  const url = asset === null ? null : httpUrl(asset.url);
+function assetHref(asset: RichTextAsset | null): LinkHref | null {
+  const url = asset === null ? null : httpHref(asset.url);
   return url === null ? null : { href: url, external: true };
 }
 
-function picture(asset: RichTextAsset, state: State): string | null {
+function anchor(href: LinkHref, inner: string): string {
+  if (inner === '') return '';
+  const rel = href.external ? ` rel="${EXTERNAL_LINK_REL}"` : '';
+  return `<a href="${escapeAttribute(href.href)}"${rel}>${inner}</a>`;
+}
+
+function picture(asset: RichTextAsset, options: RichTextOptions): string | null {
   if (!asset.contentType.toLowerCase().startsWith('image/')) return null;
   const wanted = Math.max(
     1,
-    Math.min(4000, Math.trunc(state.options.imageWidth ?? RICH_TEXT_IMAGE_WIDTH)),
+    Math.min(4000, Math.trunc(options.imageWidth ?? RICH_TEXT_IMAGE_WIDTH)),
   );
   const width = asset.width === null ? null : Math.min(asset.width, wanted);
   const height =
     width === null || asset.width === null || asset.height === null
       ? null
       : Math.max(1, Math.round((asset.height * width) / asset.width));
-  const src = httpUrl((state.options.imageSrc ?? contentfulImageSrc)(asset, width ?? wanted));
+  const src = httpHref((options.imageSrc ?? contentfulImageSrc)(asset, width ?? wanted));
   if (src === null) return null;
   const size =
     width !== null && height !== null && height <= 4000
@@ -313,131 +320,111 @@ function picture(asset: RichTextAsset, state: State): string | null {
   return `<img src="${escapeAttribute(src)}" alt="${escapeAttribute(alt)}"${size} loading="lazy" decoding="async" />`;
 }
 
-function embeddedAsset(node: Record<string, unknown>, context: Context, state: State): string {
-  const asset = assetOf(node.data);
-  if (asset === null) return '';
-  const label = escapeText(asset.title || asset.description);
-  if (context === 'link') return label;
-  const image = picture(asset, state);
-  if (image !== null) return context === 'block' ? `<figure>${image}</figure>` : image;
-  const href = assetHref(asset);
-  const file = href === null ? label : anchor(href, label);
-  return context === 'block' && file !== '' ? `<p>${file}</p>` : file;
-}
+/** The shop's node renderers for one document: they share where they are and the last heading. */
+function shopRenderers(options: RichTextOptions): RenderNode {
+  let place: Place = 'block';
+  /** Level of the last heading written (1: the page's own h1), so none skips a level. */
+  let lastHeading = 1;
 
-function embeddedEntry(node: Record<string, unknown>, context: Context, state: State): string {
-  const entry = entryOf(node.data);
-  if (entry === null || entry.title === '') return '';
-  const title = escapeText(entry.title);
-  const href = context === 'link' ? null : entryHref(entry, state);
-  const html = href === null ? title : anchor(href, title);
-  return context === 'block' ? `<p>${html}</p>` : html;
-}
+  /** `nodes` rendered in `inner`, then back where we were. */
+  const within = (inner: Place, next: Next, nodes: CommonNode[]): string => {
+    const outer = place;
+    place = inner;
+    try {
+      return next(nodes);
+    } finally {
+      place = outer;
+    }
+  };
+  /** Text the shop writes (an entry's or an asset's title), escaped by the library. */
+  const label = (value: string, next: Next) => next([textNode(value)]);
 
-/**
- * The level a heading is written at: its own plus the offset, at most h4, and never more than
- * one below the heading before it (a text opening on heading-3 still starts at h2), so the
- * page's outline has no gap (WCAG heading order).
- */
-function headingLevel(nodeType: string, state: State): number {
-  const level = Number(nodeType.slice('heading-'.length));
-  const wanted = Math.min(HEADING_MAX, level + HEADING_OFFSET);
-  const written = Math.max(2, Math.min(wanted, state.lastHeading + 1));
-  state.lastHeading = written;
-  return written;
-}
+  /** A block element around its content read in `inner`; out of place its content only. */
+  const block =
+    (open: string, close: string, inner: Place, keep: Keep = always): NodeRenderer =>
+    (node, next) => {
+      if (place !== 'block') return next(node.content);
+      const html = within(inner, next, node.content.filter(keep));
+      return html === '' ? '' : open + html + close;
+    };
+  /** A list item, a row or a cell: an element where its container put it, else its content. */
+  const part =
+    (tag: string, where: Place, inner: Place, keep: Keep = always): NodeRenderer =>
+    (node, next) =>
+      place === where
+        ? `<${tag}>${within(inner, next, node.content.filter(keep))}</${tag}>`
+        : next(node.content);
 
-function list(
-  tag: 'ul' | 'ol',
-  node: Record<string, unknown>,
-  state: State,
-  depth: number,
-): string {
-  let items = '';
-  for (const child of childrenOf(node)) {
-    const item = isRecord(child) && child.nodeType === 'list-item' ? child : { content: [child] };
-    if (depth + 1 > MAX_RICH_TEXT_DEPTH) break;
-    state.nodes++;
-    items += `<li>${renderChildren(item, 'block', state, depth + 1)}</li>`;
-  }
-  return items === '' ? '' : `<${tag}>${items}</${tag}>`;
-}
+  /**
+   * The level a heading is written at: its own plus the offset, at most h4, and never more
+   * than one below the heading before it (a text opening on heading-3 still starts at h2), so
+   * the page's outline has no gap (WCAG heading order).
+   */
+  const heading: NodeRenderer = (node, next) => {
+    if (place !== 'block') return next(node.content);
+    const html = within('inline', next, node.content);
+    if (html === '') return '';
+    const wanted = Math.min(HEADING_MAX, Number(node.nodeType.slice(-1)) + HEADING_OFFSET);
+    lastHeading = Math.max(2, Math.min(wanted, lastHeading + 1));
+    return `<h${lastHeading}>${html}</h${lastHeading}>`;
+  };
 
-function table(node: Record<string, unknown>, state: State, depth: number): string {
-  let rows = '';
-  for (const row of childrenOf(node)) {
-    if (!isRecord(row) || row.nodeType !== 'table-row' || depth + 2 > MAX_RICH_TEXT_DEPTH) continue;
-    state.nodes++;
-    let cells = '';
-    for (const cell of childrenOf(row)) {
-      if (!isRecord(cell) || state.nodes >= MAX_RICH_TEXT_NODES) continue;
-      const tag =
-        cell.nodeType === 'table-header-cell' ? 'th' : cell.nodeType === 'table-cell' ? 'td' : null;
-      if (tag === null) continue;
-      state.nodes++;
-      cells += `<${tag}>${renderChildren(cell, 'block', state, depth + 2)}</${tag}>`;
-    }
-    rows += `<tr>${cells}</tr>`;
-  }
-  return rows === '' ? '' : `<table><tbody>${rows}</tbody></table>`;
-}
+  /** A link to `href`, or its content alone when it may not or cannot be a link. */
+  const link =
+    (hrefOf: (data: Record<string, unknown>) => LinkHref | null): NodeRenderer =>
+    (node, next) => {
+      const href = place === 'link' ? null : hrefOf(node.data);
+      if (href === null) return within(place === 'block' ? 'inline' : place, next, node.content);
+      return anchor(href, within('link', next, node.content));
+    };
 
-function renderNode(value: unknown, context: Context, state: State, depth: number): string {
-  if (!isRecord(value) || depth > MAX_RICH_TEXT_DEPTH) return '';
-  if (state.nodes >= MAX_RICH_TEXT_NODES) return '';
-  state.nodes++;
-  const node = value;
-  const nodeType = str(node.nodeType);
-  const block = context === 'block';
-  switch (nodeType) {
-    case 'text':
-      return renderText(node);
-    case 'paragraph': {
-      const inner = renderChildren(node, block ? 'inline' : context, state, depth);
-      return block ? (inner === '' ? '' : `<p>${inner}</p>`) : inner;
-    }
-    case 'heading-1':
-    case 'heading-2':
-    case 'heading-3':
-    case 'heading-4':
-    case 'heading-5':
-    case 'heading-6': {
-      const inner = renderChildren(node, block ? 'inline' : context, state, depth);
-      if (!block || inner === '') return inner;
-      const tag = `h${headingLevel(nodeType, state)}`;
-      return `<${tag}>${inner}</${tag}>`;
-    }
-    case 'unordered-list':
-    case 'ordered-list':
-      return block
-        ? list(nodeType === 'ordered-list' ? 'ol' : 'ul', node, state, depth)
-        : renderChildren(node, context, state, depth);
-    case 'blockquote': {
-      if (!block) return renderChildren(node, context, state, depth);
-      const inner = renderChildren(node, 'block', state, depth);
-      return inner === '' ? '' : `<blockquote>${inner}</blockquote>`;
-    }
-    case 'hr':
-      return block ? '<hr />' : '';
-    case 'table':
-      return block ? table(node, state, depth) : renderChildren(node, context, state, depth);
-    case 'hyperlink': {
-      const data = isRecord(node.data) ? node.data : {};
-      return link(safeHref(data.uri), node, context, state, depth);
-    }
-    case 'entry-hyperlink':
-      return link(entryHref(entryOf(node.data), state), node, context, state, depth);
-    case 'asset-hyperlink':
-      return link(assetHref(assetOf(node.data)), node, context, state, depth);
-    case 'embedded-entry-block':
-    case 'embedded-entry-inline':
-      return embeddedEntry(node, context, state);
-    case 'embedded-asset-block':
-      return embeddedAsset(node, context, state);
-    default:
-      // `document`, `list-item` and table parts out of place, unknown types: their content only.
-      return renderChildren(node, context, state, depth);
-  }
+  const embeddedEntry: NodeRenderer = (node, next) => {
+    const entry = entryOf(node.data);
+    if (entry === null || entry.title === '') return '';
+    const title = label(entry.title, next);
+    const href = place === 'link' ? null : entryHref(entry, options);
+    const html = href === null ? title : anchor(href, title);
+    return place === 'block' ? `<p>${html}</p>` : html;
+  };
+
+  /** A picture (in a figure in a block place), else a link to the file. */
+  const embeddedAsset: NodeRenderer = (node, next) => {
+    const asset = assetOf(node.data);
+    if (asset === null) return '';
+    const text = label(asset.title || asset.description, next);
+    if (place === 'link') return text;
+    const image = picture(asset, options);
+    if (image !== null) return place === 'block' ? `<figure>${image}</figure>` : image;
+    const href = assetHref(asset);
+    const file = href === null ? text : anchor(href, text);
+    return place === 'block' && file !== '' ? `<p>${file}</p>` : file;
+  };
+
+  return {
+    [BLOCKS.PARAGRAPH]: block('<p>', '</p>', 'inline'),
+    [BLOCKS.HEADING_1]: heading,
+    [BLOCKS.HEADING_2]: heading,
+    [BLOCKS.HEADING_3]: heading,
+    [BLOCKS.HEADING_4]: heading,
+    [BLOCKS.HEADING_5]: heading,
+    [BLOCKS.HEADING_6]: heading,
+    [BLOCKS.UL_LIST]: block('<ul>', '</ul>', 'list'),
+    [BLOCKS.OL_LIST]: block('<ol>', '</ol>', 'list'),
+    [BLOCKS.LIST_ITEM]: part('li', 'list', 'block'),
+    [BLOCKS.QUOTE]: block('<blockquote>', '</blockquote>', 'block'),
+    [BLOCKS.HR]: () => (place === 'block' ? '<hr />' : ''),
+    [BLOCKS.TABLE]: block('<table><tbody>', '</tbody></table>', 'table', isRow),
+    [BLOCKS.TABLE_ROW]: part('tr', 'table', 'row', isCell),
+    [BLOCKS.TABLE_HEADER_CELL]: part('th', 'row', 'block'),
+    [BLOCKS.TABLE_CELL]: part('td', 'row', 'block'),
+    [INLINES.HYPERLINK]: link((data) => linkHref(data.uri)),
+    [INLINES.ENTRY_HYPERLINK]: link((data) => entryHref(entryOf(data), options)),
+    [INLINES.ASSET_HYPERLINK]: link((data) => assetHref(assetOf(data))),
+    [BLOCKS.EMBEDDED_ENTRY]: embeddedEntry,
+    [INLINES.EMBEDDED_ENTRY]: embeddedEntry,
+    [BLOCKS.EMBEDDED_ASSET]: embeddedAsset,
+    [LINE_BREAK]: () => '<br />',
+  };
 }
 
 /**
@@ -450,7 +437,19 @@ export function renderRichText(
   options: RichTextOptions = {},
 ): string {
   if (!isRecord(document)) return '';
-  return renderNode(document, 'block', { nodes: 0, options, lastHeading: 1 }, 0);
+  const renderNode = shopRenderers(options);
+  const known = (nodeType: string) =>
+    nodeType !== LINE_BREAK && Object.hasOwn(renderNode, nodeType);
+  const content = shape(document, 0, { nodes: 0, known });
+  if (content.length === 0) return '';
+  const shaped = { nodeType: BLOCKS.DOCUMENT, data: {}, content } as unknown as Document;
+  return documentToHtmlString(shaped, {
+    renderNode,
+    renderMark: {
+      [MARKS.BOLD]: (text) => `<strong>${text}</strong>`,
+      [MARKS.ITALIC]: (text) => `<em>${text}</em>`,
+    },
+  });
 }
 
 // --- plain text ----------------------------------------------------------------------------

@@ -35,6 +35,18 @@ export function normaliseAddress(address: string): string {
 }
 
 /**
+ * `TRUSTED_PROXIES` of the process environment, parsed (`parseTrustedProxies`): the variable's
+ * one reader, read at run time so one build serves behind any proxy. The storefront server
+ * (`src/server/headers.ts`, HSTS) and the Astro middleware (`config.ts` `trustedProxies`, the
+ * client info) run in one process and take it from here; `npm run dev` loads `.env` into it.
+ */
+export function trustedProxiesFromEnv(
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): TrustedProxies {
+  return parseTrustedProxies(env.TRUSTED_PROXIES);
+}
+
+/**
  * Parses `TRUSTED_PROXIES`: a comma-separated list of IPv4/IPv6 addresses or CIDRs
  * (`10.0.0.0/8, 192.168.1.4, fd00::/8`). Empty or unset trusts nobody. Throws a clear error on
  * an entry that is neither (a typo must not silently trust nobody, or everybody).

@@ -1,17 +1,10 @@
 /**
- * The one module that reads the environment (`astro:env`, declared in `astro.config.mjs`):
+ * The server's one reader of the environment (`astro:env/server`, declared in
+ * `astro.config.mjs`; its public values through the one client reader, `src/lib/env-client.ts`):
  * BigCommerce connection, storefronts per host, i18n config and feature flags, plus the
  * shop's configured BigCommerce, Contentful and Brevo clients, the session and the account services. Works at build time (the catalogue read of
- * `src/components/catalogue/catalogue.ts`) and at request time; a missing secret fails at startup.
+ * `src/lib/server/loaders/catalogue.ts`) and at request time; a missing secret fails at startup.
  */
-import {
-  CART_COOKIE_MAX_AGE,
-  FEATURE_RESELLER_AREA,
-  FEATURE_REVIEWS,
-  FEATURE_TRANSACTIONAL,
-  GTM_CONTAINER_ID,
-  REVIEWS_PROVIDER_URL,
-} from 'astro:env/client';
 import {
   BIGCOMMERCE_ACCESS_TOKEN,
   BIGCOMMERCE_API_URL,
@@ -38,8 +31,14 @@ import {
   SHOP_LOCALE,
   STATE_DIR,
   STOREFRONTS,
-  TRUSTED_PROXIES,
 } from 'astro:env/server';
+import {
+  cartCookieMaxAge as clientCartCookieMaxAge,
+  features as clientFeatures,
+  reviewsProviderUrl,
+  tagManagerSetting,
+} from '../env-client.ts';
+import type { Features } from '../features.ts';
 import { createAccountServices, type AccountServices } from './api/context.ts';
 import { cartLinkKey } from './cart-redirect.ts';
 import { createCheckoutHolders } from './checkout-holder.ts';
@@ -53,7 +52,7 @@ import {
   type ReviewsClient,
   type ReviewSite,
 } from './reviews/index.ts';
-import { parseTrustedProxies, type TrustedProxies } from './client.ts';
+import { trustedProxiesFromEnv, type TrustedProxies } from './client.ts';
 import { logFailure } from './failures.ts';
 import { setLogLevel, type LogLevel } from './log.ts';
 import { createResetTokens } from './password-reset.ts';
@@ -102,23 +101,19 @@ export const i18nConfig: I18nConfig = resolveI18nConfig({
 
 /**
  * The load balancers whose `X-Forwarded-For`/`-Proto`/`-Host` are believed (`TRUSTED_PROXIES`,
- * read at run time like `scripts/serve.ts` reads it: `parseTrustedProxies` of the same
- * variable). An entry that is no address or CIDR fails at startup.
+ * read at run time by its one reader, `trustedProxiesFromEnv` of `client.ts`, which the
+ * storefront server uses too). An entry that is no address or CIDR fails at startup.
  */
-export const trustedProxies: TrustedProxies = parseTrustedProxies(TRUSTED_PROXIES);
+export const trustedProxies: TrustedProxies = trustedProxiesFromEnv();
 
-/** Feature flags (spec §1, §6). */
-export const features = Object.freeze({
-  transactional: FEATURE_TRANSACTIONAL,
-  reviews: FEATURE_REVIEWS,
-  resellerArea: FEATURE_RESELLER_AREA,
-});
+/** Feature flags (spec §1, §6; `src/lib/features.ts`): the server's view, the same values. */
+export const features: Features = clientFeatures;
 
 /**
  * The tag-manager container id (spec §7, `GTM_CONTAINER_ID`), null when unset: no container
  * script, no request to the tag manager. An id of another form fails at startup.
  */
-export const tagManagerContainerId: string | null = parseContainerId(GTM_CONTAINER_ID);
+export const tagManagerContainerId: string | null = parseContainerId(tagManagerSetting);
 
 // Validated at startup; the default storefront's name is the store's, read on first use.
 const PENDING_NAME = 'default';
@@ -175,12 +170,12 @@ export function getStorefrontConfig(): Promise<StorefrontConfig> {
 }
 
 /** spec §9: lifetime of the cart id cookie, in seconds (the browser store writes it). */
-export const cartCookieMaxAge: number = CART_COOKIE_MAX_AGE;
+export const cartCookieMaxAge: number = clientCartCookieMaxAge;
 
 let store: SharedStore | undefined;
 
 /**
- * The shared state of this server copy and its peers (ARCHITECTURE.md "Several copies"): Redis
+ * The shared state of this server copy and its peers (`store/README.md`): Redis
  * at `REDIS_URL` when set, else a SQLite file in `STATE_DIR` (default `.data/`), or memory
  * with `STATE_DIR=:memory:`. One instance per process.
  */
@@ -254,10 +249,10 @@ export const shopReviewSite: ReviewSite = reviewSite(REVIEWS_SITE);
  * and the reassurance rating's link (`REVIEWS_PROVIDER_URL`, else the brand's provider page).
  */
 export const reviewsDisplay: { widget: string; page: string } | null =
-  FEATURE_REVIEWS && shopReviewSite.siteId !== null
+  features.reviews && shopReviewSite.siteId !== null
     ? {
         widget: reviewsWidgetUrl(REVIEWS_WIDGET_URL, shopReviewSite),
-        page: nonEmpty(REVIEWS_PROVIDER_URL) ?? reviewsPageUrl(shopReviewSite),
+        page: nonEmpty(reviewsProviderUrl) ?? reviewsPageUrl(shopReviewSite),
       }
     : null;
 

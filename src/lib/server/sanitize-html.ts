@@ -6,13 +6,15 @@
  *
  * The policy is an allow-list (sanitize-html, on htmlparser2): the formatting a description
  * needs, no raw-text, foreign (SVG, MathML) or template element, no event handler or style,
- * links in `http`/`https`/`mailto`/`tel` or relative, pictures in absolute `http(s)` only.
+ * links in `http`/`https`/`mailto`/`tel` or relative, pictures in absolute `http(s)` only (the
+ * schemes and the reading of a URL as the browser reads it come from `src/lib/url-safety.ts`).
  * The output is well formed (text escaped, attributes double-quoted and escaped, every element
  * closed), so a browser tokenises it as the sanitiser saw it, and sanitising it again gives it
  * back unchanged.
  */
 import sanitize from 'sanitize-html';
 import { stripHtml } from '../commerce/text.ts';
+import { EXTERNAL_LINK_REL, IMAGE_SCHEMES, isAbsoluteHttp, LINK_SCHEMES } from '../url-safety.ts';
 
 /** Elements kept (others are dropped, their text kept, except `DROPPED_WITH_CONTENT`). */
 export const ALLOWED_TAGS: readonly string[] = [
@@ -67,10 +69,6 @@ export const ALLOWED_ATTRIBUTES: Readonly<Record<string, readonly string[]>> = {
   td: ['colspan', 'rowspan'],
 };
 
-/** URL schemes of links; pictures take `IMAGE_SCHEMES` only, and never a relative URL. */
-export const LINK_SCHEMES: readonly string[] = ['http', 'https', 'mailto', 'tel'];
-export const IMAGE_SCHEMES: readonly string[] = ['http', 'https'];
-
 /**
  * Elements dropped with everything inside: their content is script, style, raw text, a
  * document of its own or foreign markup a browser parses by other rules than HTML's.
@@ -95,23 +93,7 @@ export const DROPPED_WITH_CONTENT: readonly string[] = [
   'head',
 ];
 
-/** `rel` of links that leave the shop (absolute `http(s)` URLs). */
-export const EXTERNAL_LINK_REL = 'noopener noreferrer';
-
 const NUMBER = /^\d{1,4}$/;
-
-/** A URL as the browser's URL parser reads it: C0 controls and spaces trimmed, tabs and newlines dropped. */
-function urlAsParsed(value: string): string {
-  let start = 0;
-  let end = value.length;
-  while (start < end && value.charCodeAt(start) <= 0x20) start++;
-  while (end > start && value.charCodeAt(end - 1) <= 0x20) end--;
-  return value.slice(start, end).replace(/[\t\n\r]/g, '');
-}
-
-function isAbsoluteHttp(url: string): boolean {
-  return /^https?:/i.test(urlAsParsed(url));
-}
 
 function keepNumber(value: string | undefined, min: number, max: number): string | undefined {
   if (value === undefined || !NUMBER.test(value.trim())) return undefined;

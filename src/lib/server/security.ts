@@ -33,6 +33,24 @@ export function isLogoutNavigation(request: Request): boolean {
   return site === 'same-origin' || site === 'none';
 }
 
+/**
+ * What `/deconnexion` does with a request (issue 7): a POST from the shop's origin
+ * (`isSameOriginRequest`) or a GET the shopper asked for (`isLogoutNavigation`) logs out at
+ * once; any other GET asks first (a confirmation whose form posts back), and a POST from
+ * elsewhere is refused with 403 and asks too.
+ */
+export function logoutStep(
+  request: Request,
+  origin: string,
+): { kind: 'log-out' } | { kind: 'ask'; status: 200 | 403 } {
+  if (request.method.toUpperCase() === 'POST') {
+    return isSameOriginRequest(request, origin)
+      ? { kind: 'log-out' }
+      : { kind: 'ask', status: 403 };
+  }
+  return isLogoutNavigation(request) ? { kind: 'log-out' } : { kind: 'ask', status: 200 };
+}
+
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 // What an HTML form can send cross-site without a CORS preflight (plus no body type at all).
 const FORM_TYPES = ['application/x-www-form-urlencoded', 'multipart/form-data', 'text/plain'];

@@ -1,6 +1,6 @@
 /**
- * The customer session (ARCHITECTURE.md: identity comes from a signed HttpOnly cookie, never
- * from a request body). The `session` cookie holds the customer id, when it was issued, when
+ * The customer session: identity comes from a signed HttpOnly cookie, never from a request
+ * body. The `session` cookie holds the customer id, when it was issued, when
  * it expires (7 days) and a random id, signed with HMAC-SHA256 under a key derived from
  * SESSION_SECRET. A tampered, malformed or expired cookie is no session.
  *

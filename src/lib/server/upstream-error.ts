@@ -1,10 +1,11 @@
 /**
- * What the connectors (BigCommerce, Contentful, Brevo) share about failed calls: the stable
- * code of an HTTP status, the failures that come with no usable reply (timeout, unreachable
- * host, invalid JSON, anything else fetch throws), the message of a reply that does not match
- * the shop's schema, and the redaction of secrets. Each connector wraps these into its own
- * error class with what its service adds (BigCommerce's field errors, Contentful's error id,
- * Brevo's code). Messages never quote a URL, a token or a key.
+ * What the connectors (BigCommerce, Contentful, Brevo, guaranteed reviews) share about failed
+ * calls: the stable code of an HTTP status, the failures that come with no usable reply
+ * (timeout, unreachable host, invalid JSON, anything else fetch throws), the message of a reply
+ * that does not match the shop's schema, and the redaction of secrets. The upstream client
+ * (`upstream-client.ts`) turns them into each connector's own error class with what its service
+ * adds (BigCommerce's field errors, Contentful's error id, Brevo's code). Messages never quote a
+ * URL, a token or a key.
  */
 import { isNetworkError, isTimeoutError } from 'ky';
 

@@ -4,7 +4,7 @@
  */
 import type { MiddlewareHandler } from 'astro';
 import { sequence } from 'astro/middleware';
-import type { Features } from '../../../src/lib/commerce/features.ts';
+import type { Features } from '../../../src/lib/features.ts';
 import { parseTrustedProxies } from '../../../src/lib/server/client.ts';
 import {
   createWithBudget,

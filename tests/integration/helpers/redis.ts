@@ -104,7 +104,11 @@ export async function startRedis(port?: number): Promise<TestRedis> {
 /** One kind of store for `describe.each`: how to open a fresh one, and the clean-up. */
 export interface StoreKind {
   kind: 'memory' | 'file' | 'redis';
-  open(): SharedStore;
+  /**
+   * A store on the kind's shared data. With `now`, memory and file stores read the time from
+   * it (a file store then in a file of its own); Redis keeps its own time.
+   */
+  open(now?: () => number): SharedStore;
   /** Stops what `setup` started (the redis-server, the temporary directory). */
   teardown(): Promise<void>;
   setup(): Promise<void>;
@@ -121,13 +125,13 @@ export function testStores(): StoreKind[] {
   const kinds: StoreKind[] = [
     {
       kind: 'memory',
-      open: () => createMemoryStore(),
+      open: (now) => createMemoryStore(now ? { now } : {}),
       setup: () => Promise.resolve(),
       teardown: () => Promise.resolve(),
     },
     {
       kind: 'file',
-      open: () => createFileStore({ dir }),
+      open: (now) => createFileStore({ dir, ...(now ? { now, fileName: 'clocked.sqlite' } : {}) }),
       setup: () => {
         dir = mkdtempSync(path.join(tmpdir(), 'store-test-'));
         return Promise.resolve();

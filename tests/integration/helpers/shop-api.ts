@@ -9,7 +9,7 @@ import { createServer, request as httpRequest, type IncomingMessage, type Server
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { createContext, sequence } from 'astro/middleware';
-import type { Features } from '../../../src/lib/commerce/features.ts';
+import type { Features } from '../../../src/lib/features.ts';
 import { bigcommerceService } from '../../../src/lib/server/api/bigcommerce.ts';
 import { brevoService } from '../../../src/lib/server/api/brevo-methods.ts';
 import {

@@ -10,7 +10,7 @@
  * live region (`[data-notifications]`) is static markup of the layout from the start, so a
  * screen reader hears the first notification too.
  */
-import { CART_COOKIE_MAX_AGE, FEATURE_RESELLER_AREA } from 'astro:env/client';
+import { cartCookieMaxAge, features } from '../../../lib/env-client.ts';
 import { trackUserData } from '../../../lib/stores/analytics.ts';
 import { configureCartCookie, configureResellerArea, initCart } from '../../../lib/stores/cart.ts';
 import { initCustomer } from '../../../lib/stores/customer.ts';
@@ -22,8 +22,8 @@ const container = document.querySelector<HTMLElement>('[data-shop-shell]');
 const region = document.querySelector<HTMLElement>('[data-notifications]');
 
 if (container !== null && region !== null) {
-  configureCartCookie(CART_COOKIE_MAX_AGE);
-  configureResellerArea(FEATURE_RESELLER_AREA);
+  configureCartCookie(cartCookieMaxAge);
+  configureResellerArea(features.resellerArea);
 
   const load = () => {
     // The reseller layout, or a reseller's page of the whole shop (spec §6): the document is

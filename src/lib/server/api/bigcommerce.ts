@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { hiddenCategoryIds, HIDE_CATEGORY_KEY, visibleTree } from '../../commerce/category.ts';
 import { searchCategories } from '../../commerce/search.ts';
-import type { Features } from '../../commerce/features.ts';
+import type { Features } from '../../features.ts';
 import type { CategoryNode, Product } from '../../commerce/types.ts';
 import { createCache } from '../cache.ts';
 import {

@@ -13,7 +13,7 @@ import {
   CartOrNothingReplySchema,
   CartRedirectUrlsReplySchema,
   CartReplySchema,
-} from './schemas.ts';
+} from './schemas/carts.ts';
 import { z } from 'zod';
 
 /** Options of each line, so the cart shows the chosen size or colour (spec §3 cart item). */

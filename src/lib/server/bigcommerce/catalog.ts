@@ -11,7 +11,8 @@ import type {
   Pagination,
   Product,
 } from '../../commerce/types.ts';
-import type { BigCommerceClient, SearchParams } from './client.ts';
+import type { SearchParams } from '../upstream-client.ts';
+import type { BigCommerceClient } from './client.ts';
 import { isBigCommerceError } from './errors.ts';
 import {
   MAX_PAGE_SIZE,
@@ -22,15 +23,14 @@ import {
   type ProductSearchQuery,
   type ProductsQuery,
 } from './queries.ts';
+import { BrandPageSchema } from './schemas/brands.ts';
 import {
-  BrandPageSchema,
   CategoryPageSchema,
   CategoryReplySchema,
   CategoryTreeReplySchema,
   MetafieldPageSchema,
-  ProductPageSchema,
-  ProductReplySchema,
-} from './schemas.ts';
+} from './schemas/categories.ts';
+import { ProductPageSchema, ProductReplySchema } from './schemas/products.ts';
 
 /** Sub-resources the shop reads on every product (cards, product page, stock rules). */
 export const DEFAULT_PRODUCT_INCLUDE = [

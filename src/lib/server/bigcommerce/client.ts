@@ -1,18 +1,20 @@
 /**
- * The one configured HTTP client of the BigCommerce REST API (v2 and v3). Connector functions
- * (`catalog.ts`, `store.ts`) take a `BigCommerceClient` as first argument, so the build-time
- * loaders, the API middleware and the integration tests (against the sandbox) share them.
- * Nothing here reads the environment: `src/lib/server/config.ts` builds the shop's client.
+ * The one configured HTTP client of the BigCommerce REST API (v2 and v3): the upstream client
+ * (`../upstream-client.ts`) on `{apiUrl}/stores/{hash}/` with `X-Auth-Token`, GETs retried by
+ * ky, failures as `BigCommerceError`. Connector functions (`catalog.ts`, `store.ts`) take a
+ * `BigCommerceClient` as first argument, so the build-time loaders, the API middleware and the
+ * integration tests (against the sandbox) share them. Nothing here reads the environment:
+ * `src/lib/server/config.ts` builds the shop's client.
  */
-import ky, { isHTTPError, type KyInstance } from 'ky';
+import type { HTTPError } from 'ky';
 import type { z } from 'zod';
-import { budgetLeft } from '../budget.ts';
 import {
-  codeOfStatus,
-  redactor,
-  schemaMismatchMessage,
-  transportFailure,
-} from '../upstream-error.ts';
+  createUpstreamClient,
+  replyParser,
+  type SearchParams,
+  type UpstreamClient,
+} from '../upstream-client.ts';
+import { codeOfStatus } from '../upstream-error.ts';
 import { BigCommerceError } from './errors.ts';
 
 /** Header carrying the storefront's channel id on every upstream call (spec §7). */
@@ -38,8 +40,6 @@ export interface BigCommerceClientOptions {
   fetch?: ((input: Request | URL | string, init?: RequestInit) => Promise<Response>) | undefined;
 }
 
-export type SearchParams = Record<string, string | number | boolean | undefined>;
-
 export interface BigCommerceClient {
   readonly channelId: number | undefined;
   /** GET `path` (below `/stores/{hash}/`, e.g. `v3/catalog/products`) parsed with `schema`. */
@@ -59,17 +59,11 @@ export interface BigCommerceClient {
   withChannel(channelId: number): BigCommerceClient;
 }
 
-const DEFAULT_TIMEOUT_MS = 10_000;
-const DEFAULT_TOTAL_TIMEOUT_MS = 30_000;
-const DEFAULT_RETRY_LIMIT = 2;
-/** Below this much budget a call is not started: it could not answer in time. */
-const MIN_ATTEMPT_MS = 20;
-
 /** Builds the client for one store: prefix `${apiUrl}/stores/${storeHash}/`, auth and JSON headers. */
 export function createBigCommerceClient(options: BigCommerceClientOptions): BigCommerceClient {
-  const apiUrl = options.apiUrl.replace(/\/+$/, '');
-  const http = ky.create({
-    prefix: `${apiUrl}/stores/${encodeURIComponent(options.storeHash)}/`,
+  const http = createUpstreamClient({
+    service: 'BigCommerce',
+    prefix: `${options.apiUrl.replace(/\/+$/, '')}/stores/${encodeURIComponent(options.storeHash)}/`,
     headers: {
       'X-Auth-Token': options.accessToken,
       Accept: 'application/json',
@@ -78,69 +72,30 @@ export function createBigCommerceClient(options: BigCommerceClientOptions): BigC
         ? {}
         : { [CHANNEL_ID_HEADER]: String(options.channelId) }),
     },
-    timeout: options.timeout ?? DEFAULT_TIMEOUT_MS,
-    totalTimeout: options.totalTimeout ?? DEFAULT_TOTAL_TIMEOUT_MS,
+    timeout: options.timeout ?? 10_000,
+    totalTimeout: options.totalTimeout ?? 30_000,
     retry: {
-      limit: options.retryLimit ?? DEFAULT_RETRY_LIMIT,
-      methods: ['get'],
+      kind: 'ky',
+      limit: options.retryLimit ?? 2,
       statusCodes: [408, 429, 500, 502, 503, 504],
       backoffLimit: 3_000,
     },
-    ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+    error: BigCommerceError,
+    httpError: toBigCommerceError,
+    secrets: [options.accessToken, options.storeHash],
+    fetch: options.fetch,
   });
-  const secrets = [options.accessToken, options.storeHash].filter((s) => s.length >= 4);
-  return makeClient(http, options, secrets);
+  return makeClient(http, options.channelId);
 }
 
-function makeClient(
-  http: KyInstance,
-  options: BigCommerceClientOptions,
-  secrets: string[],
-): BigCommerceClient {
-  async function call<S extends z.ZodType>(
-    method: 'get' | 'post' | 'put' | 'delete',
-    path: string,
-    schema: S,
-    init: { json?: unknown; searchParams?: SearchParams },
-  ): Promise<z.output<S>> {
-    const endpoint = `${method.toUpperCase()} ${path.replace(/\?.*$/, '')}`;
-    const left = budgetLeft();
-    if (left !== undefined && left < MIN_ATTEMPT_MS) {
-      throw new BigCommerceError(`BigCommerce ${endpoint} not called: the time budget is spent`, {
-        code: 'TIMEOUT',
-        status: 504,
-        endpoint,
-      });
-    }
-    const timeout = options.timeout ?? DEFAULT_TIMEOUT_MS;
-    const totalTimeout = options.totalTimeout ?? DEFAULT_TOTAL_TIMEOUT_MS;
-    let body: unknown;
-    try {
-      // `.text()` of ky (not of the Response) keeps the per-attempt timeout on the body too.
-      const text = await http(path, {
-        method,
-        ...(left === undefined
-          ? {}
-          : { timeout: Math.min(timeout, left), totalTimeout: Math.min(totalTimeout, left) }),
-        ...(init.searchParams === undefined ? {} : { searchParams: init.searchParams }),
-        ...(init.json === undefined ? {} : { json: init.json }),
-      }).text();
-      body = text === '' ? undefined : (JSON.parse(text) as unknown);
-    } catch (error) {
-      throw toBigCommerceError(error, endpoint, secrets);
-    }
-    return parseReply(schema, body, endpoint);
-  }
-
+function makeClient(http: UpstreamClient, channelId: number | undefined): BigCommerceClient {
   const client: BigCommerceClient = {
-    channelId: options.channelId,
-    get: (path, schema, searchParams) =>
-      call('get', path, schema, searchParams === undefined ? {} : { searchParams }),
-    send: (method, path, schema, init) => call(method, path, schema, init ?? {}),
-    withChannel(channelId) {
-      if (channelId === options.channelId) return client;
-      const next = http.extend({ headers: { [CHANNEL_ID_HEADER]: String(channelId) } });
-      return makeClient(next, { ...options, channelId }, secrets);
+    channelId,
+    get: (path, schema, searchParams) => http.get(path, schema, searchParams),
+    send: (method, path, schema, init) => http.request(method, path, schema, init),
+    withChannel(next) {
+      if (next === channelId) return client;
+      return makeClient(http.withHeaders({ [CHANNEL_ID_HEADER]: String(next) }), next);
     },
   };
   return client;
@@ -150,40 +105,22 @@ function makeClient(
  * Parses an upstream reply with the shop's schema; a mismatch is a `BigCommerceError` with
  * code `INVALID_RESPONSE` (status 502) naming the first offending field.
  */
-export function parseReply<S extends z.ZodType>(
-  schema: S,
-  body: unknown,
-  endpoint: string,
-): z.output<S> {
-  const parsed = schema.safeParse(body);
-  if (parsed.success) return parsed.data;
-  throw new BigCommerceError(schemaMismatchMessage('BigCommerce', endpoint, parsed.error.issues), {
-    code: 'INVALID_RESPONSE',
-    status: 502,
-    endpoint,
-    cause: parsed.error,
-  });
-}
+export const parseReply = replyParser('BigCommerce', BigCommerceError);
 
-/** Turns whatever ky (or JSON.parse) threw into a `BigCommerceError` free of secrets. */
-function toBigCommerceError(error: unknown, endpoint: string, secrets: string[]): BigCommerceError {
-  const redact = redactor(secrets);
-  if (isHTTPError(error)) {
-    const status = error.response.status;
-    const { title, errors } = upstreamDetails(error.data);
-    const message = redact(title ?? `BigCommerce ${endpoint} failed with status ${status}`);
-    return new BigCommerceError(message, {
-      code: codeOfStatus(status),
-      status,
-      title: title === undefined ? undefined : redact(title),
-      errors,
-      endpoint,
-    });
-  }
-  const failure = transportFailure('BigCommerce', endpoint, error);
-  return new BigCommerceError(failure.message, {
-    code: failure.code,
-    status: failure.status,
+/** An HTTP error reply as a `BigCommerceError`: its title and field errors, free of secrets. */
+function toBigCommerceError(
+  error: HTTPError,
+  endpoint: string,
+  redact: (text: string) => string,
+): BigCommerceError {
+  const status = error.response.status;
+  const { title, errors } = upstreamDetails(error.data);
+  const message = redact(title ?? `BigCommerce ${endpoint} failed with status ${status}`);
+  return new BigCommerceError(message, {
+    code: codeOfStatus(status),
+    status,
+    title: title === undefined ? undefined : redact(title),
+    errors,
     endpoint,
   });
 }

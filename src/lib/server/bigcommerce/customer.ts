@@ -15,7 +15,7 @@ import {
   CustomerPageSchema,
   FormFieldValuePageSchema,
   ValidateCredentialsReplySchema,
-} from './schemas.ts';
+} from './schemas/customers.ts';
 
 const INCLUDE_FORM_FIELDS = 'formfields';
 

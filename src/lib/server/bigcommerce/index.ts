@@ -77,7 +77,7 @@ export {
   getOrderShippingAddresses,
 } from './order.ts';
 export { createProductReview, getProductReviews } from './review.ts';
-export { decimalToCents } from './schemas.ts';
+export { decimalToCents } from './schemas/common.ts';
 export type {
   CategoriesMetafieldsQuery,
   CategoriesQuery,

@@ -13,7 +13,7 @@ import {
   OrderSchema,
   OrderShippingAddressListSchema,
   ShipmentListSchema,
-} from './schemas.ts';
+} from './schemas/orders.ts';
 
 // A customer with more orders than this is not a shopper of this shop.
 const MAX_ORDER_PAGES = 40;

@@ -4,23 +4,14 @@
  * take their output types. camelCase, money in integer cents like the domain.
  */
 import { z } from 'zod';
+import { CATALOG_SORT_FIELDS } from '../../commerce/listing.ts';
 import { SEARCH_TERM_MAX_LENGTH } from '../../commerce/search.ts';
 
 const entityId = z.number().int().positive();
 const cents = z.number().int().nonnegative();
 
-/** Sort fields `/v3/catalog/products` accepts. */
-export const ProductSortSchema = z.enum([
-  'id',
-  'name',
-  'sku',
-  'price',
-  'date_modified',
-  'date_last_imported',
-  'inventory_level',
-  'is_visible',
-  'total_sold',
-]);
+/** Sort fields `/v3/catalog/products` accepts (the shop's table, `commerce/listing.ts`). */
+export const ProductSortSchema = z.enum(CATALOG_SORT_FIELDS);
 
 export const SortDirectionSchema = z.enum(['asc', 'desc']);
 

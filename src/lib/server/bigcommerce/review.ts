@@ -5,7 +5,7 @@
 import type { ProductReview, ProductReviewPage, RatingDistribution } from '../../commerce/types.ts';
 import type { BigCommerceClient } from './client.ts';
 import { MAX_PAGE_SIZE, type ReviewsQuery, type ReviewWrite } from './queries.ts';
-import { ProductReviewPageSchema, ProductReviewReplySchema } from './schemas.ts';
+import { ProductReviewPageSchema, ProductReviewReplySchema } from './schemas/reviews.ts';
 
 const DEFAULT_REVIEWS_PER_PAGE = 10;
 // A product with more reviews than this shows the newest of these.

@@ -14,7 +14,7 @@ import {
   ChannelSiteReplySchema,
   RedirectPageSchema,
   StoreMetaSchema,
-} from './schemas.ts';
+} from './schemas/store.ts';
 
 /** BigCommerce's own storefront channel, used when the client carries no channel. */
 export const DEFAULT_CHANNEL_ID = 1;

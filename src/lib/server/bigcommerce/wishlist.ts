@@ -9,7 +9,7 @@ import { collectPages } from './catalog.ts';
 import type { BigCommerceClient } from './client.ts';
 import { isBigCommerceError } from './errors.ts';
 import { MAX_PAGE_SIZE, type WishlistItemInput } from './queries.ts';
-import { WishlistPageSchema, WishlistReplySchema } from './schemas.ts';
+import { WishlistPageSchema, WishlistReplySchema } from './schemas/wishlists.ts';
 
 const wishlistPath = (id: number) => `v3/wishlists/${String(id)}`;
 

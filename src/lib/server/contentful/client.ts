@@ -1,20 +1,15 @@
 /**
  * The one configured HTTP client of Contentful's Content Delivery API (or the sandbox that
- * emulates it): `Authorization: Bearer`, prefix `{apiUrl}/spaces/{space}/environments/{env}/`,
- * GETs retried on 429 and 5xx (waiting what `X-Contentful-RateLimit-Reset` says on a 429),
- * each attempt and the whole call cut to what is left of the request's time budget
- * (`../budget.ts`) like the BigCommerce client. Replies are parsed with zod; failures are
+ * emulates it): the upstream client (`../upstream-client.ts`) with `Authorization: Bearer` on
+ * `{apiUrl}/spaces/{space}/environments/{env}/`, GETs retried on 429 and 5xx (waiting what
+ * `X-Contentful-RateLimit-Reset` says on a 429), each attempt and the whole call cut to what is
+ * left of the request's time budget (`../budget.ts`). Replies are parsed with zod; failures are
  * `ContentfulError`s. Reads no environment: `src/lib/server/config.ts` builds the shop's client.
  */
-import ky, { isHTTPError, isNetworkError } from 'ky';
+import { isHTTPError, isNetworkError, type HTTPError } from 'ky';
 import type { z } from 'zod';
-import { budgetLeft } from '../budget.ts';
-import {
-  codeOfStatus,
-  redactor,
-  schemaMismatchMessage,
-  transportFailure,
-} from '../upstream-error.ts';
+import { createUpstreamClient, type SearchParams } from '../upstream-client.ts';
+import { codeOfStatus } from '../upstream-error.ts';
 import { ContentfulError } from './errors.ts';
 import { ErrorReplySchema } from './schemas.ts';
 
@@ -38,8 +33,6 @@ export interface ContentfulClientOptions {
   fetch?: ((input: Request | URL | string, init?: RequestInit) => Promise<Response>) | undefined;
 }
 
-export type SearchParams = Record<string, string | number | boolean | undefined>;
-
 export interface ContentfulClient {
   /** Scheme of the API (`https:` or `http:`): protocol-relative asset URLs are resolved with it. */
   readonly scheme: 'https:' | 'http:';
@@ -51,84 +44,35 @@ export interface ContentfulClient {
   ): Promise<z.output<S>>;
 }
 
-const DEFAULT_TIMEOUT_MS = 10_000;
-const DEFAULT_TOTAL_TIMEOUT_MS = 30_000;
-const DEFAULT_RETRY_LIMIT = 2;
-const DEFAULT_MAX_RETRY_DELAY_MS = 3_000;
-/** Below this much time a call (or a retry) is not started: it could not answer in time. */
-const MIN_ATTEMPT_MS = 20;
 const RETRY_STATUSES = new Set([429, 500, 502, 503, 504]);
 /** Contentful's header: seconds until the rate limit resets. */
 export const RATE_LIMIT_RESET_HEADER = 'X-Contentful-RateLimit-Reset';
 
 export function createContentfulClient(options: ContentfulClientOptions): ContentfulClient {
   const apiUrl = options.apiUrl.replace(/\/+$/, '');
-  const scheme = new URL(apiUrl).protocol === 'http:' ? 'http:' : 'https:';
   const environment = options.environment ?? 'master';
-  const timeout = options.timeout ?? DEFAULT_TIMEOUT_MS;
-  const totalTimeout = options.totalTimeout ?? DEFAULT_TOTAL_TIMEOUT_MS;
-  const retryLimit = options.retryLimit ?? DEFAULT_RETRY_LIMIT;
-  const maxRetryDelay = options.maxRetryDelay ?? DEFAULT_MAX_RETRY_DELAY_MS;
-  const http = ky.create({
+  const http = createUpstreamClient({
+    service: 'Contentful',
     prefix: `${apiUrl}/spaces/${encodeURIComponent(options.spaceId)}/environments/${encodeURIComponent(environment)}/`,
     headers: { Authorization: `Bearer ${options.accessToken}`, Accept: 'application/json' },
-    timeout,
-    // Retries are this client's own: it knows Contentful's rate-limit header and the budget.
-    retry: 0,
-    ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+    timeout: options.timeout ?? 10_000,
+    totalTimeout: options.totalTimeout ?? 30_000,
+    // Retries are the upstream client's loop: ky knows neither Contentful's header nor the budget.
+    retry: {
+      kind: 'wait',
+      limit: options.retryLimit ?? 2,
+      wait: retryDelay,
+      maxWait: options.maxRetryDelay ?? 3_000,
+    },
+    error: ContentfulError,
+    httpError: toContentfulError,
+    secrets: [options.accessToken],
+    fetch: options.fetch,
   });
-  const secrets = [options.accessToken].filter((s) => s.length >= 4);
-
-  async function get<S extends z.ZodType>(
-    path: string,
-    schema: S,
-    searchParams?: SearchParams,
-  ): Promise<z.output<S>> {
-    const endpoint = `GET ${path.replace(/\?.*$/, '')}`;
-    const started = performance.now();
-    const left = () => {
-      const own = totalTimeout - (performance.now() - started);
-      const budget = budgetLeft();
-      return budget === undefined ? own : Math.min(own, budget);
-    };
-    let body: unknown;
-    for (let attempt = 0; ; attempt++) {
-      const time = left();
-      if (time < MIN_ATTEMPT_MS) {
-        throw new ContentfulError(`Contentful ${endpoint} not called: the time budget is spent`, {
-          code: 'TIMEOUT',
-          status: 504,
-          endpoint,
-        });
-      }
-      try {
-        // `.text()` of ky keeps the per-attempt timeout on the body too.
-        const text = await http
-          .get(path, {
-            timeout: Math.min(timeout, time),
-            ...(searchParams === undefined ? {} : { searchParams: defined(searchParams) }),
-          })
-          .text();
-        body = text === '' ? undefined : (JSON.parse(text) as unknown);
-        break;
-      } catch (error) {
-        const failure = toContentfulError(error, endpoint, secrets);
-        const wait = retryDelay(error, attempt);
-        if (attempt >= retryLimit || wait === null || wait > maxRetryDelay) throw failure;
-        if (left() - wait < MIN_ATTEMPT_MS) throw failure;
-        await new Promise((resolve) => setTimeout(resolve, wait));
-      }
-    }
-    return parseReply(schema, body, endpoint);
-  }
-
-  return { scheme, get };
-}
-
-function defined(params: SearchParams): Record<string, string | number | boolean> {
-  const result: Record<string, string | number | boolean> = {};
-  for (const [key, value] of Object.entries(params)) if (value !== undefined) result[key] = value;
-  return result;
+  return {
+    scheme: new URL(apiUrl).protocol === 'http:' ? 'http:' : 'https:',
+    get: (path, schema, searchParams) => http.get(path, schema, searchParams),
+  };
 }
 
 /**
@@ -149,48 +93,27 @@ export function retryDelay(error: unknown, attempt: number): number | null {
   return null;
 }
 
-/** Parses a reply with the shop's schema; a mismatch is `INVALID_RESPONSE` (502) naming the field. */
-export function parseReply<S extends z.ZodType>(
-  schema: S,
-  body: unknown,
+/** An HTTP error reply as a `ContentfulError`: Contentful's error id and request id, no token. */
+function toContentfulError(
+  error: HTTPError,
   endpoint: string,
-): z.output<S> {
-  const parsed = schema.safeParse(body);
-  if (parsed.success) return parsed.data;
-  throw new ContentfulError(schemaMismatchMessage('Contentful', endpoint, parsed.error.issues), {
-    code: 'INVALID_RESPONSE',
-    status: 502,
-    endpoint,
-    cause: parsed.error,
-  });
-}
-
-/** Turns whatever ky (or JSON.parse) threw into a `ContentfulError` free of secrets. */
-function toContentfulError(error: unknown, endpoint: string, secrets: string[]): ContentfulError {
-  const redact = redactor(secrets);
-  if (isHTTPError(error)) {
-    const status = error.response.status;
-    const reply = ErrorReplySchema.safeParse(error.data);
-    const id = reply.success ? redact(reply.data.sys.id).slice(0, 100) : undefined;
-    const requestId =
-      error.response.headers.get('X-Contentful-Request-Id')?.slice(0, 100) ??
-      (reply.success ? reply.data.requestId?.slice(0, 100) : undefined);
-    const detail = reply.success && reply.data.message ? `: ${reply.data.message}` : '';
-    const message = redact(
-      `Contentful ${endpoint} failed with status ${status}${id === undefined ? '' : ` (${id})`}${detail}`,
-    ).slice(0, 500);
-    return new ContentfulError(message, {
-      code: codeOfStatus(status),
-      status,
-      id,
-      requestId,
-      endpoint,
-    });
-  }
-  const failure = transportFailure('Contentful', endpoint, error);
-  return new ContentfulError(failure.message, {
-    code: failure.code,
-    status: failure.status,
+  redact: (text: string) => string,
+): ContentfulError {
+  const status = error.response.status;
+  const reply = ErrorReplySchema.safeParse(error.data);
+  const id = reply.success ? redact(reply.data.sys.id).slice(0, 100) : undefined;
+  const requestId =
+    error.response.headers.get('X-Contentful-Request-Id')?.slice(0, 100) ??
+    (reply.success ? reply.data.requestId?.slice(0, 100) : undefined);
+  const detail = reply.success && reply.data.message ? `: ${reply.data.message}` : '';
+  const message = redact(
+    `Contentful ${endpoint} failed with status ${status}${id === undefined ? '' : ` (${id})`}${detail}`,
+  ).slice(0, 500);
+  return new ContentfulError(message, {
+    code: codeOfStatus(status),
+    status,
+    id,
+    requestId,
     endpoint,
   });
 }

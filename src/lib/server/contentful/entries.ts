@@ -8,7 +8,8 @@
  */
 import { episodeNumber, durationMinutes } from '../../content/sleep-content.ts';
 import { contentPagePath, sleepContentEntryPath } from '../../content/paths.ts';
-import { httpUrl, normaliseRichText } from '../../content/rich-text.ts';
+import { normaliseRichText } from '../../content/rich-text.ts';
+import { httpHref } from '../../url-safety.ts';
 import type {
   ContentAsset,
   ContentPage,
@@ -38,7 +39,7 @@ export function toContentAsset(value: unknown): ContentAsset | null {
   const parsed = AssetSchema.safeParse(value);
   if (!parsed.success) return null;
   const { sys, fields } = parsed.data;
-  const url = httpUrl(fields.file?.url);
+  const url = httpHref(fields.file?.url);
   if (url === null || fields.file === undefined) return null;
   return {
     id: sys.id,

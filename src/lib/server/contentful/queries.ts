@@ -20,7 +20,8 @@ import {
   type SleepContent,
   type Technology,
 } from '../../content/types.ts';
-import type { ContentfulClient, SearchParams } from './client.ts';
+import type { SearchParams } from '../upstream-client.ts';
+import type { ContentfulClient } from './client.ts';
 import { TECHNOLOGY_COMPONENT, toContentPage, toSleepContent, toTechnology } from './entries.ts';
 import { resolveCollection, type ResolvedEntry } from './resolve.ts';
 import { CollectionSchema, TagCollectionSchema, TagSchema } from './schemas.ts';

@@ -1,6 +1,6 @@
 /**
- * zod schemas of the Content Delivery API replies the shop reads (upstream README, Contentful
- * section): collections (`items`, `includes`, `errors`), entries, assets, links, tags, error
+ * zod schemas of the Content Delivery API replies the shop reads, as Contentful documents
+ * them: collections (`items`, `includes`, `errors`), entries, assets, links, tags, error
  * replies and rich-text documents. Lenient where Contentful may add things (unknown keys
  * pass, unknown node types are kept), strict where the shop relies on a shape: a collection
  * whose items are not a list is an unusable reply; a single malformed item is skipped by the

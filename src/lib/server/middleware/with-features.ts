@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'astro';
-import { pageEnabled, type Features } from '../../commerce/features.ts';
+import { pageEnabled, type Features } from '../../features.ts';
 
 /** The on-demand not-found route (`src/pages/404.astro`): the shop's error page, status 404. */
 export const NOT_FOUND_ROUTE = '/404';

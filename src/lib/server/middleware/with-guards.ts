@@ -4,7 +4,7 @@ import { guardRequest, returnPathCookie } from '../../commerce/guards.ts';
 export interface GuardsOptions {
   /**
    * True when the request carries a valid customer session that has not ended. The spec's
-   * `authenticated` marker cookie is only a UI hint (ARCHITECTURE.md): the guard trusts the
+   * `authenticated` marker cookie is only a UI hint: the guard trusts the
    * signed session.
    */
   isLoggedIn(request: Request): boolean | Promise<boolean>;

@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'astro';
-import { isResellerPath } from '../../commerce/features.ts';
+import { isResellerPath } from '../../features.ts';
 import { resellerGuard, type ResellerVisitor } from '../../commerce/reseller.ts';
 import { guardRedirect } from './with-guards.ts';
 

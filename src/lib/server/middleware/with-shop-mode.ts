@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'astro';
-import { isResellerPath } from '../../commerce/features.ts';
+import { isResellerPath } from '../../features.ts';
 import type { ResellerVisitor } from '../../commerce/reseller.ts';
 import { hasResellerMode, resellerPage, SHOP_MODE_COOKIE } from '../../commerce/shop-mode.ts';
 

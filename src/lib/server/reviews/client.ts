@@ -5,12 +5,11 @@
  * (spec §7) with a bounded size and a lifetime; concurrent reads of one id share one call, and
  * the last good reply is served a while longer when the provider fails.
  */
-import ky, { isHTTPError } from 'ky';
 import { z } from 'zod';
 import type { RatingDistribution } from '../../commerce/types.ts';
-import { budgetLeft } from '../budget.ts';
 import { createCache } from '../cache.ts';
-import { schemaMismatchMessage, ServiceError, transportFailure } from '../upstream-error.ts';
+import { createUpstreamClient } from '../upstream-client.ts';
+import { ServiceError } from '../upstream-error.ts';
 
 /** Any failed call to the provider; code `HTTP_<status>`, TIMEOUT, NETWORK_ERROR or INVALID_RESPONSE. */
 export class ReviewsError extends ServiceError {
@@ -133,13 +132,22 @@ export interface ReviewsClient {
 const SITE_ID = /^[A-Za-z0-9-]{1,64}$/;
 
 export function createReviewsClient(options: ReviewsClientOptions): ReviewsClient {
-  const timeout = options.timeout ?? 3_000;
-  const http = ky.create({
-    prefix: `${options.apiUrl.replace(/\/+$/, '')}/`,
+  const http = createUpstreamClient({
+    service: 'Reviews',
+    prefix: options.apiUrl,
     headers: { Accept: 'application/json' },
-    timeout,
-    retry: 0,
-    ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+    timeout: options.timeout ?? 3_000,
+    retry: { kind: 'none' },
+    error: ReviewsError,
+    httpError: (error, endpoint) => {
+      const status = error.response.status;
+      return new ReviewsError(`Reviews ${endpoint} failed with status ${String(status)}`, {
+        code: `HTTP_${String(status)}`,
+        status,
+      });
+    },
+    secrets: [],
+    fetch: options.fetch,
   });
   const cache = createCache<ProductReviews>({
     ttlMs: options.ttlMs ?? 10 * 60_000,
@@ -148,43 +156,7 @@ export function createReviewsClient(options: ReviewsClientOptions): ReviewsClien
     ...(options.now === undefined ? {} : { now: options.now }),
   });
 
-  async function read(path: string): Promise<ProductReviews> {
-    const what = `GET ${path}`;
-    const left = budgetLeft();
-    let body: unknown;
-    try {
-      if (left !== undefined && left < 20) {
-        throw new ReviewsError(`Reviews ${what} not called: the time budget is spent`, {
-          code: 'TIMEOUT',
-          status: 504,
-        });
-      }
-      body = await http(
-        path,
-        left === undefined ? {} : { timeout: Math.min(timeout, left) },
-      ).json();
-    } catch (error) {
-      if (error instanceof ReviewsError) throw error;
-      if (isHTTPError(error)) {
-        const status = error.response.status;
-        throw new ReviewsError(`Reviews ${what} failed with status ${String(status)}`, {
-          code: `HTTP_${String(status)}`,
-          status,
-        });
-      }
-      const failure = transportFailure('Reviews', what, error);
-      throw new ReviewsError(failure.message, { code: failure.code, status: failure.status });
-    }
-    const parsed = ReplySchema.safeParse(body);
-    if (!parsed.success) {
-      throw new ReviewsError(schemaMismatchMessage('Reviews', what, parsed.error.issues), {
-        code: 'INVALID_RESPONSE',
-        status: 502,
-        cause: parsed.error,
-      });
-    }
-    return toReviews(parsed.data);
-  }
+  const read = async (path: string) => toReviews(await http.get(path, ReplySchema));
 
   const get = (siteId: string | null, id: string): Promise<ProductReviews | null> => {
     if (siteId === null) return Promise.resolve(null);

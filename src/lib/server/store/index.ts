@@ -1,5 +1,5 @@
 /**
- * The shop's shared state (ARCHITECTURE.md "Several copies"): `createStore` picks Redis when
+ * The shop's shared state (README.md here): `createStore` picks Redis when
  * `REDIS_URL` is set (several server copies), else a SQLite file in the state directory (one
  * server, kept across restarts), or memory (tests, or `STATE_DIR=:memory:`).
  */

@@ -1,5 +1,5 @@
 /**
- * The shared state of the storefront servers (ARCHITECTURE.md "Several copies"): session
+ * The shared state of the storefront servers (README.md here): session
  * revocation, login limits and device cookies, used reset tokens, the per-cart write lock and
  * the render cache all go through this one small interface. One server keeps it in process or
  * in a local file; several copies share Redis (`REDIS_URL`). Keys are namespaced by the caller

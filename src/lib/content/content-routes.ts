@@ -3,7 +3,11 @@
  * page): one plain path segment that no route of the shop already answers. Other slugs (nested
  * ones like `aide/livraison`) are served on request by the catch-all route. Pure.
  */
-import { isPlainSlug } from './heads.ts';
+
+/** A slug the static routes can take as one path segment: lower-case letters, digits, hyphens. */
+export function isPlainSlug(slug: string): boolean {
+  return /^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(slug) && slug.length <= 120;
+}
 
 /** First path segments the shop's own routes use (src/pages, the server, Astro). */
 const RESERVED = new Set([

@@ -7,7 +7,7 @@
  */
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { oneLine } from '../../lib/server/failures.ts';
+import { oneLine } from '../failures.ts';
 
 interface Saved<T> {
   savedAt: string;

@@ -6,15 +6,15 @@
  * blocks. Reads go through a short cache (60 s, single flight, bounded), so repeated requests
  * for one id cost one upstream read a minute. Server only.
  */
-import type { BigCommerceClient } from '../../lib/server/bigcommerce/index.ts';
-import { getBrands, getProductById, getProductsById } from '../../lib/server/bigcommerce/index.ts';
-import { createCache } from '../../lib/server/cache.ts';
-import { breadcrumbs } from '../../lib/commerce/category.ts';
-import { technologies as technologyNames } from '../../lib/commerce/custom-fields.ts';
-import { brandPath, productPath } from '../../lib/commerce/slug.ts';
-import type { Brand, CategoryNode, Product } from '../../lib/commerce/types.ts';
-import type { Technology } from '../../lib/content/types.ts';
-import { liveSiteContent, technologiesFor } from '../content/content-data.ts';
+import type { BigCommerceClient } from '../bigcommerce/index.ts';
+import { getBrands, getProductById, getProductsById } from '../bigcommerce/index.ts';
+import { createCache } from '../cache.ts';
+import { breadcrumbs } from '../../commerce/category.ts';
+import { technologies as technologyNames } from '../../commerce/custom-fields.ts';
+import { brandPath, productPath } from '../../commerce/slug.ts';
+import type { Brand, CategoryNode, Product } from '../../commerce/types.ts';
+import type { Technology } from '../../content/types.ts';
+import { liveSiteContent, technologiesFor } from './content-data.ts';
 
 export interface LiveProductPage {
   product: Product;

@@ -11,9 +11,9 @@ import {
   hiddenCategoryIds,
   visibleTree,
   type Breadcrumb,
-} from '../../lib/commerce/category.ts';
-import { categoryPath } from '../../lib/commerce/slug.ts';
-import type { Brand, Category, CategoryNode, Product } from '../../lib/commerce/types.ts';
+} from '../../commerce/category.ts';
+import { categoryPath } from '../../commerce/slug.ts';
+import type { Brand, Category, CategoryNode, Product } from '../../commerce/types.ts';
 import {
   getAllProducts,
   getBrands,
@@ -21,9 +21,9 @@ import {
   getCategory,
   getCategoryTree,
   type BigCommerceClient,
-} from '../../lib/server/bigcommerce/index.ts';
-import { createCache, type Cache } from '../../lib/server/cache.ts';
-import { logFailure } from '../../lib/server/failures.ts';
+} from '../bigcommerce/index.ts';
+import { createCache, type Cache } from '../cache.ts';
+import { logFailure } from '../failures.ts';
 import type { Catalogue, CatalogueCategory } from './catalogue.ts';
 
 export interface ListingCategory {

@@ -7,10 +7,7 @@
  * with its own module instances, and only to a build whose connection is the same; otherwise,
  * or when it failed, catalogue.ts reads the catalogue itself.
  */
-import {
-  createBigCommerceClient,
-  type BigCommerceClientOptions,
-} from '../../lib/server/bigcommerce/index.ts';
+import { createBigCommerceClient, type BigCommerceClientOptions } from '../bigcommerce/index.ts';
 import { readCatalogue, type CatalogueRead } from './catalogue-source.ts';
 
 const SLOT = Symbol.for('literie.catalogue-prefetch');

@@ -1,38 +1,37 @@
 /**
  * Data every page shell needs (spec §4 "Layout load"): the visible category tree, the top-bar
- * banner, the content service's three named navigations (spec §3) with the mega menu's
- * pushes, and the guaranteed-reviews site rating. Build and server side only: it calls the BigCommerce and Contentful connectors.
+ * banner, the content service's three named navigations (spec §3; the menus and the mega
+ * menu's pushes are made from them by `src/components/layout/menu.ts`), and the
+ * guaranteed-reviews site rating. Build and server side only: it calls the BigCommerce and
+ * Contentful connectors; the layouts hand what it read to the shell's components.
  * The navigations fall back to their last good copy when the content service cannot be read,
  * and to menus made of the category tree when there is none: never an empty header.
  */
-import { hiddenCategoryIds, HIDE_CATEGORY_KEY, visibleTree } from '../../lib/commerce/category.ts';
-import type { Banner, CategoryNode } from '../../lib/commerce/types.ts';
+import { hiddenCategoryIds, HIDE_CATEGORY_KEY, visibleTree } from '../../commerce/category.ts';
+import type { Banner, CategoryNode } from '../../commerce/types.ts';
 import {
   getAllBanners,
   getCategoriesBatchMetafields,
   getCategoryTree,
   getChannel,
   type BigCommerceClient,
-} from '../../lib/server/bigcommerce/index.ts';
-import { currencyCode } from '../../lib/i18n/locale.ts';
-import { logFailure } from '../../lib/server/failures.ts';
-import { NAVIGATION_IDENTIFIERS, type Navigations } from '../../lib/content/types.ts';
-import { getNavigations } from '../../lib/server/contentful/index.ts';
+} from '../bigcommerce/index.ts';
+import { currencyCode } from '../../i18n/locale.ts';
+import { logFailure } from '../failures.ts';
+import { NAVIGATION_IDENTIFIERS, type Navigations } from '../../content/types.ts';
+import { getNavigations } from '../contentful/index.ts';
 import {
   bigcommerce,
   contentful,
+  features,
   i18nConfig,
   lastGoodDirectory,
   reviews,
   shopReviewSite,
-} from '../../lib/server/config.ts';
-import { FEATURE_REVIEWS } from 'astro:env/client';
-import { categoryPath } from '../../lib/commerce/slug.ts';
-import { lastGoodCopy } from '../content/last-good.ts';
-import { currentBanner } from './banner.ts';
-import { pushesOf, type MenuPush } from './menu.ts';
-
-export type { MenuPush } from './menu.ts';
+} from '../config.ts';
+import { categoryPath } from '../../commerce/slug.ts';
+import { lastGoodCopy } from './last-good.ts';
+import { currentBanner } from '../../commerce/banner.ts';
 
 /** Guaranteed-reviews site rating (spec §3): average out of 5 and number of reviews. */
 export interface SiteRating {
@@ -45,8 +44,6 @@ export interface LayoutData {
   categories: CategoryNode[];
   /** The banner of the top bar (spec §3), or null. */
   banner: Banner | null;
-  /** Mega-menu pushes by root category id (the Main Navigation's category pages). */
-  pushes: Readonly<Record<number, MenuPush>>;
   /** The content service's named navigations; empty lists when unavailable (menus then use the categories). */
   navigations: Navigations;
   /** Site rating of the reassurance banner (reviews connector), null while unknown. */
@@ -63,7 +60,6 @@ export const EMPTY_NAVIGATIONS: Navigations = Object.freeze({ main: [], sidebar:
 export const EMPTY_LAYOUT_DATA: LayoutData = Object.freeze({
   categories: [],
   banner: null,
-  pushes: {},
   navigations: EMPTY_NAVIGATIONS,
   siteRating: null,
   currency: i18nConfig.currency,
@@ -107,7 +103,7 @@ async function readNavigations(categories: readonly CategoryNode[]): Promise<Nav
  * its link without stars, the page never fails for it).
  */
 async function readSiteRating(): Promise<SiteRating | null> {
-  if (!FEATURE_REVIEWS || shopReviewSite.siteId === null) return null;
+  if (!features.reviews || shopReviewSite.siteId === null) return null;
   try {
     const rating = await reviews().getSiteRating(shopReviewSite.siteId);
     if (rating === null || rating.total === 0) return null;
@@ -132,7 +128,6 @@ async function fetchLayoutData(): Promise<LayoutData> {
   return {
     categories,
     banner: currentBanner(banners),
-    pushes: pushesOf(navigations.main),
     navigations,
     siteRating,
     currency,

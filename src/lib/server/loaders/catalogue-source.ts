@@ -1,6 +1,6 @@
 /**
  * The catalogue as the build reads it from the commerce service, through the same BigCommerce
- * connectors the API middleware uses (ARCHITECTURE.md): visible products with variants, images,
+ * connectors the API middleware uses: visible products with variants, images,
  * custom fields and options; the category tree flattened, with the shown flag of spec §5
  * (visibility, the hide-category metafield, every ancestor shown); and the brands.
  *
@@ -11,9 +11,9 @@
  * 250 fetched a few at a time, their options by id in batches of 10 (`getAllProducts`); every
  * read is linear in what it loads, with no per-product call.
  */
-import { HIDE_CATEGORY_KEY, hiddenCategoryIds, visibleTree } from '../../lib/commerce/category.ts';
-import { brandPath, categoryPath } from '../../lib/commerce/slug.ts';
-import type { Brand, Category, CategoryNode, Product } from '../../lib/commerce/types.ts';
+import { HIDE_CATEGORY_KEY, hiddenCategoryIds, visibleTree } from '../../commerce/category.ts';
+import { brandPath, categoryPath } from '../../commerce/slug.ts';
+import type { Brand, Category, CategoryNode, Product } from '../../commerce/types.ts';
 import {
   collectPages,
   getAllProducts,
@@ -22,7 +22,7 @@ import {
   getCategoriesBatchMetafields,
   getCategoryTree,
   type BigCommerceClient,
-} from '../../lib/server/bigcommerce/index.ts';
+} from '../bigcommerce/index.ts';
 
 /** Page size of BigCommerce list calls (its maximum). */
 const PAGE_SIZE = 250;

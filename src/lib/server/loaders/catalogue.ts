@@ -5,10 +5,10 @@
  * scanning a list per page (no N×M loop at 10,000 products). Build and `astro dev` only: the
  * on-demand listing view reads the connectors.
  */
-import { discountPercent, displayPrice } from '../../lib/commerce/price.ts';
-import { isProductAvailable } from '../../lib/commerce/stock.ts';
-import type { CategoryNode, Product } from '../../lib/commerce/types.ts';
-import { bigcommerce, bigcommerceConnection } from '../../lib/server/config.ts';
+import { discountPercent, displayPrice } from '../../commerce/price.ts';
+import { isProductAvailable } from '../../commerce/stock.ts';
+import type { CategoryNode, Product } from '../../commerce/types.ts';
+import { bigcommerce, bigcommerceConnection } from '../config.ts';
 import { takeCatalogueRead } from './catalogue-prefetch.ts';
 import { readCatalogue, type CatalogueBrand, type CatalogueCategory } from './catalogue-source.ts';
 

@@ -11,15 +11,15 @@
  *   when the service is down), so an entry published after the last build is shown at once and
  *   replaced by its pre-rendered page at the next build.
  */
-import type { ContentPage, ContentTag, SleepContent, Technology } from '../../lib/content/types.ts';
-import { createCache } from '../../lib/server/cache.ts';
-import { contentful, lastGoodDirectory } from '../../lib/server/config.ts';
+import type { ContentPage, ContentTag, SleepContent, Technology } from '../../content/types.ts';
+import { createCache } from '../cache.ts';
+import { contentful, lastGoodDirectory } from '../config.ts';
 import {
   getContentPages,
   getSleepContents,
   getTags,
   getTechnologies,
-} from '../../lib/server/contentful/index.ts';
+} from '../contentful/index.ts';
 import { lastGoodCopy } from './last-good.ts';
 
 export interface SiteContent {
