@@ -6,6 +6,9 @@
  * `node_modules/.astro`), so a bench builds cold and never shares that store with another build
  * running at the same time.
  *
+ * `BUILD_KEEP_OUT_DIR=1` tells Astro not to empty the output folder (scripts/build.ts has
+ * emptied it, keeping the `node_modules` link a folder outside the project needs).
+ *
  * `BUILD_LOG_LEVEL` (debug, info, warn, error, silent; default warn) sets Astro's log level.
  *
  * `BUILD_CPU_PROF=dir` profiles the build's main thread (V8's sampling profiler, every 0.5 ms)
@@ -40,6 +43,7 @@ if (profileDir) {
   await session.post('Profiler.start');
 }
 
+const keepOutDir = process.env.BUILD_KEEP_OUT_DIR === '1';
 const started = performance.now();
 const cpuStarted = process.cpuUsage();
 await build({
@@ -47,9 +51,18 @@ await build({
   ...(root ? { root } : {}),
   ...(cacheDir ? { cacheDir: path.resolve(cacheDir) } : {}),
   logLevel: logLevel ?? (profileDir ? 'info' : 'warn'),
+  ...(profileDir || keepOutDir
+    ? {
+        vite: {
+          build: {
+            ...(profileDir ? { sourcemap: true } : {}),
+            ...(keepOutDir ? { emptyOutDir: false } : {}),
+          },
+        },
+      }
+    : {}),
   ...(profileDir
     ? {
-        vite: { build: { sourcemap: true } },
         integrations: [
           {
             name: 'keep-chunks-for-profile',
