@@ -62,6 +62,14 @@ test('a category lists its products in the default order, pre-rendered', async (
   await page.goto('/c/matelas');
   await expect(page.getByRole('heading', { level: 1, name: 'Matelas' })).toBeVisible();
   expect(await cardTitles(page)).toEqual(expected.items.map((p) => p.name));
+  // The pre-rendered page marks its own entry of the main navigation (the build renders it as
+  // /c/matelas.html: the entry was left unmarked).
+  await expect(
+    page
+      .getByRole('navigation', { name: t('header.mainNavigation') })
+      .locator('[aria-current="true"]')
+      .first(),
+  ).toHaveAttribute('href', '/c/matelas');
 });
 
 test('sorting by price reorders the products and keeps the sort id in the URL', async ({

@@ -109,3 +109,19 @@ describe('property: a guarded page has one spelling', () => {
     );
   }, 30_000);
 });
+
+describe('canonicalPath of the file a static build asks for', () => {
+  const segment = fc.stringMatching(/^[a-z0-9-]{1,20}$/);
+  const shopPath = fc.array(segment, { minLength: 1, maxLength: 4 }).map((s) => `/${s.join('/')}`);
+
+  test('is the path a server gets for the same page', () => {
+    fc.assert(
+      fc.property(shopPath, (path) => {
+        fc.pre(!path.endsWith('/index'));
+        expect(canonicalPath(`${path}.html`)).toBe(path);
+        expect(canonicalPath(path)).toBe(path);
+      }),
+    );
+    expect(canonicalPath('/index.html')).toBe('/');
+  });
+});
