@@ -9,6 +9,10 @@
  * `BUILD_KEEP_OUT_DIR=1` tells Astro not to empty the output folder (scripts/build.ts has
  * emptied it, keeping the `node_modules` link a folder outside the project needs).
  *
+ * `BUILD_PUBLISHER=1` keeps the process alive once the build is done, rendering pages again on
+ * request over IPC (publisher-loop.ts): the rebuild supervisor publishes an edit this way,
+ * without building the whole site. Without an IPC channel it has no effect.
+ *
  * `BUILD_LOG_LEVEL` (debug, info, warn, error, silent; default warn) sets Astro's log level.
  *
  * `BUILD_CPU_PROF=dir` profiles the build's main thread (V8's sampling profiler, every 0.5 ms)
@@ -20,6 +24,10 @@ import { cp, mkdir, writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
 import path from 'node:path';
 import { build } from 'astro';
+import { createPagePublisher, prerenderAppCapture } from './page-publisher.ts';
+import { decide } from './publish-decide.ts';
+import { createPublishData } from './publish-data.ts';
+import { servePublishRequests, type PublisherReply } from './publisher-loop.ts';
 
 const outDir = process.argv[2];
 const root = process.argv[3];
@@ -44,6 +52,7 @@ if (profileDir) {
 }
 
 const keepOutDir = process.env.BUILD_KEEP_OUT_DIR === '1';
+const capture = process.env.BUILD_PUBLISHER === '1' && process.send ? prerenderAppCapture() : null;
 const started = performance.now();
 const cpuStarted = process.cpuUsage();
 await build({
@@ -61,9 +70,11 @@ await build({
         },
       }
     : {}),
+  ...(capture && !profileDir ? { integrations: [capture.integration] } : {}),
   ...(profileDir
     ? {
         integrations: [
+          ...(capture ? [capture.integration] : []),
           {
             name: 'keep-chunks-for-profile',
             hooks: {
@@ -108,3 +119,18 @@ console.log(
     maxRssMb: Math.round(usage.maxRSS / 1024),
   })}`,
 );
+
+const app = capture?.app();
+if (capture && app && outDir) {
+  const send = (reply: PublisherReply) => process.send?.(reply);
+  await servePublishRequests({
+    publisher: createPagePublisher({
+      app,
+      clientDir: path.join(path.resolve(outDir), 'client'),
+      origin: capture.origin(),
+    }),
+    data: createPublishData(process.env),
+    decide,
+    send,
+  });
+}

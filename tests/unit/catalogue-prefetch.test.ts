@@ -1,9 +1,12 @@
 import { describe, expect, test } from 'vitest';
 import {
   connectionFromEnv,
+  dropCatalogueRead,
+  handedCatalogueRead,
+  replaceCatalogueRead,
   startCatalogueRead,
-  takeCatalogueRead,
 } from '../../src/lib/server/loaders/catalogue-prefetch.ts';
+import type { CatalogueRead } from '../../src/lib/server/loaders/catalogue-source.ts';
 
 // Nothing listens there: the early read fails fast, as an unreachable upstream would.
 const connection = {
@@ -36,26 +39,41 @@ describe('catalogue read started with the build', () => {
     }
   });
 
-  test('only a build on the same connection takes it, and only once', async () => {
-    startCatalogueRead(connection);
-    expect(takeCatalogueRead({ ...connection, storeHash: 'other' })).toBeUndefined();
-    // The mismatch dropped it: a later take on the right connection reads by itself.
-    expect(takeCatalogueRead(connection)).toBeUndefined();
-
+  test('only a build on the same connection gets it', async () => {
     startCatalogueRead(connection);
     for (const changed of [
+      { storeHash: 'other' },
       { apiUrl: 'http://127.0.0.1:10/' },
       { accessToken: 'other' },
       { channelId: 2 },
     ]) {
-      startCatalogueRead(connection);
-      expect(takeCatalogueRead({ ...connection, ...changed })).toBeUndefined();
+      expect(handedCatalogueRead({ ...connection, ...changed })).toBeUndefined();
     }
+    const handed = handedCatalogueRead(connection);
+    expect(handed?.generation).toBe(0);
+    expect(handed?.read).toBeInstanceOf(Promise);
+    // Its failure reaches the build, which drops it and reads again (catalogue.ts).
+    await expect(handed?.read).rejects.toThrow();
+    dropCatalogueRead();
+    expect(handedCatalogueRead(connection)).toBeUndefined();
+  });
+
+  test('a publish hands over newer catalogues, each under a new generation', async () => {
+    dropCatalogueRead();
+    expect(() => replaceCatalogueRead(sampleRead(1))).toThrow(/no catalogue/);
     startCatalogueRead(connection);
-    const read = takeCatalogueRead(connection);
-    expect(read).toBeInstanceOf(Promise);
-    expect(takeCatalogueRead(connection)).toBeUndefined();
-    // Its failure reaches the taker, who reads again (catalogue.ts).
-    await expect(read).rejects.toThrow();
+    handedCatalogueRead(connection)?.read.catch(() => undefined);
+    expect(replaceCatalogueRead(sampleRead(1))).toBe(1);
+    expect(replaceCatalogueRead(sampleRead(2))).toBe(2);
+    const handed = handedCatalogueRead(connection);
+    expect(handed?.generation).toBe(2);
+    expect((await handed?.read)?.ms).toBe(2);
+    // Still only for the build's own connection.
+    expect(handedCatalogueRead({ ...connection, storeHash: 'other' })).toBeUndefined();
+    dropCatalogueRead();
   });
 });
+
+function sampleRead(ms: number): CatalogueRead {
+  return { products: [], categories: [], brands: [], ms };
+}

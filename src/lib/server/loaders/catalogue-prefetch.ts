@@ -6,6 +6,10 @@
  * dominates). The read is handed over through `globalThis`, since the pages run from a bundle
  * with its own module instances, and only to a build whose connection is the same; otherwise,
  * or when it failed, catalogue.ts reads the catalogue itself.
+ *
+ * The same slot carries later versions of the catalogue to a build kept alive to publish edits
+ * (scripts/lib/page-publisher.ts): `replaceCatalogueRead` hands over a patched read under a new
+ * generation, and catalogue.ts indexes it again before the next page it renders.
  */
 import { createBigCommerceClient, type BigCommerceClientOptions } from '../bigcommerce/index.ts';
 import { readCatalogue, type CatalogueRead } from './catalogue-source.ts';
@@ -15,6 +19,8 @@ const SLOT = Symbol.for('literie.catalogue-prefetch');
 interface Prefetch {
   connection: string;
   read: Promise<CatalogueRead>;
+  /** 0 for the read the build started with, then one more for each replacement. */
+  generation: number;
 }
 
 type Holder = typeof globalThis & { [SLOT]?: Prefetch | undefined };
@@ -52,16 +58,35 @@ export function startCatalogueRead(options: BigCommerceClientOptions): void {
   const read = readCatalogue(createBigCommerceClient(options));
   // Nobody may take it (a build that fails first): no unhandled rejection then.
   read.catch(() => undefined);
-  (globalThis as Holder)[SLOT] = { connection: connectionKey(options), read };
+  (globalThis as Holder)[SLOT] = { connection: connectionKey(options), read, generation: 0 };
 }
 
-/** The read started for this connection, once; undefined when there is none. */
-export function takeCatalogueRead(
+/**
+ * The read handed over for this connection and its generation; undefined when there is none,
+ * or it is for another connection.
+ */
+export function handedCatalogueRead(
   options: Readonly<BigCommerceClientOptions>,
-): Promise<CatalogueRead> | undefined {
-  const holder = globalThis as Holder;
-  const prefetch = holder[SLOT];
-  if (prefetch === undefined) return undefined;
-  holder[SLOT] = undefined;
-  return prefetch.connection === connectionKey(options) ? prefetch.read : undefined;
+): { read: Promise<CatalogueRead>; generation: number } | undefined {
+  const prefetch = (globalThis as Holder)[SLOT];
+  if (prefetch?.connection !== connectionKey(options)) return undefined;
+  return { read: prefetch.read, generation: prefetch.generation };
+}
+
+/** Forgets the read handed over (a failed one, which catalogue.ts then reads again itself). */
+export function dropCatalogueRead(): void {
+  (globalThis as Holder)[SLOT] = undefined;
+}
+
+/**
+ * Hands over a newer catalogue (an edit applied to the last one) for the pages rendered from
+ * now on; returns its generation. Throws when no read was started: there is no build to give
+ * it to.
+ */
+export function replaceCatalogueRead(read: CatalogueRead): number {
+  const prefetch = (globalThis as Holder)[SLOT];
+  if (prefetch === undefined) throw new Error('no catalogue was handed over to replace');
+  prefetch.read = Promise.resolve(read);
+  prefetch.generation += 1;
+  return prefetch.generation;
 }

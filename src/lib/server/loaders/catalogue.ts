@@ -9,8 +9,13 @@ import { discountPercent, displayPrice } from '../../commerce/price.ts';
 import { isProductAvailable } from '../../commerce/stock.ts';
 import type { CategoryNode, Product } from '../../commerce/types.ts';
 import { bigcommerce, bigcommerceConnection } from '../config.ts';
-import { takeCatalogueRead } from './catalogue-prefetch.ts';
-import { readCatalogue, type CatalogueBrand, type CatalogueCategory } from './catalogue-source.ts';
+import { dropCatalogueRead, handedCatalogueRead } from './catalogue-prefetch.ts';
+import {
+  readCatalogue,
+  type CatalogueBrand,
+  type CatalogueCategory,
+  type CatalogueRead,
+} from './catalogue-source.ts';
 
 export type { CatalogueBrand, CatalogueCategory };
 
@@ -36,12 +41,15 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   else map.set(key, [value]);
 }
 
-async function load(): Promise<Catalogue> {
-  // The read astro.config.mjs started with the build, else (astro dev, another connection, a
-  // failed early read) one now.
-  const early = import.meta.env.DEV ? undefined : takeCatalogueRead(bigcommerceConnection);
-  const read = await (early?.catch(() => readCatalogue(bigcommerce())) ??
-    readCatalogue(bigcommerce()));
+async function load(
+  early: { read: Promise<CatalogueRead>; generation: number } | undefined,
+): Promise<Catalogue> {
+  // The read astro.config.mjs started with the build (or a newer one a publish handed over),
+  // else (astro dev, another connection, a failed early read) one now.
+  const read = await (early?.read.catch(() => {
+    dropCatalogueRead();
+    return readCatalogue(bigcommerce());
+  }) ?? readCatalogue(bigcommerce()));
   const products = read.products.sort((a, b) => a.id - b.id);
   const { categories } = read;
   const brands = read.brands.sort((a, b) => a.name.localeCompare(b.name, 'fr'));
@@ -93,20 +101,25 @@ async function load(): Promise<Catalogue> {
 /** How long `astro dev` reuses the catalogue before reading it again (ms). */
 const DEV_REUSE_MS = 5_000;
 
-let catalogue: { value: Promise<Catalogue>; at: number } | undefined;
+let catalogue: { value: Promise<Catalogue>; at: number; generation: number } | undefined;
 
 /**
- * The indexed catalogue, loaded on first use and shared by every page of the build. In
- * `astro dev` it is read again after a few seconds, so a change upstream shows without a
- * restart; a failed read is not kept.
+ * The indexed catalogue, loaded on first use and shared by every page of the build, until a
+ * publish hands over a newer one (catalogue-prefetch.ts). In `astro dev` it is read again after
+ * a few seconds, so a change upstream shows without a restart; a failed read is not kept.
  */
 export function getCatalogue(): Promise<Catalogue> {
   const now = Date.now();
-  if (catalogue && (!import.meta.env.DEV || now - catalogue.at < DEV_REUSE_MS)) {
+  const early = import.meta.env.DEV ? undefined : handedCatalogueRead(bigcommerceConnection);
+  const generation = early?.generation ?? 0;
+  if (
+    catalogue &&
+    (import.meta.env.DEV ? now - catalogue.at < DEV_REUSE_MS : catalogue.generation === generation)
+  ) {
     return catalogue.value;
   }
-  const value = load();
-  const entry = { value, at: now };
+  const value = load(early);
+  const entry = { value, at: now, generation };
   catalogue = entry;
   value.catch(() => {
     if (catalogue === entry) catalogue = undefined;

@@ -1,0 +1,217 @@
+/**
+ * Renders chosen pages of a finished build again, with the same code that rendered them: Astro's
+ * pre-render app, kept alive in the build process once `astro build` is done. A page rendered
+ * here has the bytes the build would give it from the same data (the same bundle, route table,
+ * styles and scripts), so a publish can rewrite the few pages an edit touches instead of
+ * building the whole site.
+ *
+ * `prerenderAppCapture()` is an integration: when the build has written its pages, and before
+ * Astro deletes the pre-render bundle, it imports the bundle's entry (the module instance the
+ * build used, from Node's module cache) and keeps its `app`. `createPagePublisher` then renders
+ * paths through it into the build's client folder: each file written beside its final name,
+ * then renamed over it, so a reader sees the old page or the new one, whole. The storefront
+ * server sees the new file at its next look at the disk (static-files.ts: at most a second).
+ */
+import { randomBytes } from 'node:crypto';
+import { readdir, rename, rm, writeFile, mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { AstroIntegration } from 'astro';
+
+/** The part of Astro's route data the publisher reads. */
+export interface PublishedRoute {
+  route: string;
+  type: string;
+  prerender: boolean;
+  pattern: RegExp;
+}
+
+/** The part of Astro's pre-render app (`BuildApp`) the publisher uses. */
+export interface PrerenderApp {
+  manifest: { routes: readonly { routeData: PublishedRoute }[] };
+  render(request: Request, options: { routeData: PublishedRoute }): Promise<Response>;
+  routeCache: { clearAll(): void };
+}
+
+/** Astro names the pre-render bundle's entry `prerender-entry.{hash}.mjs`. */
+const PRERENDER_ENTRY = /^prerender-entry\.[\w-]+\.mjs$/;
+
+export interface PrerenderCapture {
+  integration: AstroIntegration;
+  /** The app, once the build has generated its pages; null before (or if it could not). */
+  app(): PrerenderApp | null;
+  /** The site's origin the build rendered pages under (`site`, else Astro's default). */
+  origin(): string;
+}
+
+function isPrerenderApp(value: unknown): value is PrerenderApp {
+  if (typeof value !== 'object' || value === null) return false;
+  const app = value as Partial<PrerenderApp>;
+  return (
+    typeof app.render === 'function' &&
+    Array.isArray(app.manifest?.routes) &&
+    typeof app.routeCache?.clearAll === 'function'
+  );
+}
+
+export function prerenderAppCapture(): PrerenderCapture {
+  let app: PrerenderApp | null = null;
+  let origin = 'http://localhost:4321';
+  return {
+    app: () => app,
+    origin: () => origin,
+    integration: {
+      name: 'page-publisher-capture',
+      hooks: {
+        'astro:config:done': ({ config }) => {
+          // What Astro's build renders pages under (core/build: site's origin, else the port).
+          origin = config.site
+            ? new URL(config.site).origin
+            : `http://localhost:${config.server.port}`;
+        },
+        'astro:build:generated': async ({ dir }) => {
+          const prerenderDir = path.join(path.dirname(dir.pathname), 'server', '.prerender');
+          const entry = (await readdir(prerenderDir)).find((name) => PRERENDER_ENTRY.test(name));
+          if (entry === undefined) throw new Error(`no pre-render entry in ${prerenderDir}`);
+          const module = (await import(pathToFileURL(path.join(prerenderDir, entry)).href)) as {
+            app?: unknown;
+          };
+          if (!isPrerenderApp(module.app)) {
+            throw new Error(`the pre-render entry ${entry} has no app to render with`);
+          }
+          app = module.app;
+        },
+      },
+    },
+  };
+}
+
+/** What one publish did. */
+export interface PublishResult {
+  /** Paths rendered and written. */
+  written: string[];
+  /** Paths whose file was deleted (asked to remove, or no longer a page of the site). */
+  removed: string[];
+  ms: number;
+}
+
+export interface PagePublisher {
+  /** The pre-rendered route a shop path belongs to, or null (an on-demand page, or none). */
+  routeFor(pathname: string): PublishedRoute | null;
+  /** The file of `pathname` under the client folder (`/c/matelas` → `c/matelas.html`). */
+  fileOf(pathname: string, route: PublishedRoute): string;
+  /**
+   * Renders `render` again with the data the pages read now, deletes the files of `remove`,
+   * and returns what it did. A path of `render` that is no longer a page (its getStaticPaths
+   * no longer lists it) is removed too. Call `dataChanged` first when the data changed.
+   */
+  publish(change: { render: readonly string[]; remove: readonly string[] }): Promise<PublishResult>;
+  /** Drops the getStaticPaths results Astro keeps, so the next render reads the data again. */
+  dataChanged(): void;
+}
+
+export interface PagePublisherOptions {
+  app: PrerenderApp;
+  /** The build's client folder (`dist/client`). */
+  clientDir: string;
+  origin: string;
+}
+
+/** Astro's error for a path its route's getStaticPaths does not list. */
+function isNoStaticPath(error: unknown): boolean {
+  return error instanceof Error && error.name === 'NoMatchingStaticPathFound';
+}
+
+async function writeAtomic(file: string, body: Buffer): Promise<void> {
+  await mkdir(path.dirname(file), { recursive: true });
+  const temporary = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  await writeFile(temporary, body);
+  try {
+    await rename(temporary, file);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
+  // A compressed copy beside the page would now be of the old one.
+  await Promise.all([rm(`${file}.br`, { force: true }), rm(`${file}.gz`, { force: true })]);
+}
+
+async function removeFile(file: string): Promise<boolean> {
+  try {
+    await rm(file);
+  } catch {
+    return false;
+  }
+  await Promise.all([rm(`${file}.br`, { force: true }), rm(`${file}.gz`, { force: true })]);
+  return true;
+}
+
+export function createPagePublisher(options: PagePublisherOptions): PagePublisher {
+  const { app } = options;
+  const clientDir = path.resolve(options.clientDir);
+  const routes = app.manifest.routes.map((info) => info.routeData).filter((r) => r.prerender);
+
+  const routeFor = (pathname: string): PublishedRoute | null =>
+    routes.find((route) => route.pattern.test(pathname)) ?? null;
+
+  const fileOf = (pathname: string, route: PublishedRoute): string => {
+    if (route.type === 'endpoint') return pathname.slice(1);
+    return pathname === '/' ? 'index.html' : `${pathname.slice(1)}.html`;
+  };
+
+  /** The URL Astro's build asks for (build.format 'file': `/x.html`, `/index.html`). */
+  const requestUrl = (pathname: string, route: PublishedRoute): URL =>
+    new URL(route.type === 'endpoint' ? pathname : `/${fileOf(pathname, route)}`, options.origin);
+
+  const inside = (file: string): string => {
+    const target = path.resolve(clientDir, file);
+    if (!target.startsWith(clientDir + path.sep)) {
+      throw new Error(`${file} is outside the client folder`);
+    }
+    return target;
+  };
+
+  return {
+    routeFor,
+    fileOf,
+    dataChanged: () => { app.routeCache.clearAll(); },
+    async publish(change) {
+      const started = performance.now();
+      const written: string[] = [];
+      const removed: string[] = [];
+      for (const pathname of new Set(change.render)) {
+        const route = routeFor(pathname);
+        if (route === null) throw new Error(`${pathname} is not a pre-rendered page`);
+        const file = inside(fileOf(pathname, route));
+        let response: Response;
+        try {
+          response = await app.render(new Request(requestUrl(pathname, route)), {
+            routeData: route,
+          });
+        } catch (error) {
+          // Its getStaticPaths no longer lists it: a page that is gone (a deleted product).
+          if (isNoStaticPath(error)) {
+            if (await removeFile(file)) removed.push(pathname);
+            continue;
+          }
+          throw error;
+        }
+        // The build writes what a page renders, whatever its status (the 500 page's is 500);
+        // no static page of the shop redirects.
+        if (response.status >= 300 && response.status < 400) {
+          throw new Error(`${pathname} rendered a redirect (${response.status})`);
+        }
+        await writeAtomic(file, Buffer.from(await response.arrayBuffer()));
+        written.push(pathname);
+      }
+      for (const pathname of new Set(change.remove)) {
+        if (written.includes(pathname)) continue;
+        const route = routeFor(pathname);
+        if (route !== null && (await removeFile(inside(fileOf(pathname, route))))) {
+          removed.push(pathname);
+        }
+      }
+      return { written, removed, ms: Math.round(performance.now() - started) };
+    },
+  };
+}

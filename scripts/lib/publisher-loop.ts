@@ -1,0 +1,138 @@
+/**
+ * The kept-alive build's side of publishing: once `astro build` is done, the build process
+ * (astro-build-child.ts with BUILD_PUBLISHER=1, started by the rebuild supervisor over IPC)
+ * answers publish requests, one at a time, in order:
+ *
+ * - `{ type: 'publish', id, edits }`: reads what the commerce edits name and hands the patched
+ *   catalogue to the pages (publish-data.ts), asks `decide` which pages that touches, renders
+ *   them into the release (page-publisher.ts) and answers `published` with what it wrote and
+ *   removed, or `publish-full` when `decide` says only a full build is right (the catalogue
+ *   handed over stays: the full build reads everything again anyway);
+ * - `{ type: 'render', id, render, remove, edits? }`: renders the named paths, after reading
+ *   what `edits` name when there are any (an operator's "publish these pages again");
+ * - `{ type: 'stop' }`: exits.
+ *
+ * Any failure answers `publish-failed` with the error: the supervisor then builds in full, so
+ * an edit is never left unpublished.
+ */
+import * as z from 'zod';
+import type { CatalogueRead } from '../../src/lib/server/loaders/catalogue-source.ts';
+import type { PagePublisher } from './page-publisher.ts';
+import type { CommerceEdit, PublishData } from './publish-data.ts';
+
+const pathList = z.array(z.string().regex(/^\/[^\s?#]{0,2000}$/)).max(100_000);
+const editList = z
+  .array(
+    z.object({
+      resource: z.enum(['product', 'category', 'brand']),
+      id: z.number().int().positive(),
+    }),
+  )
+  .max(10_000);
+
+export const publisherRequestSchema = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('publish'),
+    id: z.number().int().nonnegative(),
+    edits: editList.min(1),
+  }),
+  z.object({
+    type: z.literal('render'),
+    id: z.number().int().nonnegative(),
+    render: pathList,
+    remove: pathList,
+    edits: editList.optional(),
+  }),
+  z.object({ type: z.literal('stop') }),
+]);
+
+export type PublisherRequest = z.infer<typeof publisherRequestSchema>;
+
+export type PublisherReply =
+  | { type: 'publisher-ready' }
+  | { type: 'published'; id: number; written: string[]; removed: string[]; ms: number }
+  | { type: 'publish-full'; id: number; reason: string }
+  | { type: 'publish-failed'; id: number; error: string };
+
+/** Which pages an edit touches, from the catalogue before and after it. */
+export type Decide = (
+  before: CatalogueRead,
+  after: CatalogueRead,
+  edits: readonly CommerceEdit[],
+) => { kind: 'partial'; render: string[]; remove: string[] } | { kind: 'full'; reason: string };
+
+export interface PublisherLoopOptions {
+  publisher: PagePublisher;
+  data: PublishData;
+  decide: Decide;
+  send(reply: PublisherReply): void;
+}
+
+/** Handles one request; never throws (a failure is a reply). */
+export async function handleRequest(
+  request: Exclude<PublisherRequest, { type: 'stop' }>,
+  options: PublisherLoopOptions,
+): Promise<PublisherReply> {
+  const { publisher, data, decide } = options;
+  try {
+    if (request.type === 'render') {
+      if (request.edits !== undefined && request.edits.length > 0) {
+        await data.apply(request.edits);
+        publisher.dataChanged();
+      }
+      const result = await publisher.publish(request);
+      return { type: 'published', id: request.id, ...result };
+    }
+    const started = performance.now();
+    const { before, after } = await data.apply(request.edits);
+    publisher.dataChanged();
+    const decision = decide(before, after, request.edits);
+    if (decision.kind === 'full') {
+      return { type: 'publish-full', id: request.id, reason: decision.reason };
+    }
+    const result = await publisher.publish(decision);
+    return {
+      ...result,
+      type: 'published',
+      id: request.id,
+      ms: Math.round(performance.now() - started),
+    };
+  } catch (error) {
+    return {
+      type: 'publish-failed',
+      id: request.id,
+      error: error instanceof Error ? error.message : String(error),
+    };
+  }
+}
+
+/**
+ * Serves requests from the parent process until it says stop or goes away. Requests are
+ * handled one after the other: two publishes never write the same page at once.
+ */
+export function servePublishRequests(options: PublisherLoopOptions): Promise<void> {
+  return new Promise((resolve) => {
+    let queue = Promise.resolve();
+    const onMessage = (message: unknown) => {
+      const parsed = publisherRequestSchema.safeParse(message);
+      if (!parsed.success) {
+        console.warn(`[publish] a request was not understood: ${parsed.error.message}`);
+        return;
+      }
+      const request = parsed.data;
+      if (request.type === 'stop') {
+        finish();
+        return;
+      }
+      queue = queue.then(async () => { options.send(await handleRequest(request, options)); });
+    };
+    const finish = () => {
+      process.off('message', onMessage);
+      process.off('disconnect', finish);
+      void queue.then(resolve);
+    };
+    process.on('message', onMessage);
+    process.on('disconnect', finish);
+    options.send({ type: 'publisher-ready' });
+  });
+}

@@ -1,0 +1,158 @@
+/**
+ * Publishing an edit without a full build (issue 21): a build kept alive (astro-build-child.ts
+ * with BUILD_PUBLISHER=1, over IPC) reads the edited product, renders pages again into its
+ * release, and every page it renders has the bytes a fresh full build of the same data gives.
+ * One sandbox, two builds: the kept-alive one (A), edited, then a fresh one (B) to compare with.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { run } from '../../scripts/lib/run.ts';
+import { ensureUpstream, type Upstream } from '../../scripts/lib/upstream.ts';
+import type { PublisherReply } from '../../scripts/lib/publisher-loop.ts';
+import { PRODUCTS } from '../../scripts/sandbox/fixtures.ts';
+import { freePort } from '../integration/helpers/redis.ts';
+
+const distA = 'dist-publish-a';
+const distB = 'dist-publish-b';
+
+/** Every file of a client folder, as paths relative to it. */
+function files(root: string, dir = root): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const full = path.join(dir, name);
+    return statSync(full).isDirectory() ? files(root, full) : [path.relative(root, full)];
+  });
+}
+
+/** The shop path of a pre-rendered page's file (`c/matelas.html` → `/c/matelas`). */
+function pagePath(file: string): string {
+  if (file === 'index.html') return '/';
+  return file.endsWith('.html') ? `/${file.slice(0, -'.html'.length)}` : `/${file}`;
+}
+
+describe('a kept-alive build publishes an edit with the bytes of a full build', () => {
+  let upstream: Upstream | null = null;
+  let running: ChildProcess | null = null;
+  const child = (): ChildProcess => {
+    if (running === null) throw new Error('the kept-alive build did not start');
+    return running;
+  };
+  let work = '';
+  const replies: PublisherReply[] = [];
+  let admin: (method: string, apiPath: string, body?: unknown) => Promise<unknown>;
+
+  const reply = (predicate: (r: PublisherReply) => boolean) =>
+    new Promise<PublisherReply>((resolve, reject) => {
+      const found = replies.find(predicate);
+      if (found) {
+        resolve(found);
+        return;
+      }
+      const onMessage = (message: PublisherReply) => {
+        if (predicate(message)) {
+          child().off('message', onMessage);
+          resolve(message);
+        }
+      };
+      child().on('message', onMessage);
+      child().once('exit', (code) => {
+        reject(new Error(`the build exited (${code})`));
+      });
+    });
+
+  beforeAll(async () => {
+    work = mkdtempSync(path.join(tmpdir(), 'shop-publish-'));
+    const port = await freePort();
+    upstream = await ensureUpstream({ port, dataDir: path.join(work, 'sandbox') });
+    admin = async (method, apiPath, body) => {
+      const response = await fetch(`http://127.0.0.1:${port}/stores/sandbox/${apiPath}`, {
+        method,
+        headers: { 'X-Auth-Token': 'sandbox-token', 'Content-Type': 'application/json' },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      expect(response.ok).toBe(true);
+      return (await response.json()) as unknown;
+    };
+    rmSync(distA, { recursive: true, force: true });
+    running = spawn(process.execPath, ['scripts/lib/astro-build-child.ts', path.resolve(distA)], {
+      env: { ...upstream.env, BUILD_PUBLISHER: '1', BUILD_CACHE_DIR: path.join(work, 'cache') },
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    running.on('message', (message: PublisherReply) => replies.push(message));
+    await reply((r) => r.type === 'publisher-ready');
+  }, 600_000);
+
+  afterAll(async () => {
+    const proc = running;
+    if (proc?.exitCode === null) {
+      const exited = new Promise((resolve) => proc.once('exit', resolve));
+      proc.send({ type: 'stop' });
+      await exited;
+    }
+    await upstream?.close();
+    rmSync(distA, { recursive: true, force: true });
+    rmSync(distB, { recursive: true, force: true });
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  test('edited upstream, rendered again: every page equals a fresh build', async () => {
+    const clientA = path.join(distA, 'client');
+    const clientB = path.join(distB, 'client');
+    const product = PRODUCTS.trackingVariant;
+    const oldPage = `/p/${product}/matelas-elysee`;
+    const pagesOf = (client: string) =>
+      files(client)
+        .filter((file) => file.endsWith('.html') || file === 'sitemap-listings.xml')
+        .map(pagePath)
+        .sort();
+    const pagesBefore = pagesOf(clientA);
+    expect(pagesBefore).toContain(oldPage);
+    // A new name gives a new slug: the page moves.
+    await admin('PUT', `v3/catalog/products/${product}`, {
+      name: 'Matelas Élysée Édition Hiver',
+      price: 1234.5,
+    });
+
+    rmSync(distB, { recursive: true, force: true });
+    const built = await run(process.execPath, ['scripts/build.ts', '--out-dir', distB], {
+      env: { ...upstream?.env, BUILD_CACHE_DIR: path.join(work, 'cache-b') },
+      capture: true,
+    });
+    expect(built.code, built.stdout).toBe(0);
+    const pagesAfter = pagesOf(clientB);
+    const newPage = `/p/${product}/matelas-elysee-edition-hiver`;
+    expect(pagesAfter).toContain(newPage);
+    expect(pagesAfter).not.toContain(oldPage);
+
+    // Every page of the fresh build, and the old ones, which must go.
+    child().send({
+      type: 'render',
+      id: 1,
+      render: [...new Set([...pagesAfter, ...pagesBefore])],
+      remove: [],
+      edits: [{ resource: 'product', id: product }],
+    });
+    const published = await reply((r) => 'id' in r && r.id === 1);
+    expect(published.type, JSON.stringify(published)).toBe('published');
+    if (published.type !== 'published') return;
+    expect(published.removed).toEqual([oldPage]);
+    expect(readFileSync(path.join(clientA, `${newPage.slice(1)}.html`), 'utf8')).toContain(
+      'Matelas Élysée Édition Hiver',
+    );
+
+    expect(pagesOf(clientA)).toEqual(pagesAfter);
+    const differing = pagesAfter.filter((page) => {
+      const file =
+        page === '/'
+          ? 'index.html'
+          : page.endsWith('.xml')
+            ? page.slice(1)
+            : `${page.slice(1)}.html`;
+      return !readFileSync(path.join(clientA, file)).equals(readFileSync(path.join(clientB, file)));
+    });
+    expect(differing).toEqual([]);
+    expect(pagesAfter.length).toBeGreaterThan(200);
+  }, 600_000);
+});
