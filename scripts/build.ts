@@ -2,7 +2,11 @@
  * `npm run build`: builds the shop against the configured upstream (the sandbox when no
  * credentials are set), then precompresses the static output. Options: `--out-dir DIR`, inside
  * the project or anywhere else (a release folder on a shared volume): see `prepareOutDir`.
+ * `--publisher` (with an IPC channel: the rebuild supervisor) keeps the build alive afterwards
+ * to publish edits (lib/publisher-loop.ts): its messages are relayed both ways, and
+ * `publisher-ready` goes up once the output is complete, precompressed files included.
  */
+import { spawn } from 'node:child_process';
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { linkProjectModules } from '../src/server/rebuild/releases.ts';
@@ -55,20 +59,91 @@ export async function prepareOutDir(outDir: string): Promise<{ keepOutDir: boole
   return { keepOutDir: true };
 }
 
+/** The kept-alive build of `--publisher`, once its output is complete. */
+export interface KeptBuild {
+  /** Relays a message to the build. */
+  send(message: unknown): void;
+  /** Messages from the build (after `publisher-ready`). */
+  onMessage(listener: (message: unknown) => void): void;
+  /** Resolves with the build's exit code. */
+  exited: Promise<number>;
+}
+
+/**
+ * Runs the astro build child; with `keep`, over IPC, resolving once it says `publisher-ready`
+ * (the build is done and the child stays to publish), with a handle on it.
+ */
+function runAstroChild(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  keep: boolean,
+): Promise<{ code: number; stdout: string; kept: KeptBuild | null }> {
+  if (!keep) {
+    return run(process.execPath, args, { env, capture: true }).then((r) => ({ ...r, kept: null }));
+  }
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, {
+      env: { ...env, BUILD_PUBLISHER: '1' },
+      stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+    });
+    let stdout = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      const text = chunk.toString();
+      if (stdout.length < 1_000_000) stdout += text;
+      process.stdout.write(text);
+    });
+    const exited = new Promise<number>((done) => {
+      child.once('exit', (code, signal) => {
+        done(code ?? (signal ? 1 : 0));
+      });
+    });
+    child.once('error', reject);
+    const onReady = (message: unknown) => {
+      if ((message as { type?: unknown } | null)?.type !== 'publisher-ready') return;
+      child.off('message', onReady);
+      resolve({
+        code: 0,
+        stdout,
+        kept: {
+          send: (m) => {
+            child.send(m as never);
+          },
+          onMessage: (listener) => {
+            child.on('message', listener);
+          },
+          exited,
+        },
+      });
+    };
+    child.on('message', onReady);
+    void exited.then((code) => {
+      resolve({ code: code === 0 ? 1 : code, stdout, kept: null });
+    });
+  });
+}
+
 /** Builds into `outDir` (default `dist`) with the given upstream environment. */
-export async function buildShop(upstream: Upstream, outDir = 'dist'): Promise<BuildResult> {
+export async function buildShop(
+  upstream: Upstream,
+  outDir = 'dist',
+  options: { keep?: boolean } = {},
+): Promise<BuildResult & { kept: KeptBuild | null }> {
   const started = performance.now();
   const { keepOutDir } = await prepareOutDir(outDir);
-  const { code, stdout } = await run(
-    process.execPath,
+  const { code, stdout, kept } = await runAstroChild(
     [
       '--max-semi-space-size=64',
       path.join(import.meta.dirname, 'lib/astro-build-child.ts'),
       path.resolve(outDir),
     ],
-    { env: { ...upstream.env, ...(keepOutDir ? { BUILD_KEEP_OUT_DIR: '1' } : {}) }, capture: true },
+    { ...upstream.env, ...(keepOutDir ? { BUILD_KEEP_OUT_DIR: '1' } : {}) },
+    options.keep === true,
   );
   if (code !== 0) throw new Error(`astro build failed with exit code ${code}`);
+  if (options.keep === true && kept === null) {
+    throw new Error('the build ended without keeping itself to publish');
+  }
+
   const line = stdout.split('\n').find((l) => l.startsWith('ASTRO_BUILD_RESULT '));
   const result = JSON.parse(line?.slice('ASTRO_BUILD_RESULT '.length) ?? '{}') as {
     seconds?: number;
@@ -82,6 +157,7 @@ export async function buildShop(upstream: Upstream, outDir = 'dist'): Promise<Bu
     astroCpuSeconds: result.cpuSeconds ?? Number.NaN,
     maxRssMb: result.maxRssMb ?? Number.NaN,
     compressedFiles,
+    kept,
   };
 }
 
@@ -89,12 +165,27 @@ if (import.meta.main) {
   loadDotEnv();
   const outIndex = process.argv.indexOf('--out-dir');
   const outDir = outIndex > 0 ? (process.argv[outIndex + 1] ?? 'dist') : 'dist';
+  // Publishing needs someone to publish for: the supervisor, over IPC.
+  const keep = process.argv.includes('--publisher') && process.send !== undefined;
   const upstream = await ensureUpstream();
   try {
-    const result = await buildShop(upstream, outDir);
+    const result = await buildShop(upstream, outDir, { keep });
     console.log(
       `[build] ${outDir} built in ${result.seconds.toFixed(1)} s (astro ${result.astroSeconds.toFixed(1)} s, peak ${result.maxRssMb} MB), ${result.compressedFiles} files precompressed`,
     );
+    const { kept } = result;
+    if (kept !== null) {
+      kept.onMessage((message) => process.send?.(message));
+      process.on('message', (message) => {
+        kept.send(message);
+      });
+      // The supervisor gone, the kept build goes too.
+      process.once('disconnect', () => {
+        kept.send({ type: 'stop' });
+      });
+      process.send?.({ type: 'publisher-ready' });
+      process.exitCode = await kept.exited;
+    }
   } finally {
     await upstream.close();
   }

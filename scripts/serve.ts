@@ -44,6 +44,7 @@ import {
 } from '../src/server/rebuild/config.ts';
 import {
   parseDrainMessage,
+  parsePurgeMessage,
   WORKER_ENV,
   type EventMessage,
 } from '../src/server/rebuild/messages.ts';
@@ -86,6 +87,8 @@ export interface ServerOptions {
         maxBytes?: number;
         pageFreshMs?: number;
         pageStaleMs?: number;
+        /** The release's count of publishes when the server starts (render-cache.ts). */
+        generation?: number;
       };
   /** Milliseconds since the epoch (tests). */
   now?: () => number;
@@ -112,6 +115,8 @@ export interface RunningServer {
   drain(limitMs?: number, closeIdle?: boolean): Promise<void>;
   /** Serves the `/_astro/` files of another release's `client/` folder too (after this one's). */
   addAssetFallback(clientDir: string): void;
+  /** Forgets the rendered pages and API replies: a publish changed the data (render-cache.ts). */
+  purgeRenders(generation: number): void;
 }
 
 /**
@@ -195,6 +200,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         buildId,
         store: cacheOptions.store ?? ownStore,
         ...(cacheOptions.maxBytes === undefined ? {} : { maxBytes: cacheOptions.maxBytes }),
+        ...(cacheOptions.generation === undefined ? {} : { generation: cacheOptions.generation }),
         now,
       })
     : null;
@@ -376,6 +382,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     url: `http://${host === '127.0.0.1' ? 'localhost' : host}:${actualPort}`,
     buildId,
     addAssetFallback,
+    purgeRenders: (generation) => cache?.purge(generation),
     close: async () => {
       await new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -426,17 +433,24 @@ async function runWorker(config: ServeConfig): Promise<void> {
       process.send?.(message);
     },
   });
+  const generation = Number(process.env[WORKER_ENV.generation] ?? 0);
   const server = await startServer({
     distDir,
     port: Number(process.env.PORT ?? 4321),
     host: process.env.HOST ?? '127.0.0.1',
     assetFallbackDirs: assetDirs,
     webhooks,
+    renderCache: { generation: Number.isSafeInteger(generation) ? generation : 0 },
   });
   const drain = (limitMs: number, closeIdle: boolean) => {
     void server.drain(limitMs, closeIdle).finally(() => process.exit(0));
   };
   process.on('message', (message) => {
+    const purge = parsePurgeMessage(message);
+    if (purge !== null) {
+      server.purgeRenders(purge.generation);
+      return;
+    }
     const parsed = parseDrainMessage(message);
     if (parsed === null) return;
     for (const dir of parsed.assetDirs) server.addAssetFallback(dir);

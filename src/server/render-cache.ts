@@ -153,6 +153,8 @@ export function decodeReply(data: Buffer): DecodedReply | null {
 export interface RenderCacheOptions {
   /** Identifies the build: part of every key. */
   buildId: string;
+  /** The release's count of publishes when this process starts (part of every key; 0). */
+  generation?: number;
   /** Shared between server copies (Redis); without it the cache is this process's only. */
   store?: SharedStore | null;
   /** Most bytes kept in process (default 128 MiB). */
@@ -194,6 +196,13 @@ export interface RenderCache {
   fill<T>(key: string, render: () => Promise<RenderOutcome<T>>): Promise<RenderOutcome<T>>;
   /** Bytes and entries held in process (tests, logs). */
   stats(): { entries: number; bytes: number };
+  /**
+   * Forgets every reply: a publish changed the data pages show. Keys from now on carry
+   * `generation` (the release's count of publishes, the same in every process that serves it),
+   * so this process's and the shared store's older replies are never read again (the shared
+   * ones expire on their own).
+   */
+  purge(generation: number): void;
 }
 
 /** Creates a render cache. */
@@ -206,6 +215,7 @@ export function createRenderCache(options: RenderCacheOptions): RenderCache {
   let bytes = 0;
   const flights = new Map<string, Promise<RenderOutcome<unknown>>>();
   const keys = new Map<string, string>();
+  let generation = options.generation ?? 0;
   let lastStoreLog = 0;
   const storeFailed =
     options.onStoreError ??
@@ -265,7 +275,7 @@ export function createRenderCache(options: RenderCacheOptions): RenderCache {
     keyOf(name) {
       let key = keys.get(name);
       if (key === undefined) {
-        key = `page:${options.buildId}:${digest(name)}`;
+        key = `page:${options.buildId}:${String(generation)}:${digest(name)}`;
         if (name.length > 512) return key;
         if (keys.size >= 10_000) keys.clear();
         keys.set(name, key);
@@ -329,6 +339,13 @@ export function createRenderCache(options: RenderCacheOptions): RenderCache {
       return flight;
     },
     stats: () => ({ entries: local.size, bytes }),
+    purge(next) {
+      if (next === generation) return;
+      generation = next;
+      keys.clear();
+      local.clear();
+      bytes = 0;
+    },
   };
   return cache;
 }

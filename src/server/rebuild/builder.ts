@@ -5,8 +5,12 @@
  * the outcome carries the last meaningful output line as the cause of a failure. The child
  * runs in its own process group at a lower CPU priority than the server (the shop keeps
  * answering while it builds) and is stopped, with its children, past the time limit.
+ *
+ * With `publisher`, the build is asked to stay once done (`scripts/build.ts --publisher`, over
+ * IPC): it is done when it says `publisher-ready`, not when it exits, and the outcome carries a
+ * handle to send it publish requests (scripts/lib/publisher-loop.ts) until it is stopped.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { open, readFile } from 'node:fs/promises';
 import { mkdir } from 'node:fs/promises';
 import os from 'node:os';
@@ -24,10 +28,25 @@ export interface BuildRun {
   niceness?: number;
   /** Aborting stops the build (server shutdown). */
   signal?: AbortSignal;
+  /** Keep the build alive to publish edits (an IPC channel; array commands only). */
+  publisher?: boolean;
+}
+
+/** A build kept alive to publish edits into its release. */
+export interface KeptPublisher {
+  /** Sends a request; resolves with the reply carrying its id (or rejects if the build ends). */
+  request(
+    message: { type: 'publish' | 'render'; id: number } & Record<string, unknown>,
+  ): Promise<unknown>;
+  /** Whether it still runs. */
+  alive(): boolean;
+  /** Asks it to stop, then kills it if it lingers. */
+  stop(): void;
 }
 
 export type BuildRunResult =
-  { ok: true; durationMs: number } | { ok: false; durationMs: number; error: string };
+  | { ok: true; durationMs: number; publisher?: KeptPublisher }
+  | { ok: false; durationMs: number; error: string };
 
 /** The last lines of the log that say something (for the failure's one-line cause). */
 async function lastLines(logFile: string, count: number): Promise<string> {
@@ -57,9 +76,10 @@ export async function runBuild(run: BuildRun): Promise<BuildRunResult> {
         })
       : spawn(run.command[0] ?? process.execPath, run.command.slice(1), {
           env,
-          stdio: ['ignore', log.fd, log.fd],
+          stdio: run.publisher ? ['ignore', log.fd, log.fd, 'ipc'] : ['ignore', log.fd, log.fd],
           detached: true,
         });
+  const keep = run.publisher === true && !('shell' in run.command);
   const niceness = run.niceness ?? 5;
   if (child.pid !== undefined && niceness !== 0) {
     try {
@@ -93,18 +113,36 @@ export async function runBuild(run: BuildRun): Promise<BuildRunResult> {
     stopWith('stopped (server shutting down)');
   };
   run.signal?.addEventListener('abort', onAbort, { once: true });
-  const exit = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>(
-    (resolve) => {
-      child.once('error', (error) => {
-        stopped.reason ??= `could not start: ${error.message}`;
-        resolve({ code: null, signal: null });
-      });
-      child.once('exit', (code, signal) => {
-        resolve({ code, signal });
-      });
-    },
-  );
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    child.once('error', (error) => {
+      stopped.reason ??= `could not start: ${error.message}`;
+      resolve({ code: null, signal: null });
+    });
+    child.once('exit', (code, signal) => {
+      resolve({ code, signal });
+    });
+  });
+  const ready = keep
+    ? new Promise<'ready'>((resolve) => {
+        const onMessage = (message: unknown) => {
+          if ((message as { type?: unknown } | null)?.type !== 'publisher-ready') return;
+          child.off('message', onMessage);
+          resolve('ready');
+        };
+        child.on('message', onMessage);
+      })
+    : null;
+  const exit = await (ready ? Promise.race([ready, exited]) : exited);
   clearTimeout(timer);
+  if (exit === 'ready') {
+    const durationMs = performance.now() - started;
+    // The kept build still writes to the log; the server's shutdown still stops it.
+    void exited.then(() => {
+      run.signal?.removeEventListener('abort', onAbort);
+      return log.close();
+    });
+    return { ok: true, durationMs, publisher: keptPublisher(child, exited, stop) };
+  }
   run.signal?.removeEventListener('abort', onAbort);
   await log.close();
   const durationMs = performance.now() - started;
@@ -113,4 +151,44 @@ export async function runBuild(run: BuildRun): Promise<BuildRunResult> {
     stopped.reason ?? (exit.signal ? `killed by ${exit.signal}` : `exit code ${String(exit.code)}`);
   const tail = await lastLines(run.logFile, 2);
   return { ok: false, durationMs, error: tail === '' ? how : `${how}: ${tail}` };
+}
+
+function keptPublisher(
+  child: ChildProcess,
+  exited: Promise<unknown>,
+  kill: (signal: NodeJS.Signals) => void,
+): KeptPublisher {
+  let running = true;
+  const waiting = new Map<
+    number,
+    { resolve: (reply: unknown) => void; reject: (e: Error) => void }
+  >();
+  child.on('message', (message: unknown) => {
+    const id = (message as { id?: unknown } | null)?.id;
+    if (typeof id !== 'number') return;
+    waiting.get(id)?.resolve(message);
+    waiting.delete(id);
+  });
+  void exited.then(() => {
+    running = false;
+    for (const { reject } of waiting.values()) reject(new Error('the kept build ended'));
+    waiting.clear();
+  });
+  return {
+    alive: () => running,
+    request(message) {
+      if (!running) return Promise.reject(new Error('the kept build ended'));
+      return new Promise((resolve, reject) => {
+        waiting.set(message.id, { resolve, reject });
+        child.send(message);
+      });
+    },
+    stop() {
+      if (!running) return;
+      child.send({ type: 'stop' });
+      setTimeout(() => {
+        kill('SIGTERM');
+      }, 10_000).unref();
+    },
+  };
 }

@@ -17,6 +17,8 @@ export const WORKER_ENV = {
   assetDirs: 'SERVE_ASSET_DIRS',
   /** The status file of `GET /webhooks/status` (unset: no rebuilds). */
   statusFile: 'SERVE_STATUS_FILE',
+  /** How many publishes the release has had (the render cache's generation). */
+  generation: 'SERVE_GENERATION',
 } as const;
 
 /** Worker → supervisor: an accepted webhook notification. */
@@ -36,6 +38,26 @@ export interface DrainMessage {
   limitMs: number;
   /** Shutting down: idle kept-alive connections are closed at once, not at their timeout. */
   closeIdle: boolean;
+}
+
+/**
+ * Supervisor → worker: a publish rewrote pages of the release it serves; forget rendered
+ * replies (listing views, search results, catalogue reads) from before it.
+ */
+export interface PurgeMessage {
+  type: 'render-cache:purge';
+  /** The release's count of publishes. */
+  generation: number;
+}
+
+const purgeMessageSchema = z.object({
+  type: z.literal('render-cache:purge'),
+  generation: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+});
+
+export function parsePurgeMessage(message: unknown): PurgeMessage | null {
+  const parsed = purgeMessageSchema.safeParse(message);
+  return parsed.success ? parsed.data : null;
 }
 
 const eventMessageSchema = z.object({

@@ -4,7 +4,7 @@
  * from the first); when it fires, ONE build runs for every event so far. Events arriving while
  * a build runs are counted, and exactly one more build follows it (after the same quiet time).
  * So a burst of N publishes gives at most two builds, and a build never runs twice at once.
- * Holds counts, not events: a flood cannot grow its memory. Timers are the global ones (tests
+ * Holds counts and at most MAX_BATCH_EVENTS distinct events: a flood cannot grow its memory. Timers are the global ones (tests
  * use fake timers); the build function is given (tests use a fake one).
  */
 
@@ -24,7 +24,17 @@ export interface RebuildBatch {
   count: number;
   first: RebuildEvent;
   last: RebuildEvent;
+  /**
+   * The distinct events (by source, topic and id), in arrival order, up to MAX_BATCH_EVENTS:
+   * what a publish of just these edits reads again.
+   */
+  events: RebuildEvent[];
+  /** False when more distinct events came than `events` keeps (then only a full build). */
+  complete: boolean;
 }
+
+/** Distinct events a batch names at most; more, and it asks for a full build. */
+export const MAX_BATCH_EVENTS = 1000;
 
 export type BuildOutcome = { ok: true } | { ok: false; error: string };
 
@@ -68,6 +78,8 @@ export function createRebuildScheduler(options: SchedulerOptions): RebuildSchedu
   const debounceMs = Math.max(0, options.debounceMs);
   const maxWaitMs = Math.max(debounceMs, options.maxWaitMs ?? Math.max(10_000, debounceMs * 10));
   let pending = 0;
+  let distinct = new Map<string, RebuildEvent>();
+  let complete = true;
   let first: RebuildEvent | null = null;
   let last: RebuildEvent | null = null;
   // When the first and last pending events came in, by this scheduler's clock.
@@ -111,8 +123,16 @@ export function createRebuildScheduler(options: SchedulerOptions): RebuildSchedu
       changed();
       return;
     }
-    const batch: RebuildBatch = { count: pending, first, last };
+    const batch: RebuildBatch = {
+      count: pending,
+      first,
+      last,
+      events: [...distinct.values()],
+      complete,
+    };
     pending = 0;
+    distinct = new Map();
+    complete = true;
     first = null;
     last = null;
     builds += 1;
@@ -136,6 +156,10 @@ export function createRebuildScheduler(options: SchedulerOptions): RebuildSchedu
     notify(event) {
       if (stopped) return;
       pending += 1;
+      const key = `${event.source} ${event.topic} ${event.id}`;
+      if (distinct.has(key)) distinct.delete(key); // kept once, at its latest place
+      if (distinct.size < MAX_BATCH_EVENTS) distinct.set(key, event);
+      else complete = false;
       if (first === null) {
         first = event;
         firstAt = now();

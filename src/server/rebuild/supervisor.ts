@@ -13,13 +13,20 @@
  * old one in memory). A failed build, or a new release whose workers do not start, leaves the
  * current release serving, logs one line and says so in `status.json`. A worker that dies is
  * replaced.
+ *
+ * Publishing without a full build: with `publisher` set, each full build stays alive once done
+ * (builder.ts). A batch of commerce edits (products, categories, brands) then goes to it first:
+ * it re-renders the pages the edits touch into the live release, and the workers forget their
+ * rendered listing views and search results (`render-cache:purge`). When it answers that only a
+ * full build is right, or fails, or is gone, the batch gets a full build as before.
  */
 import cluster, { type Worker } from 'node:cluster';
 import { rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { oneLine } from '../../lib/server/failures.ts';
-import { runBuild } from './builder.ts';
+import { runBuild, type KeptPublisher } from './builder.ts';
+import { commerceEdits, parsePublisherReply } from './publish-edits.ts';
 import { parseEventMessage, WORKER_ENV, type DrainMessage } from './messages.ts';
 import {
   linkProjectModules,
@@ -48,6 +55,8 @@ export interface RebuildSettings {
   command: readonly string[] | { shell: string };
   /** The build's environment (the server's upstream). */
   env: NodeJS.ProcessEnv;
+  /** Keep each full build alive to publish commerce edits without a full build. */
+  publisher?: boolean;
 }
 
 export interface SupervisorOptions {
@@ -83,6 +92,10 @@ export interface BuildRecord {
   durationMs?: number;
   result: 'running' | 'succeeded' | 'failed';
   error?: string;
+  /** A full build, or a publish of the edits into the live release. */
+  kind?: 'build' | 'publish';
+  /** A publish: the pages it rendered again and removed. */
+  pages?: { written: number; removed: number };
   /** Events the build covers. */
   events: number;
   log: string;
@@ -167,6 +180,11 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
   let lastSuccess: RebuildStatus['lastSuccess'] = null;
   let scheduler: RebuildScheduler | null = null;
   let recentCrashes: number[] = [];
+  /** The kept build of the current release (to publish edits into it), when there is one. */
+  let kept: { releaseId: string; publisher: KeptPublisher } | null = null;
+  /** Publishes into the current release so far: its render cache generation. */
+  let publishes = 0;
+  let requestIds = 0;
 
   cluster.setupPrimary({ exec: options.workerExec, args: [], silent: false });
 
@@ -212,6 +230,7 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
     [WORKER_ENV.distDir]: release.dir,
     [WORKER_ENV.assetDirs]: JSON.stringify(assetDirs),
     ...(options.rebuild === null ? {} : { [WORKER_ENV.statusFile]: statusFile }),
+    [WORKER_ENV.generation]: String(release.id === current.id ? publishes : 0),
     PORT: String(port),
     HOST: options.host,
   });
@@ -350,9 +369,66 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
     return batch.count === 1 ? what : `${what} and ${batch.count - 1} more`;
   };
 
+  /**
+   * Publishes a batch of commerce edits through the current release's kept build: true when
+   * done, false when it must be built in full (logged).
+   */
+  const publish = async (batch: RebuildBatch): Promise<boolean> => {
+    const edits = batch.complete ? commerceEdits(batch.events) : null;
+    if (edits === null || kept?.releaseId !== current.id) return false;
+    if (!kept.publisher.alive()) {
+      kept = null;
+      return false;
+    }
+    const started = Date.now();
+    const id = `${current.id}+${String(publishes + 1)}`;
+    lastBuild = {
+      id,
+      startedAt: iso(started),
+      result: 'running',
+      kind: 'publish',
+      events: batch.count,
+      log: logFileOf(releasesDir, current.id),
+    };
+    writeStatus();
+    requestIds += 1;
+    const reply = parsePublisherReply(
+      await kept.publisher
+        .request({ type: 'publish', id: requestIds, edits })
+        .catch((error: unknown) => ({ type: 'publish-failed', error: String(error) })),
+    );
+    const finished = Date.now();
+    if (reply?.type !== 'published') {
+      const why =
+        reply === null ? 'no answer' : reply.type === 'publish-full' ? reply.reason : reply.error;
+      log(`[rebuild] ${describeBatch(batch)}: a full build instead of a publish (${oneLine(why)})`);
+      return false;
+    }
+    publishes += 1;
+    for (const [worker, state] of states) {
+      if (state.release.id === current.id) {
+        worker.send({ type: 'render-cache:purge', generation: publishes });
+      }
+    }
+    lastBuild = {
+      ...lastBuild,
+      finishedAt: iso(finished),
+      durationMs: finished - started,
+      result: 'succeeded',
+      pages: { written: reply.written.length, removed: reply.removed.length },
+    };
+    lastSuccess = { id, finishedAt: iso(finished) };
+    log(
+      `[rebuild] ${describeBatch(batch)}: published into ${current.id} in ${seconds(finished - started)} (${String(reply.written.length)} page(s) rendered, ${String(reply.removed.length)} removed)`,
+    );
+    writeStatus();
+    return true;
+  };
+
   const build = async (batch: RebuildBatch): Promise<BuildOutcome> => {
     const settings = options.rebuild;
     if (settings === null) return { ok: false, error: 'rebuilds are off' };
+    if (await publish(batch)) return { ok: true };
     const started = Date.now();
     const id = newReleaseId(started);
     const dir = path.join(releasesDir, id);
@@ -361,6 +437,7 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
       id,
       startedAt: iso(started),
       result: 'running',
+      kind: 'build',
       events: batch.count,
       log: logFile,
     };
@@ -374,8 +451,10 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
       logFile,
       timeoutMs: settings.timeoutMs,
       signal: abort.signal,
+      publisher: settings.publisher === true,
     });
     let error = result.ok ? null : result.error;
+    const builtPublisher = result.ok ? (result.publisher ?? null) : null;
     let inUse = false;
     if (error === null) {
       const missing = await missingBuildFile(dir);
@@ -398,6 +477,7 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
     }
     const finished = Date.now();
     if (error !== null) {
+      builtPublisher?.stop();
       if (!inUse) await rm(dir, { recursive: true, force: true });
       lastBuild = {
         ...lastBuild,
@@ -412,6 +492,9 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
       writeStatus();
       return { ok: false, error };
     }
+    kept?.publisher.stop();
+    kept = builtPublisher === null ? null : { releaseId: id, publisher: builtPublisher };
+    publishes = 0;
     await writeCurrentRelease(releasesDir, release);
     await pruneUnused();
     lastBuild = {
@@ -467,6 +550,7 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
       if (closing) return;
       closing = true;
       abort.abort();
+      kept?.publisher.stop();
       await scheduler?.stop();
       const exits = [...states.keys()].map(
         (worker) =>

@@ -1,0 +1,51 @@
+/**
+ * What the supervisor sends the kept build of the current release, and reads back from it
+ * (scripts/lib/publisher-loop.ts): a batch's events as commerce edits, when every one of them is
+ * one (a product, category or brand created, updated or deleted, by numeric id), and its reply,
+ * parsed (the build runs code over upstream data: its messages are checked like any input).
+ */
+import * as z from 'zod';
+import { parseScope } from '../webhooks/bigcommerce.ts';
+import type { RebuildEvent } from './scheduler.ts';
+
+export interface CommerceEdit {
+  resource: 'product' | 'category' | 'brand';
+  id: number;
+}
+
+/** The events as commerce edits (one per entity), or null when one of them is not. */
+export function commerceEdits(events: readonly RebuildEvent[]): CommerceEdit[] | null {
+  const edits = new Map<string, CommerceEdit>();
+  for (const event of events) {
+    if (event.source !== 'bigcommerce') return null;
+    const scope = parseScope(event.topic);
+    if (scope === null || !/^[1-9]\d{0,9}$/.test(event.id)) return null;
+    edits.set(`${scope.resource} ${event.id}`, { resource: scope.resource, id: Number(event.id) });
+  }
+  return edits.size === 0 ? null : [...edits.values()];
+}
+
+const paths = z.array(z.string().max(2048)).max(1_000_000);
+
+const replySchema = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('published'),
+    id: z.number(),
+    written: paths,
+    removed: paths,
+    ms: z.number(),
+  }),
+  z.object({ type: z.literal('publish-full'), id: z.number(), reason: z.string().max(2000) }),
+  z.object({
+    type: z.literal('publish-failed'),
+    id: z.number().optional(),
+    error: z.string().max(10_000),
+  }),
+]);
+
+export type PublisherAnswer = z.infer<typeof replySchema>;
+
+export function parsePublisherReply(message: unknown): PublisherAnswer | null {
+  const parsed = replySchema.safeParse(message);
+  return parsed.success ? parsed.data : null;
+}
