@@ -42,7 +42,20 @@ export interface PrerenderCapture {
   app(): PrerenderApp | null;
   /** The site's origin the build rendered pages under (`site`, else Astro's default). */
   origin(): string;
+  /**
+   * Writes the sitemaps again for this set of pages (shop paths), the way the build's sitemap
+   * integration did at its end; null when the build has none.
+   */
+  sitemaps(): ((paths: readonly string[]) => Promise<void>) | null;
+  /** The pages the build wrote, as shop paths (once it is done). */
+  builtPages(): string[];
 }
+
+type BuildDoneHook = (params: {
+  dir: URL;
+  pages: { pathname: string }[];
+  logger: unknown;
+}) => unknown;
 
 function isPrerenderApp(value: unknown): value is PrerenderApp {
   if (typeof value !== 'object' || value === null) return false;
@@ -54,12 +67,28 @@ function isPrerenderApp(value: unknown): value is PrerenderApp {
   );
 }
 
+/** Astro's name of a page in `astro:build:done` (`c/matelas`, '' for the home) as a shop path. */
+const shopPathOf = (pathname: string): string => `/${pathname.replace(/\/$/, '')}`;
+
 export function prerenderAppCapture(): PrerenderCapture {
   let app: PrerenderApp | null = null;
   let origin = 'http://localhost:4321';
+  let sitemapHook: BuildDoneHook | null = null;
+  let done: { dir: URL; logger: unknown; pages: string[] } | null = null;
   return {
     app: () => app,
     origin: () => origin,
+    builtPages: () => done?.pages ?? [],
+    sitemaps: () => {
+      const hook = sitemapHook;
+      const build = done;
+      if (hook === null || build === null) return null;
+      return async (paths) => {
+        // The integration takes Astro's names and sorts the URLs itself.
+        const pages = paths.map((p) => ({ pathname: p.slice(1) }));
+        await hook({ dir: build.dir, pages, logger: build.logger });
+      };
+    },
     integration: {
       name: 'page-publisher-capture',
       hooks: {
@@ -68,6 +97,12 @@ export function prerenderAppCapture(): PrerenderCapture {
           origin = config.site
             ? new URL(config.site).origin
             : `http://localhost:${config.server.port}`;
+          const sitemap = config.integrations.find((i) => i.name === '@astrojs/sitemap');
+          const hook = sitemap?.hooks['astro:build:done'] as BuildDoneHook | undefined;
+          sitemapHook = hook ?? null;
+        },
+        'astro:build:done': ({ dir, pages, logger }) => {
+          done = { dir, logger, pages: pages.map((p) => shopPathOf(p.pathname)) };
         },
         'astro:build:generated': async ({ dir }) => {
           const prerenderDir = path.join(path.dirname(dir.pathname), 'server', '.prerender');
@@ -174,7 +209,9 @@ export function createPagePublisher(options: PagePublisherOptions): PagePublishe
   return {
     routeFor,
     fileOf,
-    dataChanged: () => { app.routeCache.clearAll(); },
+    dataChanged: () => {
+      app.routeCache.clearAll();
+    },
     async publish(change) {
       const started = performance.now();
       const written: string[] = [];
