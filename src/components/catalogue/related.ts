@@ -4,12 +4,19 @@
  * category", the product's most specific shown category first, from a product-dependent start.
  */
 import type { Product } from '../../lib/commerce/types.ts';
-import { productCategories, type Catalogue } from '../../lib/server/loaders/catalogue.ts';
+import { productCategories, type Catalogue } from '../../lib/server/loaders/catalogue-index.ts';
 
 /** BigCommerce `related_products: [-1]`: let the store pick related products itself. */
 const AUTOMATIC = -1;
 
-export function relatedProducts(cat: Catalogue, product: Product, count: number): Product[] {
+/** Related products a product page shows. */
+export const RELATED_COUNT = 4;
+
+export function relatedProducts(
+  cat: Catalogue,
+  product: Product,
+  count: number = RELATED_COUNT,
+): Product[] {
   const picked = new Map<number, Product>();
   const add = (candidate: Product | undefined) => {
     if (candidate && candidate.id !== product.id && picked.size < count) {
