@@ -41,13 +41,21 @@ export const BRAND_PRODUCTS = 24;
 
 // --- category tiles (home, /categorie, /produit) ----------------------------------------------
 
-export interface CategoryTile {
-  root: CatalogueCategory;
+/** A link to a category listing. */
+export interface CategoryLink {
+  name: string;
+  path: string;
+}
+
+/** A shown root category's tile. */
+export interface CategoryTile extends CategoryLink {
   /** Products listing the root category itself. */
   count: number;
   /** Its shown sub-categories, at most `maxChildren`. */
-  children: CatalogueCategory[];
+  children: CategoryLink[];
 }
+
+const linkTo = ({ name, path }: CategoryLink): CategoryLink => ({ name, path });
 
 /** Shown root categories with their product count and shown sub-categories. */
 export function categoryTiles(
@@ -55,12 +63,12 @@ export function categoryTiles(
   maxChildren: number = Number.POSITIVE_INFINITY,
 ): CategoryTile[] {
   return cat.roots.map((root) => ({
-    root,
+    ...linkTo(root),
     count: cat.productsByCategory.get(root.id)?.length ?? 0,
     children: root.childIds
       .flatMap((id) => {
         const child = cat.categoryById.get(id);
-        return child?.shown ? [child] : [];
+        return child?.shown ? [linkTo(child)] : [];
       })
       .slice(0, maxChildren),
   }));
@@ -129,7 +137,7 @@ export interface BrandPageData {
   /** Its best sellers shown on the page. */
   shown: Product[];
   /** Root categories holding the brand's products, with their count. */
-  roots: { root: CatalogueCategory; count: number }[];
+  roots: (CategoryLink & { count: number })[];
 }
 
 export function brandPageData(cat: Catalogue, brand: CatalogueBrand): BrandPageData {
@@ -143,7 +151,7 @@ export function brandPageData(cat: Catalogue, brand: CatalogueBrand): BrandPageD
       const count = (cat.productsByCategory.get(root.id) ?? []).filter(
         (product) => product.brandId === brand.id,
       ).length;
-      return count > 0 ? [{ root, count }] : [];
+      return count > 0 ? [{ ...linkTo(root), count }] : [];
     }),
   };
 }
@@ -157,7 +165,8 @@ export function productPageParams(product: Product): { id: string; slug: string 
 }
 
 export interface ProductPageData {
-  brand: CatalogueBrand | undefined;
+  /** What the page shows of its brand (a link, the specs, the JSON-LD and analytics name). */
+  brand: Pick<CatalogueBrand, 'name' | 'path'> | undefined;
   /** Trail of its most specific shown category (home and the product not included). */
   trail: Pick<Breadcrumb, 'name' | 'path'>[];
   related: Product[];
@@ -171,8 +180,9 @@ export function productPageData(
   product: Product,
 ): ProductPageData {
   const category = productCategories(cat, product)[0];
+  const brand = cat.brandById.get(product.brandId);
   return {
-    brand: cat.brandById.get(product.brandId),
+    brand: brand && { name: brand.name, path: brand.path },
     trail: category
       ? breadcrumbs(cat.shownTree, category.id).map((c) => ({ name: c.name, path: c.path }))
       : [],

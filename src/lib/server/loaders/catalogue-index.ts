@@ -94,28 +94,60 @@ export function productCategories(cat: Catalogue, product: Product): CatalogueCa
     .sort((a, b) => b.depth - a.depth);
 }
 
-function availableForSale(cat: Catalogue): Product[] {
-  return cat.products.filter((product) => !product.isPriceHidden && isProductAvailable(product));
+function availableForSale(product: Product): boolean {
+  return !product.isPriceHidden && isProductAvailable(product);
+}
+
+/**
+ * The first `count` of `items` in `compare` order, ties in their given order: what
+ * `[...items].sort(compare).slice(0, count)` gives, in one pass keeping `count` items (the
+ * home page's few best sellers of 100,000 products, for the build and the publisher alike).
+ */
+export function firstInOrder<T>(
+  items: Iterable<T>,
+  count: number,
+  compare: (a: T, b: T) => number,
+): T[] {
+  const top: T[] = [];
+  if (count <= 0) return top;
+  for (const item of items) {
+    const last = top[top.length - 1];
+    if (top.length >= count && last !== undefined && compare(item, last) >= 0) continue;
+    // After every kept item that is not after it: ties keep their order.
+    let low = 0;
+    let high = top.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (compare(top[middle] as T, item) <= 0) low = middle + 1;
+      else high = middle;
+    }
+    top.splice(low, 0, item);
+    if (top.length > count) top.pop();
+  }
+  return top;
 }
 
 /** The best-selling available products (by total sold, then id). */
 export function bestSellers(cat: Catalogue, count: number): Product[] {
-  return availableForSale(cat)
-    .sort((a, b) => b.totalSold - a.totalSold || a.id - b.id)
-    .slice(0, count);
+  return firstInOrder(
+    cat.products.filter(availableForSale),
+    count,
+    (a, b) => b.totalSold - a.totalSold || a.id - b.id,
+  );
 }
 
 /** Available products on sale (spec §5 discount, on the product price cards show), biggest first. */
 export function onSale(cat: Catalogue, count: number, exclude: readonly Product[] = []): Product[] {
   const skip = new Set(exclude.map((product) => product.id));
-  return availableForSale(cat)
-    .flatMap((product) => {
-      if (skip.has(product.id)) return [];
-      const price = displayPrice(product);
-      const percent = discountPercent(price.regular, price.special);
-      return percent > 0 ? [{ product, percent }] : [];
-    })
-    .sort((a, b) => b.percent - a.percent || b.product.totalSold - a.product.totalSold)
-    .slice(0, count)
-    .map(({ product }) => product);
+  const discounted = cat.products.flatMap((product) => {
+    if (skip.has(product.id) || !availableForSale(product)) return [];
+    const price = displayPrice(product);
+    const percent = discountPercent(price.regular, price.special);
+    return percent > 0 ? [{ product, percent }] : [];
+  });
+  return firstInOrder(
+    discounted,
+    count,
+    (a, b) => b.percent - a.percent || b.product.totalSold - a.product.totalSold,
+  ).map(({ product }) => product);
 }
