@@ -6,9 +6,7 @@
  */
 import type { APIRoute } from 'astro';
 import { getCatalogue } from '../lib/server/loaders/catalogue.ts';
-import { staticListingSource } from '../lib/server/loaders/listing-data.ts';
-import { applyListing, parseListingParams } from '../lib/commerce/listing.ts';
-import { listingPagePaths } from '../lib/commerce/listing-seo.ts';
+import { listingSitemapPaths } from '../components/catalogue/page-data.ts';
 
 export const prerender = true;
 
@@ -16,15 +14,7 @@ const xmlText = (text: string) =>
   text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
 
 export const GET: APIRoute = async ({ site, url }) => {
-  const catalogue = await getCatalogue();
-  const plain = parseListingParams('');
-  const paths = catalogue.categories
-    .filter((category) => category.shown && category.path.length > '/c/'.length)
-    .flatMap((category) => {
-      const source = staticListingSource(catalogue, category);
-      const { totalPages } = applyListing(source.products, plain).pagination;
-      return listingPagePaths(category.path, totalPages);
-    });
+  const paths = listingSitemapPaths(await getCatalogue());
   const base = site ?? url.origin;
   const body = [
     '<?xml version="1.0" encoding="UTF-8"?>',

@@ -165,6 +165,8 @@ describe('content slugs', () => {
     ['aide/livraison', false, true],
     ['panier', false, false],
     ['les-yeux-fermes', false, false],
+    // The offline page's route: a content page there would be shadowed, or taken for it.
+    ['hors-ligne', false, false],
     ['p/12/x', false, false],
     ['CGV', false, false],
     ['a--b', false, false],

@@ -441,6 +441,15 @@ export function sortProducts(products: readonly Product[], sort: SortOption['val
   return [...sorted.filter((p) => !p.isPriceHidden), ...sorted.filter((p) => p.isPriceHidden)];
 }
 
+/**
+ * Pages of a listing of `total` products (after term and filters) at the params' page size;
+ * 0 for none. With no term and no filter, `total` is the listing's product count: the
+ * sitemap of the listings' pages counts them so, without sorting or facets.
+ */
+export function listingPageCount(total: number, params: Pick<ListingParams, 'perPage'>): number {
+  return Math.ceil(total / Math.max(1, params.perPage));
+}
+
 export interface ListingResult {
   items: Product[];
   pagination: Pagination;
@@ -469,7 +478,7 @@ export function applyListing(
       count: items.length,
       perPage,
       currentPage: params.page,
-      totalPages: Math.ceil(sorted.length / perPage),
+      totalPages: listingPageCount(sorted.length, params),
     },
     facets: facets(searched, params.filters, brands),
   };

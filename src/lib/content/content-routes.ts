@@ -19,6 +19,7 @@ const RESERVED = new Set([
   'connexion',
   'deconnexion',
   'design',
+  'hors-ligne',
   'inscription',
   'les-yeux-fermes',
   'login.php',

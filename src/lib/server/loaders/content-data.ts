@@ -22,6 +22,8 @@ import {
 } from '../contentful/index.ts';
 import { lastGoodCopy } from './last-good.ts';
 
+export { technologiesFor } from '../../content/technologies.ts';
+
 export interface SiteContent {
   /** Newest first. */
   sleepContents: SleepContent[];
@@ -63,18 +65,4 @@ const liveCache = createCache<SiteContent>({
  */
 export function liveSiteContent(): Promise<SiteContent> {
   return liveCache.get('all', fetchSiteContent);
-}
-
-/** Technology blocks of a product's `technology` names, in the product's order. */
-export function technologiesFor(
-  technologies: readonly Technology[],
-  names: readonly string[],
-): Technology[] {
-  const byName = new Map(
-    technologies.map((technology) => [technology.name.toLowerCase(), technology]),
-  );
-  return names.flatMap((name) => {
-    const technology = byName.get(name.trim().toLowerCase());
-    return technology ? [technology] : [];
-  });
 }

@@ -10,9 +10,7 @@ import {
   HIDE_CATEGORY_KEY,
   hiddenCategoryIds,
   visibleTree,
-  type Breadcrumb,
 } from '../../commerce/category.ts';
-import { categoryPath } from '../../commerce/slug.ts';
 import type { Brand, Category, CategoryNode, Product } from '../../commerce/types.ts';
 import {
   getAllProducts,
@@ -24,68 +22,9 @@ import {
 } from '../bigcommerce/index.ts';
 import { createCache, type Cache } from '../cache.ts';
 import { logFailure } from '../failures.ts';
-import type { Catalogue, CatalogueCategory } from './catalogue.ts';
+import { childrenOf, listingCategory, type ListingSource } from './listing-source.ts';
 
-export interface ListingCategory {
-  id: number;
-  name: string;
-  /** HTML description as authored upstream. */
-  description: string;
-  pageTitle: string;
-  metaDescription: string;
-  /** Shop path `/c/...`. */
-  path: string;
-}
-
-export interface ListingSource {
-  category: ListingCategory;
-  /** Root-to-category trail (home not included). */
-  trail: Breadcrumb[];
-  /** Shown sub-categories. */
-  children: { id: number; name: string; path: string }[];
-  /** Every visible product of the category; the listing sorts, filters and pages them. */
-  products: Product[];
-  brands: Pick<Brand, 'id' | 'name'>[];
-}
-
-function listingCategory(category: Category): ListingCategory {
-  return {
-    id: category.id,
-    name: category.name,
-    description: category.description,
-    pageTitle: category.pageTitle,
-    metaDescription: category.metaDescription,
-    path: categoryPath(category.url),
-  };
-}
-
-function childrenOf(node: CategoryNode | undefined): ListingSource['children'] {
-  return (node?.children ?? []).map((child) => ({
-    id: child.id,
-    name: child.name,
-    path: categoryPath(child.url),
-  }));
-}
-
-function findNode(tree: readonly CategoryNode[], id: number): CategoryNode | undefined {
-  for (const node of tree) {
-    if (node.id === id) return node;
-    const found = findNode(node.children, id);
-    if (found) return found;
-  }
-  return undefined;
-}
-
-/** The listing of a shown category from the build-time catalogue. */
-export function staticListingSource(cat: Catalogue, category: CatalogueCategory): ListingSource {
-  return {
-    category: listingCategory(category),
-    trail: breadcrumbs(cat.shownTree, category.id),
-    children: childrenOf(findNode(cat.shownTree, category.id)),
-    products: cat.productsByCategory.get(category.id) ?? [],
-    brands: cat.brands,
-  };
-}
+export { staticListingSource, type ListingCategory, type ListingSource } from './listing-source.ts';
 
 // --- live source (on-demand view) -------------------------------------------------------------
 
