@@ -7,6 +7,7 @@ import { defineConfig, envField } from 'astro/config';
 import { devServer } from './src/lib/server/middleware/dev-server.ts';
 import { serviceWorker } from './src/integrations/service-worker.ts';
 import { buildFlags } from './src/integrations/build-flags.ts';
+import { isSitemapPage } from './src/lib/commerce/routes.ts';
 import { INLINE_SCRIPTS } from './src/components/layout/inline-scripts.ts';
 import { CONTENTFUL_MEDIA_ORIGINS, cspConfig, parseCheckoutOrigins } from './src/lib/server/csp.ts';
 import { parseContainerId } from './src/lib/analytics/tag-manager.ts';
@@ -66,7 +67,7 @@ export default defineConfig({
     // `/sw.js` (spec §7): the service worker, written once the client files exist.
     serviceWorker(),
     sitemap({
-      filter: (page) => !/\/(Design|Tailwind|hors-ligne)$/.test(page) && !page.endsWith('.xml'),
+      filter: isSitemapPage,
       // The listings' pages 2 to N, indexed under their own canonical (listing-seo.ts).
       customSitemaps: [new URL('/sitemap-listings.xml', site).href],
     }),

@@ -132,5 +132,7 @@ if (capture && app && outDir) {
     data: createPublishData(process.env),
     decide,
     send,
+    pages: new Set(capture.builtPages()),
+    sitemaps: capture.sitemaps(),
   });
 }

@@ -59,13 +59,27 @@ export type Decide = (
   before: CatalogueRead,
   after: CatalogueRead,
   edits: readonly CommerceEdit[],
-) => { kind: 'partial'; render: string[]; remove: string[] } | { kind: 'full'; reason: string };
+) =>
+  | { kind: 'partial'; render: string[]; remove: string[]; pageSetChanged: boolean }
+  | { kind: 'full'; reason: string };
 
 export interface PublisherLoopOptions {
   publisher: PagePublisher;
   data: PublishData;
   decide: Decide;
   send(reply: PublisherReply): void;
+  /** The site's pages now (shop paths), kept up to date with what publishes add and remove. */
+  pages: Set<string>;
+  /** Writes the sitemaps for a set of pages (page-publisher.ts); null: the build has none. */
+  sitemaps: ((paths: readonly string[]) => Promise<void>) | null;
+}
+
+async function writeSitemaps(options: PublisherLoopOptions): Promise<void> {
+  if (options.sitemaps === null) {
+    throw new Error('the set of pages changed, and the build left no way to write its sitemaps');
+  }
+  await options.sitemaps([...options.pages]);
+  console.info(`[publish] sitemaps written for ${String(options.pages.size)} pages`);
 }
 
 /** Handles one request; never throws (a failure is a reply). */
@@ -81,6 +95,9 @@ export async function handleRequest(
         publisher.dataChanged();
       }
       const result = await publisher.publish(request);
+      for (const page of result.removed) options.pages.delete(page);
+      for (const page of result.written) options.pages.add(page);
+      await writeSitemaps(options);
       return { type: 'published', id: request.id, ...result };
     }
     const started = performance.now();
@@ -91,6 +108,10 @@ export async function handleRequest(
       return { type: 'publish-full', id: request.id, reason: decision.reason };
     }
     const result = await publisher.publish(decision);
+    for (const page of result.removed) options.pages.delete(page);
+    for (const page of result.written) options.pages.add(page);
+    // A page added or gone: the sitemaps the build wrote at its end list the pages.
+    if (decision.pageSetChanged || result.removed.length > 0) await writeSitemaps(options);
     return {
       ...result,
       type: 'published',
@@ -124,7 +145,9 @@ export function servePublishRequests(options: PublisherLoopOptions): Promise<voi
         finish();
         return;
       }
-      queue = queue.then(async () => { options.send(await handleRequest(request, options)); });
+      queue = queue.then(async () => {
+        options.send(await handleRequest(request, options));
+      });
     };
     const finish = () => {
       process.off('message', onMessage);

@@ -92,12 +92,13 @@ describe('a kept-alive build publishes an edit with the bytes of a full build', 
       await exited;
     }
     await upstream?.close();
+    if (process.env.KEEP_PUBLISH_DIRS === '1') return;
     rmSync(distA, { recursive: true, force: true });
     rmSync(distB, { recursive: true, force: true });
     rmSync(work, { recursive: true, force: true });
   });
 
-  test('edited upstream, rendered again: every page equals a fresh build', async () => {
+  test('a product edit is published as a handful of pages, and the site equals a fresh build', async () => {
     const clientA = path.join(distA, 'client');
     const clientB = path.join(distB, 'client');
     const product = PRODUCTS.trackingVariant;
@@ -126,21 +127,24 @@ describe('a kept-alive build publishes an edit with the bytes of a full build', 
     expect(pagesAfter).toContain(newPage);
     expect(pagesAfter).not.toContain(oldPage);
 
-    // Every page of the fresh build, and the old ones, which must go.
-    child().send({
-      type: 'render',
-      id: 1,
-      render: [...new Set([...pagesAfter, ...pagesBefore])],
-      remove: [],
-      edits: [{ resource: 'product', id: product }],
-    });
+    // The kept build decides which pages the edit touches, renders them, removes the old one.
+    child().send({ type: 'publish', id: 1, edits: [{ resource: 'product', id: product }] });
     const published = await reply((r) => 'id' in r && r.id === 1);
     expect(published.type, JSON.stringify(published)).toBe('published');
     if (published.type !== 'published') return;
     expect(published.removed).toEqual([oldPage]);
+    expect(published.written).toContain(newPage);
+    expect(published.written).toContain('/c/matelas');
+    // Far fewer pages than the site has.
+    expect(published.written.length).toBeLessThan(pagesAfter.length / 4);
     expect(readFileSync(path.join(clientA, `${newPage.slice(1)}.html`), 'utf8')).toContain(
       'Matelas Élysée Édition Hiver',
     );
+    for (const sitemap of ['sitemap-0.xml', 'sitemap-index.xml']) {
+      expect(readFileSync(path.join(clientA, sitemap), 'utf8'), sitemap).toBe(
+        readFileSync(path.join(clientB, sitemap), 'utf8'),
+      );
+    }
 
     expect(pagesOf(clientA)).toEqual(pagesAfter);
     const differing = pagesAfter.filter((page) => {
@@ -154,5 +158,23 @@ describe('a kept-alive build publishes an edit with the bytes of a full build', 
     });
     expect(differing).toEqual([]);
     expect(pagesAfter.length).toBeGreaterThan(200);
+
+    // Rendering every page again changes none: the publish left nothing stale.
+    child().send({ type: 'render', id: 2, render: pagesAfter, remove: [] });
+    const again = await reply((r) => 'id' in r && r.id === 2);
+    expect(again.type, JSON.stringify(again)).toBe('published');
+    expect(
+      pagesAfter.filter((page) => {
+        const file =
+          page === '/'
+            ? 'index.html'
+            : page.endsWith('.xml')
+              ? page.slice(1)
+              : `${page.slice(1)}.html`;
+        return !readFileSync(path.join(clientA, file)).equals(
+          readFileSync(path.join(clientB, file)),
+        );
+      }),
+    ).toEqual([]);
   }, 600_000);
 });

@@ -33,3 +33,29 @@ export const RESELLER_PATH = '/espace-revendeur';
 export const RESELLER_LOGIN_PATH = `${RESELLER_PATH}/connexion`;
 /** Its cart: the reseller cart, and sending it to a client. */
 export const RESELLER_CART_PATH = `${RESELLER_PATH}/panier`;
+
+/**
+ * Paths that are never in the sitemap: the shopper's own pages (login, registration, logout,
+ * password, cart, checkout, account), the reseller area, the on-demand views (`/vue/...`: a
+ * listing's query views carry their own canonical) and the pages kept out of the index (design
+ * samples, offline page). The sitemap integration lists every route without parameters,
+ * pre-rendered or not: without this, crawlers were sent to `/panier` or `/connexion`.
+ */
+const NOT_IN_SITEMAP = [
+  ...AUTH_PATHS,
+  CART_PATH,
+  CHECKOUT_PATH,
+  ACCOUNT_PATH,
+  RESELLER_PATH,
+  '/vue',
+  '/Design',
+  '/Tailwind',
+  '/hors-ligne',
+];
+
+/** Whether a page URL (absolute, as the sitemap integration gives it) belongs in the sitemap. */
+export function isSitemapPage(url: string): boolean {
+  const { pathname } = new URL(url);
+  if (pathname.endsWith('.xml')) return false;
+  return !NOT_IN_SITEMAP.some((path) => pathname === path || pathname.startsWith(`${path}/`));
+}

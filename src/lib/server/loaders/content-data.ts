@@ -20,6 +20,7 @@ import {
   getTags,
   getTechnologies,
 } from '../contentful/index.ts';
+import { handOver } from './handoff.ts';
 import { lastGoodCopy } from './last-good.ts';
 
 export { technologiesFor } from '../../content/technologies.ts';
@@ -47,7 +48,12 @@ let pending: Promise<SiteContent> | undefined;
 
 /** Everything the pre-rendered content pages need, read once per build (see the file comment). */
 export function siteContent(): Promise<SiteContent> {
-  pending ??= lastGoodCopy('site-content', fetchSiteContent, lastGoodDirectory());
+  pending ??= lastGoodCopy('site-content', fetchSiteContent, lastGoodDirectory()).then(
+    (content) => {
+      handOver('site-content', content);
+      return content;
+    },
+  );
   return pending;
 }
 

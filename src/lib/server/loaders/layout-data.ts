@@ -19,6 +19,7 @@ import {
 import { currencyCode } from '../../i18n/locale.ts';
 import { logFailure } from '../failures.ts';
 import { NAVIGATION_IDENTIFIERS, type Navigations } from '../../content/types.ts';
+import { handOver } from './handoff.ts';
 import { getNavigations } from '../contentful/index.ts';
 import {
   bigcommerce,
@@ -163,7 +164,10 @@ let loaded: LayoutData | undefined;
  */
 export function loadLayoutData(): Promise<LayoutData> {
   pending ??= fetchLayoutData().then(
-    (data) => (loaded = data),
+    (data) => {
+      handOver('navigations', data.navigations);
+      return (loaded = data);
+    },
     (error: unknown) => {
       pending = undefined;
       throw error;

@@ -1,0 +1,28 @@
+/**
+ * What a build's pages were rendered from, handed to the Node side of the build process: a
+ * build kept alive to publish edits (scripts/lib/publisher-loop.ts) compares the data before and
+ * after an edit, and the content and navigations it did not re-read are the ones the pages
+ * used. The pages run from a bundle with its own module instances, hence `globalThis`.
+ */
+import type { Navigations } from '../../content/types.ts';
+import type { SiteContent } from './content-data.ts';
+
+interface Handoff {
+  'site-content': SiteContent;
+  navigations: Navigations;
+}
+
+const SLOT = Symbol.for('literie.build-handoff');
+
+type Holder = typeof globalThis & { [SLOT]?: Partial<Handoff> };
+
+/** Records what the pages were rendered from. */
+export function handOver<K extends keyof Handoff>(name: K, value: Handoff[K]): void {
+  const holder = globalThis as Holder;
+  holder[SLOT] = { ...holder[SLOT], [name]: value };
+}
+
+/** What the pages were rendered from, when they have loaded it. */
+export function handedOver<K extends keyof Handoff>(name: K): Handoff[K] | undefined {
+  return (globalThis as Holder)[SLOT]?.[name];
+}
