@@ -17,7 +17,7 @@
  * Each read prints its time, its time per 1,000 products, and its requests by kind (count,
  * mean and slowest time to the reply's headers: a kind whose mean grows with the catalogue is
  * a request that scans it). The last lines compare the sizes' ms per 1,000 products.
- * `BENCH_SANDBOX_PROF=dir` runs the sandbox under `node --cpu-prof` into `dir` (summary:
+ * `BENCH_READS=products,catalogue` times only those reads; `BENCH_SANDBOX_PROF=dir` runs the sandbox under `node --cpu-prof` into `dir` (summary:
  * `node scripts/lib/profile-summary.ts dir/*.cpuprofile`).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -53,6 +53,8 @@ const sizes = (process.env.BENCH_READ_PRODUCTS ?? '10000,100000')
   .map((value) => Number(value.trim()))
   .filter((value) => Number.isInteger(value) && value > 0);
 const port = Number(process.env.BENCH_SANDBOX_PORT ?? 4394);
+/** `BENCH_READS=products,catalogue`: only these reads (default all). */
+const only = process.env.BENCH_READS?.split(',').map((name) => name.trim());
 const profileDir = process.env.BENCH_SANDBOX_PROF;
 const benchDir = path.resolve('.bench');
 const url = `http://127.0.0.1:${port}`;
@@ -240,6 +242,7 @@ for (const products of sizes) {
     ];
     const done: ReadResult[] = [];
     for (const [name, read] of reads) {
+      if (only !== undefined && !only.includes(name)) continue;
       const result = await timeRead(name, read);
       done.push(result);
       const perThousand = (result.ms / products) * 1000;

@@ -117,6 +117,24 @@ function productJson(row: ProductRow, include: Set<string>, query: Query, origin
 
 const PRODUCT_COLUMNS = 'id, base, variants, images, custom_fields, options, modifiers';
 
+/**
+ * The columns a reply with these `include`s reads (the others come back as '[]', unused):
+ * an options batch reads 3 kB a product instead of 10 kB.
+ */
+function columnsFor(include: Set<string>): string {
+  const wanted = (column: string, ...names: string[]) =>
+    names.some((name) => include.has(name)) ? column : `'[]' AS ${column}`;
+  return [
+    'id',
+    'base',
+    wanted('variants', 'variants'),
+    wanted('images', 'images', 'primary_image'),
+    wanted('custom_fields', 'custom_fields'),
+    wanted('options', 'options'),
+    wanted('modifiers', 'modifiers'),
+  ].join(', ');
+}
+
 export function listProducts(ctx: RouteContext): Reply {
   const { query, db } = ctx;
   const where = new Where();
@@ -206,7 +224,7 @@ export function listProducts(ctx: RouteContext): Reply {
       ? []
       : (db
           .prepare(
-            `SELECT ${PRODUCT_COLUMNS} FROM products WHERE id IN (${placeholders(pageIds.length)})`,
+            `SELECT ${columnsFor(include)} FROM products WHERE id IN (${placeholders(pageIds.length)})`,
           )
           .all(...pageIds) as unknown as ProductRow[]);
   const byId = new Map(rows.map((row) => [row.id, row]));

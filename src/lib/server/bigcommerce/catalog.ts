@@ -30,7 +30,11 @@ import {
   CategoryTreeReplySchema,
   MetafieldPageSchema,
 } from './schemas/categories.ts';
-import { ProductPageSchema, ProductReplySchema } from './schemas/products.ts';
+import {
+  ProductOptionsPageSchema,
+  ProductPageSchema,
+  ProductReplySchema,
+} from './schemas/products.ts';
 
 /** Sub-resources the shop reads on every product (cards, product page, stock rules). */
 export const DEFAULT_PRODUCT_INCLUDE = [
@@ -123,8 +127,17 @@ export async function getAllProducts(
       OPTIONS_PAGE_SIZE,
     ),
     CONCURRENT_REQUESTS,
+    // Only the id beside them (`include_fields`): the rest of each product came with its
+    // page, and reading it twice was a third of the bytes and of the parsing.
     async (ids) =>
-      (await getProducts(client, { ids, include: perProduct, limit: OPTIONS_PAGE_SIZE })).items,
+      (
+        await client.get('v3/catalog/products', ProductOptionsPageSchema, {
+          'id:in': ids.join(','),
+          include: perProduct.join(','),
+          include_fields: 'id',
+          limit: OPTIONS_PAGE_SIZE,
+        })
+      ).items,
   );
   // A product missing from its batch was deleted between the two reads: left out, not shown
   // without its options.
