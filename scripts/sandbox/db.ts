@@ -21,6 +21,7 @@ import { orderAddress, SEED_CUSTOMERS } from './seed/customers.ts';
 import { hostileBanner, hostileCategory, hostileProduct } from './seed/hostile.ts';
 import { buildSkeleton, generateProducts } from './seed/products.ts';
 import { fold } from './seed/random.ts';
+import { ratingCounts } from './seed/ratings.ts';
 
 /** Hash of the seed's source (this file, model.ts and seed/): editing one re-seeds older databases. */
 export const SEED_VERSION = (() => {
@@ -51,8 +52,18 @@ CREATE TABLE products (
   images TEXT NOT NULL,
   custom_fields TEXT NOT NULL,
   options TEXT NOT NULL,
-  modifiers TEXT NOT NULL DEFAULT '[]'
+  modifiers TEXT NOT NULL DEFAULT '[]',
+  date_created TEXT NOT NULL DEFAULT '',
+  rated_1 INTEGER NOT NULL DEFAULT 0,
+  rated_2 INTEGER NOT NULL DEFAULT 0,
+  rated_3 INTEGER NOT NULL DEFAULT 0,
+  rated_4 INTEGER NOT NULL DEFAULT 0,
+  rated_5 INTEGER NOT NULL DEFAULT 0
 );
+CREATE INDEX products_visible ON products (is_visible);
+CREATE INDEX products_visible_created ON products (is_visible, date_created);
+CREATE INDEX products_visible_rated
+  ON products (is_visible, rated_1, rated_2, rated_3, rated_4, rated_5);
 CREATE INDEX products_name ON products (name);
 CREATE INDEX products_sku ON products (sku);
 CREATE INDEX products_price ON products (price);
@@ -154,6 +165,42 @@ CREATE TABLE outbox (
 );
 CREATE TABLE login_tokens (jti TEXT PRIMARY KEY, used_at TEXT NOT NULL);
 `;
+
+/** The products table's columns, in the order the seed writes them. */
+const PRODUCT_COLUMNS = [
+  'id',
+  'name',
+  'sku',
+  'price',
+  'brand_id',
+  'is_visible',
+  'total_sold',
+  'inventory_level',
+  'date_modified',
+  'search',
+  'base',
+  'variants',
+  'images',
+  'custom_fields',
+  'options',
+  'modifiers',
+  'date_created',
+  'rated_1',
+  'rated_2',
+  'rated_3',
+  'rated_4',
+  'rated_5',
+] as const;
+
+/**
+ * Rows written (inserted, updated or deleted) through this connection since it opened
+ * (SQLite's `total_changes()`): the sandbox's one connection makes every write, so a reply
+ * computed at one count holds until the count moves. The version of the replies kept for the
+ * next request (routes/catalog.ts `orderedIds`, the site rating of guaranteed-reviews.ts).
+ */
+export function changeCount(db: DatabaseSync): number {
+  return (db.prepare('SELECT total_changes() AS n').get() as { n: number }).n;
+}
 
 /** First id of reviews created through the API (derived ones are product id * 1000 + n). */
 export const FIRST_STORED_REVIEW_ID = 100_000_000;
@@ -269,7 +316,7 @@ function seed(db: DatabaseSync, options: SeedOptions, passwords: string[]): numb
     }
 
     const insertProduct = db.prepare(
-      'INSERT INTO products VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      `INSERT INTO products (${PRODUCT_COLUMNS.join(', ')}) VALUES (${PRODUCT_COLUMNS.map(() => '?').join(', ')})`,
     );
     const insertLink = db.prepare('INSERT OR IGNORE INTO product_categories VALUES (?, ?)');
     const insertSku = db.prepare('INSERT INTO skus VALUES (?, ?)');
@@ -299,6 +346,8 @@ function seed(db: DatabaseSync, options: SeedOptions, passwords: string[]): numb
         JSON.stringify(p.custom_fields),
         JSON.stringify(p.options),
         JSON.stringify(p.modifiers),
+        b.date_created,
+        ...ratingCounts(b),
       );
       for (const categoryId of b.categories) insertLink.run(categoryId, b.id);
       for (const v of p.variants) insertSku.run(v.sku, b.id);

@@ -135,8 +135,9 @@ describe('cache', () => {
     now = 1_500;
     await injectFault({ status: 503 });
     expect(await client.getSiteRating(siteId)).toEqual(good);
-    expect(calls).toHaveLength(2);
-    // Not cached: every read of a failing id asks again.
+    // The 503 is retried once before the last good reply is served.
+    expect(calls).toHaveLength(3);
+    // Not cached: every read of a failing id asks again (and retries once).
     for (let i = 0; i < 2; i++) {
       await expect(client.getProductReviews(siteId, product)).rejects.toMatchObject({
         name: 'ReviewsError',
@@ -144,13 +145,21 @@ describe('cache', () => {
         status: 503,
       });
     }
-    expect(calls).toHaveLength(4);
+    expect(calls).toHaveLength(7);
     now = 20_000;
     await expect(client.getSiteRating(siteId)).rejects.toBeInstanceOf(ReviewsError);
   });
 });
 
 describe('failures', () => {
+  test('a passing 503 is retried once: the retry answers', async () => {
+    await injectFault({ status: 503, times: 1 });
+    const { client, calls } = countingClient();
+    const rating = await client.getSiteRating(siteId);
+    expect(rating?.total).toBeGreaterThan(0);
+    expect(calls).toHaveLength(2);
+  });
+
   test('a dead provider: NETWORK_ERROR; a slow one: TIMEOUT at the call timeout', async () => {
     await injectFault({ down: 'reset' });
     await expect(countingClient().client.getSiteRating(siteId)).rejects.toMatchObject({

@@ -12,6 +12,7 @@
 import type { DatabaseSync } from 'node:sqlite';
 import { single, v3Error, type Reply } from '../http.ts';
 import { fold, isoDate, slugify } from '../seed/random.ts';
+import { ratingCounts } from '../seed/ratings.ts';
 import type {
   BrandRecord,
   CategoryRecord,
@@ -105,19 +106,24 @@ function save(db: DatabaseSync, p: Product, insert: boolean): void {
     JSON.stringify(p.images),
     JSON.stringify(p.custom_fields),
     JSON.stringify(p.options),
+    // The site rating's sums (routes/guaranteed-reviews.ts): the seeded reviews' stars.
+    b.date_created,
+    ...ratingCounts(b),
   ];
   if (insert) {
     // A product created here has no modifiers (the column's default).
     db.prepare(
       `INSERT INTO products (id, name, sku, price, brand_id, is_visible, total_sold, inventory_level,
-       date_modified, search, base, variants, images, custom_fields, options)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       date_modified, search, base, variants, images, custom_fields, options, date_created,
+       rated_1, rated_2, rated_3, rated_4, rated_5)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(b.id, ...values);
   } else {
     db.prepare(
       `UPDATE products SET name = ?, sku = ?, price = ?, brand_id = ?, is_visible = ?, total_sold = ?,
        inventory_level = ?, date_modified = ?, search = ?, base = ?, variants = ?, images = ?,
-       custom_fields = ?, options = ? WHERE id = ?`,
+       custom_fields = ?, options = ?, date_created = ?, rated_1 = ?, rated_2 = ?, rated_3 = ?,
+       rated_4 = ?, rated_5 = ? WHERE id = ?`,
     ).run(...values, b.id);
   }
   db.prepare('DELETE FROM product_categories WHERE product_id = ?').run(b.id);

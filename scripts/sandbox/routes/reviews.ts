@@ -15,7 +15,8 @@ import {
   v3Error,
   type Reply,
 } from '../http.ts';
-import { createRandom, isoDate } from '../seed/random.ts';
+import { spreadRatings, type ProductFacts } from '../seed/ratings.ts';
+import { isoDate } from '../seed/random.ts';
 import { assertValid, EMAIL, int, objectBody, str, type Errors } from '../validate.ts';
 import type { RouteContext } from './context.ts';
 
@@ -74,13 +75,6 @@ const NAMES = [
 ];
 const INITIALS = 'ABCDEFGHJLMNPRSTV';
 
-interface ProductFacts {
-  id: number;
-  reviews_count: number;
-  reviews_rating_sum: number;
-  date_created: string;
-}
-
 export type ReviewStatus = 'approved' | 'disapproved' | 'pending';
 const STATUSES: readonly ReviewStatus[] = ['approved', 'disapproved', 'pending'];
 /**
@@ -105,40 +99,6 @@ export interface ReviewRecord {
   date_reviewed: string;
   date_created: string;
   date_modified: string;
-}
-
-/**
- * The ratings of the product's seeded reviews (they sum to reviews_rating_sum), and the random
- * source positioned after them for the rest of each review.
- */
-function spreadRatings(product: ProductFacts): {
-  random: ReturnType<typeof createRandom>;
-  ratings: number[];
-} {
-  const count = product.reviews_count;
-  const random = createRandom(product.id * 7_919 + 17);
-  const base = Math.floor(product.reviews_rating_sum / count);
-  const ratings = Array.from(
-    { length: count },
-    (_, i) => base + (i < product.reviews_rating_sum % count ? 1 : 0),
-  );
-  // Spread the ratings without changing their sum: move a point from one review to another.
-  for (let n = 0; n < count; n++) {
-    const a = random.int(0, count - 1);
-    const b = random.int(0, count - 1);
-    const ra = ratings[a] ?? base;
-    const rb = ratings[b] ?? base;
-    if (a !== b && ra < 5 && rb > 1 && random.chance(0.3)) {
-      ratings[a] = ra + 1;
-      ratings[b] = rb - 1;
-    }
-  }
-  return { random, ratings };
-}
-
-/** The ratings of the product's seeded reviews alone (cheap: no names, dates or texts). */
-export function productRatings(product: ProductFacts): number[] {
-  return product.reviews_count === 0 ? [] : spreadRatings(product).ratings;
 }
 
 /** The product's reviews, oldest first; ratings sum to reviews_rating_sum. */

@@ -13,7 +13,7 @@ import type {
 } from '../../commerce/types.ts';
 import type { SearchParams } from '../upstream-client.ts';
 import type { BigCommerceClient } from './client.ts';
-import { isBigCommerceError } from './errors.ts';
+import { BigCommerceError, isBigCommerceError } from './errors.ts';
 import {
   MAX_PAGE_SIZE,
   type CategoriesMetafieldsQuery,
@@ -30,7 +30,11 @@ import {
   CategoryTreeReplySchema,
   MetafieldPageSchema,
 } from './schemas/categories.ts';
-import { ProductPageSchema, ProductReplySchema } from './schemas/products.ts';
+import {
+  ProductOptionsPageSchema,
+  ProductPageSchema,
+  ProductReplySchema,
+} from './schemas/products.ts';
 
 /** Sub-resources the shop reads on every product (cards, product page, stock rules). */
 export const DEFAULT_PRODUCT_INCLUDE = [
@@ -44,7 +48,8 @@ export const DEFAULT_PRODUCT_INCLUDE = [
 /** Sub-resources BigCommerce serves 10 products a page with (catalog.v3.yml). */
 const PER_PRODUCT_INCLUDE = new Set<string>(['options', 'modifiers']);
 
-// A runaway `total_pages` must not loop forever: 1,000 pages of 250 is far beyond a catalogue.
+// A runaway `total_pages` must not loop forever: 1,000 pages of 250 is 250,000 items, beyond a
+// catalogue; a longer list is refused (`collectPages`), never cut.
 const MAX_PAGES = 1_000;
 
 // Ids per `id:in` / `sku:in` request, to keep URLs well under proxies' length limits.
@@ -122,15 +127,27 @@ export async function getAllProducts(
       OPTIONS_PAGE_SIZE,
     ),
     CONCURRENT_REQUESTS,
+    // Only the id beside them (`include_fields`): the rest of each product came with its
+    // page, and reading it twice was a third of the bytes and of the parsing.
     async (ids) =>
-      (await getProducts(client, { ids, include: perProduct, limit: OPTIONS_PAGE_SIZE })).items,
+      (
+        await client.get('v3/catalog/products', ProductOptionsPageSchema, {
+          'id:in': ids.join(','),
+          include: perProduct.join(','),
+          include_fields: 'id',
+          limit: OPTIONS_PAGE_SIZE,
+        })
+      ).items,
   );
+  // A product missing from its batch was deleted between the two reads: left out, not shown
+  // without its options.
   const byId = new Map(withOptions.flat().map((product) => [product.id, product]));
-  return products.map((product) => ({
-    ...product,
-    options: byId.get(product.id)?.options ?? [],
-    modifiers: byId.get(product.id)?.modifiers ?? [],
-  }));
+  return products.flatMap((product) => {
+    const detail = byId.get(product.id);
+    return detail === undefined
+      ? []
+      : [{ ...product, options: detail.options, modifiers: detail.modifiers }];
+  });
 }
 
 /** The product with this id, or null when BigCommerce answers 404. */
@@ -259,36 +276,78 @@ export async function getCategoriesBatchMetafields(
   );
 }
 
+/** Walks of a list that changed while it was read, before `collectPages` gives up. */
+const MAX_WALKS = 3;
+
 /**
  * Every item of a paginated list: page 1, then the others up to the reply's `total_pages`,
- * `concurrency` at a time (1: one after the other, stopping at an empty page).
+ * `concurrency` at a time (1: one after the other, stopping at an empty page). Complete or
+ * failed, never partial (issue 21: a build publishes no page with a hole): a page that fails
+ * (after the client's retries) fails the whole list, and no further page is asked for; a list
+ * whose pages disagree on its `total`, or whose items do not add up to it, changed while it
+ * was read (offsets shifted: an item read twice, another missed), and is read again, up to
+ * three walks; a list of more than 1,000 pages is refused rather than cut.
  */
 export async function collectPages<T>(
   fetchPage: (page: number) => Promise<Page<T>>,
   concurrency = 1,
 ): Promise<T[]> {
-  const first = await fetchPage(1);
-  const last = Math.min(first.pagination.totalPages, MAX_PAGES);
-  if (first.items.length === 0 || last <= 1) return first.items;
-  if (concurrency > 1) {
-    const pages = Array.from({ length: last - 1 }, (_, index) => index + 2);
-    const rest = await mapConcurrent(
-      pages,
-      concurrency,
-      async (page) => (await fetchPage(page)).items,
-    );
-    return [...first.items, ...rest.flat()];
+  let reason = '';
+  for (let walk = 1; walk <= MAX_WALKS; walk++) {
+    const { items, total, totals } = await walkPages(fetchPage, concurrency);
+    const moved = totals.find((other) => other !== total);
+    if (moved === undefined && items.length === total) return items;
+    reason =
+      moved === undefined
+        ? `${items.length} items read for a total of ${total}`
+        : `its total went from ${total} to ${moved} during the read`;
   }
-  const items = [...first.items];
-  for (let page = 2; page <= last; page += 1) {
-    const reply = await fetchPage(page);
-    items.push(...reply.items);
-    if (reply.items.length === 0) break;
-  }
-  return items;
+  throw new BigCommerceError(
+    `BigCommerce list changed while it was read, ${MAX_WALKS} times in a row (${reason})`,
+    { code: 'INVALID_RESPONSE', status: 502, endpoint: 'GET (paged list)' },
+  );
 }
 
-/** Runs `task` over `items` with at most `limit` in flight; results in input order. */
+async function walkPages<T>(
+  fetchPage: (page: number) => Promise<Page<T>>,
+  concurrency: number,
+): Promise<{ items: T[]; total: number; totals: number[] }> {
+  const first = await fetchPage(1);
+  const { total, totalPages } = first.pagination;
+  if (totalPages > MAX_PAGES) {
+    throw new BigCommerceError(
+      `BigCommerce list of ${totalPages} pages: more than the ${MAX_PAGES} read, refused rather than cut`,
+      { code: 'INVALID_RESPONSE', status: 502, endpoint: 'GET (paged list)' },
+    );
+  }
+  if (first.items.length === 0 || totalPages <= 1) {
+    return { items: first.items, total: first.items.length, totals: [] };
+  }
+  if (concurrency > 1) {
+    const pages = Array.from({ length: totalPages - 1 }, (_, index) => index + 2);
+    const rest = await mapConcurrent(pages, concurrency, fetchPage);
+    return {
+      items: [...first.items, ...rest.flatMap((reply) => reply.items)],
+      total,
+      totals: rest.map((reply) => reply.pagination.total),
+    };
+  }
+  const items = [...first.items];
+  const totals: number[] = [];
+  for (let page = 2; page <= totalPages; page += 1) {
+    const reply = await fetchPage(page);
+    items.push(...reply.items);
+    totals.push(reply.pagination.total);
+    if (reply.items.length === 0) break;
+  }
+  return { items, total, totals };
+}
+
+/**
+ * Runs `task` over `items` with at most `limit` in flight; results in input order. The first
+ * failure rejects the whole run at once and no further task is started (those in flight end
+ * on their own, unread).
+ */
 async function mapConcurrent<T, R>(
   items: readonly T[],
   limit: number,
@@ -296,9 +355,15 @@ async function mapConcurrent<T, R>(
 ): Promise<R[]> {
   const results = new Array<R>(items.length);
   let next = 0;
+  let failed = false;
   async function worker(): Promise<void> {
-    for (let index = next++; index < items.length; index = next++) {
-      results[index] = await task(items[index] as T);
+    for (let index = next++; index < items.length && !failed; index = next++) {
+      try {
+        results[index] = await task(items[index] as T);
+      } catch (error) {
+        failed = true;
+        throw error;
+      }
     }
   }
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));

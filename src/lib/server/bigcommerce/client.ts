@@ -1,12 +1,14 @@
 /**
  * The one configured HTTP client of the BigCommerce REST API (v2 and v3): the upstream client
- * (`../upstream-client.ts`) on `{apiUrl}/stores/{hash}/` with `X-Auth-Token`, GETs retried by
- * ky, failures as `BigCommerceError`. Connector functions (`catalog.ts`, `store.ts`) take a
+ * (`../upstream-client.ts`) on `{apiUrl}/stores/{hash}/` with `X-Auth-Token`, GETs retried
+ * (`retryDelay`: a 429 waits what BigCommerce's `X-Rate-Limit-Time-Reset-Ms` or `Retry-After`
+ * says; a 408, a 5xx, a network error or a timed-out attempt backs off), failures as
+ * `BigCommerceError`. Connector functions (`catalog.ts`, `store.ts`) take a
  * `BigCommerceClient` as first argument, so the build-time loaders, the API middleware and the
  * integration tests (against the sandbox) share them. Nothing here reads the environment:
  * `src/lib/server/config.ts` builds the shop's client.
  */
-import type { HTTPError } from 'ky';
+import { isHTTPError, isNetworkError, isTimeoutError, type HTTPError } from 'ky';
 import type { z } from 'zod';
 import {
   createUpstreamClient,
@@ -36,6 +38,12 @@ export interface BigCommerceClientOptions {
   totalTimeout?: number | undefined;
   /** Retries of a failed GET (default 2); other methods are never retried. */
   retryLimit?: number | undefined;
+  /**
+   * Longest wait before a retry, in ms (default 30 s, BigCommerce's rate-limit window): a 429
+   * whose reset is further away fails the call at once; so does any wait that would leave less
+   * than an attempt of the call's time (`totalTimeout`, the request's budget).
+   */
+  maxRetryDelay?: number | undefined;
   /** Replaces the global fetch (instrumentation, tests). */
   fetch?: ((input: Request | URL | string, init?: RequestInit) => Promise<Response>) | undefined;
 }
@@ -74,11 +82,13 @@ export function createBigCommerceClient(options: BigCommerceClientOptions): BigC
     },
     timeout: options.timeout ?? 10_000,
     totalTimeout: options.totalTimeout ?? 30_000,
+    // The upstream client's loop, not ky's: ky knows neither BigCommerce's rate-limit header
+    // nor retrying an attempt that timed out.
     retry: {
-      kind: 'ky',
+      kind: 'wait',
       limit: options.retryLimit ?? 2,
-      statusCodes: [408, 429, 500, 502, 503, 504],
-      backoffLimit: 3_000,
+      wait: retryDelay,
+      maxWait: options.maxRetryDelay ?? 30_000,
     },
     error: BigCommerceError,
     httpError: toBigCommerceError,
@@ -99,6 +109,34 @@ function makeClient(http: UpstreamClient, channelId: number | undefined): BigCom
     },
   };
   return client;
+}
+
+const RETRY_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
+/** BigCommerce's header on every reply: ms until the rate-limit window resets. */
+export const RATE_LIMIT_RESET_HEADER = 'X-Rate-Limit-Time-Reset-Ms';
+
+/**
+ * Wait before retrying a failed GET, or null when it is not retried. A 429 waits what
+ * `X-Rate-Limit-Time-Reset-Ms` (ms) or else `Retry-After` (seconds) says; a 408, a 5xx, a 429
+ * without either header, a network error or an attempt that timed out back off 300 ms, 600 ms...
+ * up to 3 s (a GET is safe to send again). Other statuses (4xx) and refused replies are not
+ * retried.
+ */
+export function retryDelay(error: unknown, attempt: number): number | null {
+  const backoff = Math.min(3_000, 300 * 2 ** attempt);
+  if (isHTTPError(error)) {
+    const { status, headers } = error.response;
+    if (!RETRY_STATUSES.has(status)) return null;
+    if (status === 429) {
+      const resetMs = headers.get(RATE_LIMIT_RESET_HEADER)?.trim() ?? '';
+      if (/^\d{1,7}$/.test(resetMs)) return Math.max(50, Number(resetMs));
+      const afterSeconds = headers.get('Retry-After')?.trim() ?? '';
+      if (/^\d{1,5}$/.test(afterSeconds)) return Math.max(50, Number(afterSeconds) * 1000);
+    }
+    return backoff;
+  }
+  if (isNetworkError(error) || isTimeoutError(error)) return backoff;
+  return null;
 }
 
 /**

@@ -2,9 +2,11 @@
  * The guaranteed-reviews public API (spec §7; Société des Avis Garantis): `GET {base}/{siteId}/site`
  * (the site's rating) and `GET {base}/{siteId}/{productId}` (a product's), no authentication.
  * Replies are checked with zod (numbers may come as strings) and kept in memory per id
- * (spec §7) with a bounded size and a lifetime; concurrent reads of one id share one call, and
- * the last good reply is served a while longer when the provider fails.
+ * (spec §7) with a bounded size and a lifetime; concurrent reads of one id share one call, a
+ * passing failure is retried once (`retryDelay`), and the last good reply is served a while
+ * longer when the provider fails.
  */
+import { isHTTPError, isNetworkError } from 'ky';
 import { z } from 'zod';
 import type { RatingDistribution } from '../../commerce/types.ts';
 import { createCache } from '../cache.ts';
@@ -128,6 +130,23 @@ export interface ReviewsClient {
   getProductReviews(siteId: string | null, productId: number): Promise<ProductReviews | null>;
 }
 
+/**
+ * Wait before retrying a failed read, or null when it is not retried: a 5xx or a dropped
+ * connection after 300 ms, a 429 after its `Retry-After` (seconds; over the 1 s `maxWait`, not
+ * retried).
+ */
+export function retryDelay(error: unknown): number | null {
+  if (isHTTPError(error)) {
+    const { status, headers } = error.response;
+    if (status === 429) {
+      const after = headers.get('Retry-After')?.trim() ?? '';
+      return /^\d{1,5}$/.test(after) ? Number(after) * 1000 : 300;
+    }
+    return status >= 500 ? 300 : null;
+  }
+  return isNetworkError(error) ? 300 : null;
+}
+
 // A site key as the provider issues them: letters, digits, dashes (sent as one path segment).
 const SITE_ID = /^[A-Za-z0-9-]{1,64}$/;
 
@@ -137,7 +156,10 @@ export function createReviewsClient(options: ReviewsClientOptions): ReviewsClien
     prefix: options.apiUrl,
     headers: { Accept: 'application/json' },
     timeout: options.timeout ?? 3_000,
-    retry: { kind: 'none' },
+    // One retry of a passing failure (a 5xx, a 429, a dropped connection), within the caller's
+    // budget: a build would otherwise lose the rating for a blip. A timeout is not retried: a
+    // provider that took 3 s will likely take them again, and the rating has its fallback.
+    retry: { kind: 'wait', limit: 1, wait: retryDelay, maxWait: 1_000 },
     error: ReviewsError,
     httpError: (error, endpoint) => {
       const status = error.response.status;

@@ -240,4 +240,19 @@ export const ProductSchema = z
   }));
 
 export const ProductPageSchema = v3PageSchema(ProductSchema);
+
+/**
+ * A page of products' options and checkbox modifiers alone (`include=options,modifiers` with
+ * `include_fields=id`): the second read of a whole catalogue (`getAllProducts`), which needs
+ * nothing else of the product.
+ */
+export const ProductOptionsPageSchema = v3PageSchema(
+  z
+    .object({ id, options: list(ProductOptionSchema), modifiers: list(ProductModifierSchema) })
+    .transform((p): Pick<Product, 'id' | 'options' | 'modifiers'> => ({
+      id: p.id,
+      options: p.options,
+      modifiers: p.modifiers.filter((m) => m !== null),
+    })),
+);
 export const ProductReplySchema = v3DataSchema(ProductSchema);
