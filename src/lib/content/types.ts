@@ -135,3 +135,12 @@ export interface Technology {
   description: RichTextDocument | null;
   image: ContentAsset | null;
 }
+
+/** Everything the content service gives the pre-rendered pages, read once per build. */
+export interface SiteContent {
+  /** Newest first. */
+  sleepContents: SleepContent[];
+  pages: ContentPage[];
+  technologies: Technology[];
+  tags: ContentTag[];
+}

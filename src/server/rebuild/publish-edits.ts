@@ -19,8 +19,12 @@ export function commerceEdits(events: readonly RebuildEvent[]): CommerceEdit[] |
   for (const event of events) {
     if (event.source !== 'bigcommerce') return null;
     const scope = parseScope(event.topic);
-    if (scope === null || !/^[1-9]\d{0,9}$/.test(event.id)) return null;
-    edits.set(`${scope.resource} ${event.id}`, { resource: scope.resource, id: Number(event.id) });
+    // A positive id in its plain spelling ('7', not '07', '7.0' or '1e3').
+    const id = Number(event.id);
+    if (scope === null || !Number.isSafeInteger(id) || id <= 0 || String(id) !== event.id) {
+      return null;
+    }
+    edits.set(`${scope.resource} ${event.id}`, { resource: scope.resource, id });
   }
   return edits.size === 0 ? null : [...edits.values()];
 }

@@ -11,7 +11,7 @@
  *   when the service is down), so an entry published after the last build is shown at once and
  *   replaced by its pre-rendered page at the next build.
  */
-import type { ContentPage, ContentTag, SleepContent, Technology } from '../../content/types.ts';
+import type { SiteContent } from '../../content/types.ts';
 import { createCache } from '../cache.ts';
 import { contentful, lastGoodDirectory } from '../config.ts';
 import {
@@ -25,13 +25,7 @@ import { lastGoodCopy } from './last-good.ts';
 
 export { technologiesFor } from '../../content/technologies.ts';
 
-export interface SiteContent {
-  /** Newest first. */
-  sleepContents: SleepContent[];
-  pages: ContentPage[];
-  technologies: Technology[];
-  tags: ContentTag[];
-}
+export type { SiteContent };
 
 async function fetchSiteContent(): Promise<SiteContent> {
   const client = contentful();

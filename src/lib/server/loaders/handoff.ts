@@ -4,8 +4,7 @@
  * after an edit, and the content and navigations it did not re-read are the ones the pages
  * used. The pages run from a bundle with its own module instances, hence `globalThis`.
  */
-import type { Navigations } from '../../content/types.ts';
-import type { SiteContent } from './content-data.ts';
+import type { Navigations, SiteContent } from '../../content/types.ts';
 
 interface Handoff {
   'site-content': SiteContent;
