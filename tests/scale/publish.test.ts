@@ -118,7 +118,9 @@ describe('a kept-alive build publishes an edit with the bytes of a full build', 
 
     rmSync(distB, { recursive: true, force: true });
     const built = await run(process.execPath, ['scripts/build.ts', '--out-dir', distB], {
-      env: { ...upstream?.env, BUILD_CACHE_DIR: path.join(work, 'cache-b') },
+      // This test's sandbox, through its credentials: npm test's UPSTREAM=sandbox would have
+      // the build start (or reuse) the suite's own sandbox instead.
+      env: { ...upstream?.env, UPSTREAM: '', BUILD_CACHE_DIR: path.join(work, 'cache-b') },
       capture: true,
     });
     expect(built.code, built.stdout).toBe(0);
