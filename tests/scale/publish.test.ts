@@ -125,8 +125,7 @@ describe('a kept-alive build publishes an edit with the bytes of a full build', 
     });
     expect(built.code, built.stdout).toBe(0);
     const pagesAfter = pagesOf(clientB);
-    // Its page after the edit: a new name moves it, unless its address is a custom one (the
-    // hostile catalogue of npm test gives it one).
+    // Its page after the edit (a new name moves it, unless its address were a custom one).
     const newPage = pagesAfter.find((page) => page.startsWith(`/p/${String(product)}/`));
     expect(newPage).toBeDefined();
     if (newPage === undefined) return;
