@@ -8,7 +8,14 @@
  * schema; every failure turned into the service's own error class, free of secrets
  * (`upstream-error.ts`). Reads no environment.
  */
-import ky, { isHTTPError, type HTTPError, type KyInstance, type Options } from 'ky';
+import ky, {
+  isHTTPError,
+  isNetworkError,
+  isTimeoutError,
+  type HTTPError,
+  type KyInstance,
+  type Options,
+} from 'ky';
 import type { z } from 'zod';
 import { budgetLeft } from './budget.ts';
 import {
@@ -102,6 +109,54 @@ export interface UpstreamClient {
 
 /** Below this much time a call (or a retry) is not started: it could not answer in time. */
 const MIN_ATTEMPT_MS = 20;
+
+/** A header saying how long a 429 waits: its name, unit and longest value (in digits). */
+export interface RateLimitHeader {
+  name: string;
+  unit: 'ms' | 's';
+  maxDigits: number;
+}
+
+/** A service's `wait` retry rule (RetryPolicy `wait`), as its API documents it. */
+export interface RetryWaitRule {
+  /** Whether a reply of this status is retried. */
+  retries(status: number): boolean;
+  /** How long a 429 waits: the first of these headers present; else the backoff. */
+  rateLimitHeaders: readonly RateLimitHeader[];
+  /** Whether an attempt that timed out is retried (network errors always are). */
+  timeouts: boolean;
+  /** The wait before retry number `attempt` (0, 1...) when no header says. */
+  backoff(attempt: number): number;
+  /** The shortest wait a header may ask for (ms). */
+  minWait: number;
+}
+
+/**
+ * The `wait` of a RetryPolicy from a service's rule: null (not retried) for a status it does not
+ * retry or a failure that is neither a network error nor (when the rule says so) a timeout.
+ */
+export function retryWait(rule: RetryWaitRule): (error: unknown, attempt: number) => number | null {
+  return (error, attempt) => {
+    if (isHTTPError(error)) {
+      const { status, headers } = error.response;
+      if (!rule.retries(status)) return null;
+      if (status === 429) {
+        for (const header of rule.rateLimitHeaders) {
+          const value = headers.get(header.name)?.trim() ?? '';
+          if (value.length >= 1 && value.length <= header.maxDigits && /^\d+$/.test(value)) {
+            const ms = Number(value) * (header.unit === 's' ? 1000 : 1);
+            return Math.max(rule.minWait, ms);
+          }
+        }
+      }
+      return rule.backoff(attempt);
+    }
+    if (isNetworkError(error) || (rule.timeouts && isTimeoutError(error))) {
+      return rule.backoff(attempt);
+    }
+    return null;
+  };
+}
 
 export function createUpstreamClient(config: UpstreamClientConfig): UpstreamClient {
   const { retry } = config;

@@ -8,11 +8,12 @@
  * integration tests (against the sandbox) share them. Nothing here reads the environment:
  * `src/lib/server/config.ts` builds the shop's client.
  */
-import { isHTTPError, isNetworkError, isTimeoutError, type HTTPError } from 'ky';
+import type { HTTPError } from 'ky';
 import type { z } from 'zod';
 import {
   createUpstreamClient,
   replyParser,
+  retryWait,
   type SearchParams,
   type UpstreamClient,
 } from '../upstream-client.ts';
@@ -122,22 +123,16 @@ export const RATE_LIMIT_RESET_HEADER = 'X-Rate-Limit-Time-Reset-Ms';
  * up to 3 s (a GET is safe to send again). Other statuses (4xx) and refused replies are not
  * retried.
  */
-export function retryDelay(error: unknown, attempt: number): number | null {
-  const backoff = Math.min(3_000, 300 * 2 ** attempt);
-  if (isHTTPError(error)) {
-    const { status, headers } = error.response;
-    if (!RETRY_STATUSES.has(status)) return null;
-    if (status === 429) {
-      const resetMs = headers.get(RATE_LIMIT_RESET_HEADER)?.trim() ?? '';
-      if (/^\d{1,7}$/.test(resetMs)) return Math.max(50, Number(resetMs));
-      const afterSeconds = headers.get('Retry-After')?.trim() ?? '';
-      if (/^\d{1,5}$/.test(afterSeconds)) return Math.max(50, Number(afterSeconds) * 1000);
-    }
-    return backoff;
-  }
-  if (isNetworkError(error) || isTimeoutError(error)) return backoff;
-  return null;
-}
+export const retryDelay = retryWait({
+  retries: (status) => RETRY_STATUSES.has(status),
+  rateLimitHeaders: [
+    { name: RATE_LIMIT_RESET_HEADER, unit: 'ms', maxDigits: 7 },
+    { name: 'Retry-After', unit: 's', maxDigits: 5 },
+  ],
+  timeouts: true,
+  backoff: (attempt) => Math.min(3_000, 300 * 2 ** attempt),
+  minWait: 50,
+});
 
 /**
  * Parses an upstream reply with the shop's schema; a mismatch is a `BigCommerceError` with

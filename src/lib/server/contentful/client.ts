@@ -6,9 +6,9 @@
  * left of the request's time budget (`../budget.ts`). Replies are parsed with zod; failures are
  * `ContentfulError`s. Reads no environment: `src/lib/server/config.ts` builds the shop's client.
  */
-import { isHTTPError, isNetworkError, type HTTPError } from 'ky';
+import type { HTTPError } from 'ky';
 import type { z } from 'zod';
-import { createUpstreamClient, type SearchParams } from '../upstream-client.ts';
+import { createUpstreamClient, retryWait, type SearchParams } from '../upstream-client.ts';
 import { codeOfStatus } from '../upstream-error.ts';
 import { ContentfulError } from './errors.ts';
 import { ErrorReplySchema } from './schemas.ts';
@@ -80,18 +80,13 @@ export function createContentfulClient(options: ContentfulClientOptions): Conten
  * `X-Contentful-RateLimit-Reset` says (seconds), a 5xx or a network error backs off
  * 300 ms, 600 ms...; a timeout or another status is not retried.
  */
-export function retryDelay(error: unknown, attempt: number): number | null {
-  const backoff = 300 * 2 ** attempt;
-  if (isHTTPError(error)) {
-    const { status, headers } = error.response;
-    if (!RETRY_STATUSES.has(status)) return null;
-    const reset = headers.get(RATE_LIMIT_RESET_HEADER)?.trim() ?? '';
-    if (status === 429 && /^\d{1,6}$/.test(reset)) return Math.max(50, Number(reset) * 1000);
-    return backoff;
-  }
-  if (isNetworkError(error)) return backoff;
-  return null;
-}
+export const retryDelay = retryWait({
+  retries: (status) => RETRY_STATUSES.has(status),
+  rateLimitHeaders: [{ name: RATE_LIMIT_RESET_HEADER, unit: 's', maxDigits: 6 }],
+  timeouts: false,
+  backoff: (attempt) => 300 * 2 ** attempt,
+  minWait: 50,
+});
 
 /** An HTTP error reply as a `ContentfulError`: Contentful's error id and request id, no token. */
 function toContentfulError(

@@ -6,11 +6,10 @@
  * passing failure is retried once (`retryDelay`), and the last good reply is served a while
  * longer when the provider fails.
  */
-import { isHTTPError, isNetworkError } from 'ky';
 import { z } from 'zod';
 import type { RatingDistribution } from '../../commerce/types.ts';
 import { createCache } from '../cache.ts';
-import { createUpstreamClient } from '../upstream-client.ts';
+import { createUpstreamClient, retryWait } from '../upstream-client.ts';
 import { ServiceError } from '../upstream-error.ts';
 
 /** Any failed call to the provider; code `HTTP_<status>`, TIMEOUT, NETWORK_ERROR or INVALID_RESPONSE. */
@@ -135,17 +134,13 @@ export interface ReviewsClient {
  * connection after 300 ms, a 429 after its `Retry-After` (seconds; over the 1 s `maxWait`, not
  * retried).
  */
-export function retryDelay(error: unknown): number | null {
-  if (isHTTPError(error)) {
-    const { status, headers } = error.response;
-    if (status === 429) {
-      const after = headers.get('Retry-After')?.trim() ?? '';
-      return /^\d{1,5}$/.test(after) ? Number(after) * 1000 : 300;
-    }
-    return status >= 500 ? 300 : null;
-  }
-  return isNetworkError(error) ? 300 : null;
-}
+export const retryDelay = retryWait({
+  retries: (status) => status === 429 || status >= 500,
+  rateLimitHeaders: [{ name: 'Retry-After', unit: 's', maxDigits: 5 }],
+  timeouts: false,
+  backoff: () => 300,
+  minWait: 0,
+});
 
 // A site key as the provider issues them: letters, digits, dashes (sent as one path segment).
 const SITE_ID = /^[A-Za-z0-9-]{1,64}$/;
