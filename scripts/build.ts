@@ -6,12 +6,11 @@
  * to publish edits (lib/publisher-loop.ts): its messages are relayed both ways, and
  * `publisher-ready` goes up once the output is complete, precompressed files included.
  */
-import { spawn } from 'node:child_process';
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { linkProjectModules } from '../src/server/rebuild/releases.ts';
 import { precompress } from './lib/precompress.ts';
-import { run } from './lib/run.ts';
+import { run, spawnCaptured } from './lib/run.ts';
 import { ensureUpstream, loadDotEnv, type Upstream } from './lib/upstream.ts';
 
 export interface BuildResult {
@@ -81,29 +80,17 @@ function runAstroChild(
   if (!keep) {
     return run(process.execPath, args, { env, capture: true }).then((r) => ({ ...r, kept: null }));
   }
+  const { child, stdout, exited } = spawnCaptured(process.execPath, args, {
+    env: { ...env, BUILD_PUBLISHER: '1' },
+    ipc: true,
+  });
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, {
-      env: { ...env, BUILD_PUBLISHER: '1' },
-      stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
-    });
-    let stdout = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      const text = chunk.toString();
-      if (stdout.length < 1_000_000) stdout += text;
-      process.stdout.write(text);
-    });
-    const exited = new Promise<number>((done) => {
-      child.once('exit', (code, signal) => {
-        done(code ?? (signal ? 1 : 0));
-      });
-    });
-    child.once('error', reject);
     const onReady = (message: unknown) => {
       if ((message as { type?: unknown } | null)?.type !== 'publisher-ready') return;
       child.off('message', onReady);
       resolve({
         code: 0,
-        stdout,
+        stdout: stdout(),
         kept: {
           send: (m) => {
             child.send(m as never);
@@ -116,9 +103,9 @@ function runAstroChild(
       });
     };
     child.on('message', onReady);
-    void exited.then((code) => {
-      resolve({ code: code === 0 ? 1 : code, stdout, kept: null });
-    });
+    exited.then((code) => {
+      resolve({ code: code === 0 ? 1 : code, stdout: stdout(), kept: null });
+    }, reject);
   });
 }
 

@@ -20,15 +20,12 @@ import {
   readCategories,
   type CatalogueRead,
 } from '../../src/lib/server/loaders/catalogue-source.ts';
+import type { CommerceEdit } from '../../src/server/rebuild/publish-edits.ts';
+
+export type { CommerceEdit };
 
 /** Product ids per read (`id:in`), so a burst of edits never makes an overlong URL. */
 const IDS_PER_READ = 50;
-
-/** A commerce edit, as the webhooks name it. */
-export interface CommerceEdit {
-  resource: 'product' | 'category' | 'brand';
-  id: number;
-}
 
 export interface PublishData {
   /** The catalogue the pages render from now. */

@@ -17,18 +17,15 @@
  */
 import * as z from 'zod';
 import type { CatalogueRead } from '../../src/lib/server/loaders/catalogue-source.ts';
-import type { PagePublisher } from './page-publisher.ts';
+import {
+  commerceEditSchema,
+  type PublisherAnswer,
+} from '../../src/server/rebuild/publish-edits.ts';
+import type { PagePublisher, PublishResult } from './page-publisher.ts';
 import type { CommerceEdit, PublishData } from './publish-data.ts';
 
 const pathList = z.array(z.string().regex(/^\/[^\s?#]{0,2000}$/)).max(100_000);
-const editList = z
-  .array(
-    z.object({
-      resource: z.enum(['product', 'category', 'brand']),
-      id: z.number().int().positive(),
-    }),
-  )
-  .max(10_000);
+const editList = z.array(commerceEditSchema).max(10_000);
 
 export const publisherRequestSchema = z.discriminatedUnion('type', [
   z.object({
@@ -48,11 +45,8 @@ export const publisherRequestSchema = z.discriminatedUnion('type', [
 
 export type PublisherRequest = z.infer<typeof publisherRequestSchema>;
 
-export type PublisherReply =
-  | { type: 'publisher-ready' }
-  | { type: 'published'; id: number; written: string[]; removed: string[]; ms: number }
-  | { type: 'publish-full'; id: number; reason: string }
-  | { type: 'publish-failed'; id: number; error: string };
+/** What the kept build answers (the supervisor parses it: publish-edits.ts). */
+export type PublisherReply = { type: 'publisher-ready' } | PublisherAnswer;
 
 /** Which pages an edit touches, from the catalogue before and after it. */
 export type Decide = (
@@ -72,6 +66,13 @@ export interface PublisherLoopOptions {
   pages: Set<string>;
   /** Writes the sitemaps for a set of pages (page-publisher.ts); null: the build has none. */
   sitemaps: ((paths: readonly string[]) => Promise<void>) | null;
+}
+
+/** Keeps the site's set of pages up to date with a publish; returns the publish. */
+function track(result: PublishResult, pages: Set<string>): PublishResult {
+  for (const page of result.removed) pages.delete(page);
+  for (const page of result.written) pages.add(page);
+  return result;
 }
 
 async function writeSitemaps(options: PublisherLoopOptions): Promise<void> {
@@ -94,9 +95,7 @@ export async function handleRequest(
         await data.apply(request.edits);
         publisher.dataChanged();
       }
-      const result = await publisher.publish(request);
-      for (const page of result.removed) options.pages.delete(page);
-      for (const page of result.written) options.pages.add(page);
+      const result = track(await publisher.publish(request), options.pages);
       await writeSitemaps(options);
       return { type: 'published', id: request.id, ...result };
     }
@@ -107,9 +106,7 @@ export async function handleRequest(
     if (decision.kind === 'full') {
       return { type: 'publish-full', id: request.id, reason: decision.reason };
     }
-    const result = await publisher.publish(decision);
-    for (const page of result.removed) options.pages.delete(page);
-    for (const page of result.written) options.pages.add(page);
+    const result = track(await publisher.publish(decision), options.pages);
     // A page added or gone: the sitemaps the build wrote at its end list the pages.
     if (decision.pageSetChanged || result.removed.length > 0) await writeSitemaps(options);
     return {

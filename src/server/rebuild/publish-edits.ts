@@ -8,10 +8,13 @@ import * as z from 'zod';
 import { parseScope } from '../webhooks/bigcommerce.ts';
 import type { RebuildEvent } from './scheduler.ts';
 
-export interface CommerceEdit {
-  resource: 'product' | 'category' | 'brand';
-  id: number;
-}
+/** One commerce entity to read again: what the supervisor sends, what the kept build reads. */
+export const commerceEditSchema = z.object({
+  resource: z.enum(['product', 'category', 'brand']),
+  id: z.number().int().positive(),
+});
+
+export type CommerceEdit = z.infer<typeof commerceEditSchema>;
 
 /** The events as commerce edits (one per entity), or null when one of them is not. */
 export function commerceEdits(events: readonly RebuildEvent[]): CommerceEdit[] | null {

@@ -25,7 +25,19 @@ interface Prefetch {
 
 type Holder = typeof globalThis & { [SLOT]?: Prefetch | undefined };
 
+// getCatalogue asks with the same options object for every page a build renders: its key once.
+const keys = new WeakMap<Readonly<BigCommerceClientOptions>, string>();
+
 function connectionKey(options: Readonly<BigCommerceClientOptions>): string {
+  let key = keys.get(options);
+  if (key === undefined) {
+    key = keyOf(options);
+    keys.set(options, key);
+  }
+  return key;
+}
+
+function keyOf(options: Readonly<BigCommerceClientOptions>): string {
   return JSON.stringify([
     options.apiUrl,
     options.storeHash,
