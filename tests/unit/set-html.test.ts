@@ -20,7 +20,7 @@ const REVIEWED: Record<string, string[]> = {
   'components/ui/IslandMessages.astro': ['json'],
   // Slots re-inserted: markup Astro rendered from our own components (already escaped).
   'components/layout/Footer.astro': ['newsletterHtml', 'reviewsHtml', 'navHtml'],
-  'components/layout/Header.astro': ['resellerBadge', 'searchHtml', 'accountHtml'],
+  'components/layout/Header.astro': ['resellerBadge', 'searchHtml', 'accountHtml', 'menuExtraHtml'],
   // Layout markup rendered once from our own components and reused (memo.ts); never upstream
   // markup that skipped RichText, since only rendered components go in.
   'components/ui/Shared.astro': ['html'],
