@@ -7,7 +7,12 @@
  */
 import { useStore } from '@nanostores/react';
 import { lazy, Suspense, useMemo, useState } from 'react';
-import { createTranslator, pageMessages, type Messages } from '../lib/i18n/translate.ts';
+import {
+  createTranslator,
+  pageMessages,
+  SHOP_SHELL_MESSAGES_ID,
+  type Messages,
+} from '../lib/i18n/translate.ts';
 import { $cartSidebarOpen, $loginModal, $wishlistSidebarOpen } from '../lib/stores/ui.ts';
 import { Notifications } from './Notifications.tsx';
 
@@ -20,9 +25,6 @@ const LoginModal = lazy(() =>
 const WishlistSidebar = lazy(() =>
   import('./wishlist/WishlistSidebar.tsx').then((m) => ({ default: m.WishlistSidebar })),
 );
-
-/** Id of the JSON script holding the shell's texts (BaseLayout.astro). */
-export const SHOP_SHELL_MESSAGES_ID = 'shop-shell-messages';
 
 export interface ShopShellProps {
   /**

@@ -47,6 +47,12 @@ export function parseMessages(json: string | null | undefined): Messages {
   );
 }
 
+/**
+ * The id of the page's JSON script of texts (BaseLayout, IslandMessages.astro): the shop
+ * shell's, and the card buttons' (`CARD_BUTTON_MESSAGES`), written once per page.
+ */
+export const SHOP_SHELL_MESSAGES_ID = 'shop-shell-messages';
+
 /** The JSON script `id` of the page (IslandMessages.astro); {} without a document. */
 export function pageMessages(id: string): Messages {
   if (typeof document === 'undefined') return {};
