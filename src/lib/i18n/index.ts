@@ -79,14 +79,11 @@ function interpolated(key: string, options: Record<string, unknown>): string | u
     (typeof count === 'number' ? messages[`${key}_${plurals.select(count)}`] : undefined) ??
     messages[key];
   if (template === undefined || !isPlain(template)) return undefined;
-  let complete = true;
-  const text = template.replace(PLACEHOLDER, (whole, name: string) => {
+  for (const [, name = ''] of template.matchAll(PLACEHOLDER)) {
     const value = options[name];
-    if (typeof value === 'string' || typeof value === 'number') return String(value);
-    complete = false;
-    return whole;
-  });
-  return complete ? text : undefined;
+    if (typeof value !== 'string' && typeof value !== 'number') return undefined;
+  }
+  return template.replace(PLACEHOLDER, (_, name: string) => String(options[name]));
 }
 
 export { resolveI18nConfig, I18N_CONFIG_MISSING_MESSAGE, type I18nConfig } from './config.ts';
