@@ -10,7 +10,7 @@ import { lazy, Suspense, useMemo, useState } from 'react';
 import {
   createTranslator,
   pageMessages,
-  SHOP_SHELL_MESSAGES_ID,
+  PAGE_MESSAGES_ID,
   type Messages,
 } from '../lib/i18n/translate.ts';
 import { $cartSidebarOpen, $loginModal, $wishlistSidebarOpen } from '../lib/stores/ui.ts';
@@ -37,10 +37,7 @@ export interface ShopShellProps {
 }
 
 export function ShopShell({ messages, notificationsRegion }: ShopShellProps) {
-  const t = useMemo(
-    () => createTranslator(messages ?? pageMessages(SHOP_SHELL_MESSAGES_ID)),
-    [messages],
-  );
+  const t = useMemo(() => createTranslator(messages ?? pageMessages(PAGE_MESSAGES_ID)), [messages]);
   const sidebarOpen = useStore($cartSidebarOpen);
   const modal = useStore($loginModal);
   const wantSidebar = useSticky(sidebarOpen);

@@ -44,7 +44,7 @@ const WISHLIST_SIDEBAR_MESSAGES = [
 ] as const;
 
 /**
- * The page's texts (BaseLayout writes them once, SHOP_SHELL_MESSAGES_ID): the shell's, and
+ * The page's texts (BaseLayout writes them once, PAGE_MESSAGES_ID): the shell's, and
  * those of the product cards' buttons (card-add-to-cart.ts), which a listing used to repeat on
  * each of its 20 buttons.
  */

@@ -22,12 +22,19 @@ const messages: CardButtonMessages = {
   'The selected quantity exceeds available stock.': 'La quantité dépasse le stock disponible.',
   'Currently unavailable': 'Actuellement indisponible',
 };
-/** What CardAddToCart.astro writes on a button, and what the click reads back from it. */
-const cardData: fc.Arbitrary<{ attribute: CardButtonAttribute; data: CardButtonData }> = fc
+/**
+ * What CardAddToCart.astro writes on a button, the card's title, and what the click reads
+ * back from them.
+ */
+const cardData: fc.Arbitrary<{
+  attribute: CardButtonAttribute;
+  name: string;
+  data: CardButtonData;
+}> = fc
   .record({
     productId: fc.integer({ min: 1, max: 2 ** 31 }),
     variantId: fc.integer({ min: 1, max: 2 ** 31 }),
-    name: text,
+    name: text.filter((name) => name.trim() === name && name !== ''),
     price: fc.double({ min: 0, max: 100_000, noNaN: true }),
     variant: fc.option(text, { nil: undefined }),
   })
@@ -42,6 +49,7 @@ const cardData: fc.Arbitrary<{ attribute: CardButtonAttribute; data: CardButtonD
     };
     return {
       attribute: cardButtonAttribute(productId, variantId, item),
+      name,
       data: { productId, variantId, name, item },
     };
   });
@@ -49,20 +57,21 @@ const cardData: fc.Arbitrary<{ attribute: CardButtonAttribute; data: CardButtonD
 describe('parseCardButton (what a card adds, read back from the page)', () => {
   it('reads back exactly what the card wrote: the ids, the name, its GA4 item', () => {
     fc.assert(
-      fc.property(cardData, ({ attribute, data }) => {
-        expect(parseCardButton(JSON.stringify(attribute))).toEqual(data);
+      fc.property(cardData, ({ attribute, name, data }) => {
+        expect(parseCardButton(JSON.stringify(attribute), name)).toEqual(data);
+        // The title as the page holds it, spaces around included.
+        expect(parseCardButton(JSON.stringify(attribute), `\n ${name} `)).toEqual(data);
       }),
     );
   });
 
   it("writes no more than the click needs (the texts are the page's)", () => {
     const attribute = cardButtonAttribute(122, 1102, {
-      item_name: 'Matelas Horizon',
       price: 1349,
       item_variant: 'MAT-122-140x190',
     });
     expect(JSON.stringify(attribute)).toBe(
-      '{"productId":122,"variantId":1102,"name":"Matelas Horizon","price":1349,"sku":"MAT-122-140x190"}',
+      '{"productId":122,"variantId":1102,"price":1349,"sku":"MAT-122-140x190"}',
     );
   });
 
@@ -70,11 +79,17 @@ describe('parseCardButton (what a card adds, read back from the page)', () => {
     fc.assert(
       fc.property(fc.oneof(fc.string(), fc.json()), (raw) => {
         // Only a complete, well-formed button passes; arbitrary text or JSON never does.
-        expect(parseCardButton(raw)).toBeNull();
+        expect(parseCardButton(raw, 'Matelas')).toBeNull();
       }),
     );
-    expect(parseCardButton(null)).toBeNull();
-    expect(parseCardButton(undefined)).toBeNull();
+    expect(parseCardButton(null, 'Matelas')).toBeNull();
+    expect(parseCardButton(undefined, 'Matelas')).toBeNull();
+    // No title to name the product: nothing is added either.
+    const attribute = JSON.stringify(cardButtonAttribute(1, 2, { price: 10 }));
+    expect(parseCardButton(attribute, 'Matelas')).not.toBeNull();
+    for (const name of [null, undefined, '', '  ', 'x'.repeat(501)]) {
+      expect(parseCardButton(attribute, name)).toBeNull();
+    }
   });
 
   it('refuses a button with one field wrong', () => {
@@ -83,7 +98,6 @@ describe('parseCardButton (what a card adds, read back from the page)', () => {
       (d) => (d.productId = '12'),
       (d) => (d.variantId = 1.5),
       (d) => (d.variantId = null),
-      (d) => (d.name = ''),
       (d) => (d.price = -1),
       (d) => (d.price = '12'),
       (d) => delete d.price,
@@ -91,13 +105,13 @@ describe('parseCardButton (what a card adds, read back from the page)', () => {
       (d) => (d.sku = ''),
     ];
     fc.assert(
-      fc.property(cardData, fc.constantFrom(...breakages), ({ attribute }, breakIt) => {
+      fc.property(cardData, fc.constantFrom(...breakages), ({ attribute, name }, breakIt) => {
         const copy = JSON.parse(JSON.stringify(attribute)) as Record<string, unknown>;
         breakIt(copy);
-        expect(parseCardButton(JSON.stringify(copy))).toBeNull();
+        expect(parseCardButton(JSON.stringify(copy), name)).toBeNull();
       }),
     );
-    expect(parseCardButton('x'.repeat(2_001))).toBeNull();
+    expect(parseCardButton('x'.repeat(2_001), 'Matelas')).toBeNull();
   });
 });
 

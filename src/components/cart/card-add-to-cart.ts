@@ -13,7 +13,7 @@ import {
   type CardButtonMessages,
   type CardButtonPhase,
 } from '../../lib/commerce/card-button.ts';
-import { pageMessages, SHOP_SHELL_MESSAGES_ID } from '../../lib/i18n/translate.ts';
+import { pageMessages, PAGE_MESSAGES_ID } from '../../lib/i18n/translate.ts';
 import { ADD_TO_CART_FEEDBACK_MS } from '../../lib/commerce/cart.ts';
 import { addToCartAndNotify } from '../../lib/stores/add-to-cart.ts';
 import { $cartLoading } from '../../lib/stores/cart.ts';
@@ -36,8 +36,10 @@ let texts: CardButtonMessages | null | undefined;
 function stateOf(button: HTMLButtonElement): ButtonState | null {
   let state = states.get(button);
   if (state === undefined) {
-    const data = parseCardButton(button.dataset.addToCart);
-    texts ??= cardButtonMessages(pageMessages(SHOP_SHELL_MESSAGES_ID));
+    // The product's name is the card's title.
+    const title = button.closest('[data-card]')?.querySelector(':is(h2, h3)');
+    const data = parseCardButton(button.dataset.addToCart, title?.textContent);
+    texts ??= cardButtonMessages(pageMessages(PAGE_MESSAGES_ID));
     if (data === null || texts === null) return null;
     state = {
       data,

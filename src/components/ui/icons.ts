@@ -46,6 +46,9 @@ export type IconName = keyof typeof ICONS;
 
 export const ICON_NAMES = Object.keys(ICONS) as IconName[];
 
+/** Icon sizes (px) with a class of components.css (`icon-16`...; 24 is the `icon` class's). */
+export const ICON_SIZES: ReadonlySet<number> = new Set([14, 16, 18, 20, 22, 24, 28]);
+
 /** The wishlist heart's outline (WishlistHeart.astro: stroked, filled once pressed). */
 const WISHLIST_PATH =
   'M12 20.5s-7.5-4.6-9.3-9.4C1.5 7.9 3.6 4.5 7.1 4.5c2 0 3.6 1.1 4.9 2.9 1.3-1.8 2.9-2.9 4.9-2.9 3.5 0 5.6 3.4 4.4 6.6-1.8 4.8-9.3 9.4-9.3 9.4Z';

@@ -25,15 +25,14 @@ export type CardButtonMessages = Record<(typeof CARD_BUTTON_MESSAGES)[number], s
 
 /**
  * What a card's button carries as the JSON of its `data-add-to-cart` attribute: what the
- * click adds (the product's default variant) and the few fields of its GA4 item that are not
- * the ids or the name (its price in euros, the variant's SKU). The texts a click shows are the
- * page's, written once (the page's messages, `CARD_BUTTON_MESSAGES` among them), not on each
- * of the 20 buttons of a listing.
+ * click adds (the product's default variant) and the fields of its GA4 item that are neither
+ * the id nor the name (its price in euros, the variant's SKU). The name is the card's title;
+ * the texts a click shows are the page's, written once (the page's messages,
+ * `CARD_BUTTON_MESSAGES` among them), not on each of the 20 buttons of a listing.
  */
 export interface CardButtonAttribute {
   productId: number;
   variantId: number;
-  name: string;
   price: number;
   sku?: string;
 }
@@ -60,25 +59,23 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
 export function cardButtonAttribute(
   productId: number,
   variantId: number,
-  item: Pick<AnalyticsItem, 'item_name' | 'price' | 'item_variant'>,
+  item: Pick<AnalyticsItem, 'price' | 'item_variant'>,
 ): CardButtonAttribute {
-  const attribute: CardButtonAttribute = {
-    productId,
-    variantId,
-    name: item.item_name,
-    price: item.price,
-  };
+  const attribute: CardButtonAttribute = { productId, variantId, price: item.price };
   if (item.item_variant !== undefined) attribute.sku = item.item_variant;
   return attribute;
 }
 
 /**
- * The button's data, from the JSON of its `data-add-to-cart` attribute; null when it is
- * missing, not JSON or not the shape the card writes (a page edited by hand, an extension):
- * such a button adds nothing rather than something else. Its GA4 item is the product's own:
- * its id and name are the button's.
+ * The button's data, from the JSON of its `data-add-to-cart` attribute and the card's title
+ * (`name`); null when either is missing, or the JSON is not the shape the card writes (a page
+ * edited by hand, an extension): such a button adds nothing rather than something else. Its
+ * GA4 item is the product's own: its id is the button's, its name the card's.
  */
-export function parseCardButton(raw: string | null | undefined): CardButtonData | null {
+export function parseCardButton(
+  raw: string | null | undefined,
+  name: string | null | undefined,
+): CardButtonData | null {
   if (raw === null || raw === undefined || raw.length > 2_000) return null;
   let value: unknown;
   try {
@@ -87,7 +84,8 @@ export function parseCardButton(raw: string | null | undefined): CardButtonData 
     return null;
   }
   if (!isRecord(value)) return null;
-  const { productId, variantId, name, price, sku } = value;
+  const { productId, variantId, price, sku } = value;
+  name = name?.trim();
   if (!isId(productId) || !isId(variantId) || !isText(name)) return null;
   if (typeof price !== 'number' || !Number.isFinite(price) || price < 0) return null;
   if (sku !== undefined && !isText(sku)) return null;
