@@ -51,18 +51,30 @@ const constantMessages = new Map<string, string>();
 const plurals = new Intl.PluralRules(LOCALE);
 /** A `{{name}}` placeholder, the one interpolation syntax the messages use. */
 const PLACEHOLDER = /\{\{\s*(\w+)\s*\}\}/g;
-/** Whether a message uses nothing but `{{name}}` placeholders (no nesting, no format). */
-const plainTemplates = new Map<string, boolean>();
 
-function isPlain(template: string): boolean {
-  let plain = plainTemplates.get(template);
-  if (plain === undefined) {
-    plain =
-      !template.includes('$t(') &&
-      template.split('{{').length - 1 === [...template.matchAll(PLACEHOLDER)].length;
-    plainTemplates.set(template, plain);
+/**
+ * A message cut at its placeholders: texts at even indexes, placeholder names at odd ones;
+ * null for a message with another syntax (nesting, a format).
+ */
+type Parts = readonly string[] | null;
+const compiled = new Map<string, Parts>();
+
+function partsOf(template: string): Parts {
+  let parts = compiled.get(template);
+  if (parts === undefined) {
+    const cut: string[] = [];
+    let last = 0;
+    for (const match of template.matchAll(PLACEHOLDER)) {
+      cut.push(template.slice(last, match.index), match[1] ?? '');
+      last = match.index + match[0].length;
+    }
+    cut.push(template.slice(last));
+    const placeholders = (cut.length - 1) / 2;
+    parts =
+      template.includes('$t(') || template.split('{{').length - 1 !== placeholders ? null : cut;
+    compiled.set(template, parts);
   }
-  return plain;
+  return parts;
 }
 
 /**
@@ -78,12 +90,15 @@ function interpolated(key: string, options: Record<string, unknown>): string | u
   const template =
     (typeof count === 'number' ? messages[`${key}_${plurals.select(count)}`] : undefined) ??
     messages[key];
-  if (template === undefined || !isPlain(template)) return undefined;
-  for (const [, name = ''] of template.matchAll(PLACEHOLDER)) {
-    const value = options[name];
+  const parts = template === undefined ? null : partsOf(template);
+  if (parts === null) return undefined;
+  let text = parts[0] ?? '';
+  for (let i = 1; i < parts.length; i += 2) {
+    const value = options[parts[i] ?? ''];
     if (typeof value !== 'string' && typeof value !== 'number') return undefined;
+    text += String(value) + (parts[i + 1] ?? '');
   }
-  return template.replace(PLACEHOLDER, (_, name: string) => String(options[name]));
+  return text;
 }
 
 export { resolveI18nConfig, I18N_CONFIG_MISSING_MESSAGE, type I18nConfig } from './config.ts';
