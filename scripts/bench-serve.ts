@@ -487,7 +487,7 @@ try {
   );
   for (const r of rows) {
     console.log(
-      `${r.name.padEnd(40)}${r.requestsPerSecond.toFixed(0).padStart(9)}${(r.requestsPerSecond / ceiling).toFixed(2).padStart(8)}${String(r.p50).padStart(8)}${String(r.p99).padStart(8)}${(r.bytesPerRequest / 1024).toFixed(1).padStart(8)}${String(r.errors).padStart(8)}`,
+      `${r.name.padEnd(40)}${r.requestsPerSecond.toFixed(0).padStart(9)}${(r.requestsPerSecond / ceiling).toFixed(2).padStart(8)}${r.p50.toFixed(1).padStart(8)}${r.p99.toFixed(1).padStart(8)}${(r.bytesPerRequest / 1024).toFixed(1).padStart(8)}${String(r.errors).padStart(8)}`,
     );
   }
   const br = brotliCompressSync(listing, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } });
