@@ -7,7 +7,12 @@
  */
 import { useStore } from '@nanostores/react';
 import { lazy, Suspense, useMemo, useState } from 'react';
-import { createTranslator, pageMessages, type Messages } from '../lib/i18n/translate.ts';
+import {
+  createTranslator,
+  pageMessages,
+  PAGE_MESSAGES_ID,
+  type Messages,
+} from '../lib/i18n/translate.ts';
 import { $cartSidebarOpen, $loginModal, $wishlistSidebarOpen } from '../lib/stores/ui.ts';
 import { Notifications } from './Notifications.tsx';
 
@@ -21,9 +26,6 @@ const WishlistSidebar = lazy(() =>
   import('./wishlist/WishlistSidebar.tsx').then((m) => ({ default: m.WishlistSidebar })),
 );
 
-/** Id of the JSON script holding the shell's texts (BaseLayout.astro). */
-export const SHOP_SHELL_MESSAGES_ID = 'shop-shell-messages';
-
 export interface ShopShellProps {
   /**
    * `pickMessages(SHOP_SHELL_MESSAGES)` (see shell-messages.ts); by default read from the
@@ -35,10 +37,7 @@ export interface ShopShellProps {
 }
 
 export function ShopShell({ messages, notificationsRegion }: ShopShellProps) {
-  const t = useMemo(
-    () => createTranslator(messages ?? pageMessages(SHOP_SHELL_MESSAGES_ID)),
-    [messages],
-  );
+  const t = useMemo(() => createTranslator(messages ?? pageMessages(PAGE_MESSAGES_ID)), [messages]);
   const sidebarOpen = useStore($cartSidebarOpen);
   const modal = useStore($loginModal);
   const wantSidebar = useSticky(sidebarOpen);

@@ -2,6 +2,7 @@
  * Message keys of the shop shell island and its lazy parts, so a layout hands it the texts it
  * shows with `pickMessages` (the header's links have theirs in `header-button-views.ts`).
  */
+import { CARD_BUTTON_MESSAGES } from '../lib/commerce/card-button.ts';
 import { AUTH_FORMS_MESSAGES } from './auth/AuthForms.tsx';
 import { CART_LINES_MESSAGES } from './cart/CartLines.tsx';
 import { NOTIFICATIONS_MESSAGES } from './Notifications.tsx';
@@ -42,9 +43,15 @@ const WISHLIST_SIDEBAR_MESSAGES = [
   'wishlist.loginHint',
 ] as const;
 
+/**
+ * The page's texts (BaseLayout writes them once, PAGE_MESSAGES_ID): the shell's, and
+ * those of the product cards' buttons (card-add-to-cart.ts), which a listing used to repeat on
+ * each of its 20 buttons.
+ */
 export const SHOP_SHELL_MESSAGES = [
   ...NOTIFICATIONS_MESSAGES,
   ...CART_SIDEBAR_MESSAGES,
   ...LOGIN_MODAL_MESSAGES,
   ...WISHLIST_SIDEBAR_MESSAGES,
+  ...CARD_BUTTON_MESSAGES,
 ] as const;

@@ -2,7 +2,10 @@ import { afterEach, describe, expect, test, vi } from 'vitest';
 import {
   addToCartEvent,
   cartLineItem,
+  listedItem,
+  listItems,
   productItem,
+  type ListedItem,
   pushDataLayer,
   shippingInfoEvent,
   toEuros,
@@ -120,6 +123,31 @@ describe('productItem (GA4 item, price shown as paid)', () => {
 
 const item = productItem(matelas);
 const marie = customer();
+
+describe('a list of cards as the page writes it (AnalyticsList.astro)', () => {
+  test('read back, its view_item_list is the one of the products placed from the offset', () => {
+    const products = [
+      matelas,
+      product({ id: 13, name: 'Oreiller', sku: 'O-13', price: 4_990 }),
+      product({ id: 14, name: 'Couette', sku: '', price: 12_900 }),
+    ];
+    const written = JSON.parse(
+      JSON.stringify(products.map((p) => listedItem(productItem(p, { brand: 'Somnéa' })))),
+    ) as ListedItem[];
+    expect(viewItemListEvent('Matelas', listItems(written, 20))).toEqual(
+      viewItemListEvent(
+        'Matelas',
+        products.map((p, index) =>
+          productItem(p, { brand: 'Somnéa', index: 20 + index, listName: 'Matelas' }),
+        ),
+      ),
+    );
+    // The page holds none of what the list gives.
+    for (const key of ['quantity', 'item_list_name', 'index']) {
+      expect(written[0]).not.toHaveProperty(key);
+    }
+  });
+});
 
 describe('events (GA4 ecommerce shape, currency EUR)', () => {
   test('view_item_list: list name on every item, index by position', () => {

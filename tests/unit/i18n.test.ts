@@ -148,6 +148,30 @@ describe('resolveI18nConfig (spec §5 startup check)', () => {
   });
 });
 
+describe("t() with options says what i18next says (its own interpolation, i18next's fallback)", () => {
+  const bases = [...new Set(Object.keys(fr).map((key) => key.replace(/_(one|other)$/, '')))];
+  const names = (key: string) =>
+    Object.entries(fr)
+      .filter(([name]) => name === key || name.startsWith(`${key}_`))
+      .flatMap(([, text]) => [...text.matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((m) => m[1] ?? ''));
+  test.each(bases)('%j', (key) => {
+    const values = Object.fromEntries(names(key).map((name, i) => [name, `v${String(i)} {{x}}`]));
+    for (const count of [0, 1, 2, 1.5, 1000]) {
+      const options = { ...values, count, page: 3 };
+      expect(t(key as MessageKey, options)).toBe(i18n.t(key, options));
+    }
+    // A value missing, or not a string or number: what i18next does with it.
+    const missing = { count: 2 };
+    expect(t(key as MessageKey, missing)).toBe(i18n.t(key, missing));
+    const objects = Object.fromEntries(names(key).map((name) => [name, { a: 1 }]));
+    expect(t(key as MessageKey, objects)).toBe(i18n.t(key, objects));
+  });
+
+  test('an unknown key is the key, as i18next answers', () => {
+    expect(t('no.such.key' as MessageKey, { count: 2 })).toBe(i18n.t('no.such.key', { count: 2 }));
+  });
+});
+
 describe("islands' translator (translate.ts) says what t() says", () => {
   const translate = createTranslator(fr);
   const bases = [...new Set(Object.keys(fr).map((key) => key.replace(/_(one|other)$/, '')))];

@@ -20,12 +20,14 @@ const REVIEWED: Record<string, string[]> = {
   'components/ui/IslandMessages.astro': ['json'],
   // Slots re-inserted: markup Astro rendered from our own components (already escaped).
   'components/layout/Footer.astro': ['newsletterHtml', 'reviewsHtml', 'navHtml'],
-  'components/layout/Header.astro': ['resellerBadge', 'searchHtml', 'accountHtml'],
+  'components/layout/Header.astro': ['resellerBadge', 'searchHtml', 'accountHtml', 'menuExtraHtml'],
   // Layout markup rendered once from our own components and reused (memo.ts); never upstream
   // markup that skipped RichText, since only rendered components go in.
   'components/ui/Shared.astro': ['html'],
   // Scripts of our own, constants whose hashes the CSP lists (inline-scripts.ts).
   'components/layout/InlineScript.astro': ['code'],
+  // The icon sprite: constant markup of the shop's own paths (icons.ts).
+  'layouts/BaseLayout.astro': ['ICON_SPRITE'],
   // Marker comments of the reseller mode: constants, and a reference URI-encoded with no '-'
   // or '!' left, which cannot end its comment (shop-mode.ts).
   'components/layout/ConsumerOnly.astro': ['CONSUMER_ONLY_START', 'CONSUMER_ONLY_END'],

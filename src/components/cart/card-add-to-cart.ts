@@ -6,11 +6,14 @@
  * that a later script adds to the page are handled too (the listener is delegated).
  */
 import {
+  cardButtonMessages,
   cardButtonView,
   parseCardButton,
   type CardButtonData,
+  type CardButtonMessages,
   type CardButtonPhase,
 } from '../../lib/commerce/card-button.ts';
+import { pageMessages, PAGE_MESSAGES_ID } from '../../lib/i18n/translate.ts';
 import { ADD_TO_CART_FEEDBACK_MS } from '../../lib/commerce/cart.ts';
 import { addToCartAndNotify } from '../../lib/stores/add-to-cart.ts';
 import { $cartLoading } from '../../lib/stores/cart.ts';
@@ -19,6 +22,7 @@ const SELECTOR = 'button[data-add-to-cart]';
 
 interface ButtonState {
   data: CardButtonData;
+  messages: CardButtonMessages;
   phase: CardButtonPhase;
   idleLabel: string;
   idleName: string | null;
@@ -26,14 +30,20 @@ interface ButtonState {
 }
 
 const states = new WeakMap<HTMLButtonElement, ButtonState>();
+/** The buttons' texts: the page's, written once (BaseLayout); read on the first click. */
+let texts: CardButtonMessages | null | undefined;
 
 function stateOf(button: HTMLButtonElement): ButtonState | null {
   let state = states.get(button);
   if (state === undefined) {
-    const data = parseCardButton(button.dataset.addToCart);
-    if (data === null) return null;
+    // The product's name is the card's title.
+    const title = button.closest('[data-card]')?.querySelector(':is(h2, h3)');
+    const data = parseCardButton(button.dataset.addToCart, title?.textContent);
+    texts ??= cardButtonMessages(pageMessages(PAGE_MESSAGES_ID));
+    if (data === null || texts === null) return null;
     state = {
       data,
+      messages: texts,
       phase: 'idle',
       idleLabel: button.textContent,
       idleName: button.getAttribute('aria-label'),
@@ -44,7 +54,7 @@ function stateOf(button: HTMLButtonElement): ButtonState | null {
 }
 
 function render(button: HTMLButtonElement, state: ButtonState): void {
-  const view = cardButtonView(state.phase, state.data.messages, $cartLoading.get());
+  const view = cardButtonView(state.phase, state.messages, $cartLoading.get());
   button.textContent = view.label ?? state.idleLabel;
   if (view.keepAccessibleName && state.idleName !== null) {
     button.setAttribute('aria-label', state.idleName);
@@ -58,17 +68,17 @@ function render(button: HTMLButtonElement, state: ButtonState): void {
 async function add(button: HTMLButtonElement): Promise<void> {
   const state = stateOf(button);
   if (state === null || state.phase === 'adding' || button.disabled) return;
-  const { data } = state;
+  const { data, messages } = state;
   state.phase = 'adding';
   render(button, state);
   const added = await addToCartAndNotify(
     { productId: data.productId, variantId: data.variantId, quantity: 1 },
     data.item,
     {
-      added: data.messages['Added to cart'],
-      viewCart: data.messages['cart.viewCart'],
-      error: data.messages['cart.error.add'],
-      errors: data.messages,
+      added: messages['Added to cart'],
+      viewCart: messages['cart.viewCart'],
+      error: messages['cart.error.add'],
+      errors: messages,
     },
   );
   if (!added) {

@@ -118,6 +118,15 @@ export function hasFilters(filters: ListingFilters): boolean {
   );
 }
 
+// One collator for the module: localeCompare with options builds one per call (~20 µs, and a
+// listing's filters compare every size and colour with the chosen ones).
+const labelCollator = new Intl.Collator('fr', { sensitivity: 'base' });
+
+/** Whether two facet labels are the same for the shopper (case and accents aside). */
+export function sameLabel(a: string, b: string): boolean {
+  return labelCollator.compare(a, b) === 0;
+}
+
 /** Euros for a price input (`59.9`), from cents; '' for none. */
 export function euroInput(cents: number | null): string {
   return cents === null ? '' : String(cents / 100);

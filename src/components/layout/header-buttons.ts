@@ -7,7 +7,7 @@
  * by the layout; the links themselves are static markup rendered once per build.
  */
 import { features } from '../../lib/env-client.ts';
-import { createTranslator, parseMessages } from '../../lib/i18n/translate.ts';
+import { createTranslator, pageMessages, PAGE_MESSAGES_ID } from '../../lib/i18n/translate.ts';
 import { $cartItemCount } from '../../lib/stores/cart.ts';
 import { $customer, $isAuthenticated } from '../../lib/stores/customer.ts';
 import { openCartSidebar, openLoginModal, openWishlistSidebar } from '../../lib/stores/ui.ts';
@@ -17,11 +17,13 @@ import { accountLinkView, cartBadgeView, wishlistBadgeView } from './header-butt
 const BADGE_CLASS =
   'flex min-w-5 items-center justify-center rounded-full bg-sale px-1 text-xs leading-5 font-semibold text-white tabular-nums';
 
+// The page's texts (page-messages.ts), for every link and badge.
+const t = createTranslator(pageMessages(PAGE_MESSAGES_ID));
+
 const plainClick = (event: MouseEvent) =>
   event.button === 0 && !event.metaKey && !event.ctrlKey && !event.shiftKey && !event.altKey;
 
 for (const link of document.querySelectorAll<HTMLAnchorElement>('a[data-account-link]')) {
-  const t = createTranslator(parseMessages(link.dataset.messages));
   const label = link.querySelector<HTMLElement>('[data-account-label]');
   const update = () => {
     const view = accountLinkView($isAuthenticated.get(), $customer.get(), t, features.resellerArea);
@@ -59,14 +61,12 @@ function renderBadge(
 }
 
 for (const slot of document.querySelectorAll<HTMLElement>('[data-cart-badge]')) {
-  const t = createTranslator(parseMessages(slot.dataset.messages));
   $cartItemCount.subscribe((count) => {
     renderBadge(slot, cartBadgeView(count, t), count, 'cartCount');
   });
 }
 
 for (const slot of document.querySelectorAll<HTMLElement>('[data-wishlist-badge]')) {
-  const t = createTranslator(parseMessages(slot.dataset.messages));
   $wishlistCount.subscribe((count) => {
     renderBadge(slot, wishlistBadgeView(count, t), count, 'wishlistCount');
   });

@@ -9,7 +9,7 @@ import {
   type FieldErrors,
   type NewsletterInput,
 } from '../../lib/commerce/validation.ts';
-import { createTranslator, parseMessages } from '../../lib/i18n/translate.ts';
+import { createTranslator, pageMessages, PAGE_MESSAGES_ID } from '../../lib/i18n/translate.ts';
 import { createNewsletterForm, IDLE_NEWSLETTER_FORM } from '../../lib/stores/newsletter.ts';
 import { newsletterFormView } from './newsletter-view.ts';
 
@@ -20,7 +20,7 @@ const runners = new WeakMap<HTMLFormElement, Runner>();
 function runner(form: HTMLFormElement): Runner {
   const existing = runners.get(form);
   if (existing) return existing;
-  const t = createTranslator(parseMessages(form.dataset.messages));
+  const t = createTranslator(pageMessages(PAGE_MESSAGES_ID));
   const { $state, submit } = createNewsletterForm();
   const email = form.elements.namedItem('email');
   const consent = form.elements.namedItem('consent');

@@ -45,3 +45,55 @@ export const ICONS = {
 export type IconName = keyof typeof ICONS;
 
 export const ICON_NAMES = Object.keys(ICONS) as IconName[];
+
+/** Icon sizes (px) with a class of components.css (`icon-16`...; 24 is the `icon` class's). */
+export const ICON_SIZES: ReadonlySet<number> = new Set([14, 16, 18, 20, 22, 24, 28]);
+
+/** The wishlist heart's outline (WishlistHeart.astro: stroked, filled once pressed). */
+const WISHLIST_PATH =
+  'M12 20.5s-7.5-4.6-9.3-9.4C1.5 7.9 3.6 4.5 7.1 4.5c2 0 3.6 1.1 4.9 2.9 1.3-1.8 2.9-2.9 4.9-2.9 3.5 0 5.6 3.4 4.4 6.6-1.8 4.8-9.3 9.4-9.3 9.4Z';
+
+/**
+ * Icons a page shows several times (the menus' chevrons, the header's and the menu sidebar's
+ * links, a heart on each product card): drawn once in the page's sprite (`ICON_SPRITE`,
+ * written by BaseLayout before the header) and shown by reference (`<use href>`), where each
+ * copy was a whole inline SVG (~300 bytes; 60 on a listing page). Icons shown once stay
+ * inline.
+ */
+export const SPRITE_ICONS = [
+  'chevron-down',
+  'chevron-right',
+  'close',
+  'eye-closed',
+  'mail',
+  'menu',
+  'user',
+  'heart',
+  'bag',
+  'help',
+] as const satisfies readonly IconName[];
+
+export type SpriteIcon = (typeof SPRITE_ICONS)[number] | 'wishlist';
+
+const SPRITE = new Set<string>(SPRITE_ICONS);
+
+/** Whether `name` is drawn by the sprite. */
+export function inSprite(name: string): name is SpriteIcon {
+  return SPRITE.has(name) || name === 'wishlist';
+}
+
+/** The reference of a sprite icon, for `<use href>`. */
+export function iconHref(name: SpriteIcon): string {
+  return `#i-${name}`;
+}
+
+/**
+ * The sprite: one hidden SVG of symbols (24-unit view box, stroke and fill from the SVG that
+ * uses them: the `icon` class of components.css). Constant markup of the paths above.
+ */
+export const ICON_SPRITE = `<svg class="hidden" aria-hidden="true">${[
+  ...SPRITE_ICONS.map((name) => [name, ICONS[name]] as const),
+  ['wishlist', WISHLIST_PATH] as const,
+]
+  .map(([name, d]) => `<symbol id="i-${name}" viewBox="0 0 24 24"><path d="${d}"></path></symbol>`)
+  .join('')}</svg>`;

@@ -20,6 +20,15 @@ export function isShareableMarkup(html: string): boolean {
   return !/<(?:astro-island|astro-slot|script)\b/i.test(html);
 }
 
+/**
+ * `text` as one flat string. Rendered markup is a rope of the thousands of pieces it was
+ * concatenated from; kept as it is, every page that reuses it walked the whole rope again
+ * when the page was encoded.
+ */
+function flat(text: string): string {
+  return Buffer.from(text, 'utf8').toString('utf8');
+}
+
 /** The markup kept for `key` in `scope`, if any. */
 export function sharedMarkup(scope: object, key: string): string | undefined {
   return markup.get(scope)?.get(key);
@@ -34,7 +43,7 @@ export function shareMarkup(scope: object, key: string, html: string): boolean {
     markup.set(scope, entries);
   }
   if (!entries.has(key) && entries.size >= MAX_ENTRIES_PER_SCOPE) return false;
-  entries.set(key, html);
+  entries.set(key, flat(html));
   return true;
 }
 

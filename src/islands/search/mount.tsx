@@ -1,10 +1,10 @@
 /**
  * Mounts the search panel on the header's search form (`SearchForm.astro`) when its input is
  * first focused (`search-loader.ts`): a React root in a box appended to the form, the texts
- * from the form's `data-messages`.
+ * from the page's messages (src/components/layout/page-messages.ts).
  */
 import { createRoot } from 'react-dom/client';
-import { createTranslator, parseMessages } from '../../lib/i18n/translate.ts';
+import { createTranslator, pageMessages, PAGE_MESSAGES_ID } from '../../lib/i18n/translate.ts';
 import { openSearch } from '../../lib/stores/ui.ts';
 import { SearchPanel } from './SearchPanel.tsx';
 
@@ -17,7 +17,7 @@ export function mountSearchPanel(form: HTMLFormElement): void {
   const box = document.createElement('div');
   box.dataset.searchPanelRoot = '';
   form.append(box);
-  const t = createTranslator(parseMessages(form.dataset.messages));
+  const t = createTranslator(pageMessages(PAGE_MESSAGES_ID));
   createRoot(box).render(<SearchPanel form={form} input={input} t={t} />);
   if (document.activeElement === input) openSearch();
 }

@@ -1,6 +1,7 @@
 /**
- * Message keys of the search panel, handed to it by the search form's `data-messages` (kept
- * apart from the panel so the form's markup does not import the island).
+ * Message keys of the search panel, handed to it in the page's messages
+ * (src/components/layout/page-messages.ts; kept apart from the panel so the layout does not
+ * import the island).
  */
 import { PRICE_TAG_MESSAGES } from '../ui/PriceTag.tsx';
 

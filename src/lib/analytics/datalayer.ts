@@ -121,6 +121,29 @@ export function productItem(
   return item;
 }
 
+/**
+ * An item of a list of cards as the page writes it (AnalyticsList.astro): `productItem`'s
+ * fields but those the list gives (its name, each item's place) and the quantity (one).
+ */
+export type ListedItem = Omit<AnalyticsItem, 'quantity' | 'item_list_name' | 'index'>;
+
+/** What the page writes of an item of a list. */
+export function listedItem(item: AnalyticsItem): ListedItem {
+  const listed: ListedItem = {
+    item_id: item.item_id,
+    item_name: item.item_name,
+    price: item.price,
+  };
+  if (item.item_brand !== undefined) listed.item_brand = item.item_brand;
+  if (item.item_variant !== undefined) listed.item_variant = item.item_variant;
+  return listed;
+}
+
+/** The items of a list read back from the page: one of each, placed from `offset`. */
+export function listItems(listed: readonly ListedItem[], offset: number): AnalyticsItem[] {
+  return listed.map((item, index) => ({ ...item, quantity: 1, index: offset + index }));
+}
+
 /** A cart line as an item: unit sale price, its quantity (or `quantity` when given). */
 export function cartLineItem(
   line: Pick<CartLineItem, 'productId' | 'name' | 'sku' | 'salePrice' | 'quantity'>,

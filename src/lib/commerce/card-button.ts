@@ -1,9 +1,10 @@
 /**
  * The product card's add-to-cart button (spec §2 catalogue UI, §4, §9): what it adds, read
- * back from the data the page wrote on it, and what it shows in each phase. The button is
- * static markup (`CardAddToCart.astro`); one script per page (`card-add-to-cart.ts`) runs
- * every card's button from these rules, where each card used to hydrate a React island of its
- * own (up to 20 roots on a listing page, and as many renders at build).
+ * back from the data the page wrote on it, its texts, read from the page's messages, and what
+ * it shows in each phase. The button is static markup (`CardAddToCart.astro`); one script per
+ * page (`card-add-to-cart.ts`) runs every card's button from these rules, where each card used
+ * to hydrate a React island of its own (up to 20 roots on a listing page, and as many renders
+ * at build).
  */
 import type { AnalyticsItem } from '../analytics/datalayer.ts';
 
@@ -22,14 +23,27 @@ export const CARD_BUTTON_MESSAGES = [
 
 export type CardButtonMessages = Record<(typeof CARD_BUTTON_MESSAGES)[number], string>;
 
-/** What a card's button adds: the product's default variant, one unit. */
+/**
+ * What a card's button carries as the JSON of its `data-add-to-cart` attribute: what the
+ * click adds (the product's default variant) and the fields of its GA4 item that are neither
+ * the id nor the name (its price in euros, the variant's SKU). The name is the card's title;
+ * the texts a click shows are the page's, written once (the page's messages,
+ * `CARD_BUTTON_MESSAGES` among them), not on each of the 20 buttons of a listing.
+ */
+export interface CardButtonAttribute {
+  productId: number;
+  variantId: number;
+  price: number;
+  sku?: string;
+}
+
+/** What a card's button adds, read back from its attribute. */
 export interface CardButtonData {
   productId: number;
   variantId: number;
   name: string;
   /** The GA4 item pushed with add_to_cart (spec §9), quantity 1. */
   item: AnalyticsItem;
-  messages: CardButtonMessages;
 }
 
 export type CardButtonPhase = 'idle' | 'adding' | 'added';
@@ -41,29 +55,28 @@ const isText = (value: unknown, max = 500): value is string =>
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-function analyticsItem(value: unknown): AnalyticsItem | null {
-  if (!isRecord(value)) return null;
-  const { item_id, item_name, price, quantity } = value;
-  if (!isText(item_id, 64) || !isText(item_name)) return null;
-  if (typeof price !== 'number' || !Number.isFinite(price) || price < 0) return null;
-  if (quantity !== 1) return null;
-  const item: AnalyticsItem = { item_id, item_name, price, quantity };
-  for (const key of ['item_brand', 'item_variant', 'item_list_name'] as const) {
-    const text = value[key];
-    if (text === undefined) continue;
-    if (!isText(text)) return null;
-    item[key] = text;
-  }
-  return item;
+/** The attribute of a card adding `variantId` of `productId`, whose GA4 item is `item`. */
+export function cardButtonAttribute(
+  productId: number,
+  variantId: number,
+  item: Pick<AnalyticsItem, 'price' | 'item_variant'>,
+): CardButtonAttribute {
+  const attribute: CardButtonAttribute = { productId, variantId, price: item.price };
+  if (item.item_variant !== undefined) attribute.sku = item.item_variant;
+  return attribute;
 }
 
 /**
- * The button's data, from the JSON of its `data-add-to-cart` attribute; null when it is
- * missing, not JSON or not the shape the card writes (a page edited by hand, an extension):
- * such a button adds nothing rather than something else.
+ * The button's data, from the JSON of its `data-add-to-cart` attribute and the card's title
+ * (`name`); null when either is missing, or the JSON is not the shape the card writes (a page
+ * edited by hand, an extension): such a button adds nothing rather than something else. Its
+ * GA4 item is the product's own: its id is the button's, its name the card's.
  */
-export function parseCardButton(raw: string | null | undefined): CardButtonData | null {
-  if (raw === null || raw === undefined || raw.length > 10_000) return null;
+export function parseCardButton(
+  raw: string | null | undefined,
+  name: string | null | undefined,
+): CardButtonData | null {
+  if (raw === null || raw === undefined || raw.length > 2_000) return null;
   let value: unknown;
   try {
     value = JSON.parse(raw);
@@ -71,19 +84,30 @@ export function parseCardButton(raw: string | null | undefined): CardButtonData 
     return null;
   }
   if (!isRecord(value)) return null;
-  const { productId, variantId, name, messages } = value;
+  const { productId, variantId, price, sku } = value;
+  name = name?.trim();
   if (!isId(productId) || !isId(variantId) || !isText(name)) return null;
-  const item = analyticsItem(value.item);
-  // Its item is the product's own (a card's GA4 item never names another product).
-  if (item?.item_id !== String(productId)) return null;
-  if (!isRecord(messages)) return null;
+  if (typeof price !== 'number' || !Number.isFinite(price) || price < 0) return null;
+  if (sku !== undefined && !isText(sku)) return null;
+  const item: AnalyticsItem = { item_id: String(productId), item_name: name, price, quantity: 1 };
+  if (sku !== undefined) item.item_variant = sku;
+  return { productId, variantId, name, item };
+}
+
+/**
+ * The texts of the card buttons from the page's messages (`pageMessages`); null when one is
+ * missing or empty: the buttons then add nothing rather than show message keys.
+ */
+export function cardButtonMessages(
+  messages: Readonly<Record<string, string>>,
+): CardButtonMessages | null {
   const texts: Partial<CardButtonMessages> = {};
   for (const key of CARD_BUTTON_MESSAGES) {
     const text = messages[key];
     if (!isText(text)) return null;
     texts[key] = text;
   }
-  return { productId, variantId, name, item, messages: texts as CardButtonMessages };
+  return texts as CardButtonMessages;
 }
 
 /**

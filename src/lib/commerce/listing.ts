@@ -286,9 +286,44 @@ function foldText(text: string): string {
     .replace(/\p{M}+/gu, '');
 }
 
+/**
+ * What the listing reads of a product besides its fields, computed once per product object:
+ * the catalogue of a build and the live view's product list (kept a minute) are the same
+ * objects from one listing view to the next, which used to compute these again for each
+ * product at every view (facets read them for each facet).
+ */
+interface Traits {
+  sizes: string[];
+  sizeKeys: string[];
+  colours: Swatch[];
+  colourKeys: string[];
+  price: Cents;
+  haystack: string;
+}
+
+const traitsOf = new WeakMap<Product, Traits>();
+
+function traits(product: Product): Traits {
+  let found = traitsOf.get(product);
+  if (found === undefined) {
+    const sizes = productSizes(product);
+    const colours = productColours(product);
+    found = {
+      sizes,
+      sizeKeys: sizes.map(foldText),
+      colours,
+      colourKeys: colours.map((swatch) => foldText(swatch.label)),
+      price: effectivePrice(displayPrice(product)),
+      haystack: foldText(`${product.name} ${product.sku}`),
+    };
+    traitsOf.set(product, found);
+  }
+  return found;
+}
+
 function matchesTerm(product: Product, term: string): boolean {
   if (term === '') return true;
-  const haystack = foldText(`${product.name} ${product.sku}`);
+  const haystack = traits(product).haystack;
   return foldText(term)
     .split(/\s+/)
     .filter(Boolean)
@@ -298,7 +333,7 @@ function matchesTerm(product: Product, term: string): boolean {
 type FacetName = 'brand' | 'price' | 'size' | 'colour' | 'availability';
 
 function productPrice(product: Product): Cents {
-  return effectivePrice(displayPrice(product));
+  return traits(product).price;
 }
 
 function sameLabel(a: string, b: string): boolean {
@@ -322,12 +357,12 @@ function passes(product: Product, filters: ListingFilters, except?: FacetName): 
     if (filters.priceMax !== null && price > filters.priceMax) return false;
   }
   if (except !== 'size' && filters.sizes.length > 0) {
-    const sizes = productSizes(product);
+    const sizes = traits(product).sizes;
     if (!filters.sizes.some((wanted) => sizes.some((size) => sameLabel(size, wanted))))
       return false;
   }
   if (except !== 'colour' && filters.colours.length > 0) {
-    const colours = productColours(product);
+    const colours = traits(product).colours;
     if (!filters.colours.some((wanted) => colours.some((c) => sameLabel(c.label, wanted)))) {
       return false;
     }
@@ -379,8 +414,9 @@ export function facets(
 
   const sizeCounts = new Map<string, { label: string; count: number }>();
   for (const product of over('size')) {
-    for (const label of productSizes(product)) {
-      const key = foldText(label);
+    const { sizes, sizeKeys } = traits(product);
+    for (const [i, label] of sizes.entries()) {
+      const key = sizeKeys[i] ?? '';
       const entry = sizeCounts.get(key) ?? { label, count: 0 };
       entry.count += 1;
       sizeCounts.set(key, entry);
@@ -389,8 +425,9 @@ export function facets(
 
   const colourCounts = new Map<string, Swatch & { count: number }>();
   for (const product of over('colour')) {
-    for (const swatch of productColours(product)) {
-      const key = foldText(swatch.label);
+    const { colours, colourKeys } = traits(product);
+    for (const [i, swatch] of colours.entries()) {
+      const key = colourKeys[i] ?? '';
       const entry = colourCounts.get(key) ?? { ...swatch, count: 0 };
       entry.count += 1;
       colourCounts.set(key, entry);

@@ -47,6 +47,13 @@ export function parseMessages(json: string | null | undefined): Messages {
   );
 }
 
+/**
+ * The id of the page's JSON script of texts (BaseLayout, IslandMessages.astro): those of the
+ * header, the search panel, the newsletter forms, the shop shell and the card buttons, written
+ * once per page (src/components/layout/page-messages.ts).
+ */
+export const PAGE_MESSAGES_ID = 'page-messages';
+
 /** The JSON script `id` of the page (IslandMessages.astro); {} without a document. */
 export function pageMessages(id: string): Messages {
   if (typeof document === 'undefined') return {};
