@@ -66,6 +66,8 @@ export interface KeptBuild {
   onMessage(listener: (message: unknown) => void): void;
   /** Resolves with the build's exit code. */
   exited: Promise<number>;
+  /** Signals the build's process. */
+  kill(signal: NodeJS.Signals): void;
 }
 
 /**
@@ -99,6 +101,9 @@ function runAstroChild(
             child.on('message', listener);
           },
           exited,
+          kill: (signal) => {
+            child.kill(signal);
+          },
         },
       });
     };

@@ -50,6 +50,7 @@ import {
 } from '../src/server/rebuild/messages.ts';
 import { readCurrentRelease, type Release } from '../src/server/rebuild/releases.ts';
 import { startSupervisor, type Supervisor } from '../src/server/rebuild/supervisor.ts';
+import type { KeptPublisher } from '../src/server/rebuild/builder.ts';
 import {
   createStaticFiles,
   type StaticFile,
@@ -512,7 +513,8 @@ export function distBuiltAt(distDir: string): number {
 
 /**
  * Starts the supervisor on `initial` with the settings of `config`: rebuilds (when a webhook
- * secret is set) run `scripts/build.ts` with this process's environment.
+ * secret is set) run `scripts/build.ts` with this process's environment, kept alive to publish
+ * commerce edits unless `PUBLISH_EDITS=0` (`publisher`: the kept build that made `initial`).
  */
 export function superviseShop(options: {
   config: ServeConfig;
@@ -520,8 +522,10 @@ export function superviseShop(options: {
   port: number;
   host: string;
   target?: string;
+  publisher?: KeptPublisher;
 }): Promise<Supervisor> {
   const { config } = options;
+  const publish = config.publishEdits && config.buildCommand === undefined;
   return startSupervisor({
     workerExec: import.meta.filename,
     initial: options.initial,
@@ -530,15 +534,23 @@ export function superviseShop(options: {
     workers: config.workers,
     releasesDir: config.releasesDir,
     ...(options.target === undefined ? {} : { target: options.target }),
+    ...(options.publisher === undefined ? {} : { initialPublisher: options.publisher }),
     rebuild: config.rebuilds
       ? {
           debounceMs: config.debounceMs,
           timeoutMs: config.buildTimeoutMs,
           command:
             config.buildCommand === undefined
-              ? [process.execPath, path.join(import.meta.dirname, 'build.ts'), '--out-dir']
+              ? [
+                  process.execPath,
+                  path.join(import.meta.dirname, 'build.ts'),
+                  ...(publish ? ['--publisher'] : []),
+                  '--out-dir',
+                ]
               : { shell: config.buildCommand },
           env: { ...process.env },
+          publisher: publish,
+          fullBuildEveryMs: config.fullBuildEveryMs,
         }
       : null,
   });

@@ -21,6 +21,7 @@ import {
 } from './lib/upstream.ts';
 import { buildSettingsKey } from './lib/build-settings.ts';
 import { newestMtime } from './lib/sources.ts';
+import { keptPublisher, type KeptPublisher } from '../src/server/rebuild/builder.ts';
 
 const SOURCES = ['src', 'public', 'astro.config.mjs', 'package-lock.json'];
 
@@ -48,6 +49,8 @@ const stamp = existsSync(stampFile)
 const port = Number(process.env.PORT ?? 4321);
 const host = process.env.HOST ?? '127.0.0.1';
 
+const publishEdits = config.rebuilds && config.publishEdits;
+let publisher: KeptPublisher | undefined;
 let initial = {
   id: path.basename(path.resolve(distDir)),
   dir: path.resolve(distDir),
@@ -67,15 +70,29 @@ if (!noBuild) {
   const isRelease = initial.dir !== path.resolve(distDir);
   if (!fresh && !isRelease) {
     console.log(`[start] building the shop against ${upstream.kind} (${upstreamTarget})...`);
-    const result = await buildShop(upstream, distDir);
+    // With rebuilds on, the build stays alive to publish edits into what it built.
+    const result = await buildShop(upstream, distDir, { keep: publishEdits });
     const builtAt = Date.now();
     writeFileSync(stampFile, JSON.stringify({ target, builtAt }));
     initial = { ...initial, builtAt };
+    const { kept } = result;
+    if (kept) {
+      publisher = keptPublisher(kept, (signal) => {
+        kept.kill(signal);
+      });
+    }
     console.log(`[start] built in ${result.seconds.toFixed(1)} s`);
   }
 }
 
-const supervisor = await superviseShop({ config, initial, port, host, target });
+const supervisor = await superviseShop({
+  config,
+  initial,
+  port,
+  host,
+  target,
+  ...(publisher === undefined ? {} : { publisher }),
+});
 console.log(
   `[start] the shop runs at ${supervisor.url} (upstream: ${upstream.kind}, release ${supervisor.current().id}${config.rebuilds ? ', rebuilds on webhooks' : ''})`,
 );

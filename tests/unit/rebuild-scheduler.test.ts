@@ -202,9 +202,19 @@ describe('readServeConfig', () => {
       debounceMs: 1500,
       buildTimeoutMs: 900_000,
       buildCommand: undefined,
+      publishEdits: true,
+      fullBuildEveryMs: 24 * 3_600_000,
       rebuilds: false,
       logLevel: 'error',
     });
+  });
+
+  test('edits are published unless turned off or the build is a test command', () => {
+    expect(readServeConfig({ PUBLISH_EDITS: '0' }).publishEdits).toBe(false);
+    expect(readServeConfig({ PUBLISH_EDITS: '1' }).publishEdits).toBe(true);
+    expect(readServeConfig({ REBUILD_COMMAND: 'cp -r a "$RELEASE_DIR"' }).publishEdits).toBe(false);
+    expect(readServeConfig({ FULL_BUILD_EVERY_HOURS: '0' }).fullBuildEveryMs).toBe(0);
+    expect(readServeConfig({ FULL_BUILD_EVERY_HOURS: '6' }).fullBuildEveryMs).toBe(6 * 3_600_000);
   });
 
   test('blank values are unset', () => {
@@ -246,6 +256,8 @@ describe('readServeConfig', () => {
     ['REBUILD_DEBOUNCE_MS', '-5', /REBUILD_DEBOUNCE_MS/],
     ['REBUILD_TIMEOUT_MS', '5', /REBUILD_TIMEOUT_MS/],
     ['LOG_LEVEL', 'verbose', /LOG_LEVEL/],
+    ['PUBLISH_EDITS', 'yes', /PUBLISH_EDITS/],
+    ['FULL_BUILD_EVERY_HOURS', '1.5', /FULL_BUILD_EVERY_HOURS must be a whole number/],
   ])('%s=%j is refused with a clear message', (name, value, message) => {
     expect(() => readServeConfig({ [name]: value })).toThrow(message);
   });

@@ -10,7 +10,7 @@
  * IPC): it is done when it says `publisher-ready`, not when it exits, and the outcome carries a
  * handle to send it publish requests (scripts/lib/publisher-loop.ts) until it is stopped.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { open, readFile } from 'node:fs/promises';
 import { mkdir } from 'node:fs/promises';
 import os from 'node:os';
@@ -141,7 +141,16 @@ export async function runBuild(run: BuildRun): Promise<BuildRunResult> {
       run.signal?.removeEventListener('abort', onAbort);
       return log.close();
     });
-    return { ok: true, durationMs, publisher: keptPublisher(child, exited, stop) };
+    const channel: KeptChannel = {
+      send: (message) => {
+        child.send(message as never);
+      },
+      onMessage: (listener) => {
+        child.on('message', listener);
+      },
+      exited,
+    };
+    return { ok: true, durationMs, publisher: keptPublisher(channel, stop) };
   }
   run.signal?.removeEventListener('abort', onAbort);
   await log.close();
@@ -153,9 +162,21 @@ export async function runBuild(run: BuildRun): Promise<BuildRunResult> {
   return { ok: false, durationMs, error: tail === '' ? how : `${how}: ${tail}` };
 }
 
-function keptPublisher(
-  child: ChildProcess,
-  exited: Promise<unknown>,
+/** The IPC side of a kept build: what `keptPublisher` talks through. */
+export interface KeptChannel {
+  send(message: unknown): void;
+  onMessage(listener: (message: unknown) => void): void;
+  /** Settles when the build process ends. */
+  exited: Promise<unknown>;
+}
+
+/**
+ * A publisher over a kept build's channel (the supervisor's own build child, or the build
+ * `npm start` made and handed over): requests matched to replies by id, all rejected when the
+ * build ends; `kill` stops it when it does not leave on `stop`.
+ */
+export function keptPublisher(
+  channel: KeptChannel,
   kill: (signal: NodeJS.Signals) => void,
 ): KeptPublisher {
   let running = true;
@@ -163,13 +184,13 @@ function keptPublisher(
     number,
     { resolve: (reply: unknown) => void; reject: (e: Error) => void }
   >();
-  child.on('message', (message: unknown) => {
+  channel.onMessage((message: unknown) => {
     const id = (message as { id?: unknown } | null)?.id;
     if (typeof id !== 'number') return;
     waiting.get(id)?.resolve(message);
     waiting.delete(id);
   });
-  void exited.then(() => {
+  void channel.exited.then(() => {
     running = false;
     for (const { reject } of waiting.values()) reject(new Error('the kept build ended'));
     waiting.clear();
@@ -180,12 +201,12 @@ function keptPublisher(
       if (!running) return Promise.reject(new Error('the kept build ended'));
       return new Promise((resolve, reject) => {
         waiting.set(message.id, { resolve, reject });
-        child.send(message);
+        channel.send(message);
       });
     },
     stop() {
       if (!running) return;
-      child.send({ type: 'stop' });
+      channel.send({ type: 'stop' });
       setTimeout(() => {
         kill('SIGTERM');
       }, 10_000).unref();

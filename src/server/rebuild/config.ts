@@ -13,6 +13,11 @@
  * - `SERVER_WORKERS` (default 1): server processes per release.
  * - `REBUILD_DEBOUNCE_MS` (default 1500): quiet time after an event before the build starts.
  * - `REBUILD_TIMEOUT_MS` (default 900000): a build running longer is stopped and failed.
+ * - `PUBLISH_EDITS` (default 1): keep each full build alive and publish commerce edits
+ *   (products, categories, brands) through it, re-rendering only the pages they touch; 0: every
+ *   event is a full build. Off with `REBUILD_COMMAND`.
+ * - `FULL_BUILD_EVERY_HOURS` (default 24; 0: never): a full build runs when the one being
+ *   served is older, however many edits were published into it since.
  * - `REBUILD_COMMAND` (tests only): a shell command run instead of `scripts/build.ts`, with the
  *   new release's directory in `$RELEASE_DIR`.
  */
@@ -28,6 +33,10 @@ export interface ServeConfig {
   debounceMs: number;
   buildTimeoutMs: number;
   buildCommand: string | undefined;
+  /** Commerce edits are published through the kept full build (no `REBUILD_COMMAND`). */
+  publishEdits: boolean;
+  /** A full build runs when the served one is older (ms; 0: never). */
+  fullBuildEveryMs: number;
   /** Whether any webhook is configured, hence rebuilds run. */
   rebuilds: boolean;
   /** spec §9 log verbosity (`LOG_LEVEL`, default error). */
@@ -85,6 +94,8 @@ const schema = z.object({
   REBUILD_DEBOUNCE_MS: integer(0, 600_000, 1500),
   REBUILD_TIMEOUT_MS: integer(10_000, 6 * 3_600_000, 900_000),
   REBUILD_COMMAND: z.preprocess(blankAsUnset, z.string().optional()),
+  PUBLISH_EDITS: z.preprocess(blankAsUnset, z.enum(['0', '1']).default('1')),
+  FULL_BUILD_EVERY_HOURS: integer(0, 24 * 365, 24),
   LOG_LEVEL: z.preprocess(blankAsUnset, z.enum(LOG_LEVELS).default(DEFAULT_LOG_LEVEL)),
 });
 
@@ -105,6 +116,8 @@ export function readServeConfig(env: NodeJS.ProcessEnv): ServeConfig {
     debounceMs: value.REBUILD_DEBOUNCE_MS,
     buildTimeoutMs: value.REBUILD_TIMEOUT_MS,
     buildCommand: value.REBUILD_COMMAND,
+    publishEdits: value.PUBLISH_EDITS === '1' && value.REBUILD_COMMAND === undefined,
+    fullBuildEveryMs: value.FULL_BUILD_EVERY_HOURS * 3_600_000,
     rebuilds:
       value.CONTENTFUL_WEBHOOK_SECRET !== undefined ||
       value.BIGCOMMERCE_WEBHOOK_SECRET !== undefined,

@@ -8,9 +8,12 @@
  * use fake timers); the build function is given (tests use a fake one).
  */
 
-/** One accepted webhook notification. */
+/**
+ * One accepted webhook notification, or the supervisor's own reason for a full build (`warm-up`:
+ * a build kept alive to publish edits; `schedule`: the served build is too old).
+ */
 export interface RebuildEvent {
-  source: 'contentful' | 'bigcommerce';
+  source: 'contentful' | 'bigcommerce' | 'supervisor';
   /** `Entry.publish`, `store/product/updated`... */
   topic: string;
   /** The changed entity's id. */

@@ -18,7 +18,9 @@
  * (builder.ts). A batch of commerce edits (products, categories, brands) then goes to it first:
  * it re-renders the pages the edits touch into the live release, and the workers forget their
  * rendered listing views and search results (`render-cache:purge`). When it answers that only a
- * full build is right, or fails, or is gone, the batch gets a full build as before.
+ * full build is right, or fails, or is gone, the batch gets a full build as before. A release
+ * served without a kept build (a restart on an existing build) gets one from a warm-up full build
+ * right after start; `fullBuildEveryMs` also runs a full build when the served one is older.
  */
 import cluster, { type Worker } from 'node:cluster';
 import { rm } from 'node:fs/promises';
@@ -57,6 +59,8 @@ export interface RebuildSettings {
   env: NodeJS.ProcessEnv;
   /** Keep each full build alive to publish commerce edits without a full build. */
   publisher?: boolean;
+  /** A full build runs when the served one is older than this (ms; 0 or unset: never). */
+  fullBuildEveryMs?: number;
 }
 
 export interface SupervisorOptions {
@@ -64,6 +68,8 @@ export interface SupervisorOptions {
   workerExec: string;
   /** The release served at start. */
   initial: Release;
+  /** The kept build that made `initial` (`npm start`'s own build), to publish edits into it. */
+  initialPublisher?: KeptPublisher;
   port: number;
   host: string;
   workers: number;
@@ -181,7 +187,11 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
   let scheduler: RebuildScheduler | null = null;
   let recentCrashes: number[] = [];
   /** The kept build of the current release (to publish edits into it), when there is one. */
-  let kept: { releaseId: string; publisher: KeptPublisher } | null = null;
+  let kept: { releaseId: string; publisher: KeptPublisher } | null =
+    options.initialPublisher && options.rebuild?.publisher === true
+      ? { releaseId: options.initial.id, publisher: options.initialPublisher }
+      : null;
+  if (kept === null) options.initialPublisher?.stop();
   /** Publishes into the current release so far: its render cache generation. */
   let publishes = 0;
   let requestIds = 0;
@@ -537,6 +547,32 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
   servingSince = Date.now();
   writeStatus();
 
+  const fullBuildFor = (topic: 'warm-up' | 'schedule', id: string) => {
+    log(`[rebuild] a full build (${topic}: ${id})`);
+    scheduler?.notify({ source: 'supervisor', topic, id, receivedAt: Date.now() });
+  };
+  if (options.rebuild?.publisher === true && kept === null) {
+    fullBuildFor('warm-up', `kept build to publish edits into ${current.id}`);
+  }
+  const every = options.rebuild?.fullBuildEveryMs ?? 0;
+  const schedule =
+    every > 0
+      ? setInterval(
+          () => {
+            const snapshot = scheduler?.snapshot();
+            if (closing || snapshot?.phase !== 'idle') return;
+            if (Date.now() - current.builtAt >= every) {
+              fullBuildFor(
+                'schedule',
+                `${current.id} is older than ${String(every / 3_600_000)} h`,
+              );
+            }
+          },
+          Math.min(every, 60_000),
+        )
+      : null;
+  schedule?.unref();
+
   return {
     url: `http://${options.host === '127.0.0.1' ? 'localhost' : options.host}:${port}`,
     port,
@@ -549,6 +585,7 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
     async close() {
       if (closing) return;
       closing = true;
+      if (schedule) clearInterval(schedule);
       abort.abort();
       kept?.publisher.stop();
       await scheduler?.stop();
