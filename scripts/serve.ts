@@ -49,6 +49,7 @@ import {
   type EventMessage,
 } from '../src/server/rebuild/messages.ts';
 import { readCurrentRelease, type Release } from '../src/server/rebuild/releases.ts';
+import { clearUpstreamCaches } from '../src/lib/server/cache.ts';
 import { startSupervisor, type Supervisor } from '../src/server/rebuild/supervisor.ts';
 import type { KeptPublisher } from '../src/server/rebuild/builder.ts';
 import {
@@ -116,7 +117,10 @@ export interface RunningServer {
   drain(limitMs?: number, closeIdle?: boolean): Promise<void>;
   /** Serves the `/_astro/` files of another release's `client/` folder too (after this one's). */
   addAssetFallback(clientDir: string): void;
-  /** Forgets the rendered pages and API replies: a publish changed the data (render-cache.ts). */
+  /**
+   * Forgets the rendered pages and API replies (render-cache.ts) and the upstream reads they
+   * were made of (the SSR bundle's read caches): a publish changed the data.
+   */
   purgeRenders(generation: number): void;
 }
 
@@ -383,7 +387,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     url: `http://${host === '127.0.0.1' ? 'localhost' : host}:${actualPort}`,
     buildId,
     addAssetFallback,
-    purgeRenders: (generation) => cache?.purge(generation),
+    purgeRenders: (generation) => {
+      cache?.purge(generation);
+      clearUpstreamCaches();
+    },
     close: async () => {
       await new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -5,7 +5,12 @@
  */
 import fc from 'fast-check';
 import { describe, expect, test, vi } from 'vitest';
-import { cacheKey, createCache, type CacheOptions } from '../../src/lib/server/cache.ts';
+import {
+  cacheKey,
+  clearUpstreamCaches,
+  createCache,
+  type CacheOptions,
+} from '../../src/lib/server/cache.ts';
 
 function setup(options: Partial<CacheOptions<string>> = {}) {
   let time = 0;
@@ -186,6 +191,38 @@ describe('bounds', () => {
     expect([cache.size, cache.weight]).toEqual([1, 3]);
     cache.clear();
     expect([cache.size, cache.weight]).toEqual([0, 0]);
+  });
+});
+
+describe('clearUpstreamCaches (a publish changed upstream data)', () => {
+  test('empties every cache of the process', async () => {
+    const a = setup();
+    const b = setup();
+    await a.cache.get('k', ok('a1'));
+    await b.cache.get('k', ok('b1'));
+    expect(clearUpstreamCaches()).toBeGreaterThanOrEqual(2);
+    expect([a.cache.size, b.cache.size]).toEqual([0, 0]);
+    expect(await a.cache.get('k', ok('a2'))).toBe('a2');
+  });
+
+  test('a load under way when it runs is not stored, and does not disturb the next one', async () => {
+    const { cache } = setup();
+    let finishOld: (value: string) => void = () => undefined;
+    const old = cache.get('k', () => new Promise<string>((resolve) => (finishOld = resolve)));
+    await Promise.resolve();
+    cache.clear();
+    // A read after the clear does not join the old load: it reads again.
+    let finishNew: (value: string) => void = () => undefined;
+    const fresh = cache.get('k', () => new Promise<string>((resolve) => (finishNew = resolve)));
+    finishOld('before the edit');
+    expect(await old).toBe('before the edit');
+    expect(cache.size).toBe(0);
+    // The old load ending did not end the new one's single flight.
+    const joined = cache.get('k', ok('a third load'));
+    finishNew('after the edit');
+    expect(await fresh).toBe('after the edit');
+    expect(await joined).toBe('after the edit');
+    expect(await cache.get('k', ok('not read'))).toBe('after the edit');
   });
 });
 

@@ -4,7 +4,40 @@
  * fails (the upstream is down: the last good copy beats an error page). Failed loads are never
  * stored. Bounded in entries and optionally in weight (bytes), least recently used first out.
  * The catalogue reads of the API (`api/handle.ts`) and the live listing source use it.
+ *
+ * Every cache made here can be emptied at once (`clearUpstreamCaches`): a publish of an edit into
+ * the live release (src/server/rebuild/) means upstream data changed, so the server processes
+ * forget what they read. The registry lives on `globalThis` under a registered symbol, since the
+ * server script and the SSR bundle each hold their own copy of this module.
  */
+
+const REGISTRY = Symbol.for('literie.upstream-read-caches');
+
+/** The caches made so far in this process (weakly held: a dropped cache goes). */
+function registry(): Set<WeakRef<{ clear(): void }>> {
+  const holder = globalThis as { [REGISTRY]?: Set<WeakRef<{ clear(): void }>> };
+  holder[REGISTRY] ??= new Set();
+  return holder[REGISTRY];
+}
+
+/**
+ * Empties every upstream read cache of this process (loads under way are not stored either);
+ * returns how many caches it emptied.
+ */
+export function clearUpstreamCaches(): number {
+  const caches = registry();
+  let cleared = 0;
+  for (const ref of caches) {
+    const cache = ref.deref();
+    if (cache === undefined) {
+      caches.delete(ref);
+      continue;
+    }
+    cache.clear();
+    cleared += 1;
+  }
+  return cleared;
+}
 
 export interface CacheOptions<T> {
   /** How long a stored value is served without asking upstream, in ms. */
@@ -54,6 +87,8 @@ export function createCache<T>(options: CacheOptions<T>): Cache<T> {
   const entries = new Map<string, Entry<T>>();
   const loading = new Map<string, Promise<T>>();
   let weight = 0;
+  /** Bumped by `clear`: a load started before it is not stored. */
+  let epoch = 0;
 
   const remove = (key: string) => {
     const entry = entries.get(key);
@@ -76,11 +111,12 @@ export function createCache<T>(options: CacheOptions<T>): Cache<T> {
   };
 
   const reload = async (key: string, load: () => Promise<T>): Promise<T> => {
+    const startedIn = epoch;
     try {
       // Awaited first so that even a load throwing synchronously settles after `loading` is set.
       await Promise.resolve();
       const value = await load();
-      store(key, value);
+      if (startedIn === epoch) store(key, value);
       return value;
     } catch (error) {
       const stale = entries.get(key);
@@ -88,14 +124,14 @@ export function createCache<T>(options: CacheOptions<T>): Cache<T> {
         options.onStale?.(key, error);
         return stale.value;
       }
-      remove(key);
+      if (startedIn === epoch) remove(key);
       throw error;
     } finally {
-      loading.delete(key);
+      if (startedIn === epoch) loading.delete(key);
     }
   };
 
-  return {
+  const cache: Cache<T> = {
     get(key, load) {
       const entry = entries.get(key);
       if (entry !== undefined && now() < entry.storedAt + ttlMs) {
@@ -112,7 +148,9 @@ export function createCache<T>(options: CacheOptions<T>): Cache<T> {
     delete: remove,
     clear() {
       entries.clear();
+      loading.clear();
       weight = 0;
+      epoch += 1;
     },
     get size() {
       return entries.size;
@@ -121,6 +159,8 @@ export function createCache<T>(options: CacheOptions<T>): Cache<T> {
       return weight;
     },
   };
+  registry().add(new WeakRef(cache));
+  return cache;
 }
 
 /**

@@ -1,0 +1,192 @@
+/**
+ * An edit live in seconds, end to end (issue 21): `npm start` on its own sandbox, its build and
+ * releases in a folder outside the repository. The build `npm start` makes stays alive; a
+ * product renamed in the sandbox's catalogue API sends the signed store webhook to the shop,
+ * the supervisor hands the edit to the kept build, which renders the pages it touches into the
+ * live release, and the servers forget their rendered listing views. Under load on the pages
+ * around it, not one request fails; the new name is on its page, its category and a listing
+ * view within 10 s; the release is the same (no full build ran) and the status says `publish`.
+ * Run by `npm test` after the build (vitest project `scale`); by hand:
+ * `npx vitest run --project scale tests/scale/publish-live.test.ts`.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { PRODUCTS } from '../../scripts/sandbox/fixtures.ts';
+import type { RebuildStatus } from '../../src/server/rebuild/supervisor.ts';
+import { freePort } from '../integration/helpers/redis.ts';
+
+/** The part of autocannon's API used here (the package ships no types). */
+interface AutocannonInstance {
+  on(event: 'response', listener: (client: unknown, statusCode: number) => void): void;
+  on(event: 'reqError', listener: (error: Error) => void): void;
+  stop(): void;
+}
+type Autocannon = (
+  options: {
+    url: string;
+    connections: number;
+    duration: number;
+    overallRate: number;
+    timeout: number;
+    requests: { path: string; headers: Record<string, string> }[];
+  },
+  done: (error: Error | null, result: { requests: { total: number } }) => void,
+) => AutocannonInstance;
+const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const HEADERS = { 'accept-encoding': 'br, gzip', accept: 'text/html' };
+const NEW_NAME = 'Matelas Élysée Édition Printemps';
+
+describe('an edit published into the running shop', () => {
+  let work = '';
+  let shop: ChildProcess | null = null;
+  let output = '';
+  let base = '';
+  let sandboxUrl = '';
+
+  const status = async () =>
+    (await (await fetch(`${base}/webhooks/status`)).json()) as RebuildStatus;
+
+  beforeAll(async () => {
+    work = mkdtempSync(path.join(tmpdir(), 'shop-publish-live-'));
+    const [port, sandboxPort] = [await freePort(), await freePort()];
+    base = `http://127.0.0.1:${String(port)}`;
+    sandboxUrl = `http://127.0.0.1:${String(sandboxPort)}`;
+    // start.ts makes its own secrets and registers them with its sandbox.
+    const inherited = Object.fromEntries(
+      Object.entries(process.env).filter(
+        ([name]) => !/^(BIGCOMMERCE_|CONTENTFUL_|REBUILD_COMMAND$|REDIS_URL$)/.test(name),
+      ),
+    );
+    const env: NodeJS.ProcessEnv = {
+      ...inherited,
+      UPSTREAM: 'sandbox',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      SANDBOX_PORT: String(sandboxPort),
+      SANDBOX_DIR: path.join(work, 'sandbox'),
+      SANDBOX_SITE_URL: base,
+      DIST_DIR: path.join(work, 'dist'),
+      RELEASES_DIR: path.join(work, 'releases'),
+      STATE_DIR: path.join(work, 'state'),
+      BUILD_CACHE_DIR: path.join(work, 'cache'),
+      REBUILD_DEBOUNCE_MS: '100',
+      FULL_BUILD_EVERY_HOURS: '0',
+    };
+    shop = spawn(process.execPath, ['scripts/start.ts'], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const collect = (chunk: Buffer) => (output += chunk.toString());
+    shop.stdout?.on('data', collect);
+    shop.stderr?.on('data', collect);
+    const deadline = Date.now() + 540_000;
+    while (!/sandbox webhooks? (registered|not registered)/.test(output)) {
+      if (shop.exitCode !== null) throw new Error(`npm start exited:\n${output}`);
+      if (Date.now() > deadline) throw new Error(`npm start did not start:\n${output}`);
+      await sleep(200);
+    }
+    expect(output).not.toContain('not registered');
+  }, 600_000);
+
+  afterAll(async () => {
+    const proc = shop;
+    if (proc?.exitCode === null) {
+      const exited = new Promise((resolve) => proc.once('exit', resolve));
+      proc.kill('SIGTERM');
+      await Promise.race([exited, sleep(20_000)]);
+    }
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  test('a renamed product is live in seconds, with no full build and no failed request', async () => {
+    const product = PRODUCTS.trackingVariant;
+    const oldPage = `/p/${String(product)}/matelas-elysee`;
+    // Pages around the edit: the category listing it, a listing view and search results
+    // rendered on demand (and cached), the home page.
+    const views = ['/c/matelas', '/c/matelas?sort=2', '/resultats-de-recherche/elysee'];
+    for (const page of [...views, oldPage]) {
+      const response = await fetch(`${base}${page}`, { headers: HEADERS });
+      expect(response.status, page).toBe(200);
+      expect(await response.text(), page).toContain('Matelas Élysée');
+    }
+    const before = await status();
+    expect(before.lastBuild).toBeNull();
+
+    const failures: string[] = [];
+    const load = autocannon(
+      {
+        url: base,
+        connections: 10,
+        duration: 600,
+        overallRate: 100,
+        timeout: 10,
+        requests: ['/', ...views].map((page) => ({ path: page, headers: HEADERS })),
+      },
+      (error) => {
+        if (error) failures.push(error.message);
+      },
+    );
+    let answered = 0;
+    load.on('response', (_client, statusCode) => {
+      answered += 1;
+      if (statusCode !== 200) failures.push(`status ${String(statusCode)}`);
+    });
+    load.on('reqError', (error) => failures.push(error.message));
+    await sleep(2_000);
+
+    const edited = Date.now();
+    const put = await fetch(`${sandboxUrl}/stores/sandbox/v3/catalog/products/${String(product)}`, {
+      method: 'PUT',
+      headers: { 'x-auth-token': 'sandbox-token', 'content-type': 'application/json' },
+      body: JSON.stringify({ name: NEW_NAME }),
+    });
+    expect(put.status).toBe(200);
+
+    // Live: every view shows the new name (the old page moved: its name gives its address).
+    const newPage = `/p/${String(product)}/matelas-elysee-edition-printemps`;
+    let liveMs = Number.NaN;
+    let stale: string[] = [];
+    while (Date.now() - edited < 30_000) {
+      const pages = await Promise.all(
+        [newPage, ...views].map(async (page) => {
+          const response = await fetch(`${base}${page}`, { headers: HEADERS });
+          const live = response.status === 200 && (await response.text()).includes(NEW_NAME);
+          return live ? null : `${page} (${String(response.status)})`;
+        }),
+      );
+      stale = pages.filter((page) => page !== null);
+      if (stale.length === 0) {
+        liveMs = Date.now() - edited;
+        break;
+      }
+      await sleep(100);
+    }
+    await sleep(2_000);
+    load.stop();
+
+    expect(stale, output).toEqual([]);
+    expect(liveMs).toBeLessThanOrEqual(10_000);
+    expect(failures).toEqual([]);
+    expect(answered).toBeGreaterThan(100);
+    const moved = await fetch(`${base}${oldPage}`, { redirect: 'manual' });
+    expect(moved.status).toBe(301);
+    expect(moved.headers.get('location')).toMatch(new RegExp(`${newPage}$`));
+
+    const after = await status();
+    expect(after.current.id, 'no new release: the edit went into the live one').toBe(
+      before.current.id,
+    );
+    expect(after.lastBuild).toMatchObject({ kind: 'publish', result: 'succeeded' });
+    expect(after.lastBuild?.pages?.written).toBeGreaterThan(0);
+    expect(after.lastBuild?.pages?.removed).toBe(1);
+    console.log(
+      `[publish-live] edit live in ${String(liveMs)} ms (publish ${String(after.lastBuild?.durationMs)} ms, ${String(after.lastBuild?.pages?.written)} pages), ${String(answered)} requests under load, 0 failed`,
+    );
+  }, 120_000);
+});
