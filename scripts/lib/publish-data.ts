@@ -1,9 +1,12 @@
 /**
- * The catalogue a kept-alive build renders from, brought up to date one edit at a time. The build
+ * The data a kept-alive build renders from, brought up to date one edit at a time. The build
  * started with the read astro.config.mjs began (catalogue-prefetch.ts); each commerce event
  * reads just what it names (one product by id, or the categories, or the brands: small reads,
  * whatever the catalogue's size) and patches a copy of the last read, which is then handed to
  * the pages under a new generation. Products keep the order of the build's own read (by id).
+ * A content event reads the site's content again (a handful of reads) and hands it to the pages
+ * (loaders/handoff.ts), and the navigations, which the pages do not take from here: when they
+ * differ, only a full build is right (every page's menus).
  */
 import {
   createBigCommerceClient,
@@ -20,21 +23,64 @@ import {
   readCategories,
   type CatalogueRead,
 } from '../../src/lib/server/loaders/catalogue-source.ts';
-import type { CommerceEdit } from '../../src/server/rebuild/publish-edits.ts';
+import { categoryPaths } from '../../src/lib/commerce/category.ts';
+import type { Navigations, SiteContent } from '../../src/lib/content/types.ts';
+import {
+  createContentfulClient,
+  getNavigations,
+  getSiteContent,
+  type ContentfulClient,
+} from '../../src/lib/server/contentful/index.ts';
+import { handedOver, handOver } from '../../src/lib/server/loaders/handoff.ts';
+import type { Edit } from '../../src/server/rebuild/publish-edits.ts';
 
-export type { CommerceEdit };
+export type { Edit };
+
+/** What the pages render from: the catalogue, and the content and menus of the layout. */
+export interface PublishState {
+  catalogue: CatalogueRead;
+  content: SiteContent;
+  navigations: Navigations;
+}
 
 /** Product ids per read (`id:in`), so a burst of edits never makes an overlong URL. */
 const IDS_PER_READ = 50;
 
 export interface PublishData {
-  /** The catalogue the pages render from now. */
-  current(): Promise<CatalogueRead>;
+  /** What the pages render from now. */
+  current(): Promise<PublishState>;
   /**
-   * Reads what `edits` name, hands the patched catalogue to the pages and returns the
-   * catalogue before and after.
+   * Reads what `edits` name, hands the patched catalogue and content to the pages and returns
+   * what they rendered from before and after.
    */
-  apply(edits: readonly CommerceEdit[]): Promise<{ before: CatalogueRead; after: CatalogueRead }>;
+  apply(edits: readonly Edit[]): Promise<{ before: PublishState; after: PublishState }>;
+}
+
+/** The Content Delivery API as the build reads it (astro.config.mjs's env schema defaults). */
+function contentfulFromEnv(env: Readonly<Record<string, string | undefined>>): ContentfulClient {
+  const spaceId = env.CONTENTFUL_SPACE_ID;
+  const accessToken = env.CONTENTFUL_ACCESS_TOKEN;
+  if (!spaceId || !accessToken) {
+    throw new Error(
+      'publishing a content edit needs CONTENTFUL_SPACE_ID and CONTENTFUL_ACCESS_TOKEN',
+    );
+  }
+  return createContentfulClient({
+    apiUrl: env.CONTENTFUL_API_URL ?? 'https://cdn.contentful.com',
+    spaceId,
+    environment: env.CONTENTFUL_ENVIRONMENT ?? 'master',
+    accessToken,
+  });
+}
+
+/** What the build handed over of its layout, or why a publish cannot compare with it. */
+function handedLayout(): { content: SiteContent; navigations: Navigations } {
+  const content = handedOver('site-content');
+  const navigations = handedOver('navigations');
+  if (content === undefined || navigations === undefined) {
+    throw new Error('the build did not hand over the content its pages show');
+  }
+  return { content, navigations };
 }
 
 /** Patches `read` with the visible products read again for `ids` (absent: deleted or hidden). */
@@ -55,17 +101,23 @@ export function createPublishData(env: Readonly<Record<string, string | undefine
     throw new Error('publishing needs BIGCOMMERCE_STORE_HASH and BIGCOMMERCE_ACCESS_TOKEN');
   }
   const client: BigCommerceClient = createBigCommerceClient(connection);
-  const current = async (): Promise<CatalogueRead> => {
+  let content: ContentfulClient | null = null;
+  const catalogue = async (): Promise<CatalogueRead> => {
     const handed = handedCatalogueRead(connection);
     if (handed === undefined) throw new Error('the build did not keep its catalogue read');
     return handed.read;
   };
+  const current = async (): Promise<PublishState> => ({
+    catalogue: await catalogue(),
+    ...handedLayout(),
+  });
   return {
     current,
     async apply(edits) {
       const before = await current();
-      let after = before;
-      const productIds = new Set(edits.filter((e) => e.resource === 'product').map((e) => e.id));
+      let after = before.catalogue;
+      const productIds = new Set<number>();
+      for (const edit of edits) if (edit.resource === 'product') productIds.add(edit.id);
       if (productIds.size > 0) {
         const ids = [...productIds];
         const fresh = [];
@@ -81,8 +133,20 @@ export function createPublishData(env: Readonly<Record<string, string | undefine
       if (edits.some((e) => e.resource === 'brand')) {
         after = { ...after, brands: await readBrands(client) };
       }
-      if (after !== before) replaceCatalogueRead(after);
-      return { before, after };
+      let layout = { content: before.content, navigations: before.navigations };
+      if (edits.some((e) => e.resource === 'content')) {
+        content ??= contentfulFromEnv(env);
+        const categories = handedOver('layout-categories') ?? [];
+        const paths = categoryPaths(categories);
+        const [site, navigations] = await Promise.all([
+          getSiteContent(content),
+          getNavigations(content, { categoryPath: (id) => paths.get(id) ?? null }),
+        ]);
+        layout = { content: site, navigations };
+      }
+      if (after !== before.catalogue) replaceCatalogueRead(after);
+      if (layout.content !== before.content) handOver('site-content', layout.content);
+      return { before, after: { catalogue: after, ...layout } };
     },
   };
 }

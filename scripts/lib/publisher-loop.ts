@@ -3,11 +3,11 @@
  * (astro-build-child.ts with BUILD_PUBLISHER=1, started by the rebuild supervisor over IPC)
  * answers publish requests, one at a time, in order:
  *
- * - `{ type: 'publish', id, edits }`: reads what the commerce edits name and hands the patched
- *   catalogue to the pages (publish-data.ts), asks `decide` which pages that touches, renders
+ * - `{ type: 'publish', id, edits }`: reads what the edits name and hands the patched
+ *   catalogue or content to the pages (publish-data.ts), asks `decide` which pages that touches, renders
  *   them into the release (page-publisher.ts) and answers `published` with what it wrote and
- *   removed, or `publish-full` when `decide` says only a full build is right (the catalogue
- *   handed over stays: the full build reads everything again anyway);
+ *   removed, or `publish-full` when `decide` says only a full build is right (the data handed
+ *   over is then ahead of the pages: the supervisor stops this build and builds in full);
  * - `{ type: 'render', id, render, remove, edits? }`: renders the named paths, after reading
  *   what `edits` name when there are any (an operator's "publish these pages again");
  * - `{ type: 'stop' }`: exits.
@@ -16,16 +16,12 @@
  * an edit is never left unpublished.
  */
 import * as z from 'zod';
-import type { CatalogueRead } from '../../src/lib/server/loaders/catalogue-source.ts';
-import {
-  commerceEditSchema,
-  type PublisherAnswer,
-} from '../../src/server/rebuild/publish-edits.ts';
+import { editSchema, type PublisherAnswer } from '../../src/server/rebuild/publish-edits.ts';
 import type { PagePublisher, PublishResult } from './page-publisher.ts';
-import type { CommerceEdit, PublishData } from './publish-data.ts';
+import type { Edit, PublishData, PublishState } from './publish-data.ts';
 
 const pathList = z.array(z.string().regex(/^\/[^\s?#]{0,2000}$/)).max(100_000);
-const editList = z.array(commerceEditSchema).max(10_000);
+const editList = z.array(editSchema).max(10_000);
 
 export const publisherRequestSchema = z.discriminatedUnion('type', [
   z.object({
@@ -48,11 +44,11 @@ export type PublisherRequest = z.infer<typeof publisherRequestSchema>;
 /** What the kept build answers (the supervisor parses it: publish-edits.ts). */
 export type PublisherReply = { type: 'publisher-ready' } | PublisherAnswer;
 
-/** Which pages an edit touches, from the catalogue before and after it. */
+/** Which pages an edit touches, from what the pages render from before and after it. */
 export type Decide = (
-  before: CatalogueRead,
-  after: CatalogueRead,
-  edits: readonly CommerceEdit[],
+  before: PublishState,
+  after: PublishState,
+  edits: readonly Edit[],
 ) =>
   | { kind: 'partial'; render: string[]; remove: string[]; pageSetChanged: boolean }
   | { kind: 'full'; reason: string };

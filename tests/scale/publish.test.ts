@@ -13,6 +13,7 @@ import { run } from '../../scripts/lib/run.ts';
 import { ensureUpstream, type Upstream } from '../../scripts/lib/upstream.ts';
 import type { PublisherReply } from '../../scripts/lib/publisher-loop.ts';
 import { PRODUCTS } from '../../scripts/sandbox/fixtures.ts';
+import { SANDBOX_CONTENTFUL } from '../../scripts/lib/upstream.ts';
 import { freePort } from '../integration/helpers/redis.ts';
 
 const distA = 'dist-publish-a';
@@ -42,6 +43,7 @@ describe('a kept-alive build publishes an edit with the bytes of a full build', 
   let work = '';
   const replies: PublisherReply[] = [];
   let admin: (method: string, apiPath: string, body?: unknown) => Promise<unknown>;
+  let sandboxUrl = '';
 
   const reply = (predicate: (r: PublisherReply) => boolean) =>
     new Promise<PublisherReply>((resolve, reject) => {
@@ -66,6 +68,7 @@ describe('a kept-alive build publishes an edit with the bytes of a full build', 
     work = mkdtempSync(path.join(tmpdir(), 'shop-publish-'));
     const port = await freePort();
     upstream = await ensureUpstream({ port, dataDir: path.join(work, 'sandbox') });
+    sandboxUrl = `http://127.0.0.1:${String(port)}`;
     admin = async (method, apiPath, body) => {
       const response = await fetch(`http://127.0.0.1:${port}/stores/sandbox/${apiPath}`, {
         method,
@@ -98,7 +101,40 @@ describe('a kept-alive build publishes an edit with the bytes of a full build', 
     rmSync(work, { recursive: true, force: true });
   });
 
-  test('a product edit is published as a handful of pages, and the site equals a fresh build', async () => {
+  /**
+   * Publishes a new description of the content page `page-cgv` (`/cgv`) in the sandbox's
+   * Contentful: its page only (its title would be every page's footer link, a full build).
+   */
+  async function redescribeContentPage(description: string): Promise<void> {
+    const entryUrl = `${sandboxUrl}/contentful-management/spaces/${SANDBOX_CONTENTFUL.spaceId}/environments/${SANDBOX_CONTENTFUL.environment}/entries/page-cgv`;
+    const auth = { authorization: `Bearer ${SANDBOX_CONTENTFUL.managementToken}` };
+    const entry = (await (await fetch(entryUrl, { headers: auth })).json()) as {
+      sys: { version: number };
+      fields: Record<string, unknown>;
+      metadata?: unknown;
+    };
+    const put = await fetch(entryUrl, {
+      method: 'PUT',
+      headers: {
+        ...auth,
+        'content-type': 'application/vnd.contentful.management.v1+json',
+        'x-contentful-version': String(entry.sys.version),
+      },
+      body: JSON.stringify({
+        fields: { ...entry.fields, description: { fr: description } },
+        metadata: entry.metadata,
+      }),
+    });
+    expect(put.ok).toBe(true);
+    const updated = (await put.json()) as { sys: { version: number } };
+    const published = await fetch(`${entryUrl}/published`, {
+      method: 'PUT',
+      headers: { ...auth, 'x-contentful-version': String(updated.sys.version) },
+    });
+    expect(published.ok).toBe(true);
+  }
+
+  test('a product and a content edit are published as a handful of pages, and the site equals a fresh build', async () => {
     const clientA = path.join(distA, 'client');
     const clientB = path.join(distB, 'client');
     const product = PRODUCTS.trackingVariant;
@@ -115,6 +151,7 @@ describe('a kept-alive build publishes an edit with the bytes of a full build', 
       name: 'Matelas Élysée Édition Hiver',
       price: 1234.5,
     });
+    await redescribeContentPage('Nos conditions de vente, mises à jour pour 2027.');
 
     rmSync(distB, { recursive: true, force: true });
     const built = await run(process.execPath, ['scripts/build.ts', '--out-dir', distB], {
@@ -132,13 +169,24 @@ describe('a kept-alive build publishes an edit with the bytes of a full build', 
     const moved = newPage !== oldPage;
 
     // The kept build decides which pages the edit touches, renders them, removes the old one.
-    child().send({ type: 'publish', id: 1, edits: [{ resource: 'product', id: product }] });
+    child().send({
+      type: 'publish',
+      id: 1,
+      edits: [
+        { resource: 'product', id: product },
+        { resource: 'content', topic: 'Entry.publish', id: 'page-cgv' },
+      ],
+    });
     const published = await reply((r) => 'id' in r && r.id === 1);
     expect(published.type, JSON.stringify(published)).toBe('published');
     if (published.type !== 'published') return;
     expect(published.removed).toEqual(moved ? [oldPage] : []);
     expect(published.written).toContain(newPage);
     expect(published.written).toContain('/c/matelas');
+    expect(published.written).toContain('/cgv');
+    expect(readFileSync(path.join(clientA, 'cgv.html'), 'utf8')).toContain(
+      'Nos conditions de vente, mises à jour pour 2027.',
+    );
     // Far fewer pages than the site has.
     expect(published.written.length).toBeLessThan(pagesAfter.length / 4);
     expect(readFileSync(path.join(clientA, `${newPage.slice(1)}.html`), 'utf8')).toContain(

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { createMemoryStore } from '../../src/lib/server/store/memory.ts';
 import { cachedReply, createRenderCache } from '../../src/server/render-cache.ts';
-import { commerceEdits, parsePublisherReply } from '../../src/server/rebuild/publish-edits.ts';
+import { parsePublisherReply, publishableEdits } from '../../src/server/rebuild/publish-edits.ts';
 import {
   createRebuildScheduler,
   MAX_BATCH_EVENTS,
@@ -64,10 +64,10 @@ describe('a batch names its distinct events', () => {
   });
 });
 
-describe('commerceEdits: which batches a kept build can publish', () => {
+describe('publishableEdits: which batches a kept build can publish', () => {
   test('products, categories and brands by numeric id, each once', () => {
     expect(
-      commerceEdits([
+      publishableEdits([
         productEvent(101),
         productEvent(101, 'deleted'),
         { ...productEvent(20), topic: 'store/category/updated' },
@@ -80,22 +80,49 @@ describe('commerceEdits: which batches a kept build can publish', () => {
     ]);
   });
 
-  test('a content event, an other scope or a bad id: none (a full build)', () => {
+  test('content entries and assets, each once, beside commerce edits', () => {
+    const content = (topic: string, id: string): RebuildEvent => ({
+      source: 'contentful',
+      topic,
+      id,
+      receivedAt: 0,
+    });
+    expect(
+      publishableEdits([
+        productEvent(1),
+        content('Entry.publish', 'page-cgv'),
+        content('Entry.unpublish', 'page-cgv'),
+        content('Asset.delete', 'img-1'),
+      ]),
+    ).toEqual([
+      { resource: 'product', id: 1 },
+      { resource: 'content', topic: 'Entry.unpublish', id: 'page-cgv' },
+      { resource: 'content', topic: 'Asset.delete', id: 'img-1' },
+    ]);
+  });
+
+  test('another content topic, a supervisor event, an other scope or a bad id: none (a full build)', () => {
     const content: RebuildEvent = {
       source: 'contentful',
-      topic: 'Entry.publish',
+      topic: 'ContentType.publish',
       id: 'abc',
       receivedAt: 0,
     };
-    expect(commerceEdits([productEvent(1), content])).toBeNull();
-    expect(commerceEdits([{ ...productEvent(1), topic: 'store/order/created' }])).toBeNull();
-    expect(commerceEdits([])).toBeNull();
+    expect(publishableEdits([productEvent(1), content])).toBeNull();
+    expect(
+      publishableEdits([{ source: 'supervisor', topic: 'warm-up', id: 'x', receivedAt: 0 }]),
+    ).toBeNull();
+    expect(publishableEdits([{ ...productEvent(1), topic: 'store/order/created' }])).toBeNull();
+    expect(publishableEdits([])).toBeNull();
     fc.assert(
       fc.property(fc.string({ maxLength: 20 }), (id) => {
         fc.pre(!/^[1-9]\d{0,9}$/.test(id));
-        expect(commerceEdits([{ ...productEvent(1), id }])).toBeNull();
+        expect(publishableEdits([{ ...productEvent(1), id }])).toBeNull();
       }),
     );
+    expect(
+      publishableEdits([{ ...content, topic: 'Entry.publish', id: 'x'.repeat(65) }]),
+    ).toBeNull();
   });
 });
 

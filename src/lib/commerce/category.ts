@@ -111,3 +111,19 @@ export function categoryRouteOf(tree: readonly CategoryNode[], path: string): st
   };
   return walk(tree);
 }
+
+/**
+ * Path of each category of `tree` by id: of the shown tree, hidden ones are absent, so their
+ * navigation entries are dropped.
+ */
+export function categoryPaths(tree: readonly CategoryNode[]): Map<number, string> {
+  const paths = new Map<number, string>();
+  const walk = (nodes: readonly CategoryNode[]) => {
+    for (const node of nodes) {
+      paths.set(node.id, categoryPath(node.url));
+      walk(node.children);
+    }
+  };
+  walk(tree);
+  return paths;
+}

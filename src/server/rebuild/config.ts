@@ -13,7 +13,7 @@
  * - `SERVER_WORKERS` (default 1): server processes per release.
  * - `REBUILD_DEBOUNCE_MS` (default 1500): quiet time after an event before the build starts.
  * - `REBUILD_TIMEOUT_MS` (default 900000): a build running longer is stopped and failed.
- * - `PUBLISH_EDITS` (default 1): keep each full build alive and publish commerce edits
+ * - `PUBLISH_EDITS` (default 1): keep each full build alive and publish edits
  *   (products, categories, brands) through it, re-rendering only the pages they touch; 0: every
  *   event is a full build. Off with `REBUILD_COMMAND`.
  * - `FULL_BUILD_EVERY_HOURS` (default 24; 0: never): a full build runs when the one being

@@ -1,8 +1,9 @@
 /**
  * What the supervisor sends the kept build of the current release, and reads back from it
- * (scripts/lib/publisher-loop.ts): a batch's events as commerce edits, when every one of them is
- * one (a product, category or brand created, updated or deleted, by numeric id), and its reply,
- * parsed (the build runs code over upstream data: its messages are checked like any input).
+ * (scripts/lib/publisher-loop.ts): a batch's events as edits, when every one of them is one (a
+ * product, category or brand created, updated or deleted, by numeric id; a content entry or
+ * asset published, unpublished or deleted), and its reply, parsed (the build runs code over
+ * upstream data: its messages are checked like any input).
  */
 import * as z from 'zod';
 import { parseScope } from '../webhooks/bigcommerce.ts';
@@ -16,10 +17,37 @@ export const commerceEditSchema = z.object({
 
 export type CommerceEdit = z.infer<typeof commerceEditSchema>;
 
-/** The events as commerce edits (one per entity), or null when one of them is not. */
-export function commerceEdits(events: readonly RebuildEvent[]): CommerceEdit[] | null {
-  const edits = new Map<string, CommerceEdit>();
+/**
+ * A content entry or asset changed: the kept build reads the site's content again (it is small:
+ * a handful of reads whatever the edit) and compares it with what the pages show.
+ */
+export const contentEditSchema = z.object({
+  resource: z.literal('content'),
+  /** `Entry.publish`, `Asset.unpublish`... */
+  topic: z.string().regex(/^(Entry|Asset)\.(publish|unpublish|delete)$/),
+  id: z.string().min(1).max(64),
+});
+
+export type ContentEdit = z.infer<typeof contentEditSchema>;
+
+export const editSchema = z.discriminatedUnion('resource', [commerceEditSchema, contentEditSchema]);
+
+export type Edit = CommerceEdit | ContentEdit;
+
+/** The events as edits (one per entity), or null when one of them is not one. */
+export function publishableEdits(events: readonly RebuildEvent[]): Edit[] | null {
+  const edits = new Map<string, Edit>();
   for (const event of events) {
+    if (event.source === 'contentful') {
+      const edit = contentEditSchema.safeParse({
+        resource: 'content',
+        topic: event.topic,
+        id: event.id,
+      });
+      if (!edit.success) return null;
+      edits.set(`content ${event.id}`, edit.data);
+      continue;
+    }
     if (event.source !== 'bigcommerce') return null;
     const scope = parseScope(event.topic);
     // A positive id in its plain spelling ('7', not '07', '7.0' or '1e3').

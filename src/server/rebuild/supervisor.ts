@@ -15,7 +15,7 @@
  * replaced.
  *
  * Publishing without a full build: with `publisher` set, each full build stays alive once done
- * (builder.ts). A batch of commerce edits (products, categories, brands) then goes to it first:
+ * (builder.ts). A batch of edits (products, categories, brands, content entries) then goes to it first:
  * it re-renders the pages the edits touch into the live release, and the workers forget their
  * rendered listing views and search results (`render-cache:purge`). When it answers that only a
  * full build is right, or fails, or is gone, the batch gets a full build as before. A release
@@ -28,7 +28,7 @@ import { createServer } from 'node:net';
 import path from 'node:path';
 import { oneLine } from '../../lib/server/failures.ts';
 import { runBuild, type KeptPublisher } from './builder.ts';
-import { commerceEdits, parsePublisherReply } from './publish-edits.ts';
+import { parsePublisherReply, publishableEdits } from './publish-edits.ts';
 import { parseEventMessage, WORKER_ENV, type DrainMessage } from './messages.ts';
 import {
   linkProjectModules,
@@ -57,7 +57,7 @@ export interface RebuildSettings {
   command: readonly string[] | { shell: string };
   /** The build's environment (the server's upstream). */
   env: NodeJS.ProcessEnv;
-  /** Keep each full build alive to publish commerce edits without a full build. */
+  /** Keep each full build alive to publish edits without a full build. */
   publisher?: boolean;
   /** A full build runs when the served one is older than this (ms; 0 or unset: never). */
   fullBuildEveryMs?: number;
@@ -380,11 +380,11 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
   };
 
   /**
-   * Publishes a batch of commerce edits through the current release's kept build: true when
+   * Publishes a batch of edits through the current release's kept build: true when
    * done, false when it must be built in full (logged).
    */
   const publish = async (batch: RebuildBatch): Promise<boolean> => {
-    const edits = batch.complete ? commerceEdits(batch.events) : null;
+    const edits = batch.complete ? publishableEdits(batch.events) : null;
     if (edits === null || kept?.releaseId !== current.id) return false;
     if (!kept.publisher.alive()) {
       kept = null;
@@ -412,6 +412,9 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
       const why =
         reply === null ? 'no answer' : reply.type === 'publish-full' ? reply.reason : reply.error;
       log(`[rebuild] ${describeBatch(batch)}: a full build instead of a publish (${oneLine(why)})`);
+      // It holds the edit's data now, which its pages do not show: it publishes nothing more.
+      kept.publisher.stop();
+      kept = null;
       return false;
     }
     publishes += 1;

@@ -16,6 +16,7 @@ export {
   getContentPages,
   getNavigation,
   getNavigations,
+  getSiteContent,
   getSleepContent,
   getSleepContents,
   getTags,

@@ -17,6 +17,7 @@ import {
   type ContentTag,
   type NavigationEntry,
   type Navigations,
+  type SiteContent,
   type SleepContent,
   type Technology,
 } from '../../content/types.ts';
@@ -241,4 +242,19 @@ export async function getTechnologies(
     const technology = byName.get(name);
     return technology === undefined ? [] : [technology];
   });
+}
+
+/**
+ * Everything the pre-rendered content pages show (the sleep-content entries, the content pages,
+ * the technology blocks, the public tags): what a build reads once, and what a kept build reads
+ * again when a content entry or asset is published.
+ */
+export async function getSiteContent(client: ContentfulClient): Promise<SiteContent> {
+  const [sleepContents, pages, technologies, tags] = await Promise.all([
+    getSleepContents(client),
+    getContentPages(client),
+    getTechnologies(client),
+    getTags(client),
+  ]);
+  return { sleepContents, pages, technologies, tags };
 }

@@ -14,34 +14,26 @@
 import type { SiteContent } from '../../content/types.ts';
 import { createCache } from '../cache.ts';
 import { contentful, lastGoodDirectory } from '../config.ts';
-import {
-  getContentPages,
-  getSleepContents,
-  getTags,
-  getTechnologies,
-} from '../contentful/index.ts';
-import { handOver } from './handoff.ts';
+import { getSiteContent } from '../contentful/index.ts';
+import { handedOver, handOver } from './handoff.ts';
 import { lastGoodCopy } from './last-good.ts';
 
 export { technologiesFor } from '../../content/technologies.ts';
 
 export type { SiteContent };
 
-async function fetchSiteContent(): Promise<SiteContent> {
-  const client = contentful();
-  const [sleepContents, pages, technologies, tags] = await Promise.all([
-    getSleepContents(client),
-    getContentPages(client),
-    getTechnologies(client),
-    getTags(client),
-  ]);
-  return { sleepContents, pages, technologies, tags };
-}
+const fetchSiteContent = () => getSiteContent(contentful());
 
 let pending: Promise<SiteContent> | undefined;
 
-/** Everything the pre-rendered content pages need, read once per build (see the file comment). */
+/**
+ * Everything the pre-rendered content pages need, read once per build (see the file comment);
+ * once read, the copy handed over (loaders/handoff.ts), which a kept build replaces when it
+ * publishes a content edit.
+ */
 export function siteContent(): Promise<SiteContent> {
+  const handed = handedOver('site-content');
+  if (handed !== undefined) return Promise.resolve(handed);
   pending ??= lastGoodCopy('site-content', fetchSiteContent, lastGoodDirectory()).then(
     (content) => {
       handOver('site-content', content);

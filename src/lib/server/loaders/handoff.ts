@@ -4,18 +4,22 @@
  * after an edit, and the content and navigations it did not re-read are the ones the pages
  * used. The pages run from a bundle with its own module instances, hence `globalThis`.
  */
+import type { CategoryNode } from '../../commerce/types.ts';
 import type { Navigations, SiteContent } from '../../content/types.ts';
 
 interface Handoff {
+  /** The content pages read from; a kept build puts the new read here (siteContent()). */
   'site-content': SiteContent;
   navigations: Navigations;
+  /** The layout's shown category tree, whose paths the navigations' category links take. */
+  'layout-categories': readonly CategoryNode[];
 }
 
 const SLOT = Symbol.for('literie.build-handoff');
 
 type Holder = typeof globalThis & { [SLOT]?: Partial<Handoff> };
 
-/** Records what the pages were rendered from. */
+/** Records what the pages were rendered from (or, in a kept build, will be). */
 export function handOver<K extends keyof Handoff>(name: K, value: Handoff[K]): void {
   const holder = globalThis as Holder;
   holder[SLOT] = { ...holder[SLOT], [name]: value };

@@ -7,7 +7,12 @@
  * The navigations fall back to their last good copy when the content service cannot be read,
  * and to menus made of the category tree when there is none: never an empty header.
  */
-import { hiddenCategoryIds, HIDE_CATEGORY_KEY, visibleTree } from '../../commerce/category.ts';
+import {
+  categoryPaths,
+  hiddenCategoryIds,
+  HIDE_CATEGORY_KEY,
+  visibleTree,
+} from '../../commerce/category.ts';
 import type { Banner, CategoryNode } from '../../commerce/types.ts';
 import {
   getAllBanners,
@@ -30,7 +35,6 @@ import {
   reviews,
   shopReviewSite,
 } from '../config.ts';
-import { categoryPath } from '../../commerce/slug.ts';
 import { lastGoodCopy } from './last-good.ts';
 import { currentBanner } from '../../commerce/banner.ts';
 
@@ -65,19 +69,6 @@ export const EMPTY_LAYOUT_DATA: LayoutData = Object.freeze({
   siteRating: null,
   currency: i18nConfig.currency,
 });
-
-/** Path of each shown category by id (hidden ones absent: their navigation entries are dropped). */
-function categoryPaths(tree: readonly CategoryNode[]): Map<number, string> {
-  const paths = new Map<number, string>();
-  const walk = (nodes: readonly CategoryNode[]) => {
-    for (const node of nodes) {
-      paths.set(node.id, categoryPath(node.url));
-      walk(node.children);
-    }
-  };
-  walk(tree);
-  return paths;
-}
 
 /** The named navigations, or their last good copy, or none (logged): menus then use the categories. */
 async function readNavigations(categories: readonly CategoryNode[]): Promise<Navigations> {
@@ -166,6 +157,7 @@ export function loadLayoutData(): Promise<LayoutData> {
   pending ??= fetchLayoutData().then(
     (data) => {
       handOver('navigations', data.navigations);
+      handOver('layout-categories', data.categories);
       return (loaded = data);
     },
     (error: unknown) => {
