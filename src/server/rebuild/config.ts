@@ -14,7 +14,7 @@
  * - `REBUILD_DEBOUNCE_MS` (default 1500): quiet time after an event before the build starts.
  * - `REBUILD_TIMEOUT_MS` (default 900000): a build running longer is stopped and failed.
  * - `PUBLISH_EDITS` (default 1): keep each full build alive and publish edits
- *   (products, categories, brands) through it, re-rendering only the pages they touch; 0: every
+ *   (products, categories, brands, content entries and assets) through it, re-rendering only the pages they touch; 0: every
  *   event is a full build. Off with `REBUILD_COMMAND`.
  * - `FULL_BUILD_EVERY_HOURS` (default 24; 0: never): a full build runs when the one being
  *   served is older, however many edits were published into it since.
