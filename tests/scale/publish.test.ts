@@ -13,7 +13,7 @@ import { run } from '../../scripts/lib/run.ts';
 import { ensureUpstream, type Upstream } from '../../scripts/lib/upstream.ts';
 import type { PublisherReply } from '../../scripts/lib/publisher-loop.ts';
 import { PRODUCTS } from '../../scripts/sandbox/fixtures.ts';
-import { SANDBOX_CONTENTFUL } from '../../scripts/lib/upstream.ts';
+import { publishEntryField } from './helpers/sandbox-content.ts';
 import { freePort } from '../integration/helpers/redis.ts';
 
 const distA = 'dist-publish-a';
@@ -101,39 +101,6 @@ describe('a kept-alive build publishes an edit with the bytes of a full build', 
     rmSync(work, { recursive: true, force: true });
   });
 
-  /**
-   * Publishes a new description of the content page `page-cgv` (`/cgv`) in the sandbox's
-   * Contentful: its page only (its title would be every page's footer link, a full build).
-   */
-  async function redescribeContentPage(description: string): Promise<void> {
-    const entryUrl = `${sandboxUrl}/contentful-management/spaces/${SANDBOX_CONTENTFUL.spaceId}/environments/${SANDBOX_CONTENTFUL.environment}/entries/page-cgv`;
-    const auth = { authorization: `Bearer ${SANDBOX_CONTENTFUL.managementToken}` };
-    const entry = (await (await fetch(entryUrl, { headers: auth })).json()) as {
-      sys: { version: number };
-      fields: Record<string, unknown>;
-      metadata?: unknown;
-    };
-    const put = await fetch(entryUrl, {
-      method: 'PUT',
-      headers: {
-        ...auth,
-        'content-type': 'application/vnd.contentful.management.v1+json',
-        'x-contentful-version': String(entry.sys.version),
-      },
-      body: JSON.stringify({
-        fields: { ...entry.fields, description: { fr: description } },
-        metadata: entry.metadata,
-      }),
-    });
-    expect(put.ok).toBe(true);
-    const updated = (await put.json()) as { sys: { version: number } };
-    const published = await fetch(`${entryUrl}/published`, {
-      method: 'PUT',
-      headers: { ...auth, 'x-contentful-version': String(updated.sys.version) },
-    });
-    expect(published.ok).toBe(true);
-  }
-
   test('a product and a content edit are published as a handful of pages, and the site equals a fresh build', async () => {
     const clientA = path.join(distA, 'client');
     const clientB = path.join(distB, 'client');
@@ -151,7 +118,13 @@ describe('a kept-alive build publishes an edit with the bytes of a full build', 
       name: 'Matelas Élysée Édition Hiver',
       price: 1234.5,
     });
-    await redescribeContentPage('Nos conditions de vente, mises à jour pour 2027.');
+    // A content page's description: its page only (its title is every page's footer link).
+    await publishEntryField(
+      sandboxUrl,
+      'page-cgv',
+      'description',
+      'Nos conditions de vente, mises à jour pour 2027.',
+    );
 
     rmSync(distB, { recursive: true, force: true });
     const built = await run(process.execPath, ['scripts/build.ts', '--out-dir', distB], {
