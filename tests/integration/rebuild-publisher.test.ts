@@ -1,0 +1,180 @@
+/**
+ * The supervisor's publishing path (src/server/rebuild/supervisor.ts with `publisher`), on a
+ * tiny dist and a stand-in for the kept build at its IPC boundary (helpers/kept-build.ts; the
+ * real one is run end to end by tests/scale/publish-live.test.ts): a shop started without a kept
+ * build gets one from a warm-up full build; an edit then goes to it (no new release, the page
+ * changes, the status says `publish`); an answer "only a full build" or a kept build that dies
+ * gives a full build and a new kept build, and the old one is stopped; an event that is not an
+ * edit is a full build.
+ */
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { RebuildEvent } from '../../src/server/rebuild/scheduler.ts';
+import { startSupervisor, type Supervisor } from '../../src/server/rebuild/supervisor.ts';
+
+let root = '';
+let dist = '';
+let releases = '';
+let behaviour = '';
+let failFlag = '';
+let supervisor: Supervisor | null = null;
+
+const shop = (): Supervisor => {
+  if (supervisor === null) throw new Error('the supervisor did not start');
+  return supervisor;
+};
+
+const event = (source: RebuildEvent['source'], topic: string, id: string): RebuildEvent => ({
+  source,
+  topic,
+  id,
+  receivedAt: Date.now(),
+});
+
+/** The home page once it contains `text` (static files are looked up again every second). */
+async function homeShowing(text: string): Promise<string> {
+  let html = '';
+  for (let i = 0; i < 50 && !html.includes(text); i++) {
+    html = await (await fetch(`http://127.0.0.1:${String(shop().port)}/`)).text();
+    if (!html.includes(text)) await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return html;
+}
+
+/** Sends `events`, waits for the build or publish they make, returns the status then. */
+async function settle(...events: RebuildEvent[]) {
+  const before = shop().status().builds;
+  for (const each of events) shop().notify(each);
+  await expect.poll(() => shop().status().builds, { timeout: 30_000 }).toBeGreaterThan(before);
+  await shop().settled();
+  return shop().status();
+}
+
+const releaseLog = (id: string) =>
+  readFile(path.join(releases, 'logs', `${id}.log`), 'utf8').catch(() => '');
+
+beforeAll(async () => {
+  root = await mkdtemp(path.join(os.tmpdir(), 'rebuild-publisher-'));
+  dist = path.join(root, 'dist');
+  releases = path.join(root, 'releases');
+  behaviour = path.join(root, 'behaviour');
+  failFlag = path.join(root, 'fail');
+  await mkdir(path.join(dist, 'client/_astro'), { recursive: true });
+  await mkdir(path.join(dist, 'server'), { recursive: true });
+  await writeFile(path.join(dist, 'client/index.html'), '<h1>release initial</h1>');
+  await writeFile(
+    path.join(dist, 'server/entry.mjs'),
+    `export async function handler(req, res) {
+      res.writeHead(404, { 'content-type': 'text/html' });
+      res.end('<h1>Introuvable</h1>');
+    }`,
+  );
+  // The workers (forked from here) read these.
+  Object.assign(process.env, { STATE_DIR: ':memory:', REDIS_URL: '', LOG_LEVEL: 'error' });
+  supervisor = await startSupervisor({
+    workerExec: path.resolve('scripts/serve.ts'),
+    initial: { id: 'dist', dir: dist, builtAt: Date.now() },
+    port: 0,
+    host: '127.0.0.1',
+    workers: 1,
+    releasesDir: releases,
+    rebuild: {
+      debounceMs: 50,
+      timeoutMs: 60_000,
+      command: [
+        process.execPath,
+        path.resolve('tests/integration/helpers/kept-build.ts'),
+        '--out-dir',
+      ],
+      env: { ...process.env, FIXTURE_DIST: dist, KEPT_BEHAVIOUR: behaviour, FAIL_FLAG: failFlag },
+      publisher: true,
+      fullBuildEveryMs: 0,
+    },
+    log: () => undefined,
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await supervisor?.close();
+  await rm(root, { recursive: true, force: true });
+});
+
+describe('publishing through the kept build', () => {
+  test('a shop started without a kept build makes one: a warm-up full build', async () => {
+    await expect.poll(() => shop().status().builds, { timeout: 60_000 }).toBe(1);
+    await shop().settled();
+    const status = shop().status();
+    expect(status.lastBuild).toMatchObject({ kind: 'build', result: 'succeeded' });
+    expect(status.lastEvent).toMatchObject({ source: 'supervisor', topic: 'warm-up' });
+    expect(status.current.id).not.toBe('dist');
+    expect(await homeShowing(`release ${status.current.id}`)).toContain(status.current.id);
+  });
+
+  test('an edit goes to the kept build: same release, the page changes, status publish', async () => {
+    const served = shop().status().current.id;
+    const status = await settle(
+      event('bigcommerce', 'store/product/updated', '101'),
+      event('contentful', 'Entry.publish', 'page-cgv'),
+    );
+    expect(status.current.id).toBe(served);
+    expect(status.lastBuild).toMatchObject({
+      kind: 'publish',
+      result: 'succeeded',
+      pages: { written: 1, removed: 0 },
+      events: 2,
+    });
+    expect(await homeShowing('published')).toContain(
+      '[{"resource":"product","id":101},{"resource":"content","topic":"Entry.publish","id":"page-cgv"}]',
+    );
+  });
+
+  test('"only a full build": a new release with its own kept build; the old one is stopped', async () => {
+    const served = shop().status().current.id;
+    await writeFile(behaviour, 'full');
+    const status = await settle(event('bigcommerce', 'store/category/updated', '20'));
+    expect(status.lastBuild).toMatchObject({ kind: 'build', result: 'succeeded' });
+    expect(status.current.id).not.toBe(served);
+    await expect.poll(() => releaseLog(served)).toContain(`[kept] ${served} stopped`);
+    // The new release's kept build publishes the next edit.
+    await writeFile(behaviour, 'publish');
+    const next = await settle(event('bigcommerce', 'store/product/updated', '7'));
+    expect(next.lastBuild).toMatchObject({ kind: 'publish', result: 'succeeded' });
+    expect(next.current.id).toBe(status.current.id);
+  });
+
+  test('"only a full build", and that build fails: the old kept build publishes no more', async () => {
+    const served = shop().status().current.id;
+    await writeFile(behaviour, 'full');
+    await writeFile(failFlag, '');
+    const failed = await settle(event('bigcommerce', 'store/category/updated', '21'));
+    expect(failed.lastBuild).toMatchObject({ kind: 'build', result: 'failed' });
+    expect(failed.current.id).toBe(served);
+    await expect.poll(() => releaseLog(served)).toContain(`[kept] ${served} stopped`);
+    // It holds data its pages do not show: the next edit is a full build, not a publish.
+    await rm(failFlag);
+    await writeFile(behaviour, 'publish');
+    const next = await settle(event('bigcommerce', 'store/product/updated', '8'));
+    expect(next.lastBuild).toMatchObject({ kind: 'build', result: 'succeeded' });
+    expect(next.current.id).not.toBe(served);
+  });
+
+  test('a kept build that dies: the edit gets a full build', async () => {
+    const served = shop().status().current.id;
+    await writeFile(behaviour, 'exit');
+    const status = await settle(event('bigcommerce', 'store/product/deleted', '7'));
+    expect(status.lastBuild).toMatchObject({ kind: 'build', result: 'succeeded' });
+    expect(status.current.id).not.toBe(served);
+    expect(await releaseLog(served)).toContain('asked to publish');
+    await writeFile(behaviour, 'publish');
+  });
+
+  test('an event that is not an edit is a full build, the kept build untouched by it', async () => {
+    const served = shop().status().current.id;
+    const status = await settle(event('contentful', 'ContentType.publish', 'page'));
+    expect(status.lastBuild).toMatchObject({ kind: 'build', result: 'succeeded' });
+    expect(status.current.id).not.toBe(served);
+    expect(await releaseLog(served)).not.toContain('asked to publish');
+  });
+});
