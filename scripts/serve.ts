@@ -255,9 +255,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     res: ServerResponse,
     files: StaticFiles,
     found: StaticFile,
-  ) {
-    const page = (await files.identity(found)).toString('utf8');
-    let body: Buffer = Buffer.from(resellerPage(page));
+  ): Promise<boolean> {
+    const file = await files.identity(found);
+    if (file === null) return false;
+    let body: Buffer = Buffer.from(resellerPage(file.toString('utf8')));
     const headers: Record<string, string> = {
       'content-type': found.type,
       'cache-control': 'private, no-store',
@@ -271,6 +272,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     headers['content-length'] = String(body.length);
     writeHead(res, found.status, withSecurityHeaders(headers, isHttps(req)));
     res.end(req.method === 'HEAD' ? undefined : body);
+    return true;
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -324,16 +326,21 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     const resellerMode = read && hasResellerMode(req.headers.cookie);
     if (resolved) {
       const { files, found } = resolved;
-      if (resellerMode && found.type.startsWith('text/html')) {
-        return sendResellerPage(req, res, files, found);
-      }
-      if (method === 'GET' || method === 'HEAD') return files.send(req, res, found, isHttps(req));
       if (method === 'OPTIONS') {
         answer(req, res, 204, { allow: STATIC_ALLOW });
         return;
       }
-      answer(req, res, 405, { allow: STATIC_ALLOW });
-      return;
+      if (method !== 'GET' && method !== 'HEAD') {
+        answer(req, res, 405, { allow: STATIC_ALLOW });
+        return;
+      }
+      const sent =
+        resellerMode && found.type.startsWith('text/html')
+          ? await sendResellerPage(req, res, files, found)
+          : await files.send(req, res, found, isHttps(req));
+      if (sent) return;
+      // The file went away since it was looked up (a publish removed the page): the page is
+      // answered as it now is, on demand (its new address, or not found).
     }
     if (method === 'OPTIONS') {
       answer(req, res, 204, { allow: PAGE_ALLOW });

@@ -87,16 +87,26 @@ export interface StaticFilesOptions {
 export interface StaticFiles {
   /** The file a URL path names: `/` → index.html, `/a/b` → a/b.html or a/b/index.html. */
   resolve(pathname: string): Promise<StaticFile | null>;
-  /** The file's own bytes (uncompressed), from the bodies held in memory when there. */
-  identity(found: StaticFile): Promise<Buffer>;
-  /** Answers a GET or HEAD for `found` (200, 206, 304 or 416). */
+  /**
+   * The file's own bytes (uncompressed), from the bodies held in memory when there; null when
+   * the file is gone since it was looked up (a publish removed a page; the lookup is forgotten).
+   */
+  identity(found: StaticFile): Promise<Buffer | null>;
+  /**
+   * Answers a GET or HEAD for `found` (200, 206, 304 or 416); false, having written nothing,
+   * when the file is gone since it was looked up (the caller answers as if it never was).
+   */
   send(
     req: IncomingMessage,
     res: ServerResponse,
     found: StaticFile,
     secure: boolean,
-  ): Promise<void>;
+  ): Promise<boolean>;
 }
+
+const isGone = (error: unknown) =>
+  (error as NodeJS.ErrnoException | null)?.code === 'ENOENT' ||
+  (error as NodeJS.ErrnoException | null)?.code === 'ENOTDIR';
 
 function cacheControl(root: string, file: string): string {
   if (file.startsWith(path.join(root, '_astro') + path.sep)) {
@@ -224,8 +234,21 @@ export function createStaticFiles(options: StaticFilesOptions): StaticFiles {
     return load;
   }
 
+  /** `load`'s body, or null when the file went away (its lookups forgotten). */
+  async function unlessGone(found: StaticFile, load: Promise<Buffer>): Promise<Buffer | null> {
+    try {
+      return await load;
+    } catch (error) {
+      if (!isGone(error)) throw error;
+      for (const [pathname, known] of lookups) {
+        if (known.found?.file === found.file) lookups.delete(pathname);
+      }
+      return null;
+    }
+  }
+
   return {
-    identity: (found) => body(found, found.variants[0] ?? null, 'identity'),
+    identity: (found) => unlessGone(found, body(found, found.variants[0] ?? null, 'identity')),
     async resolve(pathname) {
       const known = lookups.get(pathname);
       const at = now();
@@ -262,7 +285,7 @@ export function createStaticFiles(options: StaticFilesOptions): StaticFiles {
       if (coding !== 'identity') headers['Content-Encoding'] = coding;
       if (status === 200 && notModified(req.headers, etag, found.lastModified)) {
         res.writeHead(304, headers).end();
-        return;
+        return true;
       }
       const size = variant?.size;
       const inMemory = size === undefined || size <= maxFileBytes;
@@ -271,21 +294,23 @@ export function createStaticFiles(options: StaticFilesOptions): StaticFiles {
         if (ranges === -1) {
           headers['Content-Range'] = `bytes */${found.size}`;
           res.writeHead(416, headers).end();
-          return;
+          return true;
         }
         // Malformed (-2), another unit, or several ranges: the whole file (RFC 9110 §14.2).
         if (ranges !== -2 && ranges.type === 'bytes' && ranges.length === 1 && ranges[0]) {
           const { start, end } = ranges[0];
           headers['Content-Range'] = `bytes ${start}-${end}/${found.size}`;
           headers['Content-Length'] = String(end - start + 1);
-          res.writeHead(206, headers);
           if (inMemory) {
-            const data = await body(found, identity, 'identity');
+            const data = await unlessGone(found, body(found, identity, 'identity'));
+            if (data === null) return false;
+            res.writeHead(206, headers);
             res.end(data.subarray(start, end + 1));
           } else {
+            res.writeHead(206, headers);
             streamFile(res, found.file, { start, end });
           }
-          return;
+          return true;
         }
       }
       if (!inMemory && variant) {
@@ -293,12 +318,14 @@ export function createStaticFiles(options: StaticFilesOptions): StaticFiles {
         res.writeHead(status, headers);
         if (req.method === 'HEAD') res.end();
         else streamFile(res, variant.file);
-        return;
+        return true;
       }
-      const data = await body(found, variant, coding);
+      const data = await unlessGone(found, body(found, variant, coding));
+      if (data === null) return false;
       headers['Content-Length'] = String(data.length);
       res.writeHead(status, headers);
       res.end(req.method === 'HEAD' ? undefined : data);
+      return true;
     },
   };
 }
