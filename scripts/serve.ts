@@ -450,6 +450,9 @@ async function runWorker(config: ServeConfig): Promise<void> {
     const purge = parsePurgeMessage(message);
     if (purge !== null) {
       server.purgeRenders(purge.generation);
+      log.info(
+        `[serve] worker ${String(process.pid)}: cached renders dropped (publish ${String(purge.generation)})`,
+      );
       return;
     }
     const parsed = parseDrainMessage(message);
@@ -515,6 +518,8 @@ export function distBuiltAt(distDir: string): number {
  * Starts the supervisor on `initial` with the settings of `config`: rebuilds (when a webhook
  * secret is set) run `scripts/build.ts` with this process's environment, kept alive to publish
  * commerce edits unless `PUBLISH_EDITS=0` (`publisher`: the kept build that made `initial`).
+ * With `REDIS_URL`, the copies sharing `RELEASES_DIR` build once for all of them
+ * (`src/server/rebuild/coordination.ts`).
  */
 export function superviseShop(options: {
   config: ServeConfig;
@@ -526,6 +531,7 @@ export function superviseShop(options: {
 }): Promise<Supervisor> {
   const { config } = options;
   const publish = config.publishEdits && config.buildCommand === undefined;
+  const redisUrl = process.env.REDIS_URL?.trim() ?? '';
   return startSupervisor({
     workerExec: import.meta.filename,
     initial: options.initial,
@@ -551,6 +557,7 @@ export function superviseShop(options: {
           env: { ...process.env },
           publisher: publish,
           fullBuildEveryMs: config.fullBuildEveryMs,
+          ...(redisUrl === '' ? {} : { coordination: { url: redisUrl } }),
         }
       : null,
   });
