@@ -23,6 +23,8 @@ interface Copy {
   leases: boolean[];
   lines: string[];
   uses: string[];
+  /** Lease rounds so far (each says what the copy uses). */
+  rounds: () => number;
 }
 
 describe.runIf(redisAvailable())('rebuild coordination through Redis', () => {
@@ -46,7 +48,13 @@ describe.runIf(redisAvailable())('rebuild coordination through Redis', () => {
   });
 
   const copy = (name: string, extra: Partial<CoordinationOptions> = {}): Copy => {
-    const state: Omit<Copy, 'coordination'> = { events: [], leases: [], lines: [], uses: [] };
+    let rounds = 0;
+    const state = {
+      events: [] as RebuildEvent[],
+      leases: [] as boolean[],
+      lines: [] as string[],
+      uses: [] as string[],
+    };
     const coordination = createCoordination({
       url: redis.url,
       name,
@@ -55,13 +63,16 @@ describe.runIf(redisAvailable())('rebuild coordination through Redis', () => {
       readEveryMs: 50,
       onEvent: (event) => state.events.push(event),
       onLease: (held) => state.leases.push(held),
-      inUse: () => state.uses,
+      inUse: () => {
+        rounds += 1;
+        return state.uses;
+      },
       log: (line) => state.lines.push(line),
       logError: (line) => state.lines.push(line),
       ...extra,
     });
     open.push(coordination);
-    return { ...state, coordination };
+    return { ...state, coordination, rounds: () => rounds };
   };
 
   const event = (id: string): RebuildEvent => ({
@@ -77,7 +88,8 @@ describe.runIf(redisAvailable())('rebuild coordination through Redis', () => {
     const b = copy('shop-b-4321');
     await expect.poll(() => b.coordination.holder()).toBe('shop-a-4321');
     // Both keep trying: still exactly one holder after many rounds.
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    const after = b.rounds() + 5;
+    await expect.poll(() => b.rounds()).toBeGreaterThanOrEqual(after);
     expect([a.coordination.holds(), b.coordination.holds()]).toEqual([true, false]);
     expect(a.leases).toEqual([true]);
     expect(b.leases).toEqual([]);
