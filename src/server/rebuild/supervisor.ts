@@ -829,6 +829,7 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
     });
     for (const event of early.splice(0)) coordination.push(event);
     stopFollowing = watchReleasePointer(releasesDir, requestFollow, shared.pointerPollMs);
+    writeStatus();
   } else {
     warmUp();
   }
