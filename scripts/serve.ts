@@ -43,10 +43,12 @@ import {
   type ServeConfig,
 } from '../src/server/rebuild/config.ts';
 import {
+  isListenMessage,
   parseDrainMessage,
   parsePurgeMessage,
   WORKER_ENV,
   type EventMessage,
+  type StandbyMessage,
 } from '../src/server/rebuild/messages.ts';
 import { readCurrentRelease, type Release } from '../src/server/rebuild/releases.ts';
 import { startSupervisor, type Supervisor } from '../src/server/rebuild/supervisor.ts';
@@ -100,6 +102,11 @@ export interface ServerOptions {
    * this build lacks them: a page of the release before (or after) a swap finds its scripts.
    */
   assetFallbackDirs?: readonly string[];
+  /**
+   * Awaited once everything is loaded, right before listening: a worker started ahead of its
+   * release's switch waits there for the supervisor's word.
+   */
+  beforeListen?: () => Promise<void>;
 }
 
 /** The running server of `startServer`. */
@@ -375,6 +382,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   });
   const port = options.port ?? 4321;
   const host = options.host ?? '127.0.0.1';
+  await options.beforeListen?.();
   await new Promise<void>((resolve) => server.listen(port, host, resolve));
   const address = server.address();
   const actualPort = typeof address === 'object' && address ? address.port : port;
@@ -435,21 +443,26 @@ async function runWorker(config: ServeConfig): Promise<void> {
     },
   });
   const generation = Number(process.env[WORKER_ENV.generation] ?? 0);
-  const server = await startServer({
-    distDir,
-    port: Number(process.env.PORT ?? 4321),
-    host: process.env.HOST ?? '127.0.0.1',
-    assetFallbackDirs: assetDirs,
-    webhooks,
-    renderCache: { generation: Number.isSafeInteger(generation) ? generation : 0 },
+  // Started ahead: it waits to listen until its release goes live (`serve:listen`).
+  const standby = process.env[WORKER_ENV.standby] === '1';
+  let goLive: () => void = () => undefined;
+  const live = new Promise<void>((resolve) => {
+    goLive = resolve;
   });
+  let server: RunningServer | null = null;
   const drain = (limitMs: number, closeIdle: boolean) => {
+    if (server === null) process.exit(0); // not listening yet: nothing to finish
     void server.drain(limitMs, closeIdle).finally(() => process.exit(0));
   };
+  // Before loading the release: a word from the supervisor meanwhile is not lost.
   process.on('message', (message) => {
+    if (isListenMessage(message)) {
+      goLive();
+      return;
+    }
     const purge = parsePurgeMessage(message);
     if (purge !== null) {
-      server.purgeRenders(purge.generation);
+      server?.purgeRenders(purge.generation);
       log.info(
         `[serve] worker ${String(process.pid)}: cached renders dropped (publish ${String(purge.generation)})`,
       );
@@ -457,13 +470,30 @@ async function runWorker(config: ServeConfig): Promise<void> {
     }
     const parsed = parseDrainMessage(message);
     if (parsed === null) return;
-    for (const dir of parsed.assetDirs) server.addAssetFallback(dir);
+    for (const dir of parsed.assetDirs) server?.addAssetFallback(dir);
     drain(parsed.limitMs, parsed.closeIdle);
   });
   // Ctrl-C reaches the whole process group: the supervisor decides when workers stop.
   process.on('SIGINT', () => undefined);
   process.once('SIGTERM', () => {
     drain(5_000, true);
+  });
+  server = await startServer({
+    distDir,
+    port: Number(process.env.PORT ?? 4321),
+    host: process.env.HOST ?? '127.0.0.1',
+    assetFallbackDirs: assetDirs,
+    webhooks,
+    renderCache: { generation: Number.isSafeInteger(generation) ? generation : 0 },
+    ...(standby
+      ? {
+          beforeListen: () => {
+            const ready: StandbyMessage = { type: 'serve:standby' };
+            process.send?.(ready);
+            return live;
+          },
+        }
+      : {}),
   });
 }
 

@@ -43,6 +43,11 @@ export interface ReleasePointer {
 }
 
 export const CURRENT_FILE = 'current.json';
+/**
+ * The release the builder of several copies is about to point `current.json` to (written before
+ * its own swap): the other copies start its workers ahead, so their switch is at once.
+ */
+export const NEXT_FILE = 'next.json';
 export const STATUS_FILE = 'status.json';
 
 /** The status file of one copy of several sharing `releasesDir` (named by `copyName`). */
@@ -85,16 +90,17 @@ export async function writeJsonAtomic(file: string, value: unknown): Promise<voi
 }
 
 /**
- * What `current.json` says, checked: null when there is none, a problem (one line) when it is
- * not a complete release of this folder. The folder may be mounted elsewhere on another
- * machine: the release is found by its id here, whatever directory the writer saw.
+ * What `current.json` (or `next.json`) says, checked: null when there is none, a problem (one
+ * line) when it is not a complete release of this folder. The folder may be mounted elsewhere
+ * on another machine: the release is found by its id here, whatever directory the writer saw.
  */
 export async function readReleasePointer(
   releasesDir: string,
+  file: typeof CURRENT_FILE | typeof NEXT_FILE = CURRENT_FILE,
 ): Promise<ReleasePointer | { problem: string } | null> {
   let text: string;
   try {
-    text = await readFile(path.join(releasesDir, CURRENT_FILE), 'utf8');
+    text = await readFile(path.join(releasesDir, file), 'utf8');
   } catch {
     return null;
   }
@@ -102,17 +108,16 @@ export async function readReleasePointer(
   try {
     json = JSON.parse(text);
   } catch {
-    return { problem: `${CURRENT_FILE} is not JSON` };
+    return { problem: `${file} is not JSON` };
   }
   const parsed = pointerSchema.safeParse(json);
-  if (!parsed.success) return { problem: `${CURRENT_FILE} is not a release pointer` };
+  if (!parsed.success) return { problem: `${file} is not a release pointer` };
   const { generation = 0, ...release } = parsed.data;
   // Only a directory of this releases folder, by a name no path can hide in.
-  if (!isReleaseId(release.id)) return { problem: `${CURRENT_FILE} names no release id` };
+  if (!isReleaseId(release.id)) return { problem: `${file} names no release id` };
   const dir = path.join(path.resolve(releasesDir), release.id);
   const missing = await missingBuildFile(dir);
-  if (missing !== null)
-    return { problem: `${CURRENT_FILE} names ${release.id}, which lacks ${missing}` };
+  if (missing !== null) return { problem: `${file} names ${release.id}, which lacks ${missing}` };
   return { release: { ...release, dir }, generation };
 }
 
@@ -131,6 +136,11 @@ export async function writeCurrentRelease(
   await writeJsonAtomic(path.join(releasesDir, CURRENT_FILE), { ...release, generation });
 }
 
+/** Says which release `current.json` is about to name (several copies: `NEXT_FILE`). */
+export async function writeNextRelease(releasesDir: string, release: Release): Promise<void> {
+  await writeJsonAtomic(path.join(releasesDir, NEXT_FILE), { ...release, generation: 0 });
+}
+
 /** Whether `release` is a release of `releasesDir` (one `current.json` can name). */
 export function isSharedRelease(releasesDir: string, release: Release): boolean {
   return (
@@ -140,23 +150,28 @@ export function isSharedRelease(releasesDir: string, release: Release): boolean 
 }
 
 /**
- * Calls `onChange` when `current.json` may have changed: on the folder's change events
- * (fs.watch: at once on a local disk) and when a check every `pollMs` sees another file there
- * (a network folder may report nothing). May call it for no change; the caller reads the
- * pointer and compares. Returns the stop function.
+ * Calls `onChange` when `current.json` or `next.json` may have changed: on the folder's change
+ * events (fs.watch: at once on a local disk) and when a check every `pollMs` sees another file
+ * there (a network folder may report nothing). May call it for no change; the caller reads the
+ * pointers and compares. Returns the stop function.
  */
 export function watchReleasePointer(
   releasesDir: string,
   onChange: () => void,
   pollMs = 1_000,
 ): () => void {
-  const file = path.join(releasesDir, CURRENT_FILE);
+  const files = [CURRENT_FILE, NEXT_FILE];
   let seen: string | null = null;
   const check = async () => {
-    const signature = await stat(file).then(
-      (s) => `${String(s.ino)} ${String(s.size)} ${String(s.mtimeMs)}`,
-      () => 'none',
+    const stats = await Promise.all(
+      files.map((name) =>
+        stat(path.join(releasesDir, name)).then(
+          (s) => `${String(s.ino)} ${String(s.size)} ${String(s.mtimeMs)}`,
+          () => 'none',
+        ),
+      ),
     );
+    const signature = stats.join(' | ');
     if (signature === seen) return;
     seen = signature;
     onChange();
@@ -164,7 +179,7 @@ export function watchReleasePointer(
   let watcher: FSWatcher | null = null;
   try {
     watcher = watch(releasesDir, { persistent: false }, (_event, name) => {
-      if (name === null || name === CURRENT_FILE) onChange();
+      if (name === null || files.includes(name)) onChange();
     });
     watcher.on('error', () => {
       watcher?.close();

@@ -39,7 +39,13 @@ import { oneLine } from '../../lib/server/failures.ts';
 import { runBuild, type KeptPublisher } from './builder.ts';
 import { copyName, createCoordination, type Coordination } from './coordination.ts';
 import { commerceEdits, parsePublisherReply } from './publish-edits.ts';
-import { parseEventMessage, WORKER_ENV, type DrainMessage } from './messages.ts';
+import {
+  isStandbyMessage,
+  parseEventMessage,
+  WORKER_ENV,
+  type DrainMessage,
+  type ListenMessage,
+} from './messages.ts';
 import {
   copyStatusFile,
   isSharedRelease,
@@ -48,11 +54,14 @@ import {
   missingBuildFile,
   newReleaseId,
   pruneReleases,
+  CURRENT_FILE,
+  NEXT_FILE,
   readReleasePointer,
   STATUS_FILE,
   watchReleasePointer,
   writeCurrentRelease,
   writeJsonAtomic,
+  writeNextRelease,
   type Release,
   type ReleasePointer,
 } from './releases.ts';
@@ -172,6 +181,17 @@ export interface Supervisor {
 interface WorkerState {
   release: Release;
   phase: 'starting' | 'serving' | 'retiring';
+  /**
+   * Started ahead (`WORKER_ENV.standby`): `loading`, then `waiting` once it says so, until told
+   * to listen (`released`).
+   */
+  standby?: 'loading' | 'waiting' | 'released';
+}
+
+/** A worker just forked, and its start: resolves once it listens. */
+interface Forked {
+  worker: Worker;
+  listening: Promise<Worker>;
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -250,6 +270,12 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
   if (startPointer?.release.id === current.id) publishes = startPointer.generation;
   /** The pointer this copy acted on: the one at start, then each written or followed. */
   let seenPointer = startPointer === null ? null : pointerKey(startPointer);
+  /** The same for `next.json` (several copies): a release to start workers on ahead. */
+  let seenNext: string | null = null;
+  if (shared !== null) {
+    const next = await readReleasePointer(releasesDir, NEXT_FILE);
+    if (next !== null && !('problem' in next)) seenNext = pointerKey(next);
+  }
   let switchFailed: { key: string; id: string; error: string; at: number } | null = null;
 
   cluster.setupPrimary({ exec: options.workerExec, args: [], silent: false });
@@ -320,8 +346,10 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
     release: Release,
     assetDirs: string[],
     generation: number,
+    standby: boolean,
   ): NodeJS.ProcessEnv => ({
     [WORKER_ENV.role]: '1',
+    ...(standby ? { [WORKER_ENV.standby]: '1' } : {}),
     [WORKER_ENV.distDir]: release.dir,
     [WORKER_ENV.assetDirs]: JSON.stringify(assetDirs),
     ...(options.rebuild === null ? {} : { [WORKER_ENV.statusFile]: statusFile }),
@@ -347,15 +375,47 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
     else coordination.push(event);
   };
 
-  /** Forks a worker on `release` (its render cache at `generation`); resolves once it listens. */
-  const fork = (release: Release, assetDirs: string[], generation: number): Promise<Worker> => {
-    const worker = cluster.fork(workerEnv(release, assetDirs, generation));
-    states.set(worker, { release, phase: 'starting' });
-    worker.on('message', onMessage);
+  /** Tells a worker started ahead to listen (at once, or once it has loaded its release). */
+  const letListen = (worker: Worker) => {
+    const state = states.get(worker);
+    if (state?.standby === undefined || state.standby === 'released') return;
+    const wasWaiting = state.standby === 'waiting';
+    state.standby = 'released';
+    if (!wasWaiting) return;
+    const message: ListenMessage = { type: 'serve:listen' };
+    try {
+      worker.send(message);
+    } catch {
+      // It is gone: its start fails, and the swap with it.
+    }
+  };
+
+  /**
+   * Forks a worker on `release` (its render cache at `generation`); `listening` resolves once it
+   * listens. `standby`: it waits to listen until `letListen`.
+   */
+  const fork = (
+    release: Release,
+    assetDirs: string[],
+    generation: number,
+    standby = false,
+  ): Forked => {
+    const worker = cluster.fork(workerEnv(release, assetDirs, generation, standby));
+    states.set(worker, { release, phase: 'starting', ...(standby ? { standby: 'loading' } : {}) });
+    worker.on('message', (message: unknown) => {
+      const state = states.get(worker);
+      if (state?.standby !== undefined && isStandbyMessage(message)) {
+        const released = state.standby === 'released';
+        state.standby = 'waiting';
+        if (released) letListen(worker);
+        return;
+      }
+      onMessage(message);
+    });
     worker.once('exit', (code, signal) => {
       onExit(worker, code, signal);
     });
-    return new Promise((resolve, reject) => {
+    const listening = new Promise<Worker>((resolve, reject) => {
       const timer = setTimeout(() => {
         worker.off('listening', onListening);
         worker.process.kill('SIGKILL');
@@ -373,6 +433,7 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
         reject(new Error(`exited (${signal || String(code)}) before it listened`));
       });
     });
+    return { worker, listening };
   };
 
   /** Tells a worker to finish its connections and exit; killed past the limit. */
@@ -447,7 +508,7 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
       if (closing) return;
       const release = current;
       fork(release, previous ? [path.join(previous.dir, 'client')] : [], publishes)
-        .then((replacement) => {
+        .listening.then((replacement) => {
           // The release changed while it started: it is not needed any more.
           if (release.id !== current.id) retire(replacement, [path.join(current.dir, 'client')]);
         })
@@ -458,14 +519,51 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
   };
 
   /**
-   * Starts the workers of `release` (after `generation` publishes) and retires the others;
-   * throws when they do not start.
+   * Workers started ahead on the release another copy is about to point `current.json` to
+   * (`next.json`): loaded, not listening, so the switch is at once.
+   */
+  let ahead: { release: Release; generation: number; started: Forked[] } | null = null;
+  const dropAhead = () => {
+    if (ahead === null) return;
+    for (const { worker } of ahead.started) {
+      if (states.get(worker)?.phase === 'starting') worker.process.kill('SIGTERM');
+    }
+    ahead = null;
+  };
+  const startAhead = (pointer: ReleasePointer) => {
+    dropAhead();
+    const fallback = [path.join(current.dir, 'client')];
+    const started = Array.from({ length: options.workers }, () =>
+      fork(pointer.release, fallback, pointer.generation, true),
+    );
+    // A failure shows at the swap that uses them.
+    for (const { listening } of started) listening.catch(() => undefined);
+    ahead = { ...pointer, started };
+    log(
+      `[rebuild] ${pointer.release.id} is about to go live (another copy): its workers start ahead`,
+    );
+  };
+
+  /**
+   * Starts the workers of `release` (after `generation` publishes), or lets those started ahead
+   * listen, and retires the others; throws when they do not start.
    */
   const swapTo = async (release: Release, generation: number) => {
     const fallback = [path.join(current.dir, 'client')];
-    const started = await Promise.allSettled(
-      Array.from({ length: options.workers }, () => fork(release, fallback, generation)),
-    );
+    const early = ahead?.release.id === release.id ? ahead : null;
+    if (early === null) dropAhead();
+    ahead = null;
+    const starting =
+      early === null
+        ? Array.from(
+            { length: options.workers },
+            () => fork(release, fallback, generation).listening,
+          )
+        : early.started.map(({ worker, listening }) => {
+            letListen(worker);
+            return listening;
+          });
+    const started = await Promise.allSettled(starting);
     const failure = started.find((result) => result.status === 'rejected');
     if (failure) {
       // The ones that listen may have taken connections: let them finish those.
@@ -478,6 +576,8 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
     current = release;
     publishes = generation;
     servingSince = Date.now();
+    // Started ahead with another publish count: they drop what they would have cached.
+    if (early !== null && early.generation !== generation) purgeWorkers();
     const newAssets = [path.join(release.dir, 'client')];
     for (const [worker, state] of states) {
       if (state.release.id !== release.id) retire(worker, newAssets);
@@ -527,22 +627,37 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
     }
   };
 
+  /** A pointer file, read; a problem is logged once (until it changes) and gives null. */
+  const lastProblems = new Map<string, string>();
+  const readPointer = async (file: typeof CURRENT_FILE | typeof NEXT_FILE) => {
+    const read = await readReleasePointer(releasesDir, file);
+    if (read === null || !('problem' in read)) {
+      lastProblems.delete(file);
+      return read;
+    }
+    if (lastProblems.get(file) !== read.problem) {
+      logError(`[rebuild] ${read.problem}: not followed`);
+    }
+    lastProblems.set(file, read.problem);
+    return null;
+  };
+
   /**
    * Acts on `current.json` when another copy changed it: a new release gets this copy's workers
    * swapped in (no request fails), a new publish count has them drop their cached renders. A
    * release that does not start here leaves the current one serving, tried again in 30 s.
+   * Before that, a newer release in `next.json` gets its workers started ahead.
    */
-  let lastProblem = '';
   const follow = async () => {
     if (closing) return;
-    const read = await readReleasePointer(releasesDir);
-    if (read === null) return;
-    if ('problem' in read) {
-      if (read.problem !== lastProblem) logError(`[rebuild] ${read.problem}: not followed`);
-      lastProblem = read.problem;
-      return;
+    const next = await readPointer(NEXT_FILE);
+    if (next !== null && pointerKey(next) !== seenNext) {
+      seenNext = pointerKey(next);
+      const newer = next.release.id !== current.id && next.release.builtAt > current.builtAt;
+      if (newer && ahead?.release.id !== next.release.id) startAhead(next);
     }
-    lastProblem = '';
+    const read = await readPointer(CURRENT_FILE);
+    if (read === null) return;
     const key = pointerKey(read);
     if (key === seenPointer) return;
     const { release, generation } = read;
@@ -703,6 +818,13 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
     if (error === null) {
       try {
         await serially(async () => {
+          if (coordination !== null) {
+            // The other copies start its workers while this one does.
+            await writeNextRelease(releasesDir, release).catch((nextError: unknown) => {
+              logError(`[rebuild] could not write ${NEXT_FILE}: ${String(nextError)}`);
+            });
+            seenNext = pointerKey({ release, generation: 0 });
+          }
           await swapTo(release, 0);
           await pointAt(release, 0);
         });
@@ -780,7 +902,9 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
 
   // The first workers: the server does not start without them.
   try {
-    await Promise.all(Array.from({ length: options.workers }, () => fork(current, [], publishes)));
+    await Promise.all(
+      Array.from({ length: options.workers }, () => fork(current, [], publishes).listening),
+    );
   } catch (error) {
     closing = true;
     for (const worker of states.keys()) worker.process.kill('SIGKILL');
