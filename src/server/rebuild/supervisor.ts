@@ -87,9 +87,9 @@ export interface RebuildSettings {
   fullBuildEveryMs?: number;
   /**
    * Several copies sharing `releasesDir` build once through Redis at `url` (`REDIS_URL`):
-   * `coordination.ts`. `name` defaults to this machine's name and the port.
+   * `coordination.ts`. Each copy is named by this machine's name and its port.
    */
-  coordination?: { url: string; name?: string; leaseMs?: number; pointerPollMs?: number };
+  coordination?: { url: string };
 }
 
 export interface SupervisorOptions {
@@ -232,7 +232,7 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
   const startLimitMs = options.startLimitMs ?? 60_000;
   const port = options.port === 0 ? await freePort(options.host) : options.port;
   const shared = options.rebuild?.coordination ?? null;
-  const name = shared === null ? null : (shared.name ?? copyName(os.hostname(), port));
+  const name = shared === null ? null : copyName(os.hostname(), port);
   // Copies sharing the folder each say their own status.
   const statusFile =
     name === null ? path.join(releasesDir, STATUS_FILE) : copyStatusFile(releasesDir, name);
@@ -550,16 +550,16 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
    */
   const swapTo = async (release: Release, generation: number) => {
     const fallback = [path.join(current.dir, 'client')];
-    const early = ahead?.release.id === release.id ? ahead : null;
-    if (early === null) dropAhead();
+    const startedAhead = ahead?.release.id === release.id ? ahead : null;
+    if (startedAhead === null) dropAhead();
     ahead = null;
     const starting =
-      early === null
+      startedAhead === null
         ? Array.from(
             { length: options.workers },
             () => fork(release, fallback, generation).listening,
           )
-        : early.started.map(({ worker, listening }) => {
+        : startedAhead.started.map(({ worker, listening }) => {
             letListen(worker);
             return listening;
           });
@@ -577,7 +577,7 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
     publishes = generation;
     servingSince = Date.now();
     // Started ahead with another publish count: they drop what they would have cached.
-    if (early !== null && early.generation !== generation) purgeWorkers();
+    if (startedAhead !== null && startedAhead.generation !== generation) purgeWorkers();
     const newAssets = [path.join(release.dir, 'client')];
     for (const [worker, state] of states) {
       if (state.release.id !== release.id) retire(worker, newAssets);
@@ -933,7 +933,6 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
     coordination = createCoordination({
       url: shared.url,
       name,
-      ...(shared.leaseMs === undefined ? {} : { leaseMs: shared.leaseMs }),
       onEvent: (event) => {
         localScheduler.notify(event);
       },
@@ -952,7 +951,7 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
       logError,
     });
     for (const event of early.splice(0)) coordination.push(event);
-    stopFollowing = watchReleasePointer(releasesDir, requestFollow, shared.pointerPollMs);
+    stopFollowing = watchReleasePointer(releasesDir, requestFollow);
     writeStatus();
   } else {
     warmUp();
