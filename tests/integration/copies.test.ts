@@ -34,6 +34,8 @@ const COMMAND = [
   'cp -r "$FIXTURE_DIST/." "$RELEASE_DIR"',
   'name=$(basename "$RELEASE_DIR")',
   'echo "<h1>release $name</h1>" > "$RELEASE_DIR/client/index.html"',
+  // A complete release whose server cannot start (its workers exit before they listen).
+  'if [ -f "$BROKEN_FLAG" ]; then echo "throw new Error(\"broken release\")" > "$RELEASE_DIR/server/entry.mjs"; fi',
 ].join('\n');
 
 describe.runIf(redisAvailable())('two copies, one Redis, one releases folder', () => {
@@ -41,6 +43,7 @@ describe.runIf(redisAvailable())('two copies, one Redis, one releases folder', (
   let root: string;
   let dist: string;
   let releases: string;
+  let brokenFlag: string;
   let a: ShopChild | undefined;
   let b: ShopChild | undefined;
   const copies = () => {
@@ -63,6 +66,7 @@ describe.runIf(redisAvailable())('two copies, one Redis, one releases folder', (
         REBUILD_DEBOUNCE_MS: '300',
         REBUILD_COMMAND: COMMAND,
         FIXTURE_DIST: dist,
+        BROKEN_FLAG: brokenFlag,
         SERVER_WORKERS: '1',
         LOG_LEVEL: 'info',
       },
@@ -109,6 +113,7 @@ describe.runIf(redisAvailable())('two copies, one Redis, one releases folder', (
     root = await mkdtemp(path.join(os.tmpdir(), 'copies-'));
     dist = path.join(root, 'dist');
     releases = path.join(root, 'shared', 'releases');
+    brokenFlag = path.join(root, 'broken');
     await mkdir(path.join(dist, 'client'), { recursive: true });
     await mkdir(path.join(dist, 'server'), { recursive: true });
     await writeFile(path.join(dist, 'client/index.html'), '<h1>release initial</h1>');
@@ -217,6 +222,29 @@ describe.runIf(redisAvailable())('two copies, one Redis, one releases folder', (
     }
     await writeCurrentRelease(releases, before.release, before.generation);
   });
+
+  test('a release that does not start: both copies keep theirs, the early workers go', async () => {
+    const { a: first, b: second } = copies();
+    const before = await readStatus(first.base);
+    await writeFile(brokenFlag, '');
+    try {
+      expect(await sendPublish(second.base, 'entree-cassee', SECRET)).toBe(202);
+      const after = await settledAfter(first.base, before.builds + 1);
+      expect(after.state).toBe('failed');
+      expect(after.lastBuild?.error).toContain('the new release did not start');
+      const broken = after.lastBuild?.id ?? '?';
+      // The follower had started its workers ahead; they failed, and it serves what it served.
+      await expect.poll(second.output).toContain(`[rebuild] ${broken} is about to go live`);
+      expect((await readStatus(second.base)).current.id).toBe(before.current.id);
+      expect(second.output()).not.toContain(`switch to ${broken}`);
+      expect((await pointer()).release.id).toBe(before.current.id);
+      for (const copy of [first, second]) {
+        expect(await home(copy)).toContain(`release ${before.current.id}`);
+      }
+    } finally {
+      await rm(brokenFlag, { force: true });
+    }
+  }, 60_000);
 
   test('the builder stops: the other copy takes the lease and builds the next webhook', async () => {
     const { a: first, b: second } = copies();

@@ -651,6 +651,8 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
   const follow = async () => {
     if (closing) return;
     const next = await readPointer(NEXT_FILE);
+    // The builder's swap failed (it removed next.json): the workers started ahead go.
+    if (ahead !== null && ahead.release.id !== next?.release.id) dropAhead();
     if (next !== null && pointerKey(next) !== seenNext) {
       seenNext = pointerKey(next);
       const newer = next.release.id !== current.id && next.release.builtAt > current.builtAt;
@@ -825,7 +827,13 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
             });
             seenNext = pointerKey({ release, generation: 0 });
           }
-          await swapTo(release, 0);
+          try {
+            await swapTo(release, 0);
+          } catch (swapError) {
+            // The other copies drop the workers they started ahead on it.
+            if (coordination !== null) await rm(path.join(releasesDir, NEXT_FILE), { force: true });
+            throw swapError;
+          }
           await pointAt(release, 0);
         });
       } catch (swapError) {
