@@ -35,7 +35,7 @@ const COMMAND = [
   'name=$(basename "$RELEASE_DIR")',
   'echo "<h1>release $name</h1>" > "$RELEASE_DIR/client/index.html"',
   // A complete release whose server cannot start (its workers exit before they listen).
-  'if [ -f "$BROKEN_FLAG" ]; then echo "throw new Error(\"broken release\")" > "$RELEASE_DIR/server/entry.mjs"; fi',
+  `if [ -f "$BROKEN_FLAG" ]; then echo "throw new Error('broken release')" > "$RELEASE_DIR/server/entry.mjs"; fi`,
 ].join('\n');
 
 describe.runIf(redisAvailable())('two copies, one Redis, one releases folder', () => {
