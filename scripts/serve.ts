@@ -43,10 +43,12 @@ import {
   type ServeConfig,
 } from '../src/server/rebuild/config.ts';
 import {
+  isListenMessage,
   parseDrainMessage,
   parsePurgeMessage,
   WORKER_ENV,
   type EventMessage,
+  type StandbyMessage,
 } from '../src/server/rebuild/messages.ts';
 import { readCurrentRelease, type Release } from '../src/server/rebuild/releases.ts';
 import { clearUpstreamCaches } from '../src/lib/server/cache.ts';
@@ -101,6 +103,11 @@ export interface ServerOptions {
    * this build lacks them: a page of the release before (or after) a swap finds its scripts.
    */
   assetFallbackDirs?: readonly string[];
+  /**
+   * Awaited once everything is loaded, right before listening: a worker started ahead of its
+   * release's switch waits there for the supervisor's word.
+   */
+  beforeListen?: () => Promise<void>;
 }
 
 /** The running server of `startServer`. */
@@ -386,6 +393,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   });
   const port = options.port ?? 4321;
   const host = options.host ?? '127.0.0.1';
+  await options.beforeListen?.();
   await new Promise<void>((resolve) => server.listen(port, host, resolve));
   const address = server.address();
   const actualPort = typeof address === 'object' && address ? address.port : port;
@@ -449,32 +457,57 @@ async function runWorker(config: ServeConfig): Promise<void> {
     },
   });
   const generation = Number(process.env[WORKER_ENV.generation] ?? 0);
-  const server = await startServer({
-    distDir,
-    port: Number(process.env.PORT ?? 4321),
-    host: process.env.HOST ?? '127.0.0.1',
-    assetFallbackDirs: assetDirs,
-    webhooks,
-    renderCache: { generation: Number.isSafeInteger(generation) ? generation : 0 },
+  // Started ahead: it waits to listen until its release goes live (`serve:listen`).
+  const standby = process.env[WORKER_ENV.standby] === '1';
+  let goLive: () => void = () => undefined;
+  const live = new Promise<void>((resolve) => {
+    goLive = resolve;
   });
+  let server: RunningServer | null = null;
   const drain = (limitMs: number, closeIdle: boolean) => {
+    if (server === null) process.exit(0); // not listening yet: nothing to finish
     void server.drain(limitMs, closeIdle).finally(() => process.exit(0));
   };
+  // Before loading the release: a word from the supervisor meanwhile is not lost.
   process.on('message', (message) => {
+    if (isListenMessage(message)) {
+      goLive();
+      return;
+    }
     const purge = parsePurgeMessage(message);
     if (purge !== null) {
-      server.purgeRenders(purge.generation);
+      server?.purgeRenders(purge.generation);
+      log.info(
+        `[serve] worker ${String(process.pid)}: cached renders dropped (publish ${String(purge.generation)})`,
+      );
       return;
     }
     const parsed = parseDrainMessage(message);
     if (parsed === null) return;
-    for (const dir of parsed.assetDirs) server.addAssetFallback(dir);
+    for (const dir of parsed.assetDirs) server?.addAssetFallback(dir);
     drain(parsed.limitMs, parsed.closeIdle);
   });
   // Ctrl-C reaches the whole process group: the supervisor decides when workers stop.
   process.on('SIGINT', () => undefined);
   process.once('SIGTERM', () => {
     drain(5_000, true);
+  });
+  server = await startServer({
+    distDir,
+    port: Number(process.env.PORT ?? 4321),
+    host: process.env.HOST ?? '127.0.0.1',
+    assetFallbackDirs: assetDirs,
+    webhooks,
+    renderCache: { generation: Number.isSafeInteger(generation) ? generation : 0 },
+    ...(standby
+      ? {
+          beforeListen: () => {
+            const ready: StandbyMessage = { type: 'serve:standby' };
+            process.send?.(ready);
+            return live;
+          },
+        }
+      : {}),
   });
 }
 
@@ -529,6 +562,8 @@ export function distBuiltAt(distDir: string): number {
  * Starts the supervisor on `initial` with the settings of `config`: rebuilds (when a webhook
  * secret is set) run `scripts/build.ts` with this process's environment, kept alive to publish
  * commerce edits unless `PUBLISH_EDITS=0` (`publisher`: the kept build that made `initial`).
+ * With `REDIS_URL`, the copies sharing `RELEASES_DIR` build once for all of them
+ * (`src/server/rebuild/coordination.ts`).
  */
 export function superviseShop(options: {
   config: ServeConfig;
@@ -540,6 +575,7 @@ export function superviseShop(options: {
 }): Promise<Supervisor> {
   const { config } = options;
   const publish = config.publishEdits && config.buildCommand === undefined;
+  const redisUrl = process.env.REDIS_URL?.trim() ?? '';
   return startSupervisor({
     workerExec: import.meta.filename,
     initial: options.initial,
@@ -565,6 +601,7 @@ export function superviseShop(options: {
           env: { ...process.env },
           publisher: publish,
           fullBuildEveryMs: config.fullBuildEveryMs,
+          ...(redisUrl === '' ? {} : { coordination: { url: redisUrl } }),
         }
       : null,
   });

@@ -7,15 +7,21 @@
  * assets; a failed or incomplete build keeps the current release, logs one line and says
  * "failed" in the status; old releases are pruned; a restart resumes from `current.json`.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { initialRelease } from '../../scripts/serve.ts';
-import { signContentfulRequest } from '../../src/server/webhooks/contentful.ts';
 import { freePort } from './helpers/redis.ts';
+import {
+  readStatus,
+  sendPublish,
+  settledAfter as settledAfterOn,
+  startShopChild,
+  type ShopChild,
+  type StatusReply,
+} from './helpers/rebuild.ts';
 
 const SECRET = 'd'.repeat(64);
 
@@ -24,7 +30,7 @@ let dist: string;
 let releases: string;
 let failFlag: string;
 let incompleteFlag: string;
-let shop: { child: ChildProcess; base: string; output: () => string } | undefined;
+let shop: ShopChild | undefined;
 
 // The quick build: the fixture with this release's name in its home page; the old-only asset
 // removed and a new one added (a page of either release must find its scripts).
@@ -40,68 +46,31 @@ const COMMAND = [
 ].join('\n');
 
 async function startShop(): Promise<NonNullable<typeof shop>> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['scripts/serve.ts'], {
-    env: {
-      ...process.env,
-      NODE_ENV: 'test',
-      DIST_DIR: dist,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      STATE_DIR: ':memory:',
-      REDIS_URL: '',
-      RELEASES_DIR: releases,
-      CONTENTFUL_WEBHOOK_SECRET: SECRET,
-      BIGCOMMERCE_WEBHOOK_SECRET: '',
-      REBUILD_DEBOUNCE_MS: '300',
-      REBUILD_COMMAND: COMMAND,
-      FIXTURE_DIST: dist,
-      FAIL_FLAG: failFlag,
-      INCOMPLETE_FLAG: incompleteFlag,
-      SERVER_WORKERS: '2',
-      // The rebuild lines this test reads are info (spec §9: the default is error only).
-      LOG_LEVEL: 'info',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  // Started when it says so (its output is the event), or failed when it exits first.
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      reject(new Error(`the shop did not start:\n${output}`));
-    }, 30_000);
-    const done = (error?: Error) => {
-      clearTimeout(timer);
-      child.stdout.off('data', check);
-      child.off('exit', exited);
-      if (error) reject(error);
-      else resolve();
-    };
-    const check = () => {
-      if (output.includes('[serve] shop at')) done();
-    };
-    const exited = () => {
-      done(new Error(`the shop exited:\n${output}`));
-    };
-    child.stdout.on('data', check);
-    child.once('exit', exited);
-    check();
-  });
-  return { child, base: `http://127.0.0.1:${port}`, output: () => output };
+  const env = {
+    ...process.env,
+    NODE_ENV: 'test',
+    DIST_DIR: dist,
+    STATE_DIR: ':memory:',
+    REDIS_URL: '',
+    RELEASES_DIR: releases,
+    CONTENTFUL_WEBHOOK_SECRET: SECRET,
+    BIGCOMMERCE_WEBHOOK_SECRET: '',
+    REBUILD_DEBOUNCE_MS: '300',
+    REBUILD_COMMAND: COMMAND,
+    FIXTURE_DIST: dist,
+    FAIL_FLAG: failFlag,
+    INCOMPLETE_FLAG: incompleteFlag,
+    SERVER_WORKERS: '2',
+    // The rebuild lines this test reads are info (spec §9: the default is error only).
+    LOG_LEVEL: 'info',
+  };
+  return startShopChild(['scripts/serve.ts'], env, await freePort(), '[serve] shop at');
 }
 
-function stopShop(): Promise<number | null> {
+async function stopShop(): Promise<number | null> {
   const current = shop;
   shop = undefined;
-  if (current?.child.exitCode !== null) return Promise.resolve(null);
-  return new Promise((resolve) => {
-    current.child.once('exit', (code) => {
-      resolve(code);
-    });
-    current.child.kill('SIGTERM');
-  });
+  return (await current?.stop()) ?? null;
 }
 
 const base = () => shop?.base ?? '';
@@ -113,44 +82,14 @@ const rebuildLines = () =>
     .filter((line) => line.startsWith('[rebuild]') || line.startsWith('[serve]'))
     .join('\n');
 
-async function publish(id: string): Promise<number> {
-  const body = JSON.stringify({ sys: { id, type: 'Entry' } });
-  const headers = signContentfulRequest({
-    method: 'POST',
-    path: '/webhooks/contentful',
-    headers: { 'X-Contentful-Topic': 'ContentManagement.Entry.publish' },
-    body,
-    secret: SECRET,
-    timestamp: Date.now(),
-  });
-  const response = await fetch(`${base()}/webhooks/contentful`, { method: 'POST', headers, body });
-  await response.text();
-  return response.status;
-}
+const publish = (id: string) => sendPublish(base(), id, SECRET);
 
-interface Status {
-  state: string;
-  builds: number;
-  current: { id: string };
-  lastBuild: { id: string; result: string; error?: string; events: number } | null;
-  queuedEvents: number;
-}
+type Status = StatusReply;
 
-async function status(): Promise<Status> {
-  const response = await fetch(`${base()}/webhooks/status`);
-  return (await response.json()) as Status;
-}
+const status = () => readStatus(base());
 
 /** Waits until no build is pending or running and `builds` builds have run. */
-async function settledAfter(builds: number): Promise<Status> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const now = await status();
-    if (now.builds >= builds && now.state !== 'building' && now.state !== 'waiting') return now;
-    if (Date.now() > deadline) throw new Error(`no settled status: ${JSON.stringify(now)}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
+const settledAfter = (builds: number) => settledAfterOn(base(), builds);
 
 const home = async () => (await fetch(`${base()}/`)).text();
 

@@ -11,36 +11,19 @@
  * `DIST_DIR=dist-x SANDBOX_PORT=N npx vitest run --project scale tests/scale/rebuild.test.ts`.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { TEST_ENV } from '../../scripts/lib/test-env.ts';
 import { startSandbox, type Sandbox } from '../../scripts/sandbox/server.ts';
-import { signContentfulRequest } from '../../src/server/webhooks/contentful.ts';
+import { sendPublish } from '../integration/helpers/rebuild.ts';
 import { freePort } from '../integration/helpers/redis.ts';
+import { autocannon, failuresOf, loadRequests, NO_FAILURES, pagesOf } from './helpers/load.ts';
 
 const DIST_DIR = process.env.DIST_DIR ?? TEST_ENV.DIST_DIR;
 const SANDBOX_PORT = Number(process.env.SANDBOX_PORT ?? TEST_ENV.SANDBOX_PORT);
 const SECRET = 'e'.repeat(64);
-
-/** The part of autocannon's API used here (the package ships no types). */
-interface AutocannonResult {
-  requests: { total: number };
-  errors: number;
-  timeouts: number;
-  non2xx: number;
-  '2xx': number;
-  statusCodeStats: Record<string, { count: number }>;
-}
-type Autocannon = (options: {
-  url: string;
-  connections: number;
-  duration: number;
-  requests: { path: string; headers?: Record<string, string> }[];
-}) => Promise<AutocannonResult>;
-const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
 let sandbox: Sandbox;
 let root = '';
@@ -71,38 +54,7 @@ async function settledAfter(builds: number, timeoutMs = 60_000): Promise<Status>
   }
 }
 
-async function publish(id: string): Promise<number> {
-  const body = JSON.stringify({ sys: { id, type: 'Entry' } });
-  const headers = signContentfulRequest({
-    method: 'POST',
-    path: '/webhooks/contentful',
-    headers: { 'X-Contentful-Topic': 'ContentManagement.Entry.publish' },
-    body,
-    secret: SECRET,
-    timestamp: Date.now(),
-  });
-  const response = await fetch(`${base}/webhooks/contentful`, { method: 'POST', headers, body });
-  await response.text();
-  return response.status;
-}
-
-/** A page of each kind, from the build itself. */
-function pagesOf(dist: string): string[] {
-  const client = path.join(dist, 'client');
-  const categories = readdirSync(path.join(client, 'c')).filter((name) => name.endsWith('.html'));
-  const category = `/c/${(categories[0] ?? 'x.html').slice(0, -5)}`;
-  const productDir = readdirSync(path.join(client, 'p'))[0] ?? '1';
-  const productFile = readdirSync(path.join(client, 'p', productDir))[0] ?? 'x.html';
-  const css = readdirSync(path.join(client, '_astro')).find((name) => name.endsWith('.css'));
-  return [
-    '/',
-    category,
-    `/p/${productDir}/${productFile.slice(0, -5)}`,
-    `${category}?sort=2`,
-    '/resultats-de-recherche/matelas',
-    `/_astro/${css ?? 'none.css'}`,
-  ];
-}
+const publish = (id: string) => sendPublish(base, id, SECRET);
 
 beforeAll(async () => {
   if (!existsSync(path.join(DIST_DIR, 'server', 'entry.mjs'))) {
@@ -164,11 +116,8 @@ describe('a rebuild under load', () => {
 
   test('a publish is built and swapped in while the shop is under load: 0 failed requests', async () => {
     const before = await status();
-    const pages = pagesOf(DIST_DIR).map((page) => ({
-      path: page,
-      headers: { 'accept-encoding': 'gzip, br', accept: 'text/html,*/*' },
-    }));
-    const load = autocannon({ url: base, connections: 16, duration: 14, requests: pages });
+    const requests = loadRequests(DIST_DIR);
+    const load = autocannon({ url: base, connections: 16, duration: 14, requests });
     await new Promise((resolve) => setTimeout(resolve, 2000));
     expect(await publish('entree-sous-charge')).toBe(202);
     const after = await settledAfter(before.builds + 1);
@@ -181,12 +130,7 @@ describe('a rebuild under load', () => {
     // The swap happened during the load (it ran 14 s; the build is a copy).
     expect(output).toContain(`[rebuild] ${after.current.id} is live`);
     expect(result.requests.total).toBeGreaterThan(1000);
-    expect({
-      errors: result.errors,
-      timeouts: result.timeouts,
-      non2xx: result.non2xx,
-      statuses: Object.keys(result.statusCodeStats),
-    }).toEqual({ errors: 0, timeouts: 0, non2xx: 0, statuses: ['200'] });
+    expect(failuresOf(result)).toEqual(NO_FAILURES);
   }, 90_000);
 
   test('a failed build keeps the release serving and the status says failed', async () => {

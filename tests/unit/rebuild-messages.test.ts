@@ -5,7 +5,12 @@
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { parseDrainMessage, parseEventMessage } from '../../src/server/rebuild/messages.ts';
+import {
+  isListenMessage,
+  isStandbyMessage,
+  parseDrainMessage,
+  parseEventMessage,
+} from '../../src/server/rebuild/messages.ts';
 import { isReleaseId, newReleaseId } from '../../src/server/rebuild/releases.ts';
 
 const event = {
@@ -14,6 +19,19 @@ const event = {
   id: 'abc',
   receivedAt: 1_700_000_000_000,
 };
+
+describe('a worker started ahead: standby, then listen', () => {
+  test('each message is its own type, nothing else', () => {
+    expect(isStandbyMessage({ type: 'serve:standby' })).toBe(true);
+    expect(isListenMessage({ type: 'serve:listen' })).toBe(true);
+    for (const other of [null, 'serve:listen', {}, { type: 'serve:drain' }, { type: 1 }]) {
+      expect(isStandbyMessage(other)).toBe(false);
+      expect(isListenMessage(other)).toBe(false);
+    }
+    expect(isStandbyMessage({ type: 'serve:listen' })).toBe(false);
+    expect(isListenMessage({ type: 'serve:standby' })).toBe(false);
+  });
+});
 
 describe('parseEventMessage', () => {
   test('an event message', () => {

@@ -19,7 +19,30 @@ export const WORKER_ENV = {
   statusFile: 'SERVE_STATUS_FILE',
   /** How many publishes the release has had (the render cache's generation). */
   generation: 'SERVE_GENERATION',
+  /**
+   * Set to '1': started ahead (a release another copy is about to point to). It loads
+   * everything, says `serve:standby`, and listens only once told `serve:listen`.
+   */
+  standby: 'SERVE_STANDBY',
 } as const;
+
+/** Worker → supervisor: a worker started ahead has loaded its release and waits to listen. */
+export interface StandbyMessage {
+  type: 'serve:standby';
+}
+
+/** Supervisor → worker started ahead: its release is live, take connections. */
+export interface ListenMessage {
+  type: 'serve:listen';
+}
+
+export function isStandbyMessage(message: unknown): boolean {
+  return z.object({ type: z.literal('serve:standby') }).safeParse(message).success;
+}
+
+export function isListenMessage(message: unknown): boolean {
+  return z.object({ type: z.literal('serve:listen') }).safeParse(message).success;
+}
 
 /** Worker → supervisor: an accepted webhook notification. */
 export interface EventMessage {

@@ -21,25 +21,49 @@
  * full build is right, or fails, or is gone, the batch gets a full build as before. A release
  * served without a kept build (a restart on an existing build) gets one from a warm-up full build
  * right after start; `fullBuildEveryMs` also runs a full build when the served one is older.
+ *
+ * Several copies, one build (`coordination`, with `REDIS_URL`): every copy's supervisor adds the
+ * events its workers accept to Redis, and the one copy holding the build lease
+ * (`coordination.ts`) builds or publishes for all of them, into the releases folder they share,
+ * then points `current.json` at the result. Every copy watches that pointer
+ * (`watchReleasePointer`): a new release gets its workers swapped in as above, a new publish
+ * count has them drop their cached renders. Only the holder prunes, keeping what any copy says
+ * it serves. Without Redis no copy builds (events wait here until it answers).
  */
 import cluster, { type Worker } from 'node:cluster';
-import { rm } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { oneLine } from '../../lib/server/failures.ts';
 import { runBuild, type KeptPublisher } from './builder.ts';
+import { copyName, createCoordination, type Coordination } from './coordination.ts';
 import { parsePublisherReply, publishableEdits } from './publish-edits.ts';
-import { parseEventMessage, WORKER_ENV, type DrainMessage } from './messages.ts';
 import {
+  isStandbyMessage,
+  parseEventMessage,
+  WORKER_ENV,
+  type DrainMessage,
+  type ListenMessage,
+} from './messages.ts';
+import {
+  copyStatusFile,
+  isSharedRelease,
   linkProjectModules,
   logFileOf,
   missingBuildFile,
   newReleaseId,
   pruneReleases,
+  CURRENT_FILE,
+  NEXT_FILE,
+  readReleasePointer,
   STATUS_FILE,
+  watchReleasePointer,
   writeCurrentRelease,
   writeJsonAtomic,
+  writeNextRelease,
   type Release,
+  type ReleasePointer,
 } from './releases.ts';
 import {
   createRebuildScheduler,
@@ -61,6 +85,11 @@ export interface RebuildSettings {
   publisher?: boolean;
   /** A full build runs when the served one is older than this (ms; 0 or unset: never). */
   fullBuildEveryMs?: number;
+  /**
+   * Several copies sharing `releasesDir` build once through Redis at `url` (`REDIS_URL`):
+   * `coordination.ts`. Each copy is named by this machine's name and its port.
+   */
+  coordination?: { url: string };
 }
 
 export interface SupervisorOptions {
@@ -107,11 +136,27 @@ export interface BuildRecord {
   log: string;
 }
 
+/** Several copies (`RebuildSettings.coordination`): which one builds. */
+export interface CopiesStatus {
+  /** This copy. */
+  name: string;
+  /** `builder`: it holds the build lease; `follower`: it serves what the builder publishes. */
+  role: 'builder' | 'follower';
+  /** The copy holding the lease, as last seen (null: none known). */
+  builder: string | null;
+  redis: 'reachable' | 'unreachable';
+  /** The last release published by another copy that this one could not switch to. */
+  switchFailed?: { id: string; error: string; at: string };
+}
+
 /** What `status.json` and `GET /webhooks/status` say. */
 export interface RebuildStatus {
   state: 'idle' | 'waiting' | 'building' | 'failed';
   rebuilds: boolean;
-  current: { id: string; builtAt: string; servingSince: string };
+  /** `generation`: the publishes into the release so far. */
+  current: { id: string; builtAt: string; servingSince: string; generation: number };
+  /** With several copies sharing the build (null: this copy builds alone). */
+  copies: CopiesStatus | null;
   lastBuild: BuildRecord | null;
   lastSuccess: { id: string; finishedAt: string } | null;
   queuedEvents: number;
@@ -136,6 +181,17 @@ export interface Supervisor {
 interface WorkerState {
   release: Release;
   phase: 'starting' | 'serving' | 'retiring';
+  /**
+   * Started ahead (`WORKER_ENV.standby`): `loading`, then `waiting` once it says so, until told
+   * to listen (`released`).
+   */
+  standby?: 'loading' | 'waiting' | 'released';
+}
+
+/** A worker just forked, and its start: resolves once it listens. */
+interface Forked {
+  worker: Worker;
+  listening: Promise<Worker>;
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -174,8 +230,12 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
   const releasesDir = path.resolve(options.releasesDir);
   const drainLimitMs = options.drainLimitMs ?? 30_000;
   const startLimitMs = options.startLimitMs ?? 60_000;
-  const statusFile = path.join(releasesDir, STATUS_FILE);
   const port = options.port === 0 ? await freePort(options.host) : options.port;
+  const shared = options.rebuild?.coordination ?? null;
+  const name = shared === null ? null : copyName(os.hostname(), port);
+  // Copies sharing the folder each say their own status.
+  const statusFile =
+    name === null ? path.join(releasesDir, STATUS_FILE) : copyStatusFile(releasesDir, name);
   const states = new Map<Worker, WorkerState>();
   const abort = new AbortController();
   let current: Release = { ...options.initial, dir: path.resolve(options.initial.dir) };
@@ -185,18 +245,59 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
   let lastBuild: BuildRecord | null = null;
   let lastSuccess: RebuildStatus['lastSuccess'] = null;
   let scheduler: RebuildScheduler | null = null;
+  let coordination: Coordination | null = null;
   let recentCrashes: number[] = [];
+  /** The release a build is writing (not pruned meanwhile). */
+  let building: string | null = null;
+  // Several copies publish only into the release they all share.
+  const keepInitial =
+    options.rebuild?.publisher === true &&
+    (shared === null || isSharedRelease(releasesDir, current));
   /** The kept build of the current release (to publish edits into it), when there is one. */
   let kept: { releaseId: string; publisher: KeptPublisher } | null =
-    options.initialPublisher && options.rebuild?.publisher === true
+    options.initialPublisher && keepInitial
       ? { releaseId: options.initial.id, publisher: options.initialPublisher }
       : null;
   if (kept === null) options.initialPublisher?.stop();
   /** Publishes into the current release so far: its render cache generation. */
   let publishes = 0;
   let requestIds = 0;
+  const pointerKey = (pointer: ReleasePointer) =>
+    `${pointer.release.id}#${String(pointer.generation)}`;
+  // The pointer's publish count carries over a restart on its release.
+  const atStart = options.rebuild === null ? null : await readReleasePointer(releasesDir);
+  const startPointer = atStart !== null && !('problem' in atStart) ? atStart : null;
+  if (startPointer?.release.id === current.id) publishes = startPointer.generation;
+  /** The pointer this copy acted on: the one at start, then each written or followed. */
+  let seenPointer = startPointer === null ? null : pointerKey(startPointer);
+  /** The same for `next.json` (several copies): a release to start workers on ahead. */
+  let seenNext: string | null = null;
+  if (shared !== null) {
+    const next = await readReleasePointer(releasesDir, NEXT_FILE);
+    if (next !== null && !('problem' in next)) seenNext = pointerKey(next);
+  }
+  let switchFailed: { key: string; id: string; error: string; at: number } | null = null;
 
   cluster.setupPrimary({ exec: options.workerExec, args: [], silent: false });
+
+  const copiesStatus = (): CopiesStatus | null => {
+    if (coordination === null || name === null) return null;
+    return {
+      name,
+      role: coordination.holds() ? 'builder' : 'follower',
+      builder: coordination.holder(),
+      redis: coordination.reachable() ? 'reachable' : 'unreachable',
+      ...(switchFailed === null
+        ? {}
+        : {
+            switchFailed: {
+              id: switchFailed.id,
+              error: switchFailed.error,
+              at: iso(switchFailed.at),
+            },
+          }),
+    };
+  };
 
   const status = (): RebuildStatus => {
     const snapshot = scheduler?.snapshot();
@@ -205,7 +306,13 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
     return {
       state: phase !== 'idle' ? phase : lastBuild?.result === 'failed' ? 'failed' : 'idle',
       rebuilds: options.rebuild !== null,
-      current: { id: current.id, builtAt: iso(current.builtAt), servingSince: iso(servingSince) },
+      current: {
+        id: current.id,
+        builtAt: iso(current.builtAt),
+        servingSince: iso(servingSince),
+        generation: publishes,
+      },
+      copies: copiesStatus(),
       lastBuild,
       lastSuccess,
       queuedEvents: snapshot?.pending ?? 0,
@@ -235,35 +342,80 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
     });
   };
 
-  const workerEnv = (release: Release, assetDirs: string[]): NodeJS.ProcessEnv => ({
+  const workerEnv = (
+    release: Release,
+    assetDirs: string[],
+    generation: number,
+    standby: boolean,
+  ): NodeJS.ProcessEnv => ({
     [WORKER_ENV.role]: '1',
+    ...(standby ? { [WORKER_ENV.standby]: '1' } : {}),
     [WORKER_ENV.distDir]: release.dir,
     [WORKER_ENV.assetDirs]: JSON.stringify(assetDirs),
     ...(options.rebuild === null ? {} : { [WORKER_ENV.statusFile]: statusFile }),
-    [WORKER_ENV.generation]: String(release.id === current.id ? publishes : 0),
+    [WORKER_ENV.generation]: String(generation),
     PORT: String(port),
     HOST: options.host,
   });
 
+  // Events accepted before the coordination starts (it starts once the first workers listen).
+  const early: RebuildEvent[] = [];
   const onMessage = (message: unknown) => {
     const parsed = parseEventMessage(message);
     if (parsed === null || scheduler === null || closing) return;
     const { event } = parsed;
-    log(
-      `[rebuild] ${event.source} ${oneLine(event.topic)} ${oneLine(event.id)}: rebuild scheduled`,
-    );
-    scheduler.notify(event);
+    const what = `${event.source} ${oneLine(event.topic)} ${oneLine(event.id)}`;
+    if (shared === null) {
+      log(`[rebuild] ${what}: rebuild scheduled`);
+      scheduler.notify(event);
+      return;
+    }
+    log(`[rebuild] ${what}: rebuild scheduled (by the copy holding the build lease)`);
+    if (coordination === null) early.push(event);
+    else coordination.push(event);
   };
 
-  /** Forks a worker on `release`; resolves once it listens. */
-  const fork = (release: Release, assetDirs: string[]): Promise<Worker> => {
-    const worker = cluster.fork(workerEnv(release, assetDirs));
-    states.set(worker, { release, phase: 'starting' });
-    worker.on('message', onMessage);
+  /** Tells a worker started ahead to listen (at once, or once it has loaded its release). */
+  const letListen = (worker: Worker) => {
+    const state = states.get(worker);
+    if (state?.standby === undefined || state.standby === 'released') return;
+    const wasWaiting = state.standby === 'waiting';
+    state.standby = 'released';
+    if (!wasWaiting) return;
+    const message: ListenMessage = { type: 'serve:listen' };
+    try {
+      worker.send(message);
+    } catch {
+      // It is gone: its start fails, and the swap with it.
+    }
+  };
+
+  /**
+   * Forks a worker on `release` (its render cache at `generation`); `listening` resolves once it
+   * listens. `standby`: it waits to listen until `letListen`.
+   */
+  const fork = (
+    release: Release,
+    assetDirs: string[],
+    generation: number,
+    standby = false,
+  ): Forked => {
+    const worker = cluster.fork(workerEnv(release, assetDirs, generation, standby));
+    states.set(worker, { release, phase: 'starting', ...(standby ? { standby: 'loading' } : {}) });
+    worker.on('message', (message: unknown) => {
+      const state = states.get(worker);
+      if (state?.standby !== undefined && isStandbyMessage(message)) {
+        const released = state.standby === 'released';
+        state.standby = 'waiting';
+        if (released) letListen(worker);
+        return;
+      }
+      onMessage(message);
+    });
     worker.once('exit', (code, signal) => {
       onExit(worker, code, signal);
     });
-    return new Promise((resolve, reject) => {
+    const listening = new Promise<Worker>((resolve, reject) => {
       const timer = setTimeout(() => {
         worker.off('listening', onListening);
         worker.process.kill('SIGKILL');
@@ -281,6 +433,7 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
         reject(new Error(`exited (${signal || String(code)}) before it listened`));
       });
     });
+    return { worker, listening };
   };
 
   /** Tells a worker to finish its connections and exit; killed past the limit. */
@@ -306,16 +459,31 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
     }, limitMs + 5_000).unref();
   };
 
+  /** The releases this copy needs: the current, the previous, those its workers run. */
+  const releasesUsed = (): Set<string> => {
+    const used = new Set([current.id, ...(previous ? [previous.id] : [])]);
+    if (building !== null) used.add(building);
+    for (const state of states.values()) used.add(state.release.id);
+    return used;
+  };
+
   /**
-   * Deletes the releases no one needs: all but the current, the previous and those a worker
-   * still runs (a draining worker keeps its release until it exits, then this runs again).
+   * Deletes the releases no one needs: all but the current, the previous, the one being built
+   * and those a worker still runs (a draining worker keeps its release until it exits, then
+   * this runs again). With several copies, only the holder of the build lease prunes, and it
+   * keeps what every copy says it uses.
    */
   let pruning: Promise<void> = Promise.resolve();
   const pruneUnused = (): Promise<void> => {
     if (options.rebuild === null) return pruning;
     pruning = pruning.then(async () => {
-      const keep = new Set([current.id, ...(previous ? [previous.id] : [])]);
-      for (const state of states.values()) keep.add(state.release.id);
+      const keep = releasesUsed();
+      if (coordination !== null) {
+        if (!coordination.holds()) return;
+        const elsewhere = await coordination.releasesInUse();
+        if (elsewhere === null) return; // Redis cannot say: nothing goes
+        for (const id of elsewhere) keep.add(id);
+      }
       await pruneReleases(releasesDir, keep).catch((pruneError: unknown) => {
         logError(`[rebuild] could not prune old releases: ${String(pruneError)}`);
       });
@@ -339,8 +507,8 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
     setTimeout(() => {
       if (closing) return;
       const release = current;
-      fork(release, previous ? [path.join(previous.dir, 'client')] : [])
-        .then((replacement) => {
+      fork(release, previous ? [path.join(previous.dir, 'client')] : [], publishes)
+        .listening.then((replacement) => {
           // The release changed while it started: it is not needed any more.
           if (release.id !== current.id) retire(replacement, [path.join(current.dir, 'client')]);
         })
@@ -350,12 +518,52 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
     }, delay).unref();
   };
 
-  /** Starts the workers of `release` and retires the others; throws when they do not start. */
-  const swapTo = async (release: Release) => {
+  /**
+   * Workers started ahead on the release another copy is about to point `current.json` to
+   * (`next.json`): loaded, not listening, so the switch is at once.
+   */
+  let ahead: { release: Release; generation: number; started: Forked[] } | null = null;
+  const dropAhead = () => {
+    if (ahead === null) return;
+    for (const { worker } of ahead.started) {
+      if (states.get(worker)?.phase === 'starting') worker.process.kill('SIGTERM');
+    }
+    ahead = null;
+  };
+  const startAhead = (pointer: ReleasePointer) => {
+    dropAhead();
     const fallback = [path.join(current.dir, 'client')];
-    const started = await Promise.allSettled(
-      Array.from({ length: options.workers }, () => fork(release, fallback)),
+    const started = Array.from({ length: options.workers }, () =>
+      fork(pointer.release, fallback, pointer.generation, true),
     );
+    // A failure shows at the swap that uses them.
+    for (const { listening } of started) listening.catch(() => undefined);
+    ahead = { ...pointer, started };
+    log(
+      `[rebuild] ${pointer.release.id} is about to go live (another copy): its workers start ahead`,
+    );
+  };
+
+  /**
+   * Starts the workers of `release` (after `generation` publishes), or lets those started ahead
+   * listen, and retires the others; throws when they do not start.
+   */
+  const swapTo = async (release: Release, generation: number) => {
+    const fallback = [path.join(current.dir, 'client')];
+    const startedAhead = ahead?.release.id === release.id ? ahead : null;
+    if (startedAhead === null) dropAhead();
+    ahead = null;
+    const starting =
+      startedAhead === null
+        ? Array.from(
+            { length: options.workers },
+            () => fork(release, fallback, generation).listening,
+          )
+        : startedAhead.started.map(({ worker, listening }) => {
+            letListen(worker);
+            return listening;
+          });
+    const started = await Promise.allSettled(starting);
     const failure = started.find((result) => result.status === 'rejected');
     if (failure) {
       // The ones that listen may have taken connections: let them finish those.
@@ -366,12 +574,141 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
     }
     previous = current;
     current = release;
+    publishes = generation;
     servingSince = Date.now();
+    // Started ahead with another publish count: they drop what they would have cached.
+    if (startedAhead !== null && startedAhead.generation !== generation) purgeWorkers();
     const newAssets = [path.join(release.dir, 'client')];
     for (const [worker, state] of states) {
       if (state.release.id !== release.id) retire(worker, newAssets);
     }
   };
+
+  /** The workers of the current release forget their cached renders (a publish). */
+  const purgeWorkers = () => {
+    for (const [worker, state] of states) {
+      if (state.release.id !== current.id) continue;
+      try {
+        worker.send({ type: 'render-cache:purge', generation: publishes });
+      } catch {
+        // It is exiting: its renders go with it.
+      }
+    }
+  };
+
+  // Swaps, publishes and pointer writes one at a time: a release published by another copy
+  // and this copy's own build never swap at once.
+  let exclusive: Promise<unknown> = Promise.resolve();
+  const serially = <T>(task: () => Promise<T>): Promise<T> => {
+    const result = exclusive.then(task, task);
+    exclusive = result.catch(() => undefined);
+    return result;
+  };
+
+  /**
+   * Points `current.json` at what this copy now serves: the release restarts resume, and the
+   * other copies follow. With several copies, only while this one holds the build lease.
+   */
+  const pointAt = async (release: Release, generation: number) => {
+    if (!isSharedRelease(releasesDir, release)) return;
+    if (coordination !== null && !coordination.holds()) {
+      logError(
+        `[rebuild] ${release.id} (publish ${String(generation)}) is served here only: the build lease was lost, another copy builds`,
+      );
+      return;
+    }
+    try {
+      await writeCurrentRelease(releasesDir, release, generation);
+      seenPointer = pointerKey({ release, generation });
+    } catch (error) {
+      logError(
+        `[rebuild] could not point ${releasesDir}/current.json at ${release.id}: ${String(error)}`,
+      );
+    }
+  };
+
+  /** A pointer file, read; a problem is logged once (until it changes) and gives null. */
+  const lastProblems = new Map<string, string>();
+  const readPointer = async (file: typeof CURRENT_FILE | typeof NEXT_FILE) => {
+    const read = await readReleasePointer(releasesDir, file);
+    if (read === null || !('problem' in read)) {
+      lastProblems.delete(file);
+      return read;
+    }
+    if (lastProblems.get(file) !== read.problem) {
+      logError(`[rebuild] ${read.problem}: not followed`);
+    }
+    lastProblems.set(file, read.problem);
+    return null;
+  };
+
+  /**
+   * Acts on `current.json` when another copy changed it: a new release gets this copy's workers
+   * swapped in (no request fails), a new publish count has them drop their cached renders. A
+   * release that does not start here leaves the current one serving, tried again in 30 s.
+   * Before that, a newer release in `next.json` gets its workers started ahead.
+   */
+  const follow = async () => {
+    if (closing) return;
+    const next = await readPointer(NEXT_FILE);
+    // The builder's swap failed (it removed next.json): the workers started ahead go.
+    if (ahead !== null && ahead.release.id !== next?.release.id) dropAhead();
+    if (next !== null && pointerKey(next) !== seenNext) {
+      seenNext = pointerKey(next);
+      const newer = next.release.id !== current.id && next.release.builtAt > current.builtAt;
+      if (newer && ahead?.release.id !== next.release.id) startAhead(next);
+    }
+    const read = await readPointer(CURRENT_FILE);
+    if (read === null) return;
+    const key = pointerKey(read);
+    if (key === seenPointer) return;
+    const { release, generation } = read;
+    if (release.id === current.id) {
+      seenPointer = key;
+      if (generation === publishes) return;
+      publishes = generation;
+      purgeWorkers();
+      log(
+        `[rebuild] ${current.id}: publish ${String(generation)} by another copy, cached renders dropped`,
+      );
+      writeStatus();
+      return;
+    }
+    if (switchFailed?.key === key && Date.now() - switchFailed.at < 30_000) return;
+    const started = Date.now();
+    try {
+      await swapTo(release, generation);
+    } catch (error) {
+      const why = oneLine(error instanceof Error ? error.message : String(error));
+      switchFailed = { key, id: release.id, error: why, at: Date.now() };
+      logError(
+        `[rebuild] could not switch to ${release.id} (built by another copy): ${why}; still serving ${current.id}`,
+      );
+      setTimeout(requestFollow, 30_000).unref();
+      writeStatus();
+      return;
+    }
+    seenPointer = key;
+    switchFailed = null;
+    // A kept build publishes into the release it made, which is not served any more.
+    kept?.publisher.stop();
+    kept = null;
+    log(
+      `[rebuild] ${release.id} is live: switched in ${seconds(Date.now() - started)} (built by another copy)`,
+    );
+    writeStatus();
+  };
+  let followQueued = false;
+  function requestFollow() {
+    if (followQueued || closing) return;
+    followQueued = true;
+    void serially(async () => {
+      followQueued = false;
+      await follow();
+    }).catch((error: unknown) => {
+      logError(`[rebuild] could not follow current.json: ${String(error)}`);
+    });
+  }
 
   const describeBatch = (batch: RebuildBatch) => {
     const { first } = batch;
@@ -386,6 +723,8 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
   const publish = async (batch: RebuildBatch): Promise<boolean> => {
     const edits = batch.complete ? publishableEdits(batch.events) : null;
     if (edits === null || kept?.releaseId !== current.id) return false;
+    // Several copies: only into the release they all serve.
+    if (coordination !== null && !isSharedRelease(releasesDir, current)) return false;
     if (!kept.publisher.alive()) {
       kept = null;
       return false;
@@ -418,11 +757,8 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
       return false;
     }
     publishes += 1;
-    for (const [worker, state] of states) {
-      if (state.release.id === current.id) {
-        worker.send({ type: 'render-cache:purge', generation: publishes });
-      }
-    }
+    purgeWorkers();
+    await pointAt(current, publishes);
     lastBuild = {
       ...lastBuild,
       finishedAt: iso(finished),
@@ -441,7 +777,7 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
   const build = async (batch: RebuildBatch): Promise<BuildOutcome> => {
     const settings = options.rebuild;
     if (settings === null) return { ok: false, error: 'rebuilds are off' };
-    if (await publish(batch)) return { ok: true };
+    if (await serially(() => publish(batch))) return { ok: true };
     const started = Date.now();
     const id = newReleaseId(started);
     const dir = path.join(releasesDir, id);
@@ -454,6 +790,7 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
       events: batch.count,
       log: logFile,
     };
+    building = id;
     writeStatus();
     log(`[rebuild] building ${id} (${describeBatch(batch)})`);
     const command = 'shell' in settings.command ? settings.command : [...settings.command, dir];
@@ -480,14 +817,34 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
       ...(options.target === undefined ? {} : { target: options.target }),
     };
     if (error === null && closing) error = 'stopped (server shutting down)';
+    if (error === null && coordination !== null && !(await coordination.confirm())) {
+      error = 'another copy took the build lease meanwhile: it builds for every copy';
+    }
     if (error === null) {
       try {
-        await swapTo(release);
+        await serially(async () => {
+          if (coordination !== null) {
+            // The other copies start its workers while this one does.
+            await writeNextRelease(releasesDir, release).catch((nextError: unknown) => {
+              logError(`[rebuild] could not write ${NEXT_FILE}: ${String(nextError)}`);
+            });
+            seenNext = pointerKey({ release, generation: 0 });
+          }
+          try {
+            await swapTo(release, 0);
+          } catch (swapError) {
+            // The other copies drop the workers they started ahead on it.
+            if (coordination !== null) await rm(path.join(releasesDir, NEXT_FILE), { force: true });
+            throw swapError;
+          }
+          await pointAt(release, 0);
+        });
       } catch (swapError) {
         inUse = true; // its workers may still be draining: pruned later
         error = `the new release did not start: ${swapError instanceof Error ? swapError.message : String(swapError)}`;
       }
     }
+    building = null;
     const finished = Date.now();
     if (error !== null) {
       builtPublisher?.stop();
@@ -507,8 +864,6 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
     }
     kept?.publisher.stop();
     kept = builtPublisher === null ? null : { releaseId: id, publisher: builtPublisher };
-    publishes = 0;
-    await writeCurrentRelease(releasesDir, release);
     await pruneUnused();
     lastBuild = {
       ...lastBuild,
@@ -524,6 +879,26 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
     return { ok: true };
   };
 
+  /**
+   * A batch for the scheduler. With several copies: only while this copy holds the build lease
+   * (else the holder, reading the same events from Redis, builds them), and once done, the
+   * events it covered are recorded as built (a copy taking the lease later reads on from there).
+   */
+  const buildBatch = async (batch: RebuildBatch): Promise<BuildOutcome> => {
+    if (coordination === null) return build(batch);
+    // What the batch covers: every event read so far (the scheduler took them all, just now).
+    const upto = coordination.position();
+    if (!(await coordination.confirm())) {
+      log(`[rebuild] ${describeBatch(batch)}: not built here, another copy holds the build lease`);
+      return { ok: true };
+    }
+    try {
+      return await build(batch);
+    } finally {
+      if (upto !== null) await coordination.built(upto);
+    }
+  };
+
   if (options.rebuild !== null) {
     await linkProjectModules(
       releasesDir,
@@ -531,14 +906,16 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
     );
     scheduler = createRebuildScheduler({
       debounceMs: options.rebuild.debounceMs,
-      build,
+      build: buildBatch,
       onChange: writeStatus,
     });
   }
 
   // The first workers: the server does not start without them.
   try {
-    await Promise.all(Array.from({ length: options.workers }, () => fork(current, [])));
+    await Promise.all(
+      Array.from({ length: options.workers }, () => fork(current, [], publishes).listening),
+    );
   } catch (error) {
     closing = true;
     for (const worker of states.keys()) worker.process.kill('SIGKILL');
@@ -554,8 +931,41 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
     log(`[rebuild] a full build (${topic}: ${id})`);
     scheduler?.notify({ source: 'supervisor', topic, id, receivedAt: Date.now() });
   };
-  if (options.rebuild?.publisher === true && kept === null) {
-    fullBuildFor('warm-up', `kept build to publish edits into ${current.id}`);
+  const warmUp = () => {
+    if (options.rebuild?.publisher === true && kept === null) {
+      fullBuildFor('warm-up', `kept build to publish edits into ${current.id}`);
+    }
+  };
+
+  let stopFollowing: (() => void) | null = null;
+  if (shared !== null && name !== null && scheduler !== null) {
+    const localScheduler = scheduler;
+    await mkdir(releasesDir, { recursive: true });
+    coordination = createCoordination({
+      url: shared.url,
+      name,
+      onEvent: (event) => {
+        localScheduler.notify(event);
+      },
+      onLease: (held) => {
+        if (held) warmUp();
+        else {
+          // Another copy builds and publishes now, with its own kept build.
+          kept?.publisher.stop();
+          kept = null;
+        }
+        writeStatus();
+      },
+      onChange: writeStatus,
+      inUse: () => [...releasesUsed()],
+      log,
+      logError,
+    });
+    for (const event of early.splice(0)) coordination.push(event);
+    stopFollowing = watchReleasePointer(releasesDir, requestFollow);
+    writeStatus();
+  } else {
+    warmUp();
   }
   const every = options.rebuild?.fullBuildEveryMs ?? 0;
   const schedule =
@@ -564,6 +974,7 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
           () => {
             const snapshot = scheduler?.snapshot();
             if (closing || snapshot?.phase !== 'idle') return;
+            if (coordination !== null && !coordination.holds()) return;
             if (Date.now() - current.builtAt >= every) {
               fullBuildFor(
                 'schedule',
@@ -589,9 +1000,12 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
       if (closing) return;
       closing = true;
       if (schedule) clearInterval(schedule);
+      stopFollowing?.();
       abort.abort();
       kept?.publisher.stop();
       await scheduler?.stop();
+      // The lease goes at once: another copy builds from now on.
+      await coordination?.close();
       const exits = [...states.keys()].map(
         (worker) =>
           new Promise<void>((resolve) => {

@@ -6,7 +6,8 @@
  * cannot be reached within `connectTimeoutMs`, every call fails with a `StoreUnavailableError`
  * naming the address (never its password), and the next call tries again. Once connected, a
  * lost connection is retried with backoff while calls fail at once (no queue of commands
- * waiting for a Redis that may not come back).
+ * waiting for a Redis that may not come back). `connectRedis` is that connection alone, for the
+ * other users of Redis (the rebuild coordination of several copies, `src/server/rebuild/`).
  */
 import { createClient, RESP_TYPES } from 'redis';
 import type { SharedStore } from './types.ts';
@@ -31,7 +32,8 @@ local count = redis.call('INCR', KEYS[1])
 if redis.call('PTTL', KEYS[1]) < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 return count`;
 
-const DELETE_IF_EQUALS = `
+/** Compare-and-delete: `DEL KEYS[1]` only while it holds `ARGV[1]` (1 when deleted). */
+export const DELETE_IF_EQUALS = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0`;
 
@@ -55,7 +57,46 @@ export function isRedisUrl(url: string): boolean {
   return (protocol === 'redis:' || protocol === 'rediss:') && hostname !== '';
 }
 
-export function createRedisStore(options: RedisStoreOptions): SharedStore {
+/** What a connection says when Redis goes away and comes back (default: one `[store]` line). */
+export interface RedisOutageLog {
+  /** Once per outage, with the reason naming the address (never its password). */
+  down(message: string): void;
+  up(address: string): void;
+}
+
+/** The client of `connectRedis`: calls fail at once while disconnected (no offline queue). */
+function newClient(
+  url: string,
+  connectTimeout: number,
+  reconnectStrategy: (retries: number, cause: Error) => number | Error,
+) {
+  return createClient({
+    url,
+    disableOfflineQueue: true,
+    socket: { connectTimeout, reconnectStrategy },
+  });
+}
+
+/** A node-redis client with the shop's connection policy (`connectRedis`). */
+export type RedisClient = ReturnType<typeof newClient>;
+
+export interface RedisConnection {
+  /** The client; use it through `run`, which connects first and fails fast when Redis is away. */
+  readonly client: RedisClient;
+  /** The address without its password, for messages. */
+  readonly address: string;
+  run<T>(command: (client: RedisClient) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+/**
+ * A connection to Redis at `url` with the policy of every user of Redis here: connected at
+ * creation, calls failing at once (`StoreUnavailableError`) while it is away instead of
+ * queueing, retried with backoff, one log line per outage.
+ */
+export function connectRedis(
+  options: RedisStoreOptions & { outageLog?: RedisOutageLog },
+): RedisConnection {
   if (!isRedisUrl(options.url)) {
     throw new StoreUnavailableError(
       `REDIS_URL must be redis://host:port or rediss://host:port, not ${redactRedisUrl(options.url)}`,
@@ -63,6 +104,14 @@ export function createRedisStore(options: RedisStoreOptions): SharedStore {
   }
   const address = redactRedisUrl(options.url);
   const connectTimeoutMs = options.connectTimeoutMs ?? 5_000;
+  const outageLog: RedisOutageLog = options.outageLog ?? {
+    down: (message) => {
+      log.error(`[store] ${message}`);
+    },
+    up: (at) => {
+      log.warn(`[store] Redis at ${at} is reachable again`);
+    },
+  };
   let connected = false;
   let attemptStarted = 0;
   let down = false;
@@ -73,30 +122,19 @@ export function createRedisStore(options: RedisStoreOptions): SharedStore {
       `Redis at ${address} is unreachable (${cause instanceof Error ? cause.message : String(cause)}): start it, fix REDIS_URL, or unset REDIS_URL to keep the state in a local file`,
     );
 
-  const client = createClient({
-    url: options.url,
-    // While disconnected, calls fail at once instead of waiting in a queue.
-    disableOfflineQueue: true,
-    socket: {
-      connectTimeout: Math.min(connectTimeoutMs, 5_000),
-      reconnectStrategy: (retries, cause) => {
-        if (!connected && Date.now() - attemptStarted >= connectTimeoutMs) {
-          return unreachable(cause);
-        }
-        return Math.min(50 * 2 ** retries, 2_000);
-      },
-    },
+  const client = newClient(options.url, Math.min(connectTimeoutMs, 5_000), (retries, cause) => {
+    if (!connected && Date.now() - attemptStarted >= connectTimeoutMs) return unreachable(cause);
+    return Math.min(50 * 2 ** retries, 2_000);
   });
-  const binary = client.withTypeMapping({ [RESP_TYPES.BLOB_STRING]: Buffer });
 
   client.on('error', (error: unknown) => {
     // One line per outage, not one per retry.
     if (down || closed) return;
     down = true;
-    log.error(`[store] ${unreachable(error).message}`);
+    outageLog.down(unreachable(error).message);
   });
   client.on('ready', () => {
-    if (down) log.warn(`[store] Redis at ${address} is reachable again`);
+    if (down) outageLog.up(address);
     down = false;
     connected = true;
   });
@@ -117,14 +155,27 @@ export function createRedisStore(options: RedisStoreOptions): SharedStore {
   // Connect now, so a wrong REDIS_URL shows in the log at startup; callers see the error.
   connect().catch(() => undefined);
 
-  const ready = async (): Promise<void> => {
-    if (closed) throw new StoreUnavailableError('The store is closed');
-    await (connecting ?? connect());
+  return {
+    client,
+    address,
+    async run(command) {
+      if (closed) throw new StoreUnavailableError('The store is closed');
+      await (connecting ?? connect());
+      return command(client);
+    },
+    async close() {
+      closed = true;
+      if (client.isOpen) await client.close();
+      else if (connecting !== undefined) client.destroy();
+    },
   };
-  const run = async <T>(command: () => Promise<T>): Promise<T> => {
-    await ready();
-    return command();
-  };
+}
+
+export function createRedisStore(options: RedisStoreOptions): SharedStore {
+  const connection = connectRedis(options);
+  const { client } = connection;
+  const binary = client.withTypeMapping({ [RESP_TYPES.BLOB_STRING]: Buffer });
+  const run = <T>(command: () => Promise<T>): Promise<T> => connection.run(command);
 
   return {
     kind: 'redis',
@@ -160,10 +211,6 @@ export function createRedisStore(options: RedisStoreOptions): SharedStore {
         async () =>
           Number(await client.eval(DELETE_IF_EQUALS, { keys: [key], arguments: [value] })) === 1,
       ),
-    async close() {
-      closed = true;
-      if (client.isOpen) await client.close();
-      else if (connecting !== undefined) client.destroy();
-    },
+    close: () => connection.close(),
   };
 }

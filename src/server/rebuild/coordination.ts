@@ -1,0 +1,543 @@
+/**
+ * Several copies, one build: with `REDIS_URL` set, the supervisors of every server copy
+ * (`supervisor.ts`, one per `npm start` / `npm run serve`) share their rebuild work through
+ * Redis, so a webhook reaching any copy gives one build that every copy serves.
+ *
+ * - Events: a copy that accepts a webhook adds it to the stream `rebuild:events` (bounded,
+ *   `MAXLEN ~ 10000`). While Redis is away, it keeps them here (at most `BACKLOG_MAX`; past
+ *   that, it asks for a full build) and adds them once Redis answers.
+ * - The lease: one copy at a time holds `rebuild:lease` (`SET NX PX`, a random token and the
+ *   copy's name), renews it every `leaseEveryMs` (compare-and-expire) and frees it on close
+ *   (compare-and-delete). Only the holder reads the stream and builds or publishes. A holder
+ *   that stops renewing (dead, or cut from Redis) loses it when it expires, and counts itself
+ *   out a second earlier (`holds()`), so two copies never both believe they hold it.
+ * - The cursor: `rebuild:cursor` is the stream position the last finished build covered; the
+ *   holder moves it (only while the lease is its own, in one script). A copy taking the lease
+ *   reads on from there, so the events a dead holder had read but not built are built; when
+ *   some of them were trimmed away, it asks for a full build.
+ * - Releases in use: each copy says which releases it serves or drains (`rebuild:copy:{name}`,
+ *   listed in `rebuild:copies`, expiring when the copy stops saying it), and the holder keeps
+ *   those when it prunes.
+ *
+ * The release pointer itself is a file, `current.json` in the shared releases folder
+ * (`releases.ts`): the holder writes it, the others follow it. Everything read back from Redis
+ * is checked: a bad value is logged once and ignored.
+ */
+import { randomBytes } from 'node:crypto';
+import * as z from 'zod';
+import { oneLine } from '../../lib/server/failures.ts';
+import {
+  connectRedis,
+  DELETE_IF_EQUALS,
+  type RedisClient,
+  type RedisConnection,
+} from '../../lib/server/store/redis.ts';
+import { isReleaseId } from './releases.ts';
+import type { RebuildEvent } from './scheduler.ts';
+
+export const KEYS = {
+  lease: 'rebuild:lease',
+  events: 'rebuild:events',
+  cursor: 'rebuild:cursor',
+  copies: 'rebuild:copies',
+  copy: (name: string) => `rebuild:copy:${name}`,
+} as const;
+
+/** Events the stream keeps (roughly: trimmed by whole blocks). */
+export const STREAM_MAX = 10_000;
+/** Events a copy keeps while Redis is away; past that, one full build covers them. */
+export const BACKLOG_MAX = 1_000;
+/** Lifetime of the stream and the cursor after their last write. */
+const KEEP_MS = 30 * 24 * 3_600_000;
+/** Stream entries read at once. */
+const READ_COUNT = 500;
+
+/** Renews the lease while it holds this copy's value (1), else 0. */
+const RENEW = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  return 1
+end
+return 0`;
+
+/** Moves the cursor while the lease holds this copy's value (1), else 0. */
+const MOVE_CURSOR = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[3])
+  return 1
+end
+return 0`;
+
+/** Adds an event to the bounded stream and keeps the stream alive; returns its id. */
+const ADD_EVENT = `
+local id = redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], '*', 'event', ARGV[2])
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+return id`;
+
+/** A copy's name: where it runs and its port, in characters safe in a file name and a key. */
+export function copyName(host: string, port: number): string {
+  const safe = host.replace(/[^A-Za-z0-9.-]/g, '_').slice(0, 80) || 'copy';
+  return `${safe}-${String(port)}`;
+}
+
+const NAME = /^[A-Za-z0-9._-]{1,100}$/;
+const TOKEN = /^[0-9a-f]{32}$/;
+const STREAM_ID = /^\d{1,20}-\d{1,20}$/;
+
+export function isStreamId(value: unknown): value is string {
+  return typeof value === 'string' && STREAM_ID.test(value);
+}
+
+/** The lease's value: `{token} {copy name}`. */
+export function leaseValue(token: string, name: string): string {
+  return `${token} ${name}`;
+}
+
+/** The holder named by a lease value, or null when it is not one. */
+export function parseLeaseValue(value: unknown): { token: string; name: string } | null {
+  if (typeof value !== 'string') return null;
+  const [token = '', name = '', ...rest] = value.split(' ');
+  if (rest.length > 0 || !TOKEN.test(token) || !NAME.test(name)) return null;
+  return { token, name };
+}
+
+const eventSchema = z.object({
+  source: z.enum(['contentful', 'bigcommerce', 'supervisor']),
+  topic: z.string().max(100),
+  id: z.string().max(100),
+  receivedAt: z.number(),
+});
+
+/** One stream entry as node-redis gives it (`{ id, message: { event } }`), checked. */
+export function parseStreamEntry(entry: unknown): { id: string; event: RebuildEvent } | null {
+  if (typeof entry !== 'object' || entry === null) return null;
+  const { id, message } = entry as { id?: unknown; message?: unknown };
+  if (!isStreamId(id) || typeof message !== 'object' || message === null) return null;
+  const text = (message as { event?: unknown }).event;
+  if (typeof text !== 'string' || text.length > 2_000) return null;
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  const parsed = eventSchema.safeParse(json);
+  return parsed.success ? { id, event: parsed.data } : null;
+}
+
+/** The releases a copy says it uses (JSON array of release ids), or null when not that. */
+export function parseCopyUses(value: unknown): string[] | null {
+  if (typeof value !== 'string' || value.length > 10_000) return null;
+  let json: unknown;
+  try {
+    json = JSON.parse(value);
+  } catch {
+    return null;
+  }
+  const parsed = z.array(z.string().max(100)).max(50).safeParse(json);
+  if (!parsed.success) return null;
+  return parsed.data.filter((id) => isReleaseId(id));
+}
+
+/**
+ * The events a copy could not add while Redis was away, oldest first, at most `max`; past that
+ * the oldest go and `lost` says so (the holder then builds in full).
+ */
+export interface Backlog {
+  add(event: RebuildEvent): void;
+  /** The next one to add to Redis: a full-build request first when events were lost. */
+  peek(): RebuildEvent | null;
+  /** The one `peek` gave was added. */
+  shift(): void;
+  readonly size: number;
+}
+
+export function createBacklog(max = BACKLOG_MAX, now: () => number = Date.now): Backlog {
+  const events: RebuildEvent[] = [];
+  let lost = 0;
+  const lostEvent = (): RebuildEvent => ({
+    source: 'supervisor',
+    topic: 'events-lost',
+    id: `${String(lost)} event(s) while Redis was away`,
+    receivedAt: now(),
+  });
+  return {
+    add(event) {
+      events.push(event);
+      if (events.length > max) {
+        events.shift();
+        lost += 1;
+      }
+    },
+    peek: () => (lost > 0 ? lostEvent() : (events[0] ?? null)),
+    shift() {
+      if (lost > 0) lost = 0;
+      else events.shift();
+    },
+    get size() {
+      return events.length + (lost > 0 ? 1 : 0);
+    },
+  };
+}
+
+export interface CoordinationOptions {
+  /** `REDIS_URL`. */
+  url: string;
+  /** This copy (`copyName`): in the lease, the status, the releases it uses. */
+  name: string;
+  /** An event for this copy's scheduler (only while it holds the lease). */
+  onEvent(event: RebuildEvent): void;
+  /** The lease was taken (true) or lost (false). */
+  onLease(held: boolean): void;
+  /** Something `holds`, `holder` or `reachable` says changed (for the status). */
+  onChange?(): void;
+  /** The releases this copy serves or drains: the holder keeps them when it prunes. */
+  inUse(): string[];
+  /** Lease lifetime (default 10 s): how long a dead holder blocks builds. */
+  leaseMs?: number;
+  /** Lease renewal and attempts (default 1 s). */
+  leaseEveryMs?: number;
+  /** The holder's reads of the stream (default 250 ms). */
+  readEveryMs?: number;
+  connectTimeoutMs?: number;
+  log(line: string): void;
+  logError(line: string): void;
+}
+
+export interface Coordination {
+  readonly name: string;
+  /** Adds an accepted event for the copy that builds (kept here while Redis is away). */
+  push(event: RebuildEvent): void;
+  /** Whether this copy holds the lease now (and so may build and publish). */
+  holds(): boolean;
+  /** The copy holding the lease as last seen (null: none known). */
+  holder(): string | null;
+  /** Whether Redis answered the last call. */
+  reachable(): boolean;
+  /** The stream position of the last event given to `onEvent`: what a build started now covers. */
+  position(): string | null;
+  /** Renews the lease now: true while it is this copy's (before publishing a release). */
+  confirm(): Promise<boolean>;
+  /** A build covering the events up to `position` ended: the next holder reads on from there. */
+  built(position: string): Promise<void>;
+  /** The releases every copy says it uses (null when Redis cannot say). */
+  releasesInUse(): Promise<Set<string> | null>;
+  /** Frees the lease (when held) and the connection. */
+  close(): Promise<void>;
+}
+
+export function createCoordination(options: CoordinationOptions): Coordination {
+  const leaseMs = options.leaseMs ?? 10_000;
+  const leaseEveryMs = options.leaseEveryMs ?? 1_000;
+  const readEveryMs = options.readEveryMs ?? 250;
+  // Counted out before Redis expires the lease: a renewal may land late by this much.
+  const marginMs = Math.min(1_000, leaseMs / 4);
+  const token = randomBytes(16).toString('hex');
+  const value = leaseValue(token, options.name);
+  const backlog = createBacklog();
+  let reachable = true;
+  let heldUntil = 0;
+  let held = false;
+  let holder: string | null = null;
+  let readFrom: string | null = null;
+  let closed = false;
+  // One line per distinct oddity read back from Redis, not one per poll.
+  const reported = new Set<string>();
+  const oddity = (what: string) => {
+    if (reported.has(what)) return;
+    if (reported.size > 100) reported.clear();
+    reported.add(what);
+    options.logError(`[rebuild] ignored in Redis: ${oneLine(what)}`);
+  };
+
+  const connection: RedisConnection = connectRedis({
+    url: options.url,
+    ...(options.connectTimeoutMs === undefined
+      ? {}
+      : { connectTimeoutMs: options.connectTimeoutMs }),
+    outageLog: {
+      down: (message) => {
+        options.logError(
+          `[rebuild] ${message}; no copy builds until it answers (events accepted here are kept and added then)`,
+        );
+      },
+      up: (address) => {
+        options.log(`[rebuild] Redis at ${address} is reachable again`);
+      },
+    },
+  });
+  const run = async <T>(command: (client: RedisClient) => Promise<T>): Promise<T> => {
+    try {
+      const result = await connection.run(command);
+      if (!reachable) {
+        reachable = true;
+        options.onChange?.();
+      }
+      return result;
+    } catch (error) {
+      if (reachable) {
+        reachable = false;
+        options.onChange?.();
+      }
+      throw error;
+    }
+  };
+
+  const holds = () => held && Date.now() < heldUntil;
+
+  const setHolder = (name: string | null) => {
+    if (name === holder) return;
+    holder = name;
+    options.onChange?.();
+  };
+
+  // Whether `onLease(true)` was said (the lease is held and the stream position known).
+  let announced = false;
+  const lose = (why: string) => {
+    if (!held) return;
+    held = false;
+    readFrom = null;
+    options.logError(`[rebuild] ${options.name} no longer holds the build lease (${why})`);
+    if (announced) options.onLease(false);
+    announced = false;
+    holder = null; // learnt again on the next attempt
+    options.onChange?.();
+  };
+
+  /** Where a new holder reads from: the cursor, and whether events past it were trimmed. */
+  const startPosition = async (): Promise<{ from: string; gap: boolean }> => {
+    const cursor = await run((client) => client.get(KEYS.cursor));
+    if (cursor === null) return { from: '-', gap: false };
+    if (!isStreamId(cursor)) {
+      oddity(`${KEYS.cursor} is not a stream id`);
+      return { from: '-', gap: true };
+    }
+    const [still, after] = await run((client) =>
+      Promise.all([
+        client.xRange(KEYS.events, cursor, cursor),
+        client.xRange(KEYS.events, `(${cursor}`, '+', { COUNT: 1 }),
+      ]),
+    );
+    // The cursor's own entry goes first when the stream is trimmed: with it gone and newer
+    // ones there, some unbuilt events may be gone too.
+    return { from: cursor, gap: (still ?? []).length === 0 && (after ?? []).length > 0 };
+  };
+
+  const takeLease = async () => {
+    const since = Date.now();
+    const taken = await run((client) =>
+      client.set(KEYS.lease, value, {
+        condition: 'NX',
+        expiration: { type: 'PX', value: leaseMs },
+      }),
+    );
+    if (taken === 'OK') {
+      heldUntil = since + leaseMs - marginMs;
+      held = true;
+      readFrom = null;
+      setHolder(options.name);
+      return;
+    }
+    const current = await run((client) => client.get(KEYS.lease));
+    const parsed = current === null ? null : parseLeaseValue(current);
+    if (current !== null && parsed === null) oddity(`${KEYS.lease} is not a lease`);
+    setHolder(parsed?.name ?? null);
+  };
+
+  /** Once the lease is taken: the stream position, then the supervisor is told. */
+  const announce = async () => {
+    const { from, gap } = await startPosition();
+    if (!holds()) return;
+    readFrom = from;
+    announced = true;
+    options.log(`[rebuild] ${options.name} holds the build lease: it builds for every copy`);
+    options.onLease(true);
+    if (gap) {
+      options.onEvent({
+        source: 'supervisor',
+        topic: 'events-lost',
+        id: 'events trimmed from the stream before they were built',
+        receivedAt: Date.now(),
+      });
+    }
+    options.onChange?.();
+  };
+
+  const renewLease = async () => {
+    const since = Date.now();
+    const renewed = await run((client) =>
+      client.eval(RENEW, { keys: [KEYS.lease], arguments: [value, String(leaseMs)] }),
+    );
+    if (Number(renewed) === 1) heldUntil = since + leaseMs - marginMs;
+    else lose('another copy took it');
+  };
+
+  /** Adds the events kept here to the stream, oldest first, until Redis fails. */
+  let flushing = false;
+  const flush = async () => {
+    if (flushing) return;
+    flushing = true;
+    try {
+      for (let event = backlog.peek(); event !== null && !closed; event = backlog.peek()) {
+        const json = JSON.stringify(event);
+        await run((client) =>
+          client.eval(ADD_EVENT, {
+            keys: [KEYS.events],
+            arguments: [String(STREAM_MAX), json, String(KEEP_MS)],
+          }),
+        );
+        backlog.shift();
+      }
+    } finally {
+      flushing = false;
+    }
+  };
+
+  const sayInUse = async () => {
+    const ids = options.inUse().filter((id) => isReleaseId(id));
+    const ttl = Math.max(3 * leaseMs, 30_000);
+    await run(async (client) => {
+      await client.set(KEYS.copy(options.name), JSON.stringify(ids), {
+        expiration: { type: 'PX', value: ttl },
+      });
+      await client.sAdd(KEYS.copies, options.name);
+      await client.pExpire(KEYS.copies, KEEP_MS);
+    });
+  };
+
+  /** Reads the stream on from `readFrom` while this copy holds the lease. */
+  let reading = false;
+  /** Where to read from now, or null when this copy may not read. */
+  const readPosition = () => (holds() && announced ? readFrom : null);
+  const read = async () => {
+    if (reading || readPosition() === null) return;
+    reading = true;
+    try {
+      for (let round = 0; round < 20; round++) {
+        const from = readPosition();
+        if (from === null) return;
+        const start = from === '-' ? '-' : `(${from}`;
+        const entries: unknown[] =
+          (await run((client) => client.xRange(KEYS.events, start, '+', { COUNT: READ_COUNT }))) ??
+          [];
+        for (const entry of entries) {
+          const parsed = parseStreamEntry(entry);
+          const id = (entry as { id?: unknown } | null)?.id;
+          if (parsed === null) {
+            oddity(`${KEYS.events} entry ${isStreamId(id) ? id : '?'} is not an event`);
+            if (!isStreamId(id)) return;
+            readFrom = id;
+            continue;
+          }
+          readFrom = parsed.id;
+          options.onEvent(parsed.event);
+        }
+        if (entries.length < READ_COUNT) return;
+      }
+    } finally {
+      reading = false;
+    }
+  };
+
+  let ticking = false;
+  const tick = async () => {
+    if (ticking || closed) return;
+    ticking = true;
+    try {
+      if (held) await renewLease();
+      else await takeLease();
+      if (holds() && !announced) await announce();
+      await flush();
+      await sayInUse();
+    } catch {
+      // Redis is away (one line per outage, from the connection): past its lease, a holder
+      // counts itself out.
+      if (held && !holds()) lose('Redis did not answer');
+    } finally {
+      ticking = false;
+    }
+  };
+
+  const leaseTimer = setInterval(() => void tick(), leaseEveryMs);
+  const readTimer = setInterval(() => void read().catch(() => undefined), readEveryMs);
+  leaseTimer.unref();
+  readTimer.unref();
+  void tick();
+
+  return {
+    name: options.name,
+    push(event) {
+      backlog.add(event);
+      void flush()
+        .then(() => read())
+        .catch(() => undefined);
+    },
+    holds,
+    holder: () => holder,
+    reachable: () => reachable,
+    position: () => (readFrom === '-' ? null : readFrom),
+    async confirm() {
+      if (!held) return false;
+      try {
+        await renewLease();
+      } catch {
+        return holds();
+      }
+      return holds();
+    },
+    async built(position) {
+      if (!isStreamId(position) || !holds()) return;
+      await run((client) =>
+        client.eval(MOVE_CURSOR, {
+          keys: [KEYS.lease, KEYS.cursor],
+          arguments: [value, position, String(KEEP_MS)],
+        }),
+      ).catch((error: unknown) => {
+        // The next holder builds those events again: one build too many, none missing.
+        options.logError(`[rebuild] could not record the built events: ${String(error)}`);
+      });
+    },
+    async releasesInUse() {
+      try {
+        const names = await run((client) => client.sMembers(KEYS.copies));
+        const valid = names.filter((name) => NAME.test(name));
+        if (valid.length === 0) return new Set();
+        const values = await run((client) => client.mGet(valid.map((name) => KEYS.copy(name))));
+        const inUse = new Set<string>();
+        const gone: string[] = [];
+        values.forEach((uses, i) => {
+          const name = valid[i] ?? '';
+          if (uses === null) {
+            gone.push(name);
+            return;
+          }
+          const ids = parseCopyUses(uses);
+          if (ids === null) oddity(`${KEYS.copy(name)} is not a list of releases`);
+          for (const id of ids ?? []) inUse.add(id);
+        });
+        if (gone.length > 0) await run((client) => client.sRem(KEYS.copies, gone));
+        return inUse;
+      } catch {
+        return null;
+      }
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      clearInterval(leaseTimer);
+      clearInterval(readTimer);
+      try {
+        if (held) {
+          await connection.run((client) =>
+            client.eval(DELETE_IF_EQUALS, { keys: [KEYS.lease], arguments: [value] }),
+          );
+        }
+        await connection.run((client) => client.del(KEYS.copy(options.name)));
+      } catch {
+        // Redis is away: the lease and the copy's key expire on their own.
+      }
+      held = false;
+      await connection.close();
+    },
+  };
+}

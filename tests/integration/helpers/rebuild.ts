@@ -1,0 +1,128 @@
+/**
+ * The supervised server (`scripts/serve.ts`, `scripts/start.ts`) as the rebuild tests drive it:
+ * started in a child process (resolves once it says it serves), a signed Contentful publish
+ * sent to it, its rebuild status read and waited on.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { signContentfulRequest } from '../../../src/server/webhooks/contentful.ts';
+
+export interface ShopChild {
+  child: ChildProcess;
+  /** `http://127.0.0.1:PORT`. */
+  base: string;
+  /** Everything it printed so far (stdout and stderr). */
+  output: () => string;
+  /** SIGTERM, then its exit code. */
+  stop: () => Promise<number | null>;
+}
+
+/**
+ * Runs `script` (`scripts/serve.ts` or `scripts/start.ts --no-build`) with `env` on `port`;
+ * resolves once its output shows `ready`, fails when it exits first or takes over a minute.
+ */
+export async function startShopChild(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  port: number,
+  ready: string,
+): Promise<ShopChild> {
+  const child = spawn(process.execPath, args, {
+    env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      done(new Error(`the shop did not start:\n${output}`));
+    }, 60_000);
+    const check = () => {
+      if (output.includes(ready)) done();
+    };
+    const exited = () => {
+      done(new Error(`the shop exited:\n${output}`));
+    };
+    function done(error?: Error) {
+      clearTimeout(timer);
+      child.stdout.off('data', check);
+      child.off('exit', exited);
+      if (error) reject(error);
+      else resolve();
+    }
+    child.stdout.on('data', check);
+    child.once('exit', exited);
+    check();
+  });
+  return {
+    child,
+    base: `http://127.0.0.1:${String(port)}`,
+    output: () => output,
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) {
+          resolve(child.exitCode);
+          return;
+        }
+        child.once('exit', (code) => {
+          resolve(code);
+        });
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/** A signed Contentful entry publish sent to `base`; its status code. */
+export async function sendPublish(base: string, id: string, secret: string): Promise<number> {
+  const body = JSON.stringify({ sys: { id, type: 'Entry' } });
+  const headers = signContentfulRequest({
+    method: 'POST',
+    path: '/webhooks/contentful',
+    headers: { 'X-Contentful-Topic': 'ContentManagement.Entry.publish' },
+    body,
+    secret,
+    timestamp: Date.now(),
+  });
+  const response = await fetch(`${base}/webhooks/contentful`, { method: 'POST', headers, body });
+  await response.text();
+  return response.status;
+}
+
+/** What the tests read of `GET /webhooks/status` (`RebuildStatus`). */
+export interface StatusReply {
+  state: string;
+  builds: number;
+  current: { id: string; servingSince: string; generation: number };
+  copies: { name: string; role: string; builder: string | null; redis: string } | null;
+  lastBuild: { id: string; result: string; error?: string; events: number } | null;
+  queuedEvents: number;
+}
+
+export async function readStatus(base: string): Promise<StatusReply> {
+  const response = await fetch(`${base}/webhooks/status`);
+  return (await response.json()) as StatusReply;
+}
+
+/** Waits until `base` has run `builds` builds and none is pending or running. */
+export function settledAfter(base: string, builds: number, timeoutMs = 30_000) {
+  return statusWhen(
+    base,
+    (now) => now.builds >= builds && now.state !== 'building' && now.state !== 'waiting',
+    timeoutMs,
+  );
+}
+
+/** Waits until the status of `base` satisfies `ready` (outside a test, where expect.poll is not). */
+export async function statusWhen(
+  base: string,
+  ready: (status: StatusReply) => boolean,
+  timeoutMs = 30_000,
+): Promise<StatusReply> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const now = await readStatus(base);
+    if (ready(now)) return now;
+    if (Date.now() > deadline) throw new Error(`status not reached: ${JSON.stringify(now)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

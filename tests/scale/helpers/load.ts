@@ -1,0 +1,67 @@
+/**
+ * Load for the rebuild tests on the production build: autocannon (typed here: the package ships
+ * no types) over a page of each kind taken from the build itself.
+ */
+import { readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+
+/** The part of autocannon's result the tests read. */
+export interface AutocannonResult {
+  requests: { total: number };
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+  '2xx': number;
+  statusCodeStats: Record<string, { count: number }>;
+}
+
+export type Autocannon = (options: {
+  url: string;
+  connections: number;
+  duration: number;
+  requests: { path: string; headers?: Record<string, string> }[];
+}) => Promise<AutocannonResult>;
+
+export const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+
+/**
+ * A page of each kind, from the build at `dist`: the static home, a category and a product
+ * page, a listing view and search results rendered on demand, a hashed asset.
+ */
+export function pagesOf(dist: string): string[] {
+  const client = path.join(dist, 'client');
+  const categories = readdirSync(path.join(client, 'c')).filter((name) => name.endsWith('.html'));
+  const category = `/c/${(categories[0] ?? 'x.html').slice(0, -5)}`;
+  const productDir = readdirSync(path.join(client, 'p'))[0] ?? '1';
+  const productFile = readdirSync(path.join(client, 'p', productDir))[0] ?? 'x.html';
+  const css = readdirSync(path.join(client, '_astro')).find((name) => name.endsWith('.css'));
+  return [
+    '/',
+    category,
+    `/p/${productDir}/${productFile.slice(0, -5)}`,
+    `${category}?sort=2`,
+    '/resultats-de-recherche/matelas',
+    `/_astro/${css ?? 'none.css'}`,
+  ];
+}
+
+/** The pages of `pagesOf` as autocannon requests, asking for compressed HTML as a browser does. */
+export function loadRequests(dist: string): { path: string; headers: Record<string, string> }[] {
+  return pagesOf(dist).map((page) => ({
+    path: page,
+    headers: { 'accept-encoding': 'gzip, br', accept: 'text/html,*/*' },
+  }));
+}
+
+/** What must be zero after a load: errors, timeouts, non-2xx, other status codes than 200. */
+export function failuresOf(result: AutocannonResult) {
+  return {
+    errors: result.errors,
+    timeouts: result.timeouts,
+    non2xx: result.non2xx,
+    statuses: Object.keys(result.statusCodeStats),
+  };
+}
+
+export const NO_FAILURES = { errors: 0, timeouts: 0, non2xx: 0, statuses: ['200'] };
