@@ -40,7 +40,7 @@ import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { SANDBOX_CONTENTFUL } from './lib/upstream.ts';
+import { publishEntryField } from './lib/sandbox-editor.ts';
 import type { BuildRecord, RebuildStatus } from '../src/server/rebuild/supervisor.ts';
 
 /** The part of autocannon's API used here (the package ships no types). */
@@ -264,37 +264,8 @@ async function settled(deadline: number): Promise<RebuildStatus> {
 
 /** Publishes a new title of the content page `page-cgv` (`/cgv`); returns the new title. */
 async function publishContentful(): Promise<string> {
-  const entryUrl = `${sandboxUrl}/contentful-management/spaces/${SANDBOX_CONTENTFUL.spaceId}/environments/${SANDBOX_CONTENTFUL.environment}/entries/page-cgv`;
-  const auth = { authorization: `Bearer ${SANDBOX_CONTENTFUL.managementToken}` };
-  const read = await fetch(entryUrl, { headers: auth });
-  if (!read.ok) throw new Error(`GET ${entryUrl}: ${String(read.status)}`);
-  const entry = (await read.json()) as {
-    sys: { version: number };
-    fields: Record<string, unknown>;
-    metadata?: unknown;
-  };
   const marker = `Conditions générales de vente (${new Date().toISOString().slice(11, 19)})`;
-  const put = await fetch(entryUrl, {
-    method: 'PUT',
-    headers: {
-      ...auth,
-      'content-type': 'application/vnd.contentful.management.v1+json',
-      'x-contentful-version': String(entry.sys.version),
-    },
-    body: JSON.stringify({
-      fields: { ...entry.fields, title: { fr: marker } },
-      metadata: entry.metadata,
-    }),
-  });
-  if (!put.ok) throw new Error(`PUT ${entryUrl}: ${String(put.status)} ${await put.text()}`);
-  const updated = (await put.json()) as { sys: { version: number } };
-  const published = await fetch(`${entryUrl}/published`, {
-    method: 'PUT',
-    headers: { ...auth, 'x-contentful-version': String(updated.sys.version) },
-  });
-  if (!published.ok) {
-    throw new Error(`publish: ${String(published.status)} ${await published.text()}`);
-  }
+  await publishEntryField(sandboxUrl, 'page-cgv', 'title', marker);
   return marker;
 }
 

@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { PRODUCTS } from '../../scripts/sandbox/fixtures.ts';
-import { publishEntryField } from './helpers/sandbox-content.ts';
+import { publishEntryField } from '../../scripts/lib/sandbox-editor.ts';
 import type { RebuildStatus } from '../../src/server/rebuild/supervisor.ts';
 import { freePort } from '../integration/helpers/redis.ts';
 

@@ -13,7 +13,7 @@ import { run } from '../../scripts/lib/run.ts';
 import { ensureUpstream, type Upstream } from '../../scripts/lib/upstream.ts';
 import type { PublisherReply } from '../../scripts/lib/publisher-loop.ts';
 import { PRODUCTS } from '../../scripts/sandbox/fixtures.ts';
-import { publishEntryField } from './helpers/sandbox-content.ts';
+import { publishEntryField } from '../../scripts/lib/sandbox-editor.ts';
 import { freePort } from '../integration/helpers/redis.ts';
 
 const distA = 'dist-publish-a';
