@@ -220,6 +220,31 @@ test('recovery without restart: once upstream is back, the next requests succeed
   expect(JSON.parse(search.text)).toHaveProperty('data');
 });
 
+test('a process whose layout cannot be read answers an on-demand page with the error page and its status, never a 500', async () => {
+  // The layout data is read once per process: a new one, with the banners hanging.
+  sandbox.faults.add([{ match: '/stores/sandbox/v2/banners', down: 'hang' }]);
+  const fresh = await startShopProcess(
+    {
+      ...process.env,
+      UPSTREAM: 'sandbox',
+      SANDBOX_PORT: String(SANDBOX_PORT),
+      SANDBOX_DIR: sandboxDir,
+      DIST_DIR,
+    },
+    await freePort(),
+  );
+  try {
+    for (const page of [`${warmCategory}?sort=4`, '/resultats-de-recherche/couette-banniere']) {
+      const reply = await fetch(`${fresh.base}${page}`);
+      expect(reply.status, page).toBe(504);
+      expect(await reply.text(), page).toMatch(ERROR_PAGE);
+    }
+  } finally {
+    await fresh.stop();
+    sandbox.faults.clear();
+  }
+});
+
 test('a real server error (upstream answers 400: a bug, not a fault) answers the "An error occured" page, 500', async () => {
   sandbox.faults.add([{ match: '/stores/sandbox/v3/catalog/products', status: 400 }]);
   try {

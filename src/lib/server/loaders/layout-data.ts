@@ -169,6 +169,17 @@ export function loadLayoutData(): Promise<LayoutData> {
 }
 
 /**
+ * `load`'s value once the layout data is loaded too: for an on-demand page, whose layout reads
+ * upstream the first time a process renders one. Read with the page's own data (inside
+ * `readForPage`), a layout that cannot be read fails the page like its own read (the upstream
+ * error page, with the failure's status) instead of throwing from inside the layout (a 500).
+ */
+export async function withLayoutData<T>(load: () => Promise<T>): Promise<T> {
+  const [value] = await Promise.all([load(), loadLayoutData()]);
+  return value;
+}
+
+/**
  * The layout data already loaded by this process, else the empty one, without calling
  * upstream: for the error page of a request whose upstream calls just failed.
  */
