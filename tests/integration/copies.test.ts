@@ -8,7 +8,7 @@
  * have written is logged and ignored; when the builder stops, the other copy takes the lease
  * and builds the next webhook itself.
  */
-import { mkdtemp, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -24,6 +24,7 @@ import {
   settledAfter,
   startShopChild,
   statusWhen,
+  writeTinyDist,
   type ShopChild,
 } from './helpers/rebuild.ts';
 import { freePort, redisAvailable, startRedis, type TestRedis } from './helpers/redis.ts';
@@ -114,16 +115,7 @@ describe.runIf(redisAvailable())('two copies, one Redis, one releases folder', (
     dist = path.join(root, 'dist');
     releases = path.join(root, 'shared', 'releases');
     brokenFlag = path.join(root, 'broken');
-    await mkdir(path.join(dist, 'client'), { recursive: true });
-    await mkdir(path.join(dist, 'server'), { recursive: true });
-    await writeFile(path.join(dist, 'client/index.html'), '<h1>release initial</h1>');
-    await writeFile(
-      path.join(dist, 'server/entry.mjs'),
-      `export async function handler(req, res) {
-        res.writeHead(404, { 'content-type': 'text/html' });
-        res.end('<h1>Introuvable</h1>');
-      }`,
-    );
+    await writeTinyDist(dist);
     a = await startCopy();
     await statusWhen(a.base, (status) => status.copies?.role === 'builder');
     b = await startCopy();

@@ -7,12 +7,13 @@
  * gives a full build and a new kept build, and the old one is stopped; an event that is not an
  * edit is a full build.
  */
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RebuildEvent } from '../../src/server/rebuild/scheduler.ts';
 import { startSupervisor, type Supervisor } from '../../src/server/rebuild/supervisor.ts';
+import { writeTinyDist } from './helpers/rebuild.ts';
 
 let root = '';
 let dist = '';
@@ -61,16 +62,7 @@ beforeAll(async () => {
   releases = path.join(root, 'releases');
   behaviour = path.join(root, 'behaviour');
   failFlag = path.join(root, 'fail');
-  await mkdir(path.join(dist, 'client/_astro'), { recursive: true });
-  await mkdir(path.join(dist, 'server'), { recursive: true });
-  await writeFile(path.join(dist, 'client/index.html'), '<h1>release initial</h1>');
-  await writeFile(
-    path.join(dist, 'server/entry.mjs'),
-    `export async function handler(req, res) {
-      res.writeHead(404, { 'content-type': 'text/html' });
-      res.end('<h1>Introuvable</h1>');
-    }`,
-  );
+  await writeTinyDist(dist);
   // The workers (forked from here) read these.
   Object.assign(process.env, { STATE_DIR: ':memory:', REDIS_URL: '', LOG_LEVEL: 'error' });
   supervisor = await startSupervisor({

@@ -4,6 +4,8 @@
  * sent to it, its rebuild status read and waited on.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { signContentfulRequest } from '../../../src/server/webhooks/contentful.ts';
 
 export interface ShopChild {
@@ -125,4 +127,21 @@ export async function statusWhen(
     if (Date.now() > deadline) throw new Error(`status not reached: ${JSON.stringify(now)}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/**
+ * A tiny build a supervisor can serve: a home page naming the release `initial`, an SSR entry
+ * answering 404, and an empty assets folder.
+ */
+export async function writeTinyDist(dist: string): Promise<void> {
+  await mkdir(path.join(dist, 'client/_astro'), { recursive: true });
+  await mkdir(path.join(dist, 'server'), { recursive: true });
+  await writeFile(path.join(dist, 'client/index.html'), '<h1>release initial</h1>');
+  await writeFile(
+    path.join(dist, 'server/entry.mjs'),
+    `export async function handler(req, res) {
+      res.writeHead(404, { 'content-type': 'text/html' });
+      res.end('<h1>Introuvable</h1>');
+    }`,
+  );
 }
