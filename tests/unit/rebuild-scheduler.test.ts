@@ -200,7 +200,7 @@ describe('readServeConfig', () => {
       releasesDir: 'dist-releases',
       workers: 1,
       debounceMs: 1500,
-      buildTimeoutMs: 900_000,
+      buildTimeoutMs: 1_800_000,
       buildCommand: undefined,
       publishEdits: true,
       fullBuildEveryMs: 24 * 3_600_000,

@@ -12,7 +12,8 @@
  * - `RELEASES_DIR` (default `dist-releases`): where each rebuild goes, one directory per build.
  * - `SERVER_WORKERS` (default 1): server processes per release.
  * - `REBUILD_DEBOUNCE_MS` (default 1500): quiet time after an event before the build starts.
- * - `REBUILD_TIMEOUT_MS` (default 900000): a build running longer is stopped and failed.
+ * - `REBUILD_TIMEOUT_MS` (default 1800000): a build running longer is stopped and failed (a full
+ *   build of 100,000 products takes 10 to 15 minutes on 2 cores).
  * - `PUBLISH_EDITS` (default 1): keep each full build alive and publish edits
  *   (products, categories, brands, content entries and assets) through it, re-rendering only the pages they touch; 0: every
  *   event is a full build. Off with `REBUILD_COMMAND`.
@@ -92,7 +93,7 @@ const schema = z.object({
   RELEASES_DIR: z.preprocess(blankAsUnset, z.string().optional()),
   SERVER_WORKERS: integer(1, 16, 1),
   REBUILD_DEBOUNCE_MS: integer(0, 600_000, 1500),
-  REBUILD_TIMEOUT_MS: integer(10_000, 6 * 3_600_000, 900_000),
+  REBUILD_TIMEOUT_MS: integer(10_000, 6 * 3_600_000, 1_800_000),
   REBUILD_COMMAND: z.preprocess(blankAsUnset, z.string().optional()),
   PUBLISH_EDITS: z.preprocess(blankAsUnset, z.enum(['0', '1']).default('1')),
   FULL_BUILD_EVERY_HOURS: integer(0, 24 * 365, 24),
