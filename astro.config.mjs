@@ -10,6 +10,7 @@ import { buildFlags } from './src/integrations/build-flags.ts';
 import { isSitemapPage } from './src/lib/commerce/routes.ts';
 import { INLINE_SCRIPTS } from './src/components/layout/inline-scripts.ts';
 import { CONTENTFUL_MEDIA_ORIGINS, cspConfig, parseCheckoutOrigins } from './src/lib/server/csp.ts';
+import { CONTENTFUL_DELIVERY_URL } from './src/lib/server/contentful/endpoint.ts';
 import { parseContainerId } from './src/lib/analytics/tag-manager.ts';
 import { FEATURE_DEFAULTS, featuresFromEnv } from './src/lib/features.ts';
 import {
@@ -158,7 +159,7 @@ export default defineConfig({
         context: 'server',
         access: 'public',
         url: true,
-        default: 'https://cdn.contentful.com',
+        default: CONTENTFUL_DELIVERY_URL,
       }),
       CONTENTFUL_SPACE_ID: envField.string({ context: 'server', access: 'public' }),
       CONTENTFUL_ENVIRONMENT: envField.string({

@@ -31,6 +31,7 @@ import {
   getSiteContent,
   type ContentfulClient,
 } from '../../src/lib/server/contentful/index.ts';
+import { CONTENTFUL_DELIVERY_URL } from '../../src/lib/server/contentful/endpoint.ts';
 import { handedOver, handOver } from '../../src/lib/server/loaders/handoff.ts';
 import type { Edit } from '../../src/server/rebuild/publish-edits.ts';
 
@@ -56,7 +57,7 @@ export interface PublishData {
   apply(edits: readonly Edit[]): Promise<{ before: PublishState; after: PublishState }>;
 }
 
-/** The Content Delivery API as the build reads it (astro.config.mjs's env schema defaults). */
+/** The Content Delivery API as the build reads it (the client defaults the environment). */
 function contentfulFromEnv(env: Readonly<Record<string, string | undefined>>): ContentfulClient {
   const spaceId = env.CONTENTFUL_SPACE_ID;
   const accessToken = env.CONTENTFUL_ACCESS_TOKEN;
@@ -66,9 +67,9 @@ function contentfulFromEnv(env: Readonly<Record<string, string | undefined>>): C
     );
   }
   return createContentfulClient({
-    apiUrl: env.CONTENTFUL_API_URL ?? 'https://cdn.contentful.com',
+    apiUrl: env.CONTENTFUL_API_URL ?? CONTENTFUL_DELIVERY_URL,
     spaceId,
-    environment: env.CONTENTFUL_ENVIRONMENT ?? 'master',
+    environment: env.CONTENTFUL_ENVIRONMENT,
     accessToken,
   });
 }
