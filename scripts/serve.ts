@@ -574,7 +574,7 @@ export function superviseShop(options: {
   publisher?: KeptPublisher;
 }): Promise<Supervisor> {
   const { config } = options;
-  const publish = config.publishEdits && config.buildCommand === undefined;
+  const publish = config.publishEdits; // off with REBUILD_COMMAND (config.ts)
   const redisUrl = process.env.REDIS_URL?.trim() ?? '';
   return startSupervisor({
     workerExec: import.meta.filename,
