@@ -8,6 +8,7 @@
  */
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { sendOrDrop } from '../src/server/rebuild/messages.ts';
 import { linkProjectModules } from '../src/server/rebuild/releases.ts';
 import { precompress } from './lib/precompress.ts';
 import { run, spawnCaptured } from './lib/run.ts';
@@ -95,7 +96,7 @@ function runAstroChild(
         stdout: stdout(),
         kept: {
           send: (m) => {
-            child.send(m as never);
+            sendOrDrop(child, m);
           },
           onMessage: (listener) => {
             child.on('message', listener);
@@ -167,7 +168,7 @@ if (import.meta.main) {
     );
     const { kept } = result;
     if (kept !== null) {
-      kept.onMessage((message) => process.send?.(message));
+      kept.onMessage((message) => sendOrDrop(process, message));
       process.on('message', (message) => {
         kept.send(message);
       });

@@ -46,6 +46,7 @@ import {
   isListenMessage,
   parseDrainMessage,
   parsePurgeMessage,
+  sendOrDrop,
   WORKER_ENV,
   type EventMessage,
   type StandbyMessage,
@@ -453,7 +454,7 @@ async function runWorker(config: ServeConfig): Promise<void> {
     store: () => createStore({ redisUrl: process.env.REDIS_URL, stateDir: process.env.STATE_DIR }),
     onEvent: (event) => {
       const message: EventMessage = { type: 'rebuild:event', event };
-      process.send?.(message);
+      sendOrDrop(process, message);
     },
   });
   const generation = Number(process.env[WORKER_ENV.generation] ?? 0);
@@ -503,7 +504,7 @@ async function runWorker(config: ServeConfig): Promise<void> {
       ? {
           beforeListen: () => {
             const ready: StandbyMessage = { type: 'serve:standby' };
-            process.send?.(ready);
+            sendOrDrop(process, ready);
             return live;
           },
         }

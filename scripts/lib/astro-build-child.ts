@@ -24,6 +24,7 @@ import { cp, mkdir, writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
 import path from 'node:path';
 import { build } from 'astro';
+import { sendOrDrop } from '../../src/server/rebuild/messages.ts';
 import { createPagePublisher, prerenderAppCapture } from './page-publisher.ts';
 import { decide } from './publish-decide.ts';
 import { createPublishData } from './publish-data.ts';
@@ -122,7 +123,7 @@ console.log(
 
 const app = capture?.app();
 if (capture && app && outDir) {
-  const send = (reply: PublisherReply) => process.send?.(reply);
+  const send = (reply: PublisherReply) => sendOrDrop(process, reply);
   await servePublishRequests({
     publisher: createPagePublisher({
       app,

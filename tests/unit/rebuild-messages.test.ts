@@ -3,6 +3,8 @@
  * (a worker's message is input like any other), and release ids are well-formed and sort in
  * time order (pruning and `current.json` rely on both).
  */
+import { fork } from 'node:child_process';
+import { once } from 'node:events';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import {
@@ -10,6 +12,7 @@ import {
   isStandbyMessage,
   parseDrainMessage,
   parseEventMessage,
+  sendOrDrop,
 } from '../../src/server/rebuild/messages.ts';
 import { isReleaseId, newReleaseId } from '../../src/server/rebuild/releases.ts';
 
@@ -113,5 +116,26 @@ describe('release ids', () => {
     [''],
   ])('%j is not a release id', (name) => {
     expect(isReleaseId(name)).toBe(false);
+  });
+});
+
+describe('sendOrDrop', () => {
+  // A plain `send` to a process that is gone raises `error` on the next tick (EPIPE or
+  // ERR_IPC_CHANNEL_CLOSED), which ends the sender when nobody listens (CI saw it end a run).
+  test('a message to a process that has exited is dropped, reported, and nothing is thrown', async () => {
+    const child = fork('-e', ['process.exit(0)'], { execArgv: [], stdio: 'ignore' });
+    await once(child, 'exit');
+    const errors: unknown[] = [];
+    child.on('error', (error) => errors.push(error));
+    const dropped = await new Promise<Error>((resolve) => {
+      sendOrDrop(child, { type: 'stop' }, resolve);
+    });
+    expect(dropped).toBeInstanceOf(Error);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(errors).toEqual([]);
+  });
+
+  test('without a channel (not started by IPC), nothing is sent', () => {
+    expect(sendOrDrop({}, { type: 'stop' })).toBe(false);
   });
 });

@@ -15,6 +15,7 @@ import { open, readFile } from 'node:fs/promises';
 import { mkdir } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { sendOrDrop } from './messages.ts';
 
 export interface BuildRun {
   /** The new release's directory (absolute). */
@@ -143,7 +144,7 @@ export async function runBuild(run: BuildRun): Promise<BuildRunResult> {
     });
     const channel: KeptChannel = {
       send: (message) => {
-        child.send(message as never);
+        sendOrDrop(child, message);
       },
       onMessage: (listener) => {
         child.on('message', listener);

@@ -109,3 +109,26 @@ export function parseDrainMessage(message: unknown): DrainMessage | null {
   const parsed = drainMessageSchema.safeParse(message);
   return parsed.success ? parsed.data : null;
 }
+
+/** One end of an IPC channel: a child process, a cluster worker, or this process's parent. */
+interface IpcEnd {
+  send?: (message: never, callback: (error: Error | null) => void) => boolean;
+}
+
+/**
+ * Sends over IPC to a process that may be gone. Node reports a send on a closed channel
+ * (`EPIPE`, `ERR_IPC_CHANNEL_CLOSED`) later, as an `error` event that would end the sender
+ * when nobody listens; with a callback it comes here instead, and the message is dropped: the
+ * other end's exit is handled where it is watched. False when it was not sent.
+ */
+export function sendOrDrop(end: IpcEnd, message: unknown, onDropped?: (error: Error) => void) {
+  if (end.send === undefined) return false;
+  try {
+    return end.send(message as never, (error) => {
+      if (error !== null) onDropped?.(error);
+    });
+  } catch (error) {
+    onDropped?.(error instanceof Error ? error : new Error(String(error)));
+    return false;
+  }
+}

@@ -42,6 +42,7 @@ import { parsePublisherReply, publishableEdits } from './publish-edits.ts';
 import {
   isStandbyMessage,
   parseEventMessage,
+  sendOrDrop,
   WORKER_ENV,
   type DrainMessage,
   type ListenMessage,
@@ -383,11 +384,8 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
     state.standby = 'released';
     if (!wasWaiting) return;
     const message: ListenMessage = { type: 'serve:listen' };
-    try {
-      worker.send(message);
-    } catch {
-      // It is gone: its start fails, and the swap with it.
-    }
+    // Gone: its start fails, and the swap with it.
+    sendOrDrop(worker, message);
   };
 
   /**
@@ -447,11 +445,7 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
     if (!state || state.phase === 'retiring') return;
     state.phase = 'retiring';
     const message: DrainMessage = { type: 'serve:drain', assetDirs, limitMs, closeIdle };
-    try {
-      worker.send(message);
-    } catch {
-      worker.process.kill('SIGTERM');
-    }
+    sendOrDrop(worker, message, () => worker.process.kill('SIGTERM'));
     setTimeout(() => {
       if (worker.process.exitCode === null && worker.process.signalCode === null) {
         worker.process.kill('SIGKILL');
@@ -588,11 +582,8 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
   const purgeWorkers = () => {
     for (const [worker, state] of states) {
       if (state.release.id !== current.id) continue;
-      try {
-        worker.send({ type: 'render-cache:purge', generation: publishes });
-      } catch {
-        // It is exiting: its renders go with it.
-      }
+      // Exiting: its renders go with it.
+      sendOrDrop(worker, { type: 'render-cache:purge', generation: publishes });
     }
   };
 
