@@ -7,6 +7,7 @@ import { defineConfig, envField } from 'astro/config';
 import { devServer } from './src/lib/server/middleware/dev-server.ts';
 import { serviceWorker } from './src/integrations/service-worker.ts';
 import { buildFlags } from './src/integrations/build-flags.ts';
+import { listingStore } from './src/integrations/listing-store.ts';
 import { isSitemapPage } from './src/lib/commerce/routes.ts';
 import { INLINE_SCRIPTS } from './src/components/layout/inline-scripts.ts';
 import { CONTENTFUL_MEDIA_ORIGINS, cspConfig, parseCheckoutOrigins } from './src/lib/server/csp.ts';
@@ -57,6 +58,8 @@ export default defineConfig({
     // The flags the storefront server needs (cart links do nothing with the transactional
     // flag off).
     buildFlags({ transactional: buildFeatures.transactional }),
+    // The release's listings, for the on-demand listing view (listing-store.ts).
+    listingStore(),
     {
       // Reads the catalogue while Vite bundles (catalogue-prefetch.ts): the pages take it.
       name: 'catalogue-prefetch',

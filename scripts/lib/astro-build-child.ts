@@ -20,15 +20,26 @@
  * `dir/chunks-{time}/`, since Astro deletes its prerender bundle after the build) and Astro's
  * phase timings logged: `node scripts/lib/profile-summary.ts dir/...cpuprofile` reads it.
  */
+import { existsSync } from 'node:fs';
 import { cp, mkdir, writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
 import path from 'node:path';
 import { build } from 'astro';
 import { sendOrDrop } from '../../src/server/rebuild/messages.ts';
+import {
+  LISTING_STORE_FILE,
+  updateListingStore,
+} from '../../src/lib/server/loaders/listing-store.ts';
 import { createPagePublisher, prerenderAppCapture } from './page-publisher.ts';
-import { decide } from './publish-decide.ts';
+import { decide, indexed } from './publish-decide.ts';
 import { createPublishData } from './publish-data.ts';
 import { servePublishRequests, type PublisherReply } from './publisher-loop.ts';
+
+// A build is a production build, whatever the environment it was started from says: vitest
+// sets NODE_ENV=test and copies its `import.meta.env` into the environment (DEV=1...), which a
+// build started from a test would take as its own (`import.meta.env.DEV` true).
+process.env.NODE_ENV = 'production';
+for (const name of ['DEV', 'PROD', 'MODE', 'SSR']) Reflect.deleteProperty(process.env, name);
 
 const outDir = process.argv[2];
 const root = process.argv[3];
@@ -124,6 +135,7 @@ console.log(
 const app = capture?.app();
 if (capture && app && outDir) {
   const send = (reply: PublisherReply) => sendOrDrop(process, reply);
+  const listingsFile = path.join(path.resolve(outDir), 'server', LISTING_STORE_FILE);
   await servePublishRequests({
     publisher: createPagePublisher({
       app,
@@ -135,5 +147,10 @@ if (capture && app && outDir) {
     send,
     pages: new Set(capture.builtPages()),
     sitemaps: capture.sitemaps(),
+    listings: existsSync(listingsFile)
+      ? (before, after) => {
+          updateListingStore(listingsFile, indexed(before.catalogue), indexed(after.catalogue));
+        }
+      : null,
   });
 }

@@ -15,13 +15,16 @@ import {
 import type { Edit, PublishState } from './publish-data.ts';
 import type { Decide } from './publisher-loop.ts';
 
-/** The last catalogue indexed: the next edit's "before" is this one's "after". */
-let lastIndexed: { read: CatalogueRead; catalogue: Catalogue } | null = null;
+/** Catalogues indexed, by read: the next edit's "before" is this one's "after". */
+const indexes = new WeakMap<CatalogueRead, Catalogue>();
 
-function indexed(read: CatalogueRead): Catalogue {
-  if (lastIndexed?.read === read) return lastIndexed.catalogue;
-  const catalogue = indexCatalogue(read);
-  lastIndexed = { read, catalogue };
+/** The read indexed as the pages index it, once per read. */
+export function indexed(read: CatalogueRead): Catalogue {
+  let catalogue = indexes.get(read);
+  if (catalogue === undefined) {
+    catalogue = indexCatalogue(read);
+    indexes.set(read, catalogue);
+  }
   return catalogue;
 }
 

@@ -4,8 +4,9 @@
  * answers publish requests, one at a time, in order:
  *
  * - `{ type: 'publish', id, edits }`: reads what the edits name and hands the patched
- *   catalogue or content to the pages (publish-data.ts), asks `decide` which pages that touches, renders
- *   them into the release (page-publisher.ts) and answers `published` with what it wrote and
+ *   catalogue or content to the pages (publish-data.ts), asks `decide` which pages that touches,
+ *   brings the release's listings up to date (listing-store.ts), renders those pages into the
+ *   release (page-publisher.ts) and answers `published` with what it wrote and
  *   removed, or `publish-full` when `decide` says only a full build is right (the data handed
  *   over is then ahead of the pages: the supervisor stops this build and builds in full);
  * - `{ type: 'render', id, render, remove, edits? }`: renders the named paths, after reading
@@ -62,6 +63,11 @@ export interface PublisherLoopOptions {
   pages: Set<string>;
   /** Writes the sitemaps for a set of pages (page-publisher.ts); null: the build has none. */
   sitemaps: ((paths: readonly string[]) => Promise<void>) | null;
+  /**
+   * Brings the release's listings (listing-store.ts) from one catalogue to the next; null: the
+   * build wrote none (its listing views read live).
+   */
+  listings: ((before: PublishState, after: PublishState) => void) | null;
 }
 
 /** Keeps the site's set of pages up to date with a publish; returns the publish. */
@@ -88,8 +94,9 @@ export async function handleRequest(
   try {
     if (request.type === 'render') {
       if (request.edits !== undefined && request.edits.length > 0) {
-        await data.apply(request.edits);
+        const { before, after } = await data.apply(request.edits);
         publisher.dataChanged();
+        options.listings?.(before, after);
       }
       const result = track(await publisher.publish(request), options.pages);
       await writeSitemaps(options);
@@ -102,6 +109,7 @@ export async function handleRequest(
     if (decision.kind === 'full') {
       return { type: 'publish-full', id: request.id, reason: decision.reason };
     }
+    options.listings?.(before, after);
     const result = track(await publisher.publish(decision), options.pages);
     // A page added or gone: the sitemaps the build wrote at its end list the pages.
     if (decision.pageSetChanged || result.removed.length > 0) await writeSitemaps(options);

@@ -1,7 +1,8 @@
 /**
  * Publishing an edit without a full build (issue 21): a build kept alive (astro-build-child.ts
  * with BUILD_PUBLISHER=1, over IPC) reads the edited product, renders pages again into its
- * release, and every page it renders has the bytes a fresh full build of the same data gives.
+ * release, and every page it renders has the bytes a fresh full build of the same data gives;
+ * so do the release's listings (the listing views' data).
  * One sandbox, two builds: the kept-alive one (A), edited, then a fresh one (B) to compare with.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -14,6 +15,10 @@ import { ensureUpstream, type Upstream } from '../../scripts/lib/upstream.ts';
 import type { PublisherReply } from '../../scripts/lib/publisher-loop.ts';
 import { PRODUCTS } from '../../scripts/sandbox/fixtures.ts';
 import { publishEntryField } from '../../scripts/lib/sandbox-editor.ts';
+import {
+  LISTING_STORE_FILE,
+  openListingStore,
+} from '../../src/lib/server/loaders/listing-store.ts';
 import { freePort } from '../integration/helpers/redis.ts';
 
 const distA = 'dist-publish-a';
@@ -183,6 +188,24 @@ describe('a kept-alive build publishes an edit with the bytes of a full build', 
     });
     expect(differing).toEqual([]);
     expect(pagesAfter.length).toBeGreaterThan(200);
+
+    // The release's listings (what its listing views render from) equal the fresh build's.
+    const [listingsA, listingsB] = [distA, distB].map((dist) =>
+      openListingStore(path.join(dist, 'server', LISTING_STORE_FILE)),
+    );
+    try {
+      const listings = pagesAfter.filter((page) => page.startsWith('/c/'));
+      expect(listings.length).toBeGreaterThan(10);
+      for (const page of listings) {
+        expect(listingsA?.listing(page), page).toEqual(listingsB?.listing(page));
+      }
+      expect(listingsA?.listing('/c/matelas')?.products.find((p) => p.id === product)?.name).toBe(
+        'Matelas Élysée Édition Hiver',
+      );
+    } finally {
+      listingsA?.close();
+      listingsB?.close();
+    }
 
     // Rendering every page again changes none: the publish left nothing stale.
     child().send({ type: 'render', id: 2, render: pagesAfter, remove: [] });

@@ -4,11 +4,12 @@
  * catalogue-index.ts, pure, also holds the reads pages share), shared by every pre-rendered
  * page. getStaticPaths and pages look products up here instead of scanning a list per page
  * (no N×M loop at 10,000 products). Build and `astro dev` only: the on-demand listing view
- * reads the connectors.
+ * reads the release's listings written from it (listing-store.ts).
  */
 import { bigcommerce, bigcommerceConnection } from '../config.ts';
 import { dropCatalogueRead, handedCatalogueRead } from './catalogue-prefetch.ts';
 import { readCatalogue, type CatalogueRead } from './catalogue-source.ts';
+import { handOver } from './handoff.ts';
 import { indexCatalogue, type Catalogue } from './catalogue-index.ts';
 
 export {
@@ -32,6 +33,7 @@ async function load(
   }) ?? readCatalogue(bigcommerce()));
   const catalogue = indexCatalogue(read);
   if (!import.meta.env.DEV) {
+    handOver('catalogue', catalogue);
     console.info(
       `[catalogue] ${catalogue.products.length} products, ${catalogue.categories.filter((c) => c.shown).length} categories shown of ${catalogue.categories.length}, ${catalogue.brands.length} brands read in ${read.ms} ms${early ? ' (started with the build)' : ''}`,
     );

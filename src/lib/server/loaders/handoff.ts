@@ -6,6 +6,7 @@
  */
 import type { CategoryNode } from '../../commerce/types.ts';
 import type { Navigations, SiteContent } from '../../content/types.ts';
+import type { Catalogue } from './catalogue-index.ts';
 
 interface Handoff {
   /** The content pages read from; a kept build puts the new read here (siteContent()). */
@@ -13,6 +14,8 @@ interface Handoff {
   navigations: Navigations;
   /** The layout's shown category tree, whose paths the navigations' category links take. */
   'layout-categories': readonly CategoryNode[];
+  /** The catalogue the pages were rendered from (the release's listings are written from it). */
+  catalogue: Catalogue;
 }
 
 const SLOT = Symbol.for('literie.build-handoff');

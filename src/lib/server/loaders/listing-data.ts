@@ -1,8 +1,10 @@
 /**
- * What a category listing is made of, from two sources that must agree (spec §5 listing):
- * the build-time catalogue for the pre-rendered `/c/...` page 1, and the connectors, live,
- * for the on-demand view `/vue/c/...?query`. Both give a `ListingSource`; the page renders it
- * with `CategoryListing.astro`, which applies the same pure `applyListing`.
+ * What a category listing is made of, from sources that must agree (spec §5 listing): the
+ * build-time catalogue for the pre-rendered `/c/...` page 1; for the on-demand view
+ * `/vue/c/...?query`, the release's listings written from that same catalogue and kept up to
+ * date by each publish (listing-store.ts), or, without them (`astro dev`, another channel's
+ * host), the connectors, live. All give a `ListingSource`; the page renders it with
+ * `CategoryListing.astro`, which applies the same pure `applyListing`.
  */
 import {
   breadcrumbs,
@@ -23,6 +25,7 @@ import {
 import { createCache, type Cache } from '../cache.ts';
 import { logFailure } from '../failures.ts';
 import { childrenOf, listingCategory, type ListingSource } from './listing-source.ts';
+import { releaseListingSource } from './listing-store.ts';
 
 export { staticListingSource, type ListingCategory, type ListingSource } from './listing-source.ts';
 
@@ -102,4 +105,21 @@ export async function liveListingSource(
     products,
     brands,
   };
+}
+
+/**
+ * The listing of the on-demand view at a shop path: the release's, when `client` is on the
+ * channel the release was built for (`buildClient`) and the release has its listings; else read
+ * live. Null when no shown category has that path.
+ */
+export function listingViewSource(
+  client: BigCommerceClient,
+  buildClient: BigCommerceClient,
+  path: string,
+): Promise<ListingSource | null> {
+  const release =
+    (client.channelId ?? 1) === (buildClient.channelId ?? 1)
+      ? releaseListingSource(path)
+      : undefined;
+  return release ?? liveListingSource(client, path);
 }

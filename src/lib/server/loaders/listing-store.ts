@@ -1,0 +1,214 @@
+/**
+ * The release's listings: what every shown category's listing is made of, in one SQLite file
+ * (`node:sqlite`) beside the server bundle (`dist/server/listings.sqlite`), so the on-demand
+ * listing view (`/vue/c/...?query`) renders from the same catalogue as the pre-rendered page 1
+ * instead of reading a whole category live (3,339 products in 14 upstream pages for one
+ * category at 100,000 products: never within the page's budget).
+ *
+ * - The build writes it from the catalogue its pages used (`writeListingStore`, called by the
+ *   `listing-store` integration of astro.config.mjs).
+ * - A build kept alive to publish edits brings it up to date with each publish, in one
+ *   transaction, before the servers are told to forget what they rendered
+ *   (`updateListingStore`, scripts/lib/publisher-loop.ts).
+ * - A server serving the release reads one category at a time (`releaseListingSource`),
+ *   kept in a small cache that a publish empties (`clearUpstreamCaches`).
+ *
+ * Without the file (`astro dev`, a release built before it existed), the view reads live
+ * (listing-data.ts). WAL journal: the publisher writes while the servers read.
+ */
+import { existsSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { DatabaseSync } from 'node:sqlite';
+import { findCategoryByPath } from '../../commerce/category.ts';
+import type { CategoryNode, Product } from '../../commerce/types.ts';
+import { createCache } from '../cache.ts';
+import type { Catalogue } from './catalogue-index.ts';
+import { staticListingSource, type ListingSource } from './listing-source.ts';
+
+/** The file's name in the release's `server/` folder. */
+export const LISTING_STORE_FILE = 'listings.sqlite';
+
+const SCHEMA = `
+PRAGMA journal_mode = WAL;
+CREATE TABLE products (id INTEGER PRIMARY KEY, json TEXT NOT NULL) STRICT;
+CREATE TABLE memberships (
+  category_id INTEGER NOT NULL,
+  product_id INTEGER NOT NULL,
+  PRIMARY KEY (category_id, product_id)
+) STRICT, WITHOUT ROWID;
+CREATE TABLE listings (category_id INTEGER PRIMARY KEY, json TEXT NOT NULL) STRICT;
+CREATE TABLE meta (key TEXT PRIMARY KEY, json TEXT NOT NULL) STRICT;
+`;
+
+/** A listing without its products: the category, its trail, its children, the brands. */
+type ListingHead = Omit<ListingSource, 'products'>;
+
+function headsOf(cat: Catalogue): Map<number, string> {
+  const heads = new Map<number, string>();
+  for (const category of cat.categories) {
+    if (!category.shown) continue;
+    const { category: shown, trail, children, brands } = staticListingSource(cat, category);
+    const head: ListingHead = { category: shown, trail, children, brands };
+    heads.set(category.id, JSON.stringify(head));
+  }
+  return heads;
+}
+
+function transaction(db: DatabaseSync, work: () => void): void {
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    work();
+    db.exec('COMMIT');
+  } catch (error) {
+    db.exec('ROLLBACK');
+    throw error;
+  }
+}
+
+function writer(db: DatabaseSync) {
+  const putProduct = db.prepare('INSERT OR REPLACE INTO products (id, json) VALUES (?, ?)');
+  const dropProduct = db.prepare('DELETE FROM products WHERE id = ?');
+  const dropMemberships = db.prepare('DELETE FROM memberships WHERE product_id = ?');
+  const putMembership = db.prepare(
+    'INSERT OR IGNORE INTO memberships (category_id, product_id) VALUES (?, ?)',
+  );
+  const putListing = db.prepare(
+    'INSERT OR REPLACE INTO listings (category_id, json) VALUES (?, ?)',
+  );
+  const dropListing = db.prepare('DELETE FROM listings WHERE category_id = ?');
+  const putMeta = db.prepare('INSERT OR REPLACE INTO meta (key, json) VALUES (?, ?)');
+  return {
+    product(product: Product) {
+      putProduct.run(product.id, JSON.stringify(product));
+      dropMemberships.run(product.id);
+      for (const categoryId of new Set(product.categories)) {
+        putMembership.run(categoryId, product.id);
+      }
+    },
+    dropProduct(id: number) {
+      dropProduct.run(id);
+      dropMemberships.run(id);
+    },
+    listing: (categoryId: number, json: string) => putListing.run(categoryId, json),
+    dropListing: (categoryId: number) => dropListing.run(categoryId),
+    tree: (tree: readonly CategoryNode[]) => putMeta.run('tree', JSON.stringify(tree)),
+  };
+}
+
+/** Writes the listings of `cat` into a new file at `file` (one there is replaced). */
+export async function writeListingStore(file: string, cat: Catalogue): Promise<void> {
+  for (const suffix of ['', '-wal', '-shm']) await rm(`${file}${suffix}`, { force: true });
+  const db = new DatabaseSync(file);
+  try {
+    db.exec(SCHEMA);
+    const write = writer(db);
+    transaction(db, () => {
+      for (const product of cat.products) write.product(product);
+      for (const [id, json] of headsOf(cat)) write.listing(id, json);
+      write.tree(cat.shownTree);
+    });
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Brings the file written from `before` to `after` (a publish): the products that are not the
+ * same objects (a patched read keeps the others), and the listings whose head changed.
+ */
+export function updateListingStore(file: string, before: Catalogue, after: Catalogue): void {
+  const db = new DatabaseSync(file);
+  try {
+    db.exec('PRAGMA busy_timeout = 5000');
+    const write = writer(db);
+    transaction(db, () => {
+      for (const product of after.products) {
+        if (before.productById.get(product.id) !== product) write.product(product);
+      }
+      for (const product of before.products) {
+        if (!after.productById.has(product.id)) write.dropProduct(product.id);
+      }
+      const [old, now] = [headsOf(before), headsOf(after)];
+      for (const [id, json] of now) if (old.get(id) !== json) write.listing(id, json);
+      for (const id of old.keys()) if (!now.has(id)) write.dropListing(id);
+      if (JSON.stringify(before.shownTree) !== JSON.stringify(after.shownTree)) {
+        write.tree(after.shownTree);
+      }
+    });
+  } finally {
+    db.close();
+  }
+}
+
+/** Reads listings from a release's file; `listing(path)` is null for no shown category. */
+export function openListingStore(file: string) {
+  const db = new DatabaseSync(file, { readOnly: true });
+  db.exec('PRAGMA busy_timeout = 5000');
+  const meta = db.prepare('SELECT json FROM meta WHERE key = ?');
+  const head = db.prepare('SELECT json FROM listings WHERE category_id = ?');
+  const products = db.prepare(
+    `SELECT p.json AS json FROM memberships m JOIN products p ON p.id = m.product_id
+     WHERE m.category_id = ? ORDER BY m.product_id`,
+  );
+  const json = (row: unknown): string => (row as { json: string }).json;
+  return {
+    listing(path: string): ListingSource | null {
+      const tree = meta.get('tree');
+      if (tree === undefined) return null;
+      const node = findCategoryByPath(JSON.parse(json(tree)) as CategoryNode[], path);
+      if (!node) return null;
+      const row = head.get(node.id);
+      if (row === undefined) return null;
+      return {
+        ...(JSON.parse(json(row)) as ListingHead),
+        products: products.all(node.id).map((r) => JSON.parse(json(r)) as Product),
+      };
+    },
+    close: () => {
+      db.close();
+    },
+  };
+}
+
+// --- the release a server serves ------------------------------------------------------------
+
+const SLOT = Symbol.for('literie.listing-store');
+
+type Holder = typeof globalThis & {
+  [SLOT]?: { file: string; store: ReturnType<typeof openListingStore> | null } | undefined;
+};
+
+/**
+ * Tells this process which release's file its listing views read (scripts/serve.ts, before it
+ * loads the release's pages: one process serves one release). Through `globalThis`, since the
+ * pages run from a bundle with its own module instances.
+ */
+export function useListingStore(file: string): void {
+  const holder = globalThis as Holder;
+  holder[SLOT]?.store?.close();
+  holder[SLOT] = { file, store: null };
+}
+
+/** Listing sources read in this process: a publish empties it (clearUpstreamCaches). */
+const sources = createCache<ListingSource | null>({
+  ttlMs: 60 * 60_000,
+  maxEntries: 200,
+  // Products held at once: a few of the biggest categories at 100,000 products.
+  maxWeight: 20_000,
+  weigh: (source) => Math.max(1, source?.products.length ?? 0),
+});
+
+/**
+ * The listing at a shop path (`/c/...`) from the release's file, null when no shown category
+ * has that path; undefined when this process has no file to read (the caller reads live).
+ */
+export function releaseListingSource(path: string): Promise<ListingSource | null> | undefined {
+  const slot = (globalThis as Holder)[SLOT];
+  if (slot === undefined) return undefined;
+  if (slot.store === null) {
+    if (!existsSync(slot.file)) return undefined;
+    slot.store = openListingStore(slot.file);
+  }
+  const store = slot.store;
+  return sources.get(path, () => Promise.resolve(store.listing(path)));
+}
