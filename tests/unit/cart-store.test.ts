@@ -635,6 +635,23 @@ describe('mergeCartOnLogin (spec §4 login merge)', () => {
     expect(store.$cartErrors.get().load).toMatchObject({ code: 'network' });
   });
 
+  test('logged in before the page loaded the cookie cart: it is read, and its items merged', async () => {
+    await setup({ 'cart-id': CART_A });
+    const calls = stubShopApi({
+      getCart: () => cart(CART_A, [pillow]),
+      addCartItems: () => cart(CART_B, [mattress, pillow], { customerId: 1 }),
+      updateCart: () => cart(CART_B, [mattress, pillow], { customerId: 1 }),
+    });
+    // No loadCart: the shell's initCart had not run yet.
+    await expect(store.mergeCartOnLogin({ savedCartId: CART_B })).resolves.toBe(true);
+    expect(calls.map((call) => call.method)).toEqual(['getCart', 'addCartItems', 'updateCart']);
+    expect(calls[1]?.args).toEqual([
+      { cartId: CART_B, lineItems: [{ productId: 2, variantId: 200, quantity: 2 }] },
+    ]);
+    expect(store.$cart.get().id).toBe(CART_B);
+    expect(jar.values.get('cart-id')).toBe(CART_B);
+  });
+
   test('no cart loaded and no saved cart: nothing to do until the first add', async () => {
     await setup();
     const calls = stubShopApi({});

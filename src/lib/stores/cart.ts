@@ -365,7 +365,16 @@ export function mergeCartOnLogin(
 ): Promise<boolean> {
   return enqueue(async () => {
     $cartErrors.setKey('load', null);
-    const guest = $cart.get();
+    let guest = $cart.get();
+    if (guest.id === null) {
+      // Logged in before the page loaded the cart of the cookie (initCart waits for the
+      // browser to be idle): read it now, or its items would be left out of the merge.
+      try {
+        guest = await load(false);
+      } catch (error) {
+        console.error('the guest cart could not be read before the login merge:', error);
+      }
+    }
     // A reseller's cart is the one of the cookie, assigned to them (spec §4 reseller area).
     const reseller = resellerArea && customer.isReseller === true;
     const plan = loginMergePlan(reseller ? null : customer.savedCartId, guest);
