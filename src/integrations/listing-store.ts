@@ -27,8 +27,9 @@ export function listingStore(): AstroIntegration {
         }
         const started = performance.now();
         await writeListingStore(path.join(serverDir, LISTING_STORE_FILE), catalogue);
-        logger.info(
-          `${String(catalogue.products.length)} products written in ${String(Math.round(performance.now() - started))} ms`,
+        // One line, like the catalogue's (printed whatever Astro's log level).
+        console.info(
+          `[listings] ${String(catalogue.products.length)} products written in ${String(Math.round(performance.now() - started))} ms`,
         );
       },
     },

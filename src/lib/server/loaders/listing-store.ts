@@ -28,8 +28,11 @@ import { staticListingSource, type ListingSource } from './listing-source.ts';
 /** The file's name in the release's `server/` folder. */
 export const LISTING_STORE_FILE = 'listings.sqlite';
 
+// Written once, whole, into a new file: no journal while it is (a failed build leaves no
+// release); then the WAL journal, for the publisher writing while the servers read.
 const SCHEMA = `
-PRAGMA journal_mode = WAL;
+PRAGMA journal_mode = OFF;
+PRAGMA synchronous = OFF;
 CREATE TABLE products (id INTEGER PRIMARY KEY, json TEXT NOT NULL) STRICT;
 CREATE TABLE memberships (
   category_id INTEGER NOT NULL,
@@ -38,6 +41,11 @@ CREATE TABLE memberships (
 ) STRICT, WITHOUT ROWID;
 CREATE TABLE listings (category_id INTEGER PRIMARY KEY, json TEXT NOT NULL) STRICT;
 CREATE TABLE meta (key TEXT PRIMARY KEY, json TEXT NOT NULL) STRICT;
+`;
+// After the rows: a publish finds a product's memberships by product (linear otherwise).
+const INDEXES = `
+CREATE INDEX memberships_by_product ON memberships (product_id);
+PRAGMA journal_mode = WAL;
 `;
 
 /** A listing without its products: the category, its trail, its children, the brands. */
@@ -65,7 +73,7 @@ function transaction(db: DatabaseSync, work: () => void): void {
   }
 }
 
-function writer(db: DatabaseSync) {
+function writer(db: DatabaseSync, fresh = false) {
   const putProduct = db.prepare('INSERT OR REPLACE INTO products (id, json) VALUES (?, ?)');
   const dropProduct = db.prepare('DELETE FROM products WHERE id = ?');
   const dropMemberships = db.prepare('DELETE FROM memberships WHERE product_id = ?');
@@ -80,7 +88,7 @@ function writer(db: DatabaseSync) {
   return {
     product(product: Product) {
       putProduct.run(product.id, JSON.stringify(product));
-      dropMemberships.run(product.id);
+      if (!fresh) dropMemberships.run(product.id);
       for (const categoryId of new Set(product.categories)) {
         putMembership.run(categoryId, product.id);
       }
@@ -101,12 +109,13 @@ export async function writeListingStore(file: string, cat: Catalogue): Promise<v
   const db = new DatabaseSync(file);
   try {
     db.exec(SCHEMA);
-    const write = writer(db);
+    const write = writer(db, true);
     transaction(db, () => {
       for (const product of cat.products) write.product(product);
       for (const [id, json] of headsOf(cat)) write.listing(id, json);
       write.tree(cat.shownTree);
     });
+    db.exec(INDEXES);
   } finally {
     db.close();
   }
@@ -119,7 +128,8 @@ export async function writeListingStore(file: string, cat: Catalogue): Promise<v
 export function updateListingStore(file: string, before: Catalogue, after: Catalogue): void {
   const db = new DatabaseSync(file);
   try {
-    db.exec('PRAGMA busy_timeout = 5000');
+    // WAL: a commit is safe without a sync of the database file on each.
+    db.exec('PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL');
     const write = writer(db);
     transaction(db, () => {
       for (const product of after.products) {

@@ -1,0 +1,169 @@
+/**
+ * Several copies publishing an edit (issue 21): two `npm start --no-build` copies on one Redis,
+ * one shared releases folder outside the project, one fresh sandbox, publishing on (the real
+ * kept build, no `REBUILD_COMMAND`). The copy holding the build lease has no kept build of a
+ * shared release at start, so it runs its warm-up full build into the shared folder, and both
+ * copies go to that release. Then a product renamed in the sandbox's catalogue sends its signed
+ * store webhook to the OTHER copy: the holder's kept build publishes it into the shared release
+ * (its pages and its listings), and both copies show the new name on the product's page and on
+ * a listing view they had already rendered and cached, with no new release.
+ * Run by `npm test` after the build (vitest project `scale`); by hand:
+ * `DIST_DIR=dist-x SANDBOX_PORT=N npx vitest run --project scale tests/scale/copies-publish.test.ts`.
+ */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { TEST_ENV } from '../../scripts/lib/test-env.ts';
+import { registerSandboxWebhooks } from '../../scripts/lib/upstream.ts';
+import { PRODUCTS } from '../../scripts/sandbox/fixtures.ts';
+import { startSandbox, type Sandbox } from '../../scripts/sandbox/server.ts';
+import {
+  settledAfter,
+  startShopChild,
+  statusWhen,
+  type ShopChild,
+} from '../integration/helpers/rebuild.ts';
+import {
+  freePort,
+  redisAvailable,
+  startRedis,
+  type TestRedis,
+} from '../integration/helpers/redis.ts';
+
+const DIST_DIR = process.env.DIST_DIR ?? TEST_ENV.DIST_DIR;
+const SANDBOX_PORT = Number(process.env.SANDBOX_PORT ?? TEST_ENV.SANDBOX_PORT);
+const BIGCOMMERCE_SECRET = 'copies-publish-bigcommerce-secret-0123456789';
+const READY = 'the shop runs at';
+const NEW_NAME = 'Matelas Élysée Deux Copies';
+const HEADERS = { 'accept-encoding': 'br, gzip', accept: 'text/html' };
+
+describe.runIf(redisAvailable())('two copies, one kept build, one edit', () => {
+  let sandbox: Sandbox;
+  let redis: TestRedis;
+  let root = '';
+  let releases = '';
+  let a: ShopChild | undefined;
+  let b: ShopChild | undefined;
+  const copies = () => {
+    if (a === undefined || b === undefined) throw new Error('the copies did not start');
+    return { a, b };
+  };
+
+  const startCopy = async () => {
+    // No credentials of the suite's own services: this test's sandbox and secrets only.
+    const inherited = Object.fromEntries(
+      Object.entries(process.env).filter(
+        ([name]) => !/^(BIGCOMMERCE_|CONTENTFUL_|REBUILD_COMMAND$|REDIS_URL$)/.test(name),
+      ),
+    );
+    return startShopChild(
+      ['scripts/start.ts', '--no-build'],
+      {
+        ...inherited,
+        UPSTREAM: 'sandbox',
+        SANDBOX_PORT: String(SANDBOX_PORT),
+        SANDBOX_DIR: path.join(root, 'sandbox'),
+        DIST_DIR,
+        REDIS_URL: redis.url,
+        SESSION_SECRET: 'copies-publish-test-session-secret-0123456789',
+        RELEASES_DIR: releases,
+        BUILD_CACHE_DIR: path.join(root, 'cache'),
+        BIGCOMMERCE_WEBHOOK_SECRET: BIGCOMMERCE_SECRET,
+        REBUILD_DEBOUNCE_MS: '100',
+        FULL_BUILD_EVERY_HOURS: '0',
+        LOG_LEVEL: 'info',
+      },
+      await freePort(),
+      READY,
+    );
+  };
+
+  const page = async (copy: ShopChild, at: string) => {
+    const response = await fetch(`${copy.base}${at}`, { headers: HEADERS });
+    return { status: response.status, text: await response.text() };
+  };
+
+  beforeAll(async () => {
+    if (!existsSync(path.join(DIST_DIR, 'server', 'entry.mjs'))) {
+      throw new Error(`No production build at ${DIST_DIR} (npm test builds it first)`);
+    }
+    root = mkdtempSync(path.join(tmpdir(), 'copies-publish-'));
+    releases = path.join(root, 'releases');
+    sandbox = await startSandbox({ port: SANDBOX_PORT, dataDir: path.join(root, 'sandbox') });
+    redis = await startRedis();
+    a = await startCopy();
+    await statusWhen(a.base, (status) => status.copies?.role === 'builder');
+    b = await startCopy();
+    await statusWhen(b.base, (status) => (status.copies?.builder ?? null) !== null);
+    // The holder's warm-up build (a real one), then both copies on it.
+    const warm = await settledAfter(a.base, 1, 240_000);
+    expect(warm.lastBuild, JSON.stringify(warm.lastBuild)).toMatchObject({ result: 'succeeded' });
+    await statusWhen(b.base, (status) => status.current.id === warm.current.id, 20_000);
+    // The catalogue's store webhooks go to the follower only.
+    const problems = await registerSandboxWebhooks({
+      sandboxUrl: sandbox.url,
+      shopUrl: b.base,
+      contentfulSecret: undefined,
+      bigcommerceSecret: BIGCOMMERCE_SECRET,
+    });
+    expect(problems).toEqual([]);
+  }, 300_000);
+
+  afterAll(async () => {
+    await Promise.all([a?.stop(), b?.stop()]);
+    await redis.stop();
+    await sandbox.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  test('the edit sent to the follower is published once by the holder, and both copies show it', async () => {
+    const { a: holder, b: follower } = copies();
+    const product = PRODUCTS.trackingVariant;
+    const views = [`/p/${String(product)}/matelas-elysee`, '/c/matelas?sort=2'];
+    // Both copies render and cache the pages before the edit.
+    for (const copy of [holder, follower]) {
+      for (const at of views) {
+        const before = await page(copy, at);
+        expect(before.status, at).toBe(200);
+        expect(before.text, at).toContain('Matelas Élysée');
+        expect(before.text, at).not.toContain(NEW_NAME);
+      }
+    }
+    const served = (await statusWhen(holder.base, () => true)).current.id;
+
+    const renamed = await fetch(`${sandbox.url}/stores/sandbox/v3/catalog/products/${product}`, {
+      method: 'PUT',
+      headers: { 'X-Auth-Token': sandbox.token, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: NEW_NAME }),
+    });
+    expect(renamed.status).toBe(200);
+
+    const published = await statusWhen(
+      holder.base,
+      (status) => status.lastBuild?.id.startsWith(`${served}+`) === true && status.state === 'idle',
+      60_000,
+    );
+    expect(published.lastBuild, JSON.stringify(published.lastBuild)).toMatchObject({
+      result: 'succeeded',
+    });
+    // Both copies: the new name on the product's page (its new address) and the listing view.
+    for (const copy of [holder, follower]) {
+      await expect
+        .poll(async () => (await page(copy, '/c/matelas?sort=2')).text, { timeout: 10_000 })
+        .toContain(NEW_NAME);
+      const moved = await fetch(`${copy.base}${views[0] ?? ''}`, { redirect: 'manual' });
+      expect(moved.status).toBe(301);
+      const target = moved.headers.get('location') ?? '';
+      expect((await page(copy, new URL(target, copy.base).pathname)).text).toContain(NEW_NAME);
+    }
+    // One release, published in place: no second build on either copy.
+    const [holderNow, followerNow] = await Promise.all(
+      [holder, follower].map((copy) => statusWhen(copy.base, () => true)),
+    );
+    expect([holderNow?.builds, followerNow?.builds]).toEqual([1, 0]);
+    expect(followerNow?.current.id).toBe(served);
+    expect((await readdir(releases)).filter((name) => /^r\d{8}-/.test(name))).toEqual([served]);
+  }, 120_000);
+});
