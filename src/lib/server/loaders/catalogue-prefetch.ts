@@ -65,12 +65,16 @@ export function connectionFromEnv(
   };
 }
 
-/** Starts reading the catalogue over `options`, for the build's pages to take. */
-export function startCatalogueRead(options: BigCommerceClientOptions): void {
+/**
+ * Starts reading the catalogue over `options`, for the build's pages to take (and a build kept
+ * alive to publish edits after them); returns the read.
+ */
+export function startCatalogueRead(options: BigCommerceClientOptions): Promise<CatalogueRead> {
   const read = readCatalogue(createBigCommerceClient(options));
   // Nobody may take it (a build that fails first): no unhandled rejection then.
   read.catch(() => undefined);
   (globalThis as Holder)[SLOT] = { connection: connectionKey(options), read, generation: 0 };
+  return read;
 }
 
 /**
@@ -85,7 +89,7 @@ export function handedCatalogueRead(
   return { read: prefetch.read, generation: prefetch.generation };
 }
 
-/** Forgets the read handed over (a failed one, which catalogue.ts then reads again itself). */
+/** Forgets the read handed over. */
 export function dropCatalogueRead(): void {
   (globalThis as Holder)[SLOT] = undefined;
 }

@@ -7,7 +7,7 @@
  * reads the release's listings written from it (listing-store.ts).
  */
 import { bigcommerce, bigcommerceConnection } from '../config.ts';
-import { dropCatalogueRead, handedCatalogueRead } from './catalogue-prefetch.ts';
+import { handedCatalogueRead, startCatalogueRead } from './catalogue-prefetch.ts';
 import { readCatalogue, type CatalogueRead } from './catalogue-source.ts';
 import { handOver } from './handoff.ts';
 import { indexCatalogue, type Catalogue } from './catalogue-index.ts';
@@ -27,9 +27,13 @@ async function load(
 ): Promise<Catalogue> {
   // The read astro.config.mjs started with the build (or a newer one a publish handed over),
   // else (astro dev, another connection, a failed early read) one now.
-  const read = await (early?.read.catch(() => {
-    dropCatalogueRead();
-    return readCatalogue(bigcommerce());
+  const read = await (early?.read.catch((error: unknown) => {
+    // Read again, handed over the same way: a build kept alive publishes edits from it (it
+    // used to read privately, and every edit then took a full build).
+    console.warn(
+      `[catalogue] the read started with the build failed (${error instanceof Error ? error.message : String(error)}): reading again`,
+    );
+    return startCatalogueRead(bigcommerceConnection);
   }) ?? readCatalogue(bigcommerce()));
   const catalogue = indexCatalogue(read);
   if (!import.meta.env.DEV) {
