@@ -15,6 +15,9 @@ import { createBigCommerceClient, type BigCommerceClientOptions } from '../bigco
 import { readCatalogue, type CatalogueRead } from './catalogue-source.ts';
 
 const SLOT = Symbol.for('literie.catalogue-prefetch');
+/** Limits of one upstream call of the build's read: one attempt, and all its retries. */
+const BUILD_READ_TIMEOUT_MS = 30_000;
+const BUILD_READ_TOTAL_MS = 120_000;
 
 interface Prefetch {
   connection: string;
@@ -70,7 +73,15 @@ export function connectionFromEnv(
  * alive to publish edits after them); returns the read.
  */
 export function startCatalogueRead(options: BigCommerceClientOptions): Promise<CatalogueRead> {
-  const read = readCatalogue(createBigCommerceClient(options));
+  // No shopper waits on it: longer limits than a page's reads (at 100,000 products, a page of
+  // the products list timed out at 10 s while Vite bundled on the same 2 cores).
+  const read = readCatalogue(
+    createBigCommerceClient({
+      ...options,
+      timeout: BUILD_READ_TIMEOUT_MS,
+      totalTimeout: BUILD_READ_TOTAL_MS,
+    }),
+  );
   // Nobody may take it (a build that fails first): no unhandled rejection then.
   read.catch(() => undefined);
   (globalThis as Holder)[SLOT] = { connection: connectionKey(options), read, generation: 0 };
