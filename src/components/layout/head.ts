@@ -22,3 +22,11 @@ export interface HeadProps {
  * rest arrive (a layout shift, seen on 1 desktop load in 30).
  */
 export const HEADER_ID = 'en-tete';
+
+/**
+ * The id of every layout's `<main>`, the content the page transition names `page`
+ * (global.css). The first paint waits for it (it comes after the header, so the header is
+ * whole): a new page painted before its content was read has no `page` to fade in, and showed
+ * it without the transition (seen on a loaded machine).
+ */
+export const MAIN_ID = 'contenu';
