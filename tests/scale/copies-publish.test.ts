@@ -31,6 +31,7 @@ import {
   startRedis,
   type TestRedis,
 } from '../integration/helpers/redis.ts';
+import { withoutSuiteServices } from './helpers/shop.ts';
 
 const DIST_DIR = process.env.DIST_DIR ?? TEST_ENV.DIST_DIR;
 const SANDBOX_PORT = Number(process.env.SANDBOX_PORT ?? TEST_ENV.SANDBOX_PORT);
@@ -51,17 +52,12 @@ describe.runIf(redisAvailable())('two copies, one kept build, one edit', () => {
     return { a, b };
   };
 
-  const startCopy = async () => {
-    // No credentials of the suite's own services: this test's sandbox and secrets only.
-    const inherited = Object.fromEntries(
-      Object.entries(process.env).filter(
-        ([name]) => !/^(BIGCOMMERCE_|CONTENTFUL_|REBUILD_COMMAND$|REDIS_URL$)/.test(name),
-      ),
-    );
-    return startShopChild(
+  const startCopy = async () =>
+    startShopChild(
       ['scripts/start.ts', '--no-build'],
       {
-        ...inherited,
+        // This test's sandbox and secrets only.
+        ...withoutSuiteServices(),
         UPSTREAM: 'sandbox',
         SANDBOX_PORT: String(SANDBOX_PORT),
         SANDBOX_DIR: path.join(root, 'sandbox'),
@@ -78,7 +74,6 @@ describe.runIf(redisAvailable())('two copies, one kept build, one edit', () => {
       await freePort(),
       READY,
     );
-  };
 
   const page = async (copy: ShopChild, at: string) => {
     const response = await fetch(`${copy.base}${at}`, { headers: HEADERS });

@@ -20,6 +20,7 @@ import { PRODUCTS } from '../../scripts/sandbox/fixtures.ts';
 import { publishEntryField } from '../../scripts/lib/sandbox-editor.ts';
 import type { RebuildStatus } from '../../src/server/rebuild/supervisor.ts';
 import { freePort } from '../integration/helpers/redis.ts';
+import { withoutSuiteServices } from './helpers/shop.ts';
 
 /** The part of autocannon's API used here (the package ships no types). */
 interface AutocannonInstance {
@@ -60,13 +61,8 @@ describe('an edit published into the running shop', () => {
     base = `http://127.0.0.1:${String(port)}`;
     sandboxUrl = `http://127.0.0.1:${String(sandboxPort)}`;
     // start.ts makes its own secrets and registers them with its sandbox.
-    const inherited = Object.fromEntries(
-      Object.entries(process.env).filter(
-        ([name]) => !/^(BIGCOMMERCE_|CONTENTFUL_|REBUILD_COMMAND$|REDIS_URL$)/.test(name),
-      ),
-    );
     const env: NodeJS.ProcessEnv = {
-      ...inherited,
+      ...withoutSuiteServices(),
       UPSTREAM: 'sandbox',
       PORT: String(port),
       HOST: '127.0.0.1',

@@ -38,3 +38,15 @@ export async function startShopProcess(env: NodeJS.ProcessEnv, port: number): Pr
     },
   };
 }
+
+/**
+ * This process's environment without the suite's own services (BigCommerce and Contentful
+ * credentials, `REBUILD_COMMAND`, `REDIS_URL`): for a shop a test starts on its own sandbox.
+ */
+export function withoutSuiteServices(): NodeJS.ProcessEnv {
+  return Object.fromEntries(
+    Object.entries(process.env).filter(
+      ([name]) => !/^(BIGCOMMERCE_|CONTENTFUL_|REBUILD_COMMAND$|REDIS_URL$)/.test(name),
+    ),
+  );
+}

@@ -191,12 +191,14 @@ type Holder = typeof globalThis & {
 /**
  * Tells this process which release's file its listing views read (scripts/serve.ts, before it
  * loads the release's pages: one process serves one release). Through `globalThis`, since the
- * pages run from a bundle with its own module instances.
+ * pages run from a bundle with its own module instances. A release built without the file
+ * (before it existed) has its listing views read live.
  */
 export function useListingStore(file: string): void {
   const holder = globalThis as Holder;
   holder[SLOT]?.store?.close();
-  holder[SLOT] = { file, store: null };
+  // Looked for once: a release is complete before it is served.
+  holder[SLOT] = existsSync(file) ? { file, store: null } : undefined;
 }
 
 /** Listing sources read in this process: a publish empties it (clearUpstreamCaches). */
@@ -215,10 +217,7 @@ const sources = createCache<ListingSource | null>({
 export function releaseListingSource(path: string): Promise<ListingSource | null> | undefined {
   const slot = (globalThis as Holder)[SLOT];
   if (slot === undefined) return undefined;
-  if (slot.store === null) {
-    if (!existsSync(slot.file)) return undefined;
-    slot.store = openListingStore(slot.file);
-  }
+  slot.store ??= openListingStore(slot.file);
   const store = slot.store;
   return sources.get(path, () => Promise.resolve(store.listing(path)));
 }
