@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { api } from '../../src/lib/api/bigcommerce.ts';
 import { ApiCallError, callApi } from '../../src/lib/api/client.ts';
+import { cutReply } from './helpers/shop-api.ts';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -98,6 +99,13 @@ describe('callApi reply', () => {
     const error = await callApi('s', 'm', []).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiCallError);
     expect(error).toMatchObject(expected);
+  });
+
+  test('a reply cut while its body streams in → network, not invalid-response', async () => {
+    stubFetch(cutReply);
+    const error = await callApi('s', 'm', []).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiCallError);
+    expect(error).toMatchObject({ statusCode: 500, code: 'network' });
   });
 
   test('network failure → ApiCallError network 500 with the cause', async () => {

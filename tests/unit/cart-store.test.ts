@@ -10,6 +10,7 @@ import {
   line,
   memoryCookieJar,
   methods,
+  CutReply,
   NetworkFailure,
   record,
   stubShopApi,
@@ -124,6 +125,21 @@ describe('loadCart (spec §4 cart lifecycle)', () => {
     expect(store.$cart.get()).toMatchObject({ id: null });
     expect(jar.writes).toEqual([deleteCookie]);
     expect(store.$cartErrors.get().load).toBeNull();
+  });
+
+  test('a reply cut while its body streams in (the page being left): the cookie kept', async () => {
+    await setup({ 'cart-id': CART_A });
+    stubShopApi({
+      getCart: () => {
+        throw new CutReply();
+      },
+    });
+    await expect(store.loadCart()).resolves.toBe(false);
+    expect(store.$cart.get()).toMatchObject({ id: null });
+    // The next page reads the same cart: a cut reply is not a missing cart.
+    expect(jar.writes).toEqual([]);
+    expect(jar.values.get('cart-id')).toBe(CART_A);
+    expect(store.$cartErrors.get().load).toMatchObject({ code: 'network' });
   });
 
   test('no reply at all (offline, or the page being left): the empty cart, the cookie kept', async () => {

@@ -10,7 +10,7 @@ export type ApiCallErrorCode =
   | 'api'
   /** The reply was not the API's JSON (an HTML error page, an empty body...). */
   | 'invalid-response'
-  /** No reply: offline, DNS, aborted. */
+  /** No reply, or a reply cut before its body ended: offline, DNS, aborted. */
   | 'network';
 
 /** Message key shown when the API gave no message of its own. */
@@ -63,9 +63,17 @@ export async function callApi<T>(
     throw new ApiCallError(GENERIC_ERROR_MESSAGE, 500, 'network', { cause });
   }
 
+  // A reply cut while its body streams in (the page being left, the connection dropped) is no
+  // reply at all: it says nothing of what was asked, unlike a body that is not the API's JSON.
+  let text: string;
+  try {
+    text = await response.text();
+  } catch (cause) {
+    throw new ApiCallError(GENERIC_ERROR_MESSAGE, 500, 'network', { cause });
+  }
   let body: unknown;
   try {
-    body = await response.json();
+    body = JSON.parse(text);
   } catch (cause) {
     throw new ApiCallError(
       GENERIC_ERROR_MESSAGE,

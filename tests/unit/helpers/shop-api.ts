@@ -19,6 +19,23 @@ export class ApiReplyError extends Error {
 /** Thrown by a handler: `fetch` itself rejects (offline). */
 export class NetworkFailure extends Error {}
 
+/**
+ * Thrown by a handler: the reply's headers arrive (200), then its body is cut (the browser
+ * leaving the page aborts the stream).
+ */
+export class CutReply extends Error {}
+
+/** A 200 JSON reply whose body stream fails after its first bytes. */
+export function cutReply(): Response {
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(new TextEncoder().encode('{"data":{"id":'));
+      controller.error(new DOMException('The user aborted a request.', 'AbortError'));
+    },
+  });
+  return new Response(body, { status: 200, headers: { 'Content-Type': 'application/json' } });
+}
+
 export interface ApiCall {
   method: string;
   args: unknown[];
@@ -50,6 +67,7 @@ export function stubShopApi(handlers: Record<string, Handler>): ApiCall[] {
         const data = await (handler as (...a: unknown[]) => unknown)(...args);
         return json({ data: data ?? null });
       } catch (error) {
+        if (error instanceof CutReply) return cutReply();
         if (error instanceof ApiReplyError) {
           return json({ message: error.message, statusCode: error.statusCode }, error.statusCode);
         }
