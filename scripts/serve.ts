@@ -127,8 +127,9 @@ export interface RunningServer {
   /** Serves the `/_astro/` files of another release's `client/` folder too (after this one's). */
   addAssetFallback(clientDir: string): void;
   /**
-   * Forgets the rendered pages and API replies (render-cache.ts) and the upstream reads they
-   * were made of (the SSR bundle's read caches): a publish changed the data.
+   * Forgets the rendered pages and API replies (render-cache.ts), the upstream reads they were
+   * made of (the SSR bundle's read caches) and the release's file lookups: a publish changed
+   * the data and the pages.
    */
   purgeRenders(generation: number): void;
 }
@@ -409,6 +410,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     purgeRenders: (generation) => {
       cache?.purge(generation);
       clearUpstreamCaches();
+      // The publish rewrote pages of this release in place: none is served as it was.
+      statics.forget();
     },
     close: async () => {
       await new Promise<void>((resolve) => {

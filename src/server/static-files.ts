@@ -102,6 +102,11 @@ export interface StaticFiles {
     found: StaticFile,
     secure: boolean,
   ): Promise<boolean>;
+  /**
+   * Forgets every lookup (a publish rewrote or removed pages): the next request asks the disk,
+   * rather than trusting for up to `recheckMs` a lookup whose body is still held in memory.
+   */
+  forget(): void;
 }
 
 const isGone = (error: unknown) =>
@@ -248,6 +253,9 @@ export function createStaticFiles(options: StaticFilesOptions): StaticFiles {
   }
 
   return {
+    forget: () => {
+      lookups.clear();
+    },
     identity: (found) => unlessGone(found, body(found, found.variants[0] ?? null, 'identity')),
     async resolve(pathname) {
       const known = lookups.get(pathname);

@@ -2,7 +2,8 @@
  * The static side of the server while a publish rewrites the live release
  * (src/server/static-files.ts): a page replaced in place is served whole, old or new, and the
  * new one once its lookup is checked again; a page removed after it was looked up is not an
- * error: `send` writes nothing and says so, and the lookup is forgotten.
+ * error: `send` writes nothing and says so, and the lookup is forgotten; after a publish
+ * (`forget`), every page is answered as it now is.
  */
 import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
@@ -79,5 +80,20 @@ describe('a page rewritten or removed under the server', () => {
     expect(gone).toEqual({ status: 299, body: 'gone' });
     expect(await files.resolve('/ancien-nom')).toBeNull();
     expect((await get('/ancien-nom')).status).toBe(404);
+  });
+
+  test('after a publish, a page removed or rewritten is answered as it now is, at once', async () => {
+    await publishPage('renomme.html', '<h1>Matelas Élysée</h1>'.repeat(100));
+    await publishPage('fiche.html', '<p>avant</p>'.repeat(100));
+    clock += 1001;
+    // Read whole, so the bodies are held in memory.
+    expect((await get('/renomme')).status).toBe(200);
+    expect((await get('/fiche')).body).toContain('avant');
+    await rm(path.join(root, 'renomme.html'));
+    await publishPage('fiche.html', '<p>après</p>'.repeat(100));
+    files.forget();
+    // Within the second a lookup would have been trusted.
+    expect((await get('/renomme')).status).toBe(404);
+    expect((await get('/fiche')).body).toContain('après');
   });
 });
