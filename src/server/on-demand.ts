@@ -36,6 +36,7 @@ import {
   type RenderOutcome,
 } from './render-cache.ts';
 import { ReplySink, type BufferedReply, type ReplyHead, type ReplyTarget } from './reply-sink.ts';
+import { SHARED_RENDER_PEER } from '../lib/server/client.ts';
 import { log } from '../lib/server/log.ts';
 
 /** Astro's node handler (`@astrojs/node` in middleware mode), as the entry exports it. */
@@ -166,7 +167,7 @@ function detachedRequest(
   headers: IncomingHttpHeaders,
   body?: Buffer,
 ): IncomingMessage {
-  const socket = { encrypted: false, remoteAddress: undefined };
+  const socket = { encrypted: false, remoteAddress: SHARED_RENDER_PEER };
   return Object.assign(new EventEmitter(), {
     method,
     url,

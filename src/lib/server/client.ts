@@ -96,6 +96,14 @@ function headerValues(value: string | null | undefined): string[] {
 // A host as a browser sends it: name or IPv4, or a bracketed IPv6, with an optional port.
 const HOST = /^(?:[a-z0-9.-]{1,253}|\[[0-9a-f:.]{2,45}\])(?::\d{1,5})?$/i;
 
+/**
+ * The peer address of a render the server makes for everyone (a page or API reply it caches,
+ * with no shopper's request behind it: `detachedRequest` in src/server/on-demand.ts). Not an
+ * address a socket can have, so no client can pose as it; the middleware reads it as no peer.
+ * Without one, Astro throws (and builds a stack trace) each time the middleware asks.
+ */
+export const SHARED_RENDER_PEER = 'shared-render';
+
 export interface ClientRequest {
   /** The TCP peer of the connection (`req.socket.remoteAddress`). */
   remoteAddress: string | undefined;

@@ -1,6 +1,6 @@
 import type { APIContext, MiddlewareHandler } from 'astro';
 import { t } from '../../i18n/index.ts';
-import { directClient, resolveClient, type TrustedProxies } from '../client.ts';
+import { directClient, resolveClient, SHARED_RENDER_PEER, type TrustedProxies } from '../client.ts';
 import { isCrossSiteSubmission } from '../security.ts';
 
 const API_PREFIX = '/api/';
@@ -57,10 +57,12 @@ export function createWithClient(options: ClientOptions): MiddlewareHandler {
   };
 }
 
-// Astro throws when the adapter cannot tell the address (limits then skip the address).
+// No peer for a render the server shares, nor when the adapter cannot tell the address (Astro
+// throws): limits then skip the address.
 function peerAddress(context: APIContext): string {
   try {
-    return context.clientAddress;
+    const address = context.clientAddress;
+    return address === SHARED_RENDER_PEER ? '' : address;
   } catch {
     return '';
   }
