@@ -161,11 +161,20 @@ export function openListingStore(file: string) {
      WHERE m.category_id = ? ORDER BY m.product_id`,
   );
   const json = (row: unknown): string => (row as { json: string }).json;
+  // The tree, parsed again only when a publish wrote another one.
+  let tree = { text: '', nodes: [] as CategoryNode[] };
+  const currentTree = (): CategoryNode[] | null => {
+    const row = meta.get('tree');
+    if (row === undefined) return null;
+    const text = json(row);
+    if (text !== tree.text) tree = { text, nodes: JSON.parse(text) as CategoryNode[] };
+    return tree.nodes;
+  };
   return {
     listing(path: string): ListingSource | null {
-      const tree = meta.get('tree');
-      if (tree === undefined) return null;
-      const node = findCategoryByPath(JSON.parse(json(tree)) as CategoryNode[], path);
+      const nodes = currentTree();
+      if (nodes === null) return null;
+      const node = findCategoryByPath(nodes, path);
       if (!node) return null;
       const row = head.get(node.id);
       if (row === undefined) return null;
