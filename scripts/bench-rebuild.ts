@@ -36,42 +36,12 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, mkdirSync, readdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import autocannon from 'autocannon';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { publishEntryField } from './lib/sandbox-editor.ts';
 import type { BuildRecord, RebuildStatus } from '../src/server/rebuild/supervisor.ts';
-
-/** The part of autocannon's API used here (the package ships no types). */
-interface AutocannonResult {
-  requests: { total: number; average: number };
-  latency: { p50: number; p99: number; max: number };
-  errors: number;
-  timeouts: number;
-  non2xx: number;
-}
-interface AutocannonInstance {
-  on(event: 'response', listener: () => void): void;
-  on(event: 'reqError', listener: (error: Error) => void): void;
-  stop(): void;
-}
-type Autocannon = (
-  options: {
-    url: string;
-    connections: number;
-    duration: number;
-    overallRate?: number;
-    timeout: number;
-    requests: {
-      path: string;
-      headers: Record<string, string>;
-      onResponse?: (statusCode: number) => void;
-    }[];
-  },
-  done: (error: Error | null, result: AutocannonResult) => void,
-) => AutocannonInstance;
-const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
 const products = process.env.BENCH_PRODUCTS ? Number(process.env.BENCH_PRODUCTS) : undefined;
 if (products !== undefined && !(Number.isInteger(products) && products > 0)) {
@@ -329,7 +299,7 @@ interface EditResult {
 }
 
 let exitCode = 0;
-let load: AutocannonInstance | null = null;
+let load: autocannon.Instance | null = null;
 try {
   // Seeding 100,000 products takes a while: wait for the sandbox to answer.
   const startDeadline = Date.now() + startTimeoutMs;
@@ -433,8 +403,8 @@ try {
   const failures: { at: number; what: string }[] = [];
   let responses = 0;
   const loadStarted = Date.now();
-  let resolveLoad: (result: AutocannonResult) => void = () => undefined;
-  const loadDone = new Promise<AutocannonResult>((resolve) => (resolveLoad = resolve));
+  let resolveLoad: (result: autocannon.Result) => void = () => undefined;
+  const loadDone = new Promise<autocannon.Result>((resolve) => (resolveLoad = resolve));
   load = autocannon(
     {
       url: base,
@@ -452,7 +422,7 @@ try {
         },
       })),
     },
-    (error, result) => {
+    (error: Error | null, result) => {
       if (error) failures.push({ at: Date.now(), what: `autocannon: ${error.message}` });
       resolveLoad(result);
     },
@@ -460,7 +430,7 @@ try {
   load.on('response', () => {
     responses += 1;
   });
-  load.on('reqError', (error) => {
+  load.on('reqError', (error: Error) => {
     failures.push({ at: Date.now(), what: error.message });
   });
   await sleep(5_000);

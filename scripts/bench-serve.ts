@@ -34,32 +34,15 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import autocannon from 'autocannon';
 import { buildShop } from './build.ts';
 import { isSandboxListening } from './sandbox/server.ts';
 import { ensureUpstream } from './lib/upstream.ts';
 import { newestMtime } from './lib/sources.ts';
-
-/** The part of autocannon's API used here (the package ships no types). */
-interface AutocannonResult {
-  requests: { average: number; total: number };
-  latency: { p50: number; p99: number };
-  throughput: { total: number };
-  errors: number;
-  timeouts: number;
-  non2xx: number;
-}
-type Autocannon = (options: {
-  url: string;
-  connections: number;
-  duration: number;
-  requests: object[];
-}) => Promise<AutocannonResult>;
-const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -324,7 +307,7 @@ async function runAutocannon(url: string, load: Load, duration: number): Promise
         ...(prefix === undefined
           ? {}
           : {
-              setupRequest: (req: { path: string }) => {
+              setupRequest: (req: autocannon.Request) => {
                 counter += 1;
                 return { ...req, path: `${prefix}${counter}` };
               },

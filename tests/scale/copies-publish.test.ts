@@ -10,111 +10,59 @@
  * Run by `npm test` after the build (vitest project `scale`); by hand:
  * `DIST_DIR=dist-x SANDBOX_PORT=N npx vitest run --project scale tests/scale/copies-publish.test.ts`.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { TEST_ENV } from '../../scripts/lib/test-env.ts';
+import { describe, expect, test } from 'vitest';
 import { registerSandboxWebhooks } from '../../scripts/lib/upstream.ts';
 import { PRODUCTS } from '../../scripts/sandbox/fixtures.ts';
-import { startSandbox, type Sandbox } from '../../scripts/sandbox/server.ts';
-import {
-  settledAfter,
-  startShopChild,
-  statusWhen,
-  type ShopChild,
-} from '../integration/helpers/rebuild.ts';
-import {
-  freePort,
-  redisAvailable,
-  startRedis,
-  type TestRedis,
-} from '../integration/helpers/redis.ts';
+import { settledAfter, statusWhen, type ShopChild } from '../integration/helpers/rebuild.ts';
+import { redisAvailable } from '../integration/helpers/redis.ts';
+import { useTwoCopies } from './helpers/copies.ts';
 import { withoutSuiteServices } from './helpers/shop.ts';
 
-const DIST_DIR = process.env.DIST_DIR ?? TEST_ENV.DIST_DIR;
-const SANDBOX_PORT = Number(process.env.SANDBOX_PORT ?? TEST_ENV.SANDBOX_PORT);
 const BIGCOMMERCE_SECRET = 'copies-publish-bigcommerce-secret-0123456789';
-const READY = 'the shop runs at';
 const NEW_NAME = 'Matelas Élysée Deux Copies';
 const HEADERS = { 'accept-encoding': 'br, gzip', accept: 'text/html' };
 
 describe.runIf(redisAvailable())('two copies, one kept build, one edit', () => {
-  let sandbox: Sandbox;
-  let redis: TestRedis;
-  let root = '';
-  let releases = '';
-  let a: ShopChild | undefined;
-  let b: ShopChild | undefined;
-  const copies = () => {
-    if (a === undefined || b === undefined) throw new Error('the copies did not start');
-    return { a, b };
-  };
-
-  const startCopy = async () =>
-    startShopChild(
-      ['scripts/start.ts', '--no-build'],
-      {
-        // This test's sandbox and secrets only.
-        ...withoutSuiteServices(),
-        UPSTREAM: 'sandbox',
-        SANDBOX_PORT: String(SANDBOX_PORT),
-        SANDBOX_DIR: path.join(root, 'sandbox'),
-        DIST_DIR,
-        REDIS_URL: redis.url,
-        SESSION_SECRET: 'copies-publish-test-session-secret-0123456789',
-        RELEASES_DIR: releases,
-        BUILD_CACHE_DIR: path.join(root, 'cache'),
-        BIGCOMMERCE_WEBHOOK_SECRET: BIGCOMMERCE_SECRET,
-        REBUILD_DEBOUNCE_MS: '100',
-        FULL_BUILD_EVERY_HOURS: '0',
-        LOG_LEVEL: 'info',
-      },
-      await freePort(),
-      READY,
-    );
+  const copies = useTwoCopies({
+    name: 'copies-publish',
+    env: (base, root) => ({
+      // This test's sandbox and secrets only.
+      ...withoutSuiteServices(),
+      ...base,
+      SESSION_SECRET: 'copies-publish-test-session-secret-0123456789',
+      BUILD_CACHE_DIR: path.join(root, 'cache'),
+      BIGCOMMERCE_WEBHOOK_SECRET: BIGCOMMERCE_SECRET,
+      REBUILD_DEBOUNCE_MS: '100',
+      FULL_BUILD_EVERY_HOURS: '0',
+    }),
+    ready: async ({ holder, follower, sandbox }) => {
+      // The holder's warm-up build (a real one), then both copies on it.
+      const warm = await settledAfter(holder.base, 1, 240_000);
+      expect(warm.lastBuild, JSON.stringify(warm.lastBuild)).toMatchObject({
+        result: 'succeeded',
+      });
+      await statusWhen(follower.base, (status) => status.current.id === warm.current.id, 20_000);
+      // The catalogue's store webhooks go to the follower only.
+      const problems = await registerSandboxWebhooks({
+        sandboxUrl: sandbox.url,
+        shopUrl: follower.base,
+        contentfulSecret: undefined,
+        bigcommerceSecret: BIGCOMMERCE_SECRET,
+      });
+      expect(problems).toEqual([]);
+    },
+    timeout: 300_000,
+  });
 
   const page = async (copy: ShopChild, at: string) => {
     const response = await fetch(`${copy.base}${at}`, { headers: HEADERS });
     return { status: response.status, text: await response.text() };
   };
 
-  beforeAll(async () => {
-    if (!existsSync(path.join(DIST_DIR, 'server', 'entry.mjs'))) {
-      throw new Error(`No production build at ${DIST_DIR} (npm test builds it first)`);
-    }
-    root = mkdtempSync(path.join(tmpdir(), 'copies-publish-'));
-    releases = path.join(root, 'releases');
-    sandbox = await startSandbox({ port: SANDBOX_PORT, dataDir: path.join(root, 'sandbox') });
-    redis = await startRedis();
-    a = await startCopy();
-    await statusWhen(a.base, (status) => status.copies?.role === 'builder');
-    b = await startCopy();
-    await statusWhen(b.base, (status) => (status.copies?.builder ?? null) !== null);
-    // The holder's warm-up build (a real one), then both copies on it.
-    const warm = await settledAfter(a.base, 1, 240_000);
-    expect(warm.lastBuild, JSON.stringify(warm.lastBuild)).toMatchObject({ result: 'succeeded' });
-    await statusWhen(b.base, (status) => status.current.id === warm.current.id, 20_000);
-    // The catalogue's store webhooks go to the follower only.
-    const problems = await registerSandboxWebhooks({
-      sandboxUrl: sandbox.url,
-      shopUrl: b.base,
-      contentfulSecret: undefined,
-      bigcommerceSecret: BIGCOMMERCE_SECRET,
-    });
-    expect(problems).toEqual([]);
-  }, 300_000);
-
-  afterAll(async () => {
-    await Promise.all([a?.stop(), b?.stop()]);
-    await redis.stop();
-    await sandbox.close();
-    rmSync(root, { recursive: true, force: true });
-  });
-
   test('the edit sent to the follower is published once by the holder, and both copies show it', async () => {
-    const { a: holder, b: follower } = copies();
+    const { holder, follower, sandbox, releases } = copies();
     const product = PRODUCTS.trackingVariant;
     const views = [`/p/${String(product)}/matelas-elysee`, '/c/matelas?sort=2'];
     // Both copies render and cache the pages before the edit.

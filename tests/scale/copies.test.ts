@@ -9,66 +9,35 @@
  * either. Run by `npm test` after the build (vitest project `scale`); by hand:
  * `DIST_DIR=dist-x SANDBOX_PORT=N npx vitest run --project scale tests/scale/copies.test.ts`.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { TEST_ENV } from '../../scripts/lib/test-env.ts';
-import { startSandbox, type Sandbox } from '../../scripts/sandbox/server.ts';
+import { describe, expect, test } from 'vitest';
 import {
   readStatus,
   sendPublish,
   settledAfter,
-  startShopChild,
   statusWhen,
   type ShopChild,
 } from '../integration/helpers/rebuild.ts';
-import {
-  freePort,
-  redisAvailable,
-  startRedis,
-  type TestRedis,
-} from '../integration/helpers/redis.ts';
+import { redisAvailable } from '../integration/helpers/redis.ts';
+import { useTwoCopies } from './helpers/copies.ts';
 import { autocannon, failuresOf, loadRequests, NO_FAILURES } from './helpers/load.ts';
+import { DIST_DIR } from './helpers/suite.ts';
 
-const DIST_DIR = process.env.DIST_DIR ?? TEST_ENV.DIST_DIR;
-const SANDBOX_PORT = Number(process.env.SANDBOX_PORT ?? TEST_ENV.SANDBOX_PORT);
 const SECRET = 'f'.repeat(64);
-const READY = 'the shop runs at';
 
 describe.runIf(redisAvailable())('two copies, one build, under load', () => {
-  let sandbox: Sandbox;
-  let redis: TestRedis;
-  let root = '';
-  let releases = '';
-  let a: ShopChild | undefined;
-  let b: ShopChild | undefined;
-  const copies = () => {
-    if (a === undefined || b === undefined) throw new Error('the copies did not start');
-    return { a, b };
-  };
-
-  const startCopy = async () =>
-    startShopChild(
-      ['scripts/start.ts', '--no-build'],
-      {
-        ...process.env,
-        UPSTREAM: 'sandbox',
-        SANDBOX_PORT: String(SANDBOX_PORT),
-        SANDBOX_DIR: path.join(root, 'sandbox'),
-        DIST_DIR,
-        REDIS_URL: redis.url,
-        SESSION_SECRET: 'copies-scale-test-session-secret-0123456789',
-        RELEASES_DIR: releases,
-        CONTENTFUL_WEBHOOK_SECRET: SECRET,
-        REBUILD_DEBOUNCE_MS: '500',
-        LOG_LEVEL: 'info',
-        REBUILD_COMMAND: `cp -r "${path.resolve(DIST_DIR)}/." "$RELEASE_DIR" && basename "$RELEASE_DIR" > "$RELEASE_DIR/client/release.txt"`,
-      },
-      await freePort(),
-      READY,
-    );
+  const copies = useTwoCopies({
+    name: 'copies-scale',
+    env: (base) => ({
+      ...process.env,
+      ...base,
+      SESSION_SECRET: 'copies-scale-test-session-secret-0123456789',
+      CONTENTFUL_WEBHOOK_SECRET: SECRET,
+      REBUILD_DEBOUNCE_MS: '500',
+      REBUILD_COMMAND: `cp -r "${path.resolve(DIST_DIR)}/." "$RELEASE_DIR" && basename "$RELEASE_DIR" > "$RELEASE_DIR/client/release.txt"`,
+    }),
+  });
 
   /** What `/release.txt` of a copy says (the marker the rebuild command writes). */
   const marker = async (copy: ShopChild) => {
@@ -76,30 +45,8 @@ describe.runIf(redisAvailable())('two copies, one build, under load', () => {
     return response.status === 200 ? (await response.text()).trim() : `(${response.status})`;
   };
 
-  beforeAll(async () => {
-    if (!existsSync(path.join(DIST_DIR, 'server', 'entry.mjs'))) {
-      throw new Error(`No production build at ${DIST_DIR} (npm test builds it first)`);
-    }
-    root = mkdtempSync(path.join(tmpdir(), 'copies-scale-'));
-    releases = path.join(root, 'releases');
-    sandbox = await startSandbox({ port: SANDBOX_PORT, dataDir: path.join(root, 'sandbox') });
-    redis = await startRedis();
-    a = await startCopy();
-    // The first copy takes the build lease before the second starts.
-    await statusWhen(a.base, (status) => status.copies?.role === 'builder');
-    b = await startCopy();
-    await statusWhen(b.base, (status) => (status.copies?.builder ?? null) !== null);
-  });
-
-  afterAll(async () => {
-    await Promise.all([a?.stop(), b?.stop()]);
-    await redis.stop();
-    await sandbox.close();
-    rmSync(root, { recursive: true, force: true });
-  });
-
   test('one webhook to the follower: one build, both copies on it within 5 s, 0 failed requests', async () => {
-    const { a: builder, b: follower } = copies();
+    const { holder: builder, follower, releases } = copies();
     const before = await readStatus(follower.base);
     expect(before.copies).toMatchObject({
       role: 'follower',

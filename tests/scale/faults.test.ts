@@ -10,19 +10,17 @@
  * `DIST_DIR=dist-x SANDBOX_PORT=N npx vitest run --project scale tests/scale/faults.test.ts`
  * on a build made with those.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { TEST_ENV } from '../../scripts/lib/test-env.ts';
 import type { DownMode } from '../../scripts/sandbox/faults.ts';
 import { startSandbox, type Sandbox } from '../../scripts/sandbox/server.ts';
 import { categoryPath } from '../../src/lib/commerce/slug.ts';
 import { freePort } from '../integration/helpers/redis.ts';
 import { startShopProcess, type ShopProcess } from './helpers/shop.ts';
+import { DIST_DIR, requireBuild, SANDBOX_PORT } from './helpers/suite.ts';
 
-const DIST_DIR = process.env.DIST_DIR ?? TEST_ENV.DIST_DIR;
-const SANDBOX_PORT = Number(process.env.SANDBOX_PORT ?? TEST_ENV.SANDBOX_PORT);
 /** Render-cache freshness of the server under test: short, so a copy goes stale in a test. */
 const PAGE_FRESH_MS = 300;
 /** The error page's heading (spec §8 "An error occured"). */
@@ -101,9 +99,7 @@ async function whileDown<T>(mode: DownMode, run: () => Promise<T>): Promise<T> {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 beforeAll(async () => {
-  if (!existsSync(path.join(DIST_DIR, 'server', 'entry.mjs'))) {
-    throw new Error(`No production build at ${DIST_DIR} (npm test builds it first)`);
-  }
+  requireBuild();
   sandboxDir = mkdtempSync(path.join(tmpdir(), 'faults-'));
   sandbox = await startSandbox({ port: SANDBOX_PORT, dataDir: sandboxDir });
   await startShop(await freePort());

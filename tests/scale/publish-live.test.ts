@@ -12,7 +12,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import autocannon from 'autocannon';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -21,25 +21,6 @@ import { publishEntryField } from '../../scripts/lib/sandbox-editor.ts';
 import type { RebuildStatus } from '../../src/server/rebuild/supervisor.ts';
 import { freePort } from '../integration/helpers/redis.ts';
 import { withoutSuiteServices } from './helpers/shop.ts';
-
-/** The part of autocannon's API used here (the package ships no types). */
-interface AutocannonInstance {
-  on(event: 'response', listener: (client: unknown, statusCode: number) => void): void;
-  on(event: 'reqError', listener: (error: Error) => void): void;
-  stop(): void;
-}
-type Autocannon = (
-  options: {
-    url: string;
-    connections: number;
-    duration: number;
-    overallRate: number;
-    timeout: number;
-    requests: { path: string; headers: Record<string, string> }[];
-  },
-  done: (error: Error | null, result: { requests: { total: number } }) => void,
-) => AutocannonInstance;
-const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const HEADERS = { 'accept-encoding': 'br, gzip', accept: 'text/html' };
@@ -128,16 +109,16 @@ describe('an edit published into the running shop', () => {
         // name makes it), never an error while the file goes away.
         requests: ['/', ...views, oldPage].map((page) => ({ path: page, headers: HEADERS })),
       },
-      (error) => {
+      (error: Error | null) => {
         if (error) failures.push(error.message);
       },
     );
     let answered = 0;
-    load.on('response', (_client, statusCode) => {
+    load.on('response', (_client: unknown, statusCode: number) => {
       answered += 1;
       if (statusCode !== 200 && statusCode !== 301) failures.push(`status ${String(statusCode)}`);
     });
-    load.on('reqError', (error) => failures.push(error.message));
+    load.on('reqError', (error: Error) => failures.push(error.message));
     await sleep(2_000);
 
     const edited = Date.now();

@@ -11,18 +11,16 @@
  * `DIST_DIR=dist-x SANDBOX_PORT=N npx vitest run --project scale tests/scale/rebuild.test.ts`.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { TEST_ENV } from '../../scripts/lib/test-env.ts';
 import { startSandbox, type Sandbox } from '../../scripts/sandbox/server.ts';
 import { sendPublish } from '../integration/helpers/rebuild.ts';
 import { freePort } from '../integration/helpers/redis.ts';
 import { autocannon, failuresOf, loadRequests, NO_FAILURES, pagesOf } from './helpers/load.ts';
+import { DIST_DIR, requireBuild, SANDBOX_PORT } from './helpers/suite.ts';
 
-const DIST_DIR = process.env.DIST_DIR ?? TEST_ENV.DIST_DIR;
-const SANDBOX_PORT = Number(process.env.SANDBOX_PORT ?? TEST_ENV.SANDBOX_PORT);
 const SECRET = 'e'.repeat(64);
 
 let sandbox: Sandbox;
@@ -57,9 +55,7 @@ async function settledAfter(builds: number, timeoutMs = 60_000): Promise<Status>
 const publish = (id: string) => sendPublish(base, id, SECRET);
 
 beforeAll(async () => {
-  if (!existsSync(path.join(DIST_DIR, 'server', 'entry.mjs'))) {
-    throw new Error(`No production build at ${DIST_DIR} (npm test builds it first)`);
-  }
+  requireBuild();
   root = mkdtempSync(path.join(tmpdir(), 'rebuild-scale-'));
   releases = path.join(root, 'releases');
   failFlag = path.join(root, 'fail');

@@ -7,7 +7,7 @@
  * `DIST_DIR=dist-x SANDBOX_PORT=N npx vitest run --project scale` on a build made with those.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -16,16 +16,14 @@ import { t } from '../../src/lib/i18n/index.ts';
 import { CUSTOMERS } from '../../scripts/sandbox/fixtures.ts';
 import { someVariant } from '../integration/helpers/shop-api.ts';
 import { startSandbox } from '../../scripts/sandbox/server.ts';
-import { TEST_ENV } from '../../scripts/lib/test-env.ts';
 import {
   freePort,
   redisAvailable,
   startRedis,
   type TestRedis,
 } from '../integration/helpers/redis.ts';
+import { DIST_DIR, requireBuild, SANDBOX_PORT } from './helpers/suite.ts';
 
-const DIST_DIR = process.env.DIST_DIR ?? TEST_ENV.DIST_DIR;
-const SANDBOX_PORT = Number(process.env.SANDBOX_PORT ?? TEST_ENV.SANDBOX_PORT);
 const SESSION_SECRET = 'two-servers-test-session-secret-0123456789';
 const BREVO_KEY = 'sandbox-brevo-key';
 
@@ -135,10 +133,7 @@ describe.runIf(redisAvailable())('two shop servers sharing one Redis', () => {
   };
 
   beforeAll(async () => {
-    const entry = path.join(DIST_DIR, 'server', 'entry.mjs');
-    if (!existsSync(entry)) {
-      throw new Error(`No production build at ${DIST_DIR} (npm test builds it first)`);
-    }
+    requireBuild();
     redis = await startRedis();
     sandboxDir = mkdtempSync(path.join(tmpdir(), 'two-servers-'));
     const [portOne, portTwo] = [await freePort(), await freePort()];

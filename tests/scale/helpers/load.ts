@@ -1,29 +1,12 @@
 /**
- * Load for the rebuild tests on the production build: autocannon (typed here: the package ships
- * no types) over a page of each kind taken from the build itself.
+ * Load for the rebuild tests on the production build: autocannon over a page of each kind taken
+ * from the build itself.
  */
 import { readdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
+import autocannon from 'autocannon';
 
-/** The part of autocannon's result the tests read. */
-export interface AutocannonResult {
-  requests: { total: number };
-  errors: number;
-  timeouts: number;
-  non2xx: number;
-  '2xx': number;
-  statusCodeStats: Record<string, { count: number }>;
-}
-
-export type Autocannon = (options: {
-  url: string;
-  connections: number;
-  duration: number;
-  requests: { path: string; headers?: Record<string, string> }[];
-}) => Promise<AutocannonResult>;
-
-export const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+export { autocannon };
 
 /**
  * A page of each kind, from the build at `dist`: the static home, a category and a product
@@ -55,12 +38,12 @@ export function loadRequests(dist: string): { path: string; headers: Record<stri
 }
 
 /** What must be zero after a load: errors, timeouts, non-2xx, other status codes than 200. */
-export function failuresOf(result: AutocannonResult) {
+export function failuresOf(result: autocannon.Result) {
   return {
     errors: result.errors,
     timeouts: result.timeouts,
     non2xx: result.non2xx,
-    statuses: Object.keys(result.statusCodeStats),
+    statuses: Object.keys(result.statusCodeStats ?? {}),
   };
 }
 
