@@ -31,6 +31,7 @@ const REVIEWED: Record<string, string[]> = {
   // Markup written as strings by the shop's own functions, every value escaped (ui/markup.ts).
   'components/ui/Icon.astro': ['iconHtml(Astro.props)'],
   'components/catalogue/ListingPagination.astro': ['paginationHtml(Astro.props)'],
+  'components/catalogue/ListingFilters.astro': ['filtersHtml(Astro.props)'],
   // Marker comments of the reseller mode: constants, and a reference URI-encoded with no '-'
   // or '!' left, which cannot end its comment (shop-mode.ts).
   'components/layout/ConsumerOnly.astro': ['CONSUMER_ONLY_START', 'CONSUMER_ONLY_END'],
