@@ -32,6 +32,7 @@ const REVIEWED: Record<string, string[]> = {
   'components/ui/Icon.astro': ['iconHtml(Astro.props)'],
   'components/catalogue/ListingPagination.astro': ['paginationHtml(Astro.props)'],
   'components/catalogue/ListingFilters.astro': ['filtersHtml(Astro.props)'],
+  'components/catalogue/CategoryListing.astro': ['controlsHtml', 'chipsHtml', 'emptyHtml'],
   // Marker comments of the reseller mode: constants, and a reference URI-encoded with no '-'
   // or '!' left, which cannot end its comment (shop-mode.ts).
   'components/layout/ConsumerOnly.astro': ['CONSUMER_ONLY_START', 'CONSUMER_ONLY_END'],

@@ -5,16 +5,28 @@
  */
 import { formatPrice } from '../../lib/commerce/money.ts';
 import {
+  DEFAULT_SORT_OPTION,
   IN_STOCK_VALUE,
+  ITEMS_PER_PAGE_OPTIONS,
+  itemsPerPage,
   LISTING_PARAMS,
+  SORT_OPTIONS,
   type Facets,
   type ListingFilters,
+  type ListingParams,
 } from '../../lib/commerce/listing.ts';
+import type { Pagination } from '../../lib/commerce/types.ts';
 import { t } from '../../lib/i18n/index.ts';
 import { buttonClass } from '../ui/classes.ts';
 import { iconHtml } from '../ui/icon-markup.ts';
 import { attr, flag, text } from '../ui/markup.ts';
-import { euroInput, pageWindow, sameLabel } from './listing-view.ts';
+import {
+  euroInput,
+  listingHref,
+  pageWindow,
+  sameLabel,
+  type ActiveFilter,
+} from './listing-view.ts';
 import { swatchBackground } from './swatch.ts';
 
 export interface PaginationProps {
@@ -232,5 +244,149 @@ export function filtersHtml({ facets, filters, form }: FiltersProps): string {
     html +
     `<div class="pt-2"><button type="submit"${attr('class', apply)}${attr('form', form)}>` +
     `${text(t('filter.apply'))}</button></div></div>`
+  );
+}
+
+/** The grid / list toggle (spec §2 category page), grid first and checked by default. */
+const VIEW_OPTIONS = [
+  {
+    value: 'grid',
+    label: 'listing.grid',
+    icon: 'M4 4h7v7H4z M13 4h7v7h-7z M4 13h7v7H4z M13 13h7v7h-7z',
+  },
+  { value: 'list', label: 'listing.list', icon: 'M4 5h5v5H4z M4 14h5v5H4z M12 7h8 M12 16h8' },
+] as const;
+
+/** A select of the listing's form (components.css `listing-select`), its default marked. */
+function listingSelect(
+  form: string,
+  name: string,
+  label: string,
+  defaultValue: string | number,
+  options: readonly { value: string | number; label: string; selected: boolean }[],
+): string {
+  return (
+    `<label class="flex flex-col gap-1 text-xs font-medium text-neutral-700">${text(label)}` +
+    `<select${attr('form', form)}${attr('name', name)} class="listing-select"${attr('data-default', defaultValue)}>` +
+    options
+      .map(
+        (option) =>
+          `<option${attr('value', option.value)}${flag('selected', option.selected)}>${text(option.label)}</option>`,
+      )
+      .join('') +
+    '</select></label>'
+  );
+}
+
+export interface ListingControlsProps {
+  /** Products in the whole listing (every page). */
+  total: number;
+  params: ListingParams;
+  /** Id of the listing's GET form. */
+  form: string;
+}
+
+/**
+ * The row above a listing's products: how many there are, the grid / list toggle, the sort and
+ * the items per page (fields of the listing's GET form), and an apply button without
+ * JavaScript. On a phone the count and the controls are two rows, so that the controls never
+ * move once painted: the parser may paint before the last of them is read, and a row that
+ * wraps when it is complete would shift them (CLS).
+ */
+export function listingControlsHtml({ total, params, form }: ListingControlsProps): string {
+  const views = VIEW_OPTIONS.map(
+    (view) =>
+      `<label class="view-option"${attr('title', t(view.label))}><input type="radio" name="listing-view"` +
+      `${attr('value', view.value)}${attr('id', `listing-view-${view.value}`)} class="sr-only"` +
+      `${flag('checked', view.value === 'grid')}><svg aria-hidden="true" width="20" height="20" viewBox="0 0 24 24"` +
+      ` fill="none" stroke="currentColor" stroke-width="1.75"><path${attr('d', view.icon)}></path></svg>` +
+      `<span class="sr-only">${text(t(view.label))}</span></label>`,
+  ).join('');
+  const sort = listingSelect(
+    form,
+    LISTING_PARAMS.sort,
+    t('sort.label'),
+    DEFAULT_SORT_OPTION.id,
+    SORT_OPTIONS.map((option) => ({
+      value: option.id,
+      label: t(option.label),
+      selected: option.id === params.sort.id,
+    })),
+  );
+  const perPage = listingSelect(
+    form,
+    LISTING_PARAMS.itemsPerPage,
+    t('listing.itemsPerPage'),
+    itemsPerPage(null),
+    ITEMS_PER_PAGE_OPTIONS.map((count) => ({
+      value: count,
+      label: String(count),
+      selected: count === params.perPage,
+    })),
+  );
+  return (
+    '<div class="flex flex-col gap-3 sm:flex-row sm:flex-wrap sm:items-end sm:justify-between">' +
+    `<h2 id="listing-results" class="font-sans text-base font-semibold text-neutral-800">${text(
+      t('listing.results', { count: total }),
+    )}</h2><div class="flex flex-wrap items-end gap-3"><fieldset class="flex items-center gap-1">` +
+    `<legend class="sr-only">${text(t('listing.view'))}</legend>${views}</fieldset>${sort}${perPage}` +
+    `<noscript><button type="submit"${attr('form', form)} class="min-h-11 rounded-control bg-primary-800 px-4 text-sm font-semibold text-white">` +
+    `${text(t('filter.apply'))}</button></noscript></div></div>`
+  );
+}
+
+/** The filters applied, each a link that removes it, then a link that removes them all. */
+export function activeFiltersHtml(
+  path: string,
+  params: ListingParams,
+  chips: readonly ActiveFilter[],
+): string {
+  if (chips.length === 0) return '';
+  const none = {
+    brands: [],
+    priceMin: null,
+    priceMax: null,
+    sizes: [],
+    colours: [],
+    inStock: false,
+  };
+  return (
+    `<div class="flex flex-wrap items-center gap-2"><h3 class="sr-only">${text(t('listing.activeFilters'))}</h3>` +
+    '<ul class="flex flex-wrap gap-2">' +
+    chips
+      .map(
+        (chip) =>
+          `<li><a${attr('href', chip.href)}${attr('aria-label', t('filter.remove', { label: chip.label }))}` +
+          ` class="chip-filter">${text(chip.label)}<svg aria-hidden="true" width="14" height="14" viewBox="0 0 24 24"` +
+          ' fill="none" stroke="currentColor" stroke-width="2"><path d="M6 6l12 12 M18 6L6 18"></path></svg></a></li>',
+      )
+      .join('') +
+    `</ul><a${attr('href', listingHref(path, params, { filters: none }))}` +
+    ` class="text-sm font-medium text-primary-700 underline underline-offset-4">${text(t('filter.reset'))}</a></div>`
+  );
+}
+
+/**
+ * What a listing page without products says: nothing matches the filters, the page is past
+ * the last (with a link to the first), or the category is empty.
+ */
+export function emptyListingHtml(
+  path: string,
+  params: ListingParams,
+  pagination: Pick<Pagination, 'currentPage' | 'total'>,
+  filtered: boolean,
+): string {
+  const pastLast = pagination.currentPage > 1 && pagination.total > 0;
+  const message = filtered
+    ? t('No products found matching your search criteria.')
+    : pastLast
+      ? t('listing.pageOutOfRange')
+      : t('listing.empty');
+  return (
+    `<div class="rounded-card bg-neutral-50 px-6 py-12 text-center text-neutral-700"><p>${text(message)}</p>` +
+    (pastLast
+      ? `<a${attr('href', listingHref(path, params, { page: 1 }))} class="mt-3 inline-block font-medium text-primary-700 underline underline-offset-4">${text(t('listing.firstPage'))}</a>`
+      : '') +
+    '</div>'
   );
 }
