@@ -10,6 +10,7 @@ import {
   ITEMS_PER_PAGE_OPTIONS,
   itemsPerPage,
   LISTING_PARAMS,
+  NO_FILTERS,
   SORT_OPTIONS,
   type Facets,
   type ListingFilters,
@@ -342,14 +343,6 @@ export function activeFiltersHtml(
   chips: readonly ActiveFilter[],
 ): string {
   if (chips.length === 0) return '';
-  const none = {
-    brands: [],
-    priceMin: null,
-    priceMax: null,
-    sizes: [],
-    colours: [],
-    inStock: false,
-  };
   return (
     `<div class="flex flex-wrap items-center gap-2"><h3 class="sr-only">${text(t('listing.activeFilters'))}</h3>` +
     '<ul class="flex flex-wrap gap-2">' +
@@ -361,7 +354,7 @@ export function activeFiltersHtml(
           ' fill="none" stroke="currentColor" stroke-width="2"><path d="M6 6l12 12 M18 6L6 18"></path></svg></a></li>',
       )
       .join('') +
-    `</ul><a${attr('href', listingHref(path, params, { filters: none }))}` +
+    `</ul><a${attr('href', listingHref(path, params, { filters: NO_FILTERS }))}` +
     ` class="text-sm font-medium text-primary-700 underline underline-offset-4">${text(t('filter.reset'))}</a></div>`
   );
 }

@@ -371,7 +371,8 @@ function passes(product: Product, filters: ListingFilters, except?: FacetName): 
   return true;
 }
 
-const NO_FILTERS: ListingFilters = {
+/** No filter at all (a listing as it first opens; what "clear all" leads to). */
+export const NO_FILTERS: ListingFilters = {
   brands: [],
   priceMin: null,
   priceMax: null,
