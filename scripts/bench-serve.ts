@@ -16,7 +16,8 @@
  * read from `/proc` (utime + stime of the server's processes) around `BENCH_RENDERS` (300)
  * requests with fresh parameters, two at a time, once the server is idle: on its main threads
  * (the render, HTTP, most of GC) and on all its threads (with the compression of the cached
- * variants).
+ * variants); then, for reference, the same for a page of the same layout with no listing (an
+ * unknown category's not-found view): what Astro's page pipeline and the layout cost alone.
  * The render row also prints the server's CPU per request at 50 connections (idle to idle,
  * its backlog included), which says whether the row was bound by the server's CPU.
  * Targets: CPU per render <= 2 ms (main thread), the render row >= 400 req/s, p99 <= 200 ms,
@@ -207,6 +208,7 @@ async function cpuPerRender(
   root: number,
   url: (n: number) => string,
   count: number,
+  expected = 200,
 ): Promise<RenderCost> {
   await whenIdle(root);
   const base = nextFreshBase();
@@ -217,7 +219,7 @@ async function cpuPerRender(
     while (next < count) {
       const reply = await fetch(url(base + next++), { headers: BROWSER_HEADERS });
       await reply.arrayBuffer();
-      if (reply.status !== 200) failures += 1;
+      if (reply.status !== expected) failures += 1;
     }
   };
   await Promise.all([client(), client()]);
@@ -455,10 +457,17 @@ try {
   // The CPU time of one render, on an idle server (warm: 30 renders first, not counted).
   const measureCpu = only === null || only.test(renderRow);
   let cost: RenderCost | undefined;
+  let layoutCost: RenderCost | undefined;
+  const unknownListing = '/c/inconnue-';
   if (measureCpu && server.pid !== undefined) {
     const fresh = (n: number) => `${shop}${freshListing}${n}`;
     await cpuPerRender(server.pid, fresh, 30);
     cost = await cpuPerRender(server.pid, fresh, renders);
+    // For reference: a page of the same layout with no listing (an unknown category's
+    // not-found view), what Astro's page pipeline and the layout cost without the listing.
+    const unknown = (n: number) => `${shop}${unknownListing}${n}?page=2`;
+    await cpuPerRender(server.pid, unknown, 30, 404);
+    layoutCost = await cpuPerRender(server.pid, unknown, renders, 404);
   }
 
   const ceiling = rows.find((r) => r.name.startsWith('bare'))?.requestsPerSecond ?? Number.NaN;
@@ -488,6 +497,11 @@ try {
   if (cost) {
     console.log(
       `[bench] CPU per never-seen listing render (${renders} renders of ${freshListing}N): ${cost.main.toFixed(2)} ms on the server's main thread, ${cost.all.toFixed(2)} ms on all its threads (with compression)${cost.failures > 0 ? `, ${cost.failures} failed` : ''}`,
+    );
+  }
+  if (layoutCost) {
+    console.log(
+      `[bench] for reference, the same layout without a listing (${renders} not-found views of ${unknownListing}N?page=2): ${layoutCost.main.toFixed(2)} ms main thread, ${layoutCost.all.toFixed(2)} ms all threads${layoutCost.failures > 0 ? `, ${layoutCost.failures} not 404` : ''}`,
     );
   }
   const byName = (name: string) => rows.find((r) => r.name === name);
