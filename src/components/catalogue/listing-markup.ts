@@ -3,6 +3,7 @@
  * the listing's components, so the pre-rendered page and an on-demand view share one home for
  * each part's markup.
  */
+import { listedItem, productItem } from '../../lib/analytics/datalayer.ts';
 import { formatPrice } from '../../lib/commerce/money.ts';
 import {
   DEFAULT_SORT_OPTION,
@@ -16,7 +17,8 @@ import {
   type ListingFilters,
   type ListingParams,
 } from '../../lib/commerce/listing.ts';
-import type { Pagination } from '../../lib/commerce/types.ts';
+import type { Pagination, Product } from '../../lib/commerce/types.ts';
+import { scriptJson } from '../../lib/script-json.ts';
 import { t } from '../../lib/i18n/index.ts';
 import { buttonClass } from '../ui/classes.ts';
 import { iconHtml } from '../ui/icon-markup.ts';
@@ -382,4 +384,16 @@ export function emptyListingHtml(
       : '') +
     '</div>'
   );
+}
+
+/**
+ * spec §9 analytics: the items of a list of product cards (GA4 shape, EUR) as JSON in the page,
+ * for its view_item_list push, without what the list gives them (its name, their place from
+ * `offset`, quantity one: `listedItem`). Nothing for an empty list. `scriptJson`: `<` escaped,
+ * the data cannot leave its script element.
+ */
+export function analyticsListHtml(name: string, products: readonly Product[], offset = 0): string {
+  if (products.length === 0) return '';
+  const items = products.map((product) => listedItem(productItem(product)));
+  return `<script type="application/json" data-analytics-list>${scriptJson({ name, offset, items })}</script>`;
 }

@@ -52,6 +52,14 @@ export interface ProductCardProps {
   class?: string;
 }
 
+/**
+ * The name a product card's markup is shared under (ProductCard.astro, ui/memo.ts, with the
+ * product as its scope): every input of the markup besides the product, in the order given.
+ */
+export function cardMarkupKey(options: Omit<ProductCardProps, 'product'>): string {
+  return `card|${JSON.stringify(options)}`;
+}
+
 /** Card picture: 340×340 (spec §9), and twice that for dense screens. */
 export const CARD_IMAGE = { width: 340, height: 340, widths: [340, 680] } as const;
 /** Gallery picture: the card's 680 px plus a 1024 px one for phones at 3× and desktops. */
