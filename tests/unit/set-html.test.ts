@@ -32,7 +32,12 @@ const REVIEWED: Record<string, string[]> = {
   'components/catalogue/AnalyticsList.astro': ['html'],
   'components/catalogue/ListingPagination.astro': ['paginationHtml(Astro.props)'],
   'components/catalogue/ListingFilters.astro': ['filtersHtml(Astro.props)'],
-  'components/catalogue/CategoryListing.astro': ['controlsHtml', 'chipsHtml', 'emptyHtml'],
+  'components/catalogue/CategoryListing.astro': [
+    'formHtml',
+    'controlsHtml',
+    'chipsHtml',
+    'emptyHtml',
+  ],
   // Marker comments of the reseller mode: constants, and a reference URI-encoded with no '-'
   // or '!' left, which cannot end its comment (shop-mode.ts).
   'components/layout/ConsumerOnly.astro': ['CONSUMER_ONLY_START', 'CONSUMER_ONLY_END'],

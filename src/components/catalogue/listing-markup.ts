@@ -397,3 +397,17 @@ export function analyticsListHtml(name: string, products: readonly Product[], of
   const items = products.map((product) => listedItem(productItem(product)));
   return `<script type="application/json" data-analytics-list>${scriptJson({ name, offset, items })}</script>`;
 }
+
+/**
+ * The listing's GET form, which its fields name (`form=`): the category's path as its action,
+ * and a search term it was opened with as a hidden field.
+ */
+export function listingFormHtml(form: string, path: string, term: string): string {
+  return (
+    `<form${attr('id', form)} method="get"${attr('action', path)} data-listing-form>` +
+    (term === ''
+      ? ''
+      : `<input type="hidden"${attr('name', LISTING_PARAMS.term)}${attr('value', term)}>`) +
+    '</form>'
+  );
+}
