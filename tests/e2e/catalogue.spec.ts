@@ -100,6 +100,14 @@ test('a direct load of a query view is server-rendered with the right products',
   const res = await page.goto(`/c/matelas?${query}`);
   expect(res?.status()).toBe(200);
   expect(await cardTitles(page)).toEqual(expected.items.map((p) => p.name));
+  // The view marks its category's entry of the main navigation, as its page 1 does (it is
+  // rendered as /vue/c/matelas: the entry was left unmarked).
+  await expect(
+    page
+      .getByRole('navigation', { name: t('header.mainNavigation') })
+      .locator('[aria-current="true"]')
+      .first(),
+  ).toHaveAttribute('href', '/c/matelas');
   await context.close();
 });
 

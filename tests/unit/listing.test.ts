@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import {
   DEFAULT_SORT_OPTION,
@@ -11,6 +12,7 @@ import {
   listingViewPath,
   pageNumber,
   parseListingParams,
+  shownPath,
   sortOption,
   sortProducts,
 } from '../../src/lib/commerce/listing.ts';
@@ -229,6 +231,23 @@ describe('listing view (on-demand rendering of /c/... with listing parameters)',
     ['trailing slash: the 301 to the canonical path comes first', '/c/matelas/', '?page=2', null],
   ])('%s', (_case, pathname, search, expected) => {
     expect(listingViewPath(pathname, search)).toBe(expected);
+  });
+
+  test('shownPath: a view shows its listing page, the only path it rewrites', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.constantFrom('/c/matelas', '/les-yeux-fermes'), fc.webPath()),
+        fc.constantFrom('', '?sort=2', '?tag=x&page=2'),
+        (pathname, search) => {
+          const view = listingViewPath(pathname, search);
+          if (view !== null) expect(shownPath(view.split('?')[0] ?? '')).toBe(pathname);
+          if (!pathname.startsWith('/vue/')) expect(shownPath(pathname)).toBe(pathname);
+        },
+      ),
+    );
+    expect(shownPath('/vue/c/matelas/ressorts')).toBe('/c/matelas/ressorts');
+    expect(shownPath('/vue/les-yeux-fermes')).toBe('/les-yeux-fermes');
+    expect(shownPath('/vuex/c/matelas')).toBe('/vuex/c/matelas');
   });
 
   test.each([

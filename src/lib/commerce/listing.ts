@@ -248,6 +248,17 @@ export function isListingView(searchParams: URLSearchParams | string): boolean {
 export const LISTING_VIEW_PREFIX = '/vue';
 
 /**
+ * The shop path a request path shows: an on-demand view (`/vue/c/matelas`,
+ * `/vue/les-yeux-fermes`) shows its listing's page (`/c/matelas`, `/les-yeux-fermes`); any
+ * other path is itself. The header marks the menu entry of that page as the current one.
+ */
+export function shownPath(pathname: string): string {
+  return pathname.startsWith(`${LISTING_VIEW_PREFIX}/`)
+    ? pathname.slice(LISTING_VIEW_PREFIX.length)
+    : pathname;
+}
+
+/**
  * For a category path `/c/...` whose query has listing parameters, the internal path of its
  * on-demand view, `/vue/c/...` + the query as given; otherwise null (the static page serves).
  */
