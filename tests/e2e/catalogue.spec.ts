@@ -11,6 +11,13 @@ const cardTitles = (page: import('@playwright/test').Page) =>
   page.locator('[data-card] :is(h2, h3)').allInnerTexts();
 
 /** Every visible product of a category, through the shop's API (all pages). */
+/** The main navigation's entry marked as the current page. */
+const currentNavEntry = (page: import('@playwright/test').Page) =>
+  page
+    .getByRole('navigation', { name: t('header.mainNavigation') })
+    .locator('[aria-current="true"]')
+    .first();
+
 async function categoryProducts(
   request: import('@playwright/test').APIRequestContext,
   categoryId: number,
@@ -64,12 +71,7 @@ test('a category lists its products in the default order, pre-rendered', async (
   expect(await cardTitles(page)).toEqual(expected.items.map((p) => p.name));
   // The pre-rendered page marks its own entry of the main navigation (the build renders it as
   // /c/matelas.html: the entry was left unmarked).
-  await expect(
-    page
-      .getByRole('navigation', { name: t('header.mainNavigation') })
-      .locator('[aria-current="true"]')
-      .first(),
-  ).toHaveAttribute('href', '/c/matelas');
+  await expect(currentNavEntry(page)).toHaveAttribute('href', '/c/matelas');
 });
 
 test('sorting by price reorders the products and keeps the sort id in the URL', async ({
@@ -102,12 +104,7 @@ test('a direct load of a query view is server-rendered with the right products',
   expect(await cardTitles(page)).toEqual(expected.items.map((p) => p.name));
   // The view marks its category's entry of the main navigation, as its page 1 does (it is
   // rendered as /vue/c/matelas: the entry was left unmarked).
-  await expect(
-    page
-      .getByRole('navigation', { name: t('header.mainNavigation') })
-      .locator('[aria-current="true"]')
-      .first(),
-  ).toHaveAttribute('href', '/c/matelas');
+  await expect(currentNavEntry(page)).toHaveAttribute('href', '/c/matelas');
   await context.close();
 });
 
