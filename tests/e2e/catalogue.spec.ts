@@ -10,7 +10,6 @@ import { api, shownPrice, waitForHydration } from './helpers.ts';
 const cardTitles = (page: import('@playwright/test').Page) =>
   page.locator('[data-card] :is(h2, h3)').allInnerTexts();
 
-/** Every visible product of a category, through the shop's API (all pages). */
 /** The main navigation's entry marked as the current page. */
 const currentNavEntry = (page: import('@playwright/test').Page) =>
   page
@@ -18,6 +17,7 @@ const currentNavEntry = (page: import('@playwright/test').Page) =>
     .locator('[aria-current="true"]')
     .first();
 
+/** Every visible product of a category, through the shop's API (all pages). */
 async function categoryProducts(
   request: import('@playwright/test').APIRequestContext,
   categoryId: number,
