@@ -444,3 +444,41 @@ describe('facets', () => {
     expect(applyListing(catalogue, parseListingParams(query)).facets[facet]).toEqual(expected);
   });
 });
+
+describe('applyListing keeps what a list without term or filter computes', () => {
+  test('any sort and page of the same list equals the listing of a fresh copy of it', () => {
+    const list = fc.array(
+      fc.record({
+        id: fc.integer({ min: 1, max: 10_000 }),
+        name: fc.string({ maxLength: 12 }),
+        price: fc.integer({ min: 0, max: 200_000 }),
+        brandId: fc.integer({ min: 0, max: 5 }),
+        totalSold: fc.integer({ min: 0, max: 50 }),
+        isPriceHidden: fc.boolean(),
+      }),
+      { maxLength: 60 },
+    );
+    const query = fc.record({
+      sort: fc.integer({ min: 1, max: 7 }),
+      page: fc.integer({ min: 1, max: 5 }),
+      perPage: fc.constantFrom(20, 40, 60),
+    });
+    fc.assert(
+      fc.property(list, fc.array(query, { minLength: 1, maxLength: 6 }), (rows, queries) => {
+        const products = rows.map((row) => product(row));
+        for (const q of queries) {
+          const params = parseListingParams(
+            `sort=${String(q.sort)}&page=${String(q.page)}&itemsperpage=${String(q.perPage)}`,
+          );
+          const kept = applyListing(products, params);
+          expect(kept).toEqual(applyListing([...products], params));
+          // What the caller gets is its own page: changing it changes no later listing.
+          kept.items.reverse();
+          expect(applyListing(products, params).items).toEqual(
+            applyListing([...products], params).items,
+          );
+        }
+      }),
+    );
+  });
+});

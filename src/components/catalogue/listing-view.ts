@@ -106,18 +106,6 @@ export function activeFilters(
   return chips;
 }
 
-/** Whether any filter is set (the "clear all" link and the filtered empty message). */
-export function hasFilters(filters: ListingFilters): boolean {
-  return (
-    filters.brands.length > 0 ||
-    filters.priceMin !== null ||
-    filters.priceMax !== null ||
-    filters.sizes.length > 0 ||
-    filters.colours.length > 0 ||
-    filters.inStock
-  );
-}
-
 // One collator for the module: localeCompare with options builds one per call (~20 µs, and a
 // listing's filters compare every size and colour with the chosen ones).
 const labelCollator = new Intl.Collator('fr', { sensitivity: 'base' });

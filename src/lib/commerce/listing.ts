@@ -382,6 +382,9 @@ function passes(product: Product, filters: ListingFilters, except?: FacetName): 
   return true;
 }
 
+/** No brand names (facets then name brands ''): one array, so listings kept with it match. */
+const NO_BRANDS: readonly Pick<Brand, 'id' | 'name'>[] = [];
+
 /** No filter at all (a listing as it first opens; what "clear all" leads to). */
 export const NO_FILTERS: ListingFilters = {
   brands: [],
@@ -410,7 +413,7 @@ export interface Facets {
 export function facets(
   products: readonly Product[],
   filters: ListingFilters = NO_FILTERS,
-  brands: readonly Pick<Brand, 'id' | 'name'>[] = [],
+  brands: readonly Pick<Brand, 'id' | 'name'>[] = NO_BRANDS,
 ): Facets {
   const over = (facet: FacetName): Product[] => products.filter((p) => passes(p, filters, facet));
 
@@ -499,6 +502,55 @@ export function listingPageCount(total: number, params: Pick<ListingParams, 'per
   return Math.ceil(total / Math.max(1, params.perPage));
 }
 
+/** Whether any filter is set (the "clear all" link and the filtered empty message). */
+export function hasFilters(filters: ListingFilters): boolean {
+  return (
+    filters.brands.length > 0 ||
+    filters.priceMin !== null ||
+    filters.priceMax !== null ||
+    filters.sizes.length > 0 ||
+    filters.colours.length > 0 ||
+    filters.inStock
+  );
+}
+
+/**
+ * What a listing with no term and no filter (most views: a sort, a page) computes from the
+ * whole list, kept with the list (the same array for as long as a build or a server holds the
+ * category): its facets, and its order for each sort. A category of 3,300 products took 2.3 ms
+ * per view to count and sort again. Callers read these, never change them.
+ */
+const wholeListFacets = new WeakMap<
+  readonly Product[],
+  { brands: readonly Pick<Brand, 'id' | 'name'>[]; facets: Facets }
+>();
+const wholeListOrders = new WeakMap<readonly Product[], Map<number, Product[]>>();
+
+function wholeListFacetsOf(
+  products: readonly Product[],
+  brands: readonly Pick<Brand, 'id' | 'name'>[],
+): Facets {
+  const kept = wholeListFacets.get(products);
+  if (kept?.brands === brands) return kept.facets;
+  const counted = facets(products, NO_FILTERS, brands);
+  wholeListFacets.set(products, { brands, facets: counted });
+  return counted;
+}
+
+function wholeListOrder(products: readonly Product[], sort: SortOption): Product[] {
+  let orders = wholeListOrders.get(products);
+  if (orders === undefined) {
+    orders = new Map();
+    wholeListOrders.set(products, orders);
+  }
+  let sorted = orders.get(sort.id);
+  if (sorted === undefined) {
+    sorted = sortProducts(products, sort.value);
+    orders.set(sort.id, sorted);
+  }
+  return sorted;
+}
+
 export interface ListingResult {
   items: Product[];
   pagination: Pagination;
@@ -512,11 +564,16 @@ export interface ListingResult {
 export function applyListing(
   products: readonly Product[],
   params: ListingParams,
-  brands: readonly Pick<Brand, 'id' | 'name'>[] = [],
+  brands: readonly Pick<Brand, 'id' | 'name'>[] = NO_BRANDS,
 ): ListingResult {
-  const searched = products.filter((product) => matchesTerm(product, params.term));
-  const filtered = searched.filter((product) => passes(product, params.filters));
-  const sorted = sortProducts(filtered, params.sort.value);
+  const whole = params.term === '' && !hasFilters(params.filters);
+  const searched = whole ? products : products.filter((p) => matchesTerm(p, params.term));
+  const sorted = whole
+    ? wholeListOrder(products, params.sort)
+    : sortProducts(
+        searched.filter((product) => passes(product, params.filters)),
+        params.sort.value,
+      );
   const perPage = Math.max(1, params.perPage);
   const start = (params.page - 1) * perPage;
   const items = sorted.slice(start, start + perPage);
@@ -529,6 +586,6 @@ export function applyListing(
       currentPage: params.page,
       totalPages: listingPageCount(sorted.length, params),
     },
-    facets: facets(searched, params.filters, brands),
+    facets: whole ? wholeListFacetsOf(products, brands) : facets(searched, params.filters, brands),
   };
 }
