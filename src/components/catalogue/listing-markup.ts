@@ -22,6 +22,7 @@ import { scriptJson } from '../../lib/script-json.ts';
 import { t } from '../../lib/i18n/index.ts';
 import { buttonClass } from '../ui/classes.ts';
 import { iconHtml } from '../ui/icon-markup.ts';
+import { ICONS } from '../ui/icons.ts';
 import { attr, flag, text } from '../ui/markup.ts';
 import {
   euroInput,
@@ -353,7 +354,7 @@ export function activeFiltersHtml(
         (chip) =>
           `<li><a${attr('href', chip.href)}${attr('aria-label', t('filter.remove', { label: chip.label }))}` +
           ` class="chip-filter">${text(chip.label)}<svg aria-hidden="true" width="14" height="14" viewBox="0 0 24 24"` +
-          ' fill="none" stroke="currentColor" stroke-width="2"><path d="M6 6l12 12 M18 6L6 18"></path></svg></a></li>',
+          ` fill="none" stroke="currentColor" stroke-width="2"><path${attr('d', ICONS.close)}></path></svg></a></li>`,
       )
       .join('') +
     `</ul><a${attr('href', listingHref(path, params, { filters: NO_FILTERS }))}` +

@@ -16,14 +16,6 @@ export interface HeadProps {
 }
 
 /**
- * The id of every layout's `<header>`. The head's `<link rel="expect" blocking="render">` holds
- * the first paint until the whole header is read: a browser that paints a half-read document
- * would otherwise show a centred menu row with its first links only, then shift them as the
- * rest arrive (a layout shift, seen on 1 desktop load in 30).
- */
-export const HEADER_ID = 'en-tete';
-
-/**
  * The id of every layout's `<main>`, the content the page transition names `page`
  * (global.css). The first paint waits for it (it comes after the header, so the header is
  * whole): a new page painted before its content was read has no `page` to fade in, and showed

@@ -35,7 +35,7 @@ export interface TwoCopiesOptions {
   env: (base: NodeJS.ProcessEnv, root: string) => NodeJS.ProcessEnv;
   /** Runs once both copies are up (a warm-up build, webhooks...). */
   ready?: (copies: TwoCopies) => Promise<void>;
-  /** How long `beforeAll` may take. */
+  /** How long `beforeAll` may take (default: the scale project's hook timeout). */
   timeout?: number;
 }
 
@@ -73,7 +73,7 @@ export function useTwoCopies(options: TwoCopiesOptions): () => TwoCopies {
     running.follower = follower;
     await statusWhen(follower.base, (status) => (status.copies?.builder ?? null) !== null);
     await options.ready?.(started());
-  }, options.timeout ?? 60_000);
+  }, options.timeout);
 
   afterAll(async () => {
     await Promise.all([running.holder?.stop(), running.follower?.stop()]);
