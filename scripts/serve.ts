@@ -54,6 +54,7 @@ import {
 import { readCurrentRelease, type Release } from '../src/server/rebuild/releases.ts';
 import { clearUpstreamCaches } from '../src/lib/server/cache.ts';
 import { LISTING_STORE_FILE, useListingStore } from '../src/lib/server/loaders/listing-store.ts';
+import { useListingPages } from '../src/lib/server/loaders/listing-page.ts';
 import { startSupervisor, type Supervisor } from '../src/server/rebuild/supervisor.ts';
 import type { KeptPublisher } from '../src/server/rebuild/builder.ts';
 import {
@@ -179,6 +180,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const entry = pathToFileURL(path.join(serverDir, 'entry.mjs')).href;
   // The release's listings, which its on-demand listing views read (listing-store.ts).
   useListingStore(path.join(serverDir, LISTING_STORE_FILE));
+  // Its listings' pre-rendered pages 1, which listing views are put together from.
+  useListingPages(path.join(distDir, 'client'));
   const { handler } = (await import(entry)) as { handler: AppHandler };
   const buildId = await buildIdOf(serverDir);
   // spec §1: with the transactional flag off a cart link does nothing (issue 19).

@@ -31,12 +31,13 @@ const REVIEWED: Record<string, string[]> = {
   'components/layout/BaseHead.astro': ['html'],
   'components/catalogue/AnalyticsList.astro': ['html'],
   'components/catalogue/ListingPagination.astro': ['paginationHtml(Astro.props)'],
-  'components/catalogue/ListingFilters.astro': ['filtersHtml(Astro.props)'],
   'components/catalogue/CategoryListing.astro': [
-    'formHtml',
-    'controlsHtml',
-    'chipsHtml',
-    'emptyHtml',
+    'parts.form',
+    'parts.filters',
+    'parts.controls',
+    'parts.chips',
+    'parts.empty',
+    'parts.pagination',
   ],
   // Marker comments of the reseller mode: constants, and a reference URI-encoded with no '-'
   // or '!' left, which cannot end its comment (shop-mode.ts).

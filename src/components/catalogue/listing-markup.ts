@@ -7,6 +7,7 @@ import { listedItem, productItem } from '../../lib/analytics/datalayer.ts';
 import { formatPrice } from '../../lib/commerce/money.ts';
 import {
   DEFAULT_SORT_OPTION,
+  hasFilters,
   IN_STOCK_VALUE,
   ITEMS_PER_PAGE_OPTIONS,
   itemsPerPage,
@@ -16,6 +17,7 @@ import {
   type Facets,
   type ListingFilters,
   type ListingParams,
+  type ListingResult,
 } from '../../lib/commerce/listing.ts';
 import type { Pagination, Product } from '../../lib/commerce/types.ts';
 import { scriptJson } from '../../lib/script-json.ts';
@@ -24,7 +26,9 @@ import { buttonClass } from '../ui/classes.ts';
 import { iconHtml } from '../ui/icon-markup.ts';
 import { ICONS } from '../ui/icons.ts';
 import { attr, flag, text } from '../ui/markup.ts';
+import type { ListingSource } from '../../lib/server/loaders/listing-source.ts';
 import {
+  activeFilters,
   euroInput,
   listingHref,
   pageWindow,
@@ -411,4 +415,55 @@ export function listingFormHtml(form: string, path: string, term: string): strin
       : `<input type="hidden"${attr('name', LISTING_PARAMS.term)}${attr('value', term)}>`) +
     '</form>'
   );
+}
+
+/** Id of a listing's GET form, which its fields name. */
+export const LISTING_FORM = 'listing-form';
+
+/** The parts of a listing that change from one view of it to another, as markup. */
+export interface ListingPartsHtml {
+  form: string;
+  filters: string;
+  controls: string;
+  /** The active filters' chips ('' for none). */
+  chips: string;
+  /** The view_item_list JSON of the shown products ('' for none). */
+  analytics: string;
+  /** What the listing says when it shows no product ('' when it shows some). */
+  empty: string;
+  pagination: string;
+}
+
+/**
+ * The changing parts of the listing of `source` viewed with `params` (`result` is its
+ * `applyListing`): CategoryListing.astro writes them, and listing-assembly.ts puts a view's
+ * into its pre-rendered page 1 in place of page 1's.
+ */
+export function listingPartsHtml(
+  source: ListingSource,
+  params: ListingParams,
+  result: ListingResult,
+): ListingPartsHtml {
+  const path = source.category.path;
+  const { pagination, facets } = result;
+  return {
+    form: listingFormHtml(LISTING_FORM, path, params.term),
+    filters: filtersHtml({ facets, filters: params.filters, form: LISTING_FORM }),
+    controls: listingControlsHtml({ total: pagination.total, params, form: LISTING_FORM }),
+    chips: activeFiltersHtml(path, params, activeFilters(path, params, source.brands)),
+    analytics: analyticsListHtml(
+      source.category.name,
+      result.items,
+      (pagination.currentPage - 1) * params.perPage,
+    ),
+    empty:
+      result.items.length > 0
+        ? ''
+        : emptyListingHtml(path, params, pagination, hasFilters(params.filters)),
+    pagination: paginationHtml({
+      current: pagination.currentPage,
+      total: pagination.totalPages,
+      href: (page: number) => listingHref(path, params, { page }),
+    }),
+  };
 }

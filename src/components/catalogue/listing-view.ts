@@ -12,6 +12,8 @@ import { truncateText } from '../../lib/commerce/text.ts';
 import type { Brand } from '../../lib/commerce/types.ts';
 import { t } from '../../lib/i18n/index.ts';
 import { htmlToText } from '../../lib/server/sanitize-html.ts';
+import { listingIndexing, type ListingIndexing } from '../../lib/commerce/listing-seo.ts';
+import type { HeadProps } from '../layout/head.ts';
 import { breadcrumbJsonLd, type JsonLd } from '../seo/json-ld.ts';
 import type { ListingSource } from '../../lib/server/loaders/listing-data.ts';
 import { META_DESCRIPTION_LENGTH } from './view.ts';
@@ -144,5 +146,27 @@ export function listingHead(
         ? truncateText(t('listing.pageDescription', { page, description }), META_DESCRIPTION_LENGTH)
         : description,
     jsonLd: [breadcrumbJsonLd(source.trail, site, t('breadcrumb.home'))],
+  };
+}
+
+/**
+ * The document head of a listing page viewed with `params` (results on `totalPages` pages) and
+ * how it is indexed (listing-seo.ts): what both routes give their layout, and what
+ * listing-assembly.ts writes into a view put together from page 1.
+ */
+export function listingDocument(
+  source: ListingSource,
+  params: ListingParams,
+  totalPages: number,
+  site: URL | string,
+): { head: HeadProps; indexing: ListingIndexing } {
+  const indexing = listingIndexing(source.category.path, params, totalPages);
+  return {
+    head: {
+      ...listingHead(source, params, site),
+      canonical: indexing.canonical,
+      noindex: indexing.noindex,
+    },
+    indexing,
   };
 }

@@ -60,6 +60,23 @@ export function cardMarkupKey(options: Omit<ProductCardProps, 'product'>): strin
   return `card|${JSON.stringify(options)}`;
 }
 
+/** A listing's first cards load their picture eagerly (above the fold on a phone and a desktop). */
+export const LISTING_EAGER_CARDS = 4;
+/** A listing's first cards whose picture is fetched first (the likely LCP). */
+export const LISTING_PRIORITY_CARDS = 2;
+
+/**
+ * The name a shopper's listing card at `index` is shared under: the options CategoryListing
+ * gives ProductCard, and the flag it adds, in that order.
+ */
+export function listingCardKey(index: number): string {
+  return cardMarkupKey({
+    eager: index < LISTING_EAGER_CARDS,
+    priority: index < LISTING_PRIORITY_CARDS,
+    isReseller: false,
+  });
+}
+
 /** Card picture: 340×340 (spec §9), and twice that for dense screens. */
 export const CARD_IMAGE = { width: 340, height: 340, widths: [340, 680] } as const;
 /** Gallery picture: the card's 680 px plus a 1024 px one for phones at 3× and desktops. */
