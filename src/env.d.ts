@@ -11,5 +11,10 @@ declare namespace App {
      * `with-shop-mode.ts`); unset on pre-rendered pages.
      */
     isReseller?: boolean;
+    /**
+     * The listing view this request asks for, read by the middleware that tried to assemble
+     * it (`with-listing-view.ts`): the page renders it without reading it again.
+     */
+    listingView?: import('./lib/server/loaders/listing-view.ts').ListingView;
   }
 }

@@ -24,6 +24,7 @@ import {
   createWithClient,
   createWithFeatures,
   createWithGuards,
+  createWithListingView,
   createWithProductPath,
   createWithRedirects,
   createWithReseller,
@@ -31,6 +32,7 @@ import {
   loadRedirectList,
   withCanonicalPath,
 } from './lib/server/middleware/index.ts';
+import { assembledListingView, readListingView } from './lib/server/loaders/listing-view.ts';
 import { resellerVisitor } from './lib/server/reseller.ts';
 import { requestHost } from './lib/server/storefronts.ts';
 
@@ -77,4 +79,19 @@ export const onRequest = sequence(
   // 10. spec §1, §6 reseller mode of the whole shop: a reseller's on-demand page in the
   // reseller layout, private (the server strips pre-rendered pages itself).
   createWithShopMode({ enabled: features.resellerArea, visitor: visitorOf }),
+  // 11. A shopper's listing view put together from its pre-rendered page 1, without a render
+  // (issue 21); the page renders the same read (`locals.listingView`) when it cannot be.
+  createWithListingView({
+    assemble: async (context) => {
+      const site = context.site ?? context.url;
+      const view = await readListingView(
+        context.params.slug ?? '',
+        context.url,
+        context.request.headers.get('host'),
+        site,
+      );
+      context.locals.listingView = view;
+      return assembledListingView(view, site);
+    },
+  }),
 );

@@ -21,6 +21,7 @@ import {
   type ListingParams,
   type ListingResult,
 } from '../../lib/commerce/listing.ts';
+import type { Product } from '../../lib/commerce/types.ts';
 import type { ListingSource } from '../../lib/server/loaders/listing-source.ts';
 import { baseHeadHtml } from '../layout/head-markup.ts';
 import { sharedMarkup } from '../ui/memo.ts';
@@ -30,8 +31,11 @@ import { listingDocument } from './listing-view.ts';
 import { listingCardKey } from './view.ts';
 
 export interface AssembledView {
-  /** The page, UTF-8. */
-  body: Buffer;
+  /**
+   * The page, UTF-8, in pieces: page 1's are shared by every view of it (not to be written
+   * to), so a view's reply streams them rather than copying them into one body.
+   */
+  chunks: readonly Uint8Array[];
   /** The page's Content-Security-Policy, for the reply's header. */
   csp: string;
 }
@@ -129,28 +133,45 @@ export function assembleListingView(
   site: URL | string,
 ): AssembledView | null {
   if (result.items.length === 0) return null;
-  const cards: string[] = [];
+  const cards: Buffer[] = [];
   for (const [index, product] of result.items.entries()) {
-    const card = sharedMarkup(product, listingCardKey(index));
+    const card = cardItem(product, listingCardKey(index));
     if (card === undefined) return null;
-    cards.push(ITEM_START, card, ITEM_END);
+    cards.push(card);
   }
   const template = templateOf(page, source, site);
   if (template === null) return null;
   const parts = listingPartsHtml(source, params, result);
-  const view = [
+  const text = [
     baseHeadHtml(head, { site, pathname: source.category.path }),
     parts.form,
     parts.filters,
     parts.controls,
     parts.chips + parts.analytics,
-    cards.join(''),
-    parts.pagination,
-  ];
-  const chunks: Buffer[] = [];
-  for (const [index, part] of view.entries()) {
-    chunks.push(template.between[index] ?? Buffer.alloc(0), Buffer.from(part));
+  ].map((part) => Buffer.from(part));
+  const [before, ...between] = template.between;
+  const chunks = [before];
+  for (const [index, part] of text.entries()) chunks.push(part, between[index]);
+  chunks.push(...cards, between[text.length], Buffer.from(parts.pagination), between.at(-1));
+  if (chunks.includes(undefined)) return null;
+  return { chunks: chunks as Buffer[], csp: template.csp };
+}
+
+/** Encoded cards, in their grid item, by product and card key (a product's markup is fixed). */
+const cardItems = new WeakMap<Product, Map<string, Buffer>>();
+
+/** The listing grid's item of `product`'s card kept under `key`, if its markup is shared. */
+function cardItem(product: Product, key: string): Buffer | undefined {
+  let items = cardItems.get(product);
+  const kept = items?.get(key);
+  if (kept !== undefined) return kept;
+  const card = sharedMarkup(product, key);
+  if (card === undefined) return undefined;
+  const item = Buffer.from(ITEM_START + card + ITEM_END);
+  if (items === undefined) {
+    items = new Map();
+    cardItems.set(product, items);
   }
-  chunks.push(template.between[view.length] ?? Buffer.alloc(0));
-  return { body: Buffer.concat(chunks), csp: template.csp };
+  items.set(key, item);
+  return item;
 }

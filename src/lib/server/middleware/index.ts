@@ -4,6 +4,11 @@ import { createWithCartRedirect, type CartRedirectOptions } from './with-cart-re
 import { createWithClient, type ClientOptions } from './with-client.ts';
 import { createWithFeatures, NOT_FOUND_ROUTE } from './with-features.ts';
 import { createWithGuards, type GuardsOptions } from './with-guards.ts';
+import {
+  createWithListingView,
+  LISTING_VIEW_ROUTE,
+  type ListingViewOptions,
+} from './with-listing-view.ts';
 import { createWithProductPath, type ProductPathOptions } from './with-product-path.ts';
 import { createWithRedirects, type RedirectList, type RedirectsOptions } from './with-redirects.ts';
 import { createWithReseller, type ResellerOptions } from './with-reseller.ts';
@@ -20,10 +25,12 @@ export {
   createWithClient,
   createWithFeatures,
   createWithGuards,
+  createWithListingView,
   createWithProductPath,
   createWithRedirects,
   createWithReseller,
   createWithShopMode,
+  LISTING_VIEW_ROUTE,
   NOT_FOUND_ROUTE,
   withCanonicalPath,
 };
@@ -31,6 +38,7 @@ export type {
   CartRedirectOptions,
   ClientOptions,
   GuardsOptions,
+  ListingViewOptions,
   ProductPathOptions,
   RedirectList,
   RedirectsOptions,
