@@ -482,3 +482,83 @@ describe('applyListing keeps what a list without term or filter computes', () =>
     );
   });
 });
+
+describe('facets over generated lists and filters', () => {
+  const SIZES = ['140x190', '160x200', '90x190'];
+  const COLOURS = ['Gris', 'Bleu', 'blanc'];
+  const products = fc.uniqueArray(
+    fc.record({
+      id: fc.integer({ min: 1, max: 10_000 }),
+      brandId: fc.integer({ min: 0, max: 4 }),
+      price: fc.integer({ min: 0, max: 100_000 }),
+      salePrice: fc.option(fc.integer({ min: 0, max: 100_000 })),
+      isPriceHidden: fc.boolean(),
+      stock: fc.option(fc.integer({ min: 0, max: 3 })),
+      sizes: fc.subarray(SIZES),
+      colours: fc.subarray(COLOURS),
+    }),
+    { selector: (row) => row.id, maxLength: 30 },
+  );
+  const filters = fc.record({
+    brands: fc.subarray([1, 2, 3, 9]),
+    priceMin: fc.option(fc.integer({ min: 0, max: 100_000 })),
+    priceMax: fc.option(fc.integer({ min: 0, max: 100_000 })),
+    sizes: fc.subarray([...SIZES, '140X190', 'rond']),
+    colours: fc.subarray([...COLOURS, 'BLANC', 'Rose']),
+    inStock: fc.boolean(),
+  });
+  const BRANDS = [
+    { id: 1, name: 'Dormelune' },
+    { id: 2, name: 'Alizé' },
+  ];
+  const OTHER_FILTERS = {
+    brands: { brands: [] },
+    sizes: { sizes: [] },
+    colours: { colours: [] },
+    price: { priceMin: null, priceMax: null },
+    inStock: { inStock: false },
+  } as const;
+
+  test("each facet counts the products that pass every other filter, as listing them without that filter's own does", () => {
+    fc.assert(
+      fc.property(products, filters, (rows, chosen) => {
+        const list = rows.map((row) =>
+          product({
+            id: row.id,
+            brandId: row.brandId,
+            price: row.price,
+            salePrice: row.salePrice,
+            isPriceHidden: row.isPriceHidden,
+            ...(row.stock === null
+              ? {}
+              : { inventoryTracking: 'product' as const, inventoryLevel: row.stock }),
+            options: [
+              ...(row.sizes.length > 0 ? [option(1, 'Taille', row.sizes)] : []),
+              ...(row.colours.length > 0 ? [colourOption(2, row.colours)] : []),
+            ],
+          }),
+        );
+        const counted = facets(list, chosen, BRANDS);
+        for (const [facet, cleared] of Object.entries(OTHER_FILTERS)) {
+          const params = { ...parseListingParams('itemsperpage=60'), perPage: 10_000 };
+          const listed = applyListing(list, { ...params, filters: { ...chosen, ...cleared } });
+          const expected = facets(listed.items, undefined, BRANDS);
+          // Values in first-seen order, a colour's swatch from its first product: the
+          // listing's order is another one. Compared: which values, how many each.
+          const unordered = (value: unknown) =>
+            Array.isArray(value)
+              ? value
+                  .map((entry: { id?: number; label?: string; count: number }) =>
+                    JSON.stringify([entry.id ?? entry.label, entry.count]),
+                  )
+                  .sort()
+              : value;
+          expect(unordered(counted[facet as keyof typeof OTHER_FILTERS])).toEqual(
+            unordered(expected[facet as keyof typeof OTHER_FILTERS]),
+          );
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});

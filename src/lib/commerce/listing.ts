@@ -351,35 +351,51 @@ function sameLabel(a: string, b: string): boolean {
   return collator.compare(a, b) === 0;
 }
 
-/** Whether a product passes the filters, ignoring the facet `except` (for facet counts). */
-function passes(product: Product, filters: ListingFilters, except?: FacetName): boolean {
-  if (
-    except !== 'brand' &&
-    filters.brands.length > 0 &&
-    !filters.brands.includes(product.brandId)
-  ) {
-    return false;
+/** One bit per facet in a product's failed filters (`failedFilters`). */
+const FACET_BIT: Record<FacetName, number> = {
+  brand: 1,
+  price: 2,
+  size: 4,
+  colour: 8,
+  availability: 16,
+};
+
+/**
+ * The filters `product` fails, one bit per facet (`FACET_BIT`); 0 when it passes them all.
+ * Computed once per product, it answers both whether the product is listed and, for each
+ * facet's counts, whether it passes every other filter (so choosing a size does not hide the
+ * other sizes).
+ */
+function failedFilters(product: Product, filters: ListingFilters): number {
+  let failed = 0;
+  if (filters.brands.length > 0 && !filters.brands.includes(product.brandId)) {
+    failed |= FACET_BIT.brand;
   }
-  if (except !== 'price' && (filters.priceMin !== null || filters.priceMax !== null)) {
+  if (filters.priceMin !== null || filters.priceMax !== null) {
     // A hidden price cannot be compared: such products leave a price-filtered listing.
-    if (product.isPriceHidden) return false;
-    const price = productPrice(product);
-    if (filters.priceMin !== null && price < filters.priceMin) return false;
-    if (filters.priceMax !== null && price > filters.priceMax) return false;
-  }
-  if (except !== 'size' && filters.sizes.length > 0) {
-    const sizes = traits(product).sizes;
-    if (!filters.sizes.some((wanted) => sizes.some((size) => sameLabel(size, wanted))))
-      return false;
-  }
-  if (except !== 'colour' && filters.colours.length > 0) {
-    const colours = traits(product).colours;
-    if (!filters.colours.some((wanted) => colours.some((c) => sameLabel(c.label, wanted)))) {
-      return false;
+    const price = product.isPriceHidden ? null : productPrice(product);
+    if (
+      price === null ||
+      (filters.priceMin !== null && price < filters.priceMin) ||
+      (filters.priceMax !== null && price > filters.priceMax)
+    ) {
+      failed |= FACET_BIT.price;
     }
   }
-  if (except !== 'availability' && filters.inStock && !isProductAvailable(product)) return false;
-  return true;
+  if (filters.sizes.length > 0) {
+    const sizes = traits(product).sizes;
+    if (!filters.sizes.some((wanted) => sizes.some((size) => sameLabel(size, wanted)))) {
+      failed |= FACET_BIT.size;
+    }
+  }
+  if (filters.colours.length > 0) {
+    const colours = traits(product).colours;
+    if (!filters.colours.some((wanted) => colours.some((c) => sameLabel(c.label, wanted)))) {
+      failed |= FACET_BIT.colour;
+    }
+  }
+  if (filters.inStock && !isProductAvailable(product)) failed |= FACET_BIT.availability;
+  return failed;
 }
 
 /** No brand names (facets then name brands ''): one array, so listings kept with it match. */
@@ -415,7 +431,24 @@ export function facets(
   filters: ListingFilters = NO_FILTERS,
   brands: readonly Pick<Brand, 'id' | 'name'>[] = NO_BRANDS,
 ): Facets {
-  const over = (facet: FacetName): Product[] => products.filter((p) => passes(p, filters, facet));
+  return facetsOf(
+    products,
+    products.map((product) => failedFilters(product, filters)),
+    brands,
+  );
+}
+
+/** `facets` of `products` whose failed filters are `failed` (same order). */
+function facetsOf(
+  products: readonly Product[],
+  failed: readonly number[],
+  brands: readonly Pick<Brand, 'id' | 'name'>[],
+): Facets {
+  // The products that pass every filter but the facet's own.
+  const over = (facet: FacetName): Product[] => {
+    const others = ~FACET_BIT[facet];
+    return products.filter((_, i) => ((failed[i] ?? 0) & others) === 0);
+  };
 
   const brandCounts = new Map<number, number>();
   for (const product of over('brand')) {
@@ -568,10 +601,12 @@ export function applyListing(
 ): ListingResult {
   const whole = params.term === '' && !hasFilters(params.filters);
   const searched = whole ? products : products.filter((p) => matchesTerm(p, params.term));
+  // Each product's failed filters, once: its place in the results and in each facet's counts.
+  const failed = whole ? [] : searched.map((product) => failedFilters(product, params.filters));
   const sorted = whole
     ? wholeListOrder(products, params.sort)
     : sortProducts(
-        searched.filter((product) => passes(product, params.filters)),
+        searched.filter((_, i) => failed[i] === 0),
         params.sort.value,
       );
   const perPage = Math.max(1, params.perPage);
@@ -586,6 +621,6 @@ export function applyListing(
       currentPage: params.page,
       totalPages: listingPageCount(sorted.length, params),
     },
-    facets: whole ? wholeListFacetsOf(products, brands) : facets(searched, params.filters, brands),
+    facets: whole ? wholeListFacetsOf(products, brands) : facetsOf(searched, failed, brands),
   };
 }
