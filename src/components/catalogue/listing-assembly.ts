@@ -1,12 +1,12 @@
 /**
  * A listing view put together from its category's pre-rendered page 1, without a render
- * (issue 21: a never-seen view in about 1 ms of CPU instead of 5). Everything on a view that
+ * (issue 21: a never-seen view in about 2 ms of CPU instead of 5). Everything on a view that
  * differs from page 1 is a string function of its inputs (listing-markup.ts, head-markup.ts,
  * the cards' shared markup), so the view is page 1 with each of page 1's parts, found by its
  * own markup, replaced by the view's: the head; the listing's form, filters, controls, chips
  * and analytics list; the cards; the pagination.
  *
- * The result is the bytes Astro renders for the view (tests/unit/listing-assembly.test.ts
+ * The result is the bytes Astro renders for the view (tests/scale/listing-assembly.test.ts
  * compares them), with one move: a pre-rendered page carries its Content-Security-Policy in a
  * `<meta>`, an on-demand page in the header, so the policy is taken out of the markup and
  * handed to the caller for the header. Any doubt answers null and the caller renders the view:

@@ -54,10 +54,12 @@ export interface ProductCardProps {
 
 /**
  * The name a product card's markup is shared under (ProductCard.astro, ui/memo.ts, with the
- * product as its scope): every input of the markup besides the product, in the order given.
+ * product as its scope): every input of the markup besides the product, whatever the order
+ * they were given in.
  */
 export function cardMarkupKey(options: Omit<ProductCardProps, 'product'>): string {
-  return `card|${JSON.stringify(options)}`;
+  const given = Object.entries(options).sort(([a], [b]) => (a < b ? -1 : 1));
+  return `card|${JSON.stringify(given)}`;
 }
 
 /** A listing's first cards load their picture eagerly (above the fold on a phone and a desktop). */
@@ -67,7 +69,7 @@ export const LISTING_PRIORITY_CARDS = 2;
 
 /**
  * The name a shopper's listing card at `index` is shared under: the options CategoryListing
- * gives ProductCard, and the flag it adds, in that order.
+ * gives ProductCard, and the reseller flag ProductCard adds.
  */
 export function listingCardKey(index: number): string {
   return cardMarkupKey({
