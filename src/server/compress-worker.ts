@@ -1,6 +1,6 @@
 /**
  * What a compressing thread does (encoding.ts runs it in a piscina pool): a body in, at the
- * server's on-the-fly levels (brotli 4 in text mode, gzip 6), one export per coding. The body
+ * server's on-the-fly levels (brotli 3 in text mode, gzip 6), one export per coding. The body
  * and the result move between the threads, not copied.
  */
 import { Piscina } from 'piscina';
@@ -15,7 +15,7 @@ export function br(body: Uint8Array): Uint8Array {
   return moved(
     brotliCompressSync(body, {
       params: {
-        [constants.BROTLI_PARAM_QUALITY]: 4,
+        [constants.BROTLI_PARAM_QUALITY]: 3,
         [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
         [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
       },

@@ -72,15 +72,21 @@ function compressors(): Piscina<Uint8Array, Uint8Array> {
     maxThreads: Math.max(1, availableParallelism() - 1),
     minThreads: 1,
     idleTimeout: 60_000,
+    // A task the pool cannot hand over at once goes back to the head of the queue, not its
+    // tail. Piscina's default sends it to the tail, so under load one body could be passed
+    // over again and again: at 50 connections of never-seen listing views a reply waited up to
+    // 4 s for its compression while the thread was busy half the time (p99 1.5 s -> 0.28 s).
+    stricterFIFO: true,
   });
   return pool;
 }
 
 /**
- * `body` compressed with `coding` at the server's on-the-fly levels (brotli 4, gzip 6: close
+ * `body` compressed with `coding` at the server's on-the-fly levels (brotli 3, gzip 6: close
  * to the best ratio for a fraction of the time of the hardest settings), off the main thread.
- * Brotli 4 rather than 5: a never-seen listing view (100 KB) is compressed once per render;
- * 5 took 3.7 ms of CPU for it against 1.9 ms, for 6 % fewer bytes (16.0 against 17.1 KB).
+ * A never-seen listing view (97 KB) is compressed once per render. Brotli 3 rather than 4:
+ * 0.6-0.8 ms for it against 1.0-1.3 ms, for 4 % more bytes (17.8 against 17.0 KB); 5 took
+ * 1.5-1.9 ms for 6 % fewer. Pre-rendered pages are compressed at build time at the best level.
  */
 export async function compress(body: Buffer, coding: 'br' | 'gzip'): Promise<Buffer> {
   // A copy moved to the thread (the caller keeps its body): a memcpy, where sending the body
