@@ -1,13 +1,12 @@
 /**
  * The supervisor: the cluster primary of `npm start` / `npm run serve`. It holds the listening
- * socket (node:cluster hands each connection to a worker, round robin) and runs
+ * socket (node:cluster shares it with the workers, which accept connections themselves) and runs
  * `SERVER_WORKERS` server processes (`scripts/serve.ts` in worker mode), all serving one
  * release. Workers verify webhooks and send accepted events here, to the rebuild scheduler
  * (`scheduler.ts`); each build goes into a new directory of the releases folder
  * (`builder.ts`, `releases.ts`). When a build is complete, new workers start on it; once they
- * listen, the old ones are told to drain: they stop taking connections (the primary gives
- * those to the new workers; a connection it had handed to a closing worker comes back and
- * goes to another), finish what they serve, answer `Connection: close` on kept-alive
+ * listen, the old ones are told to drain: they stop taking connections (the new workers take
+ * them from the shared socket), finish what they serve, answer `Connection: close` on kept-alive
  * connections, then exit. So no request fails during a swap, and each release's module graph
  * goes away with its processes (re-importing a new SSR bundle in one process would keep every
  * old one in memory). A failed build, or a new release whose workers do not start, leaves the
@@ -279,6 +278,12 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
   }
   let switchFailed: { key: string; id: string; error: string; at: number } | null = null;
 
+  // Workers accept their connections themselves, from the one listening socket the primary
+  // opens and shares. Round robin (Linux's default) hands each connection over from the
+  // primary and waits for the worker's acknowledgement before handing the next: under load a
+  // busy worker reads one a turn of its event loop, so 50 new connections waited up to 1 s.
+  // The kernel queues them instead, and whichever worker is free takes the next one.
+  cluster.schedulingPolicy = cluster.SCHED_NONE;
   cluster.setupPrimary({ exec: options.workerExec, args: [], silent: false });
 
   const copiesStatus = (): CopiesStatus | null => {
