@@ -32,7 +32,7 @@ import { createStore } from '../src/lib/server/store/index.ts';
 import { createRedisStore } from '../src/lib/server/store/redis.ts';
 import type { SharedStore } from '../src/lib/server/store/types.ts';
 import { renderKey, type RenderKey } from '../src/server/cache-key.ts';
-import { compress, negotiateCoding } from '../src/server/encoding.ts';
+import { compress, negotiateCoding, shareCompressionCores } from '../src/server/encoding.ts';
 import { FALLBACK_PAGE_HEADERS, FALLBACK_PAGE_HTML } from '../src/server/fallback-page.ts';
 import { httpsDetector, withSecurityHeaders } from '../src/server/headers.ts';
 import { apiCall, createOnDemand, writeHead, type AppHandler } from '../src/server/on-demand.ts';
@@ -448,6 +448,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
 
 /** Worker mode: serves the release the supervisor names, until told to drain. */
 async function runWorker(config: ServeConfig): Promise<void> {
+  // Each of the SERVER_WORKERS processes compresses in its own threads: they share the cores.
+  shareCompressionCores(config.workers);
   const distDir = process.env[WORKER_ENV.distDir] ?? 'dist';
   const assetDirs = JSON.parse(process.env[WORKER_ENV.assetDirs] ?? '[]') as string[];
   const statusFile = process.env[WORKER_ENV.statusFile];

@@ -65,11 +65,25 @@ export function negotiateCoding(
  */
 let pool: Piscina<Uint8Array, Uint8Array> | undefined;
 
+/**
+ * Compressing threads of one server process: the cores its processes leave free, shared out
+ * between them (`SERVER_WORKERS` processes each start a pool); at least one. One on 2 cores.
+ */
+export function compressionThreads(cores: number, processes: number): number {
+  return Math.max(1, Math.floor(cores / Math.max(1, processes)) - 1);
+}
+
+let serverProcesses = 1;
+
+/** How many server processes share this machine's cores; set before the first compression. */
+export function shareCompressionCores(processes: number): void {
+  serverProcesses = processes;
+}
+
 function compressors(): Piscina<Uint8Array, Uint8Array> {
   pool ??= new Piscina<Uint8Array, Uint8Array>({
     filename: new URL('./compress-worker.ts', import.meta.url).href,
-    // One core stays the main thread's; one thread on a 2-core machine.
-    maxThreads: Math.max(1, availableParallelism() - 1),
+    maxThreads: compressionThreads(availableParallelism(), serverProcesses),
     minThreads: 1,
     idleTimeout: 60_000,
     // A task the pool cannot hand over at once goes back to the head of the queue, not its
@@ -82,16 +96,22 @@ function compressors(): Piscina<Uint8Array, Uint8Array> {
 }
 
 /**
- * `body` compressed with `coding` at the server's on-the-fly levels (brotli 3, gzip 6: close
- * to the best ratio for a fraction of the time of the hardest settings), off the main thread.
- * A never-seen listing view (97 KB) is compressed once per render. Brotli 3 rather than 4:
- * 0.6-0.8 ms for it against 1.0-1.3 ms, for 4 % more bytes (17.8 against 17.0 KB); 5 took
- * 1.5-1.9 ms for 6 % fewer. Pre-rendered pages are compressed at build time at the best level.
+ * `body` compressed with `coding` at the server's on-the-fly levels, off the main thread: close
+ * to the best ratio for a fraction of the time of the hardest settings. gzip 6; brotli 3 for a
+ * render (`use: 'render'`), which is often asked once: a never-seen listing view (97 KB) is
+ * compressed once per render, 0.6-0.8 ms at 3 against 1.0-1.3 ms at 4, for 4 % more bytes
+ * (17.8 against 17.0 KB). Brotli 4 for a pre-rendered page (`use: 'page'`), compressed once
+ * on its first request and then served many times (5 took 1.5-1.9 ms for 6 % fewer bytes).
  */
-export async function compress(body: Buffer, coding: 'br' | 'gzip'): Promise<Buffer> {
+export async function compress(
+  body: Buffer,
+  coding: 'br' | 'gzip',
+  use: 'render' | 'page' = 'render',
+): Promise<Buffer> {
   // A copy moved to the thread (the caller keeps its body): a memcpy, where sending the body
   // would serialize it.
   const copy = Piscina.move(new Uint8Array(body)) as unknown as Uint8Array;
-  const out = await compressors().run(copy, { name: coding });
+  const name = coding === 'br' && use === 'page' ? 'brPage' : coding;
+  const out = await compressors().run(copy, { name });
   return Buffer.from(out.buffer, out.byteOffset, out.byteLength);
 }

@@ -228,6 +228,7 @@ export function createStaticFiles(options: StaticFilesOptions): StaticFiles {
           : await compress(
               await body(found, found.variants[0] ?? null, 'identity'),
               coding as 'br' | 'gzip',
+              'page',
             );
         keepBody(key, data);
         return data;
