@@ -181,7 +181,14 @@ describe('an edit published into the running shop', () => {
       await sleep(100);
     }
     expect(contentLiveMs, output).toBeLessThanOrEqual(10_000);
-    const last = await status();
+    // A page is live once its file is renamed in, a moment before the supervisor has pointed
+    // the release at its new publish count and written the status: wait for that moment.
+    let last = await status();
+    const settled = Date.now();
+    while (last.lastBuild?.result === 'running' && Date.now() - settled < 5_000) {
+      await sleep(50);
+      last = await status();
+    }
     expect(last.current.id).toBe(before.current.id);
     expect(last.lastBuild).toMatchObject({ kind: 'publish', result: 'succeeded' });
     console.log(
