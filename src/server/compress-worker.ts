@@ -1,8 +1,7 @@
 /**
  * What a compressing thread does (encoding.ts runs it in a piscina pool): a body in, at the
  * server's on-the-fly levels (brotli 3 for renders and 4 for pages, in text mode; gzip 6), one
- * export per coding and use. The body
- * and the result move between the threads, not copied.
+ * export per coding and use. The body and the result move between the threads, not copied.
  */
 import { Piscina } from 'piscina';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
