@@ -42,6 +42,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { publishEntryField } from './lib/sandbox-editor.ts';
 import type { BuildRecord, RebuildStatus } from '../src/server/rebuild/supervisor.ts';
+import { percentile } from './lib/percentile.ts';
 
 const products = process.env.BENCH_PRODUCTS ? Number(process.env.BENCH_PRODUCTS) : undefined;
 if (products !== undefined && !(Number.isInteger(products) && products > 0)) {
@@ -83,16 +84,6 @@ function freePort(): Promise<number> {
       });
     });
   });
-}
-
-/** Nearest-rank percentile of `values` (sorted here): p95 of 10 values is the largest. */
-function percentile(values: readonly number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  if (sorted.length === 0) return Number.NaN;
-  return (
-    sorted[Math.min(sorted.length, Math.max(1, Math.ceil((p / 100) * sorted.length))) - 1] ??
-    Number.NaN
-  );
 }
 
 /** Resident and peak memory (MB) of the kept build: `astro-build-child` under `root`. */

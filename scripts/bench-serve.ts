@@ -44,6 +44,7 @@ import { buildShop } from './build.ts';
 import { isSandboxListening } from './sandbox/server.ts';
 import { ensureUpstream } from './lib/upstream.ts';
 import { newestMtime } from './lib/sources.ts';
+import { percentile } from './lib/percentile.ts';
 import { compress } from '../src/server/encoding.ts';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
@@ -206,11 +207,6 @@ interface RenderCost {
 /** Batches a CPU figure is the median of: one slow moment of a shared VM moves one batch. */
 const CPU_BATCHES = 5;
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
-};
-
 /**
  * The server's CPU time per never-seen page: `count` requests for `url(n)`, each a new page,
  * two at a time (one renders while the other's reply travels), once the server is idle; the
@@ -247,16 +243,16 @@ async function cpuPerRender(
     alls.push((after.all - before.all) / (end - start));
   }
   return {
-    main: median(mains),
-    all: median(alls),
+    main: percentile(mains, 50),
+    all: percentile(alls, 50),
     range: [Math.min(...mains), Math.max(...mains)],
     failures,
   };
 }
 
 /** wrk's latency figures (`2.22ms`, `850.00us`, `1.20s`) in milliseconds. */
-function wrkMs(output: string, percentile: string): number {
-  const match = new RegExp(`^\\s*${percentile}%\\s+([\\d.]+)(us|ms|s)\\s*$`, 'm').exec(output);
+function wrkMs(output: string, rank: string): number {
+  const match = new RegExp(`^\\s*${rank}%\\s+([\\d.]+)(us|ms|s)\\s*$`, 'm').exec(output);
   if (!match) return Number.NaN;
   const value = Number(match[1]);
   return match[2] === 'us' ? value / 1000 : match[2] === 's' ? value * 1000 : value;
