@@ -8,6 +8,7 @@ import { devServer } from './src/lib/server/middleware/dev-server.ts';
 import { serviceWorker } from './src/integrations/service-worker.ts';
 import { buildFlags } from './src/integrations/build-flags.ts';
 import { listingStore } from './src/integrations/listing-store.ts';
+import { parallelPrerender } from './src/integrations/parallel-prerender.ts';
 import { isSitemapPage } from './src/lib/commerce/routes.ts';
 import { INLINE_SCRIPTS } from './src/components/layout/inline-scripts.ts';
 import { CONTENTFUL_MEDIA_ORIGINS, cspConfig, parseCheckoutOrigins } from './src/lib/server/csp.ts';
@@ -48,6 +49,7 @@ export default defineConfig({
   trailingSlash: 'ignore',
   // concurrency: pages rendered at once; 4 overlaps one page's file write with the next
   // pages' rendering (bench:build, 10,000 products: about 10 s less than 1, none more at 8).
+  // With render threads, parallelPrerender raises it to keep them fed.
   build: { format: 'file', inlineStylesheets: 'auto', concurrency: 4 },
   // Pages are rendered whole, not streamed: the storefront server buffers every reply below
   // 8 MB anyway (to compress it, and to keep it in the render cache: src/server/on-demand.ts),
@@ -60,6 +62,8 @@ export default defineConfig({
     buildFlags({ transactional: buildFeatures.transactional }),
     // The release's listings, for the on-demand listing view (listing-store.ts).
     listingStore(),
+    // Pages rendered on a second core too (BUILD_RENDER_THREADS; parallel-prerender.ts).
+    parallelPrerender(),
     {
       // Reads the catalogue while Vite bundles (catalogue-prefetch.ts): the pages take it.
       name: 'catalogue-prefetch',

@@ -30,6 +30,8 @@ export interface PublishedRoute {
 export interface PrerenderApp {
   manifest: { routes: readonly { routeData: PublishedRoute }[] };
   render(request: Request, options: { routeData: PublishedRoute }): Promise<Response>;
+  /** Imports the module of a route's page (Astro's `BuildApp`). */
+  getComponentByRoute(routeData: PublishedRoute): Promise<unknown>;
   routeCache: { clearAll(): void };
 }
 
@@ -62,6 +64,7 @@ function isPrerenderApp(value: unknown): value is PrerenderApp {
   const app = value as Partial<PrerenderApp>;
   return (
     typeof app.render === 'function' &&
+    typeof app.getComponentByRoute === 'function' &&
     Array.isArray(app.manifest?.routes) &&
     typeof app.routeCache?.clearAll === 'function'
   );
@@ -114,7 +117,16 @@ export function prerenderAppCapture(): PrerenderCapture {
           if (!isPrerenderApp(module.app)) {
             throw new Error(`the pre-render entry ${entry} has no app to render with`);
           }
-          app = module.app;
+          // Every page's module, now: Astro deletes the bundle's folder next, and a route whose
+          // pages were all rendered on a render thread (parallel-prerender.ts) has not been
+          // imported on this one.
+          const captured = module.app;
+          await Promise.all(
+            captured.manifest.routes
+              .filter(({ routeData }) => routeData.prerender)
+              .map(({ routeData }) => captured.getComponentByRoute(routeData)),
+          );
+          app = captured;
         },
       },
     },

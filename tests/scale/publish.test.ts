@@ -4,6 +4,8 @@
  * release, and every page it renders has the bytes a fresh full build of the same data gives;
  * so do the release's listings (the listing views' data).
  * One sandbox, two builds: the kept-alive one (A), edited, then a fresh one (B) to compare with.
+ * A renders with a render thread and B without (parallel-prerender.ts), so the comparison also
+ * holds a thread's pages to the main thread's, byte for byte.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -47,6 +49,7 @@ describe('a kept-alive build publishes an edit with the bytes of a full build', 
   };
   let work = '';
   const replies: PublisherReply[] = [];
+  let outputA = '';
   let admin: (method: string, apiPath: string, body?: unknown) => Promise<unknown>;
   let sandboxUrl = '';
 
@@ -85,8 +88,19 @@ describe('a kept-alive build publishes an edit with the bytes of a full build', 
     };
     rmSync(distA, { recursive: true, force: true });
     running = spawn(process.execPath, ['scripts/lib/astro-build-child.ts', path.resolve(distA)], {
-      env: { ...upstream.env, BUILD_PUBLISHER: '1', BUILD_CACHE_DIR: path.join(work, 'cache') },
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      env: {
+        ...upstream.env,
+        BUILD_PUBLISHER: '1',
+        BUILD_CACHE_DIR: path.join(work, 'cache'),
+        // A renders on a thread beside the main one, B (below) on the main thread alone: the
+        // same bytes either way (parallel-prerender.ts).
+        BUILD_RENDER_THREADS: '1',
+      },
+      stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+    });
+    running.stdout?.on('data', (chunk: Buffer) => {
+      outputA += chunk.toString();
+      process.stdout.write(chunk);
     });
     running.on('message', (message: PublisherReply) => replies.push(message));
     await reply((r) => r.type === 'publisher-ready');
@@ -104,6 +118,13 @@ describe('a kept-alive build publishes an edit with the bytes of a full build', 
     rmSync(distA, { recursive: true, force: true });
     rmSync(distB, { recursive: true, force: true });
     rmSync(work, { recursive: true, force: true });
+  });
+
+  test('the kept build rendered pages on a render thread too', () => {
+    const line = /\[prerender\] (\d+) of (\d+) pages rendered by 1 render thread/.exec(outputA);
+    expect(line, outputA.slice(-2000)).not.toBeNull();
+    // A small site: the thread joins once the main thread's first pages have read the data.
+    expect(Number(line?.[1])).toBeGreaterThan(0);
   });
 
   test('a product and a content edit are published as a handful of pages, and the site equals a fresh build', async () => {
@@ -135,7 +156,12 @@ describe('a kept-alive build publishes an edit with the bytes of a full build', 
     const built = await run(process.execPath, ['scripts/build.ts', '--out-dir', distB], {
       // This test's sandbox, through its credentials: npm test's UPSTREAM=sandbox would have
       // the build start (or reuse) the suite's own sandbox instead.
-      env: { ...upstream?.env, UPSTREAM: '', BUILD_CACHE_DIR: path.join(work, 'cache-b') },
+      env: {
+        ...upstream?.env,
+        UPSTREAM: '',
+        BUILD_CACHE_DIR: path.join(work, 'cache-b'),
+        BUILD_RENDER_THREADS: '0',
+      },
       capture: true,
     });
     expect(built.code, built.stdout).toBe(0);

@@ -39,6 +39,7 @@ const READ_ELSEWHERE: Record<string, string> = {
   SITE_URL: 'astro.config.mjs',
   IMAGE_DOMAINS: 'astro.config.mjs',
   CHECKOUT_ORIGINS: 'astro.config.mjs',
+  BUILD_RENDER_THREADS: 'src/integrations/parallel-prerender.ts',
   TRUSTED_PROXIES: 'src/lib/server/client.ts',
   PORT: 'scripts/serve.ts',
   HOST: 'scripts/serve.ts',

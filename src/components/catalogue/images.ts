@@ -2,9 +2,11 @@
  * astro:assets `getImage` memoised per source and size. The same pictures recur on thousands
  * of pages (a product's card is on its category pages and on the related products of others),
  * and their transforms and srcsets are the same each time: computing them once keeps the
- * build linear in pictures, not in cards.
+ * build linear in pictures, not in cards. The memo is the process's (image-memo.ts), so a
+ * build's render threads can hand theirs to the main thread.
  */
 import { getImage } from 'astro:assets';
+import { imageMemo, MAX_IMAGES } from './image-memo.ts';
 
 export interface CatalogueImageOptions {
   src: string;
@@ -16,15 +18,12 @@ export interface CatalogueImageOptions {
 
 type ImageResult = Awaited<ReturnType<typeof getImage>>;
 
-// Bounded for the on-demand listing view, which lives as long as the server.
-const MAX_ENTRIES = 5_000;
-const cache = new Map<string, Promise<ImageResult>>();
-
 export function catalogueImage(options: CatalogueImageOptions): Promise<ImageResult> {
   const key = `${options.src}|${options.width}x${options.height}|${options.widths?.join(',') ?? ''}|${options.sizes ?? ''}`;
+  const cache = imageMemo();
   let image = cache.get(key);
   if (!image) {
-    if (cache.size >= MAX_ENTRIES) cache.clear();
+    if (cache.size >= MAX_IMAGES) cache.clear();
     image = getImage({
       src: options.src,
       width: options.width,

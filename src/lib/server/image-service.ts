@@ -29,6 +29,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { isMainThread } from 'node:worker_threads';
 import type { LocalImageService } from 'astro';
 import sharpService from 'astro/assets/services/sharp';
 import { isRemoteAllowed } from 'astro/assets/utils';
@@ -353,7 +354,9 @@ function sharpServiceUrl(): string | null {
   }
 }
 
-const serviceUrl = sharpServiceUrl();
+// A render thread of the build (parallel-prerender.ts) never encodes: Astro does on the main
+// thread, which pre-encodes what its own pages ask for.
+const serviceUrl = isMainThread ? sharpServiceUrl() : null;
 const encoder = serviceUrl === null ? null : new EncoderProcess(serviceUrl);
 const preencoder =
   encoder === null

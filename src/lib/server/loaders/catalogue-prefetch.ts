@@ -117,3 +117,32 @@ export function replaceCatalogueRead(read: CatalogueRead): number {
   prefetch.generation += 1;
   return prefetch.generation;
 }
+
+/** The read handed over, as a render thread of the build takes it (parallel-prerender.ts). */
+export interface SettledCatalogueRead {
+  connection: string;
+  read: CatalogueRead;
+}
+
+/**
+ * The read handed over once it has arrived, for a render thread; null when there is none or it
+ * failed (the thread's pages then read the catalogue themselves, as catalogue.ts does).
+ */
+export async function settledCatalogueRead(): Promise<SettledCatalogueRead | null> {
+  const prefetch = (globalThis as Holder)[SLOT];
+  if (prefetch === undefined) return null;
+  try {
+    return { connection: prefetch.connection, read: await prefetch.read };
+  } catch {
+    return null;
+  }
+}
+
+/** Takes the main thread's settled read as this thread's own (before any page renders). */
+export function adoptCatalogueRead(settled: SettledCatalogueRead): void {
+  (globalThis as Holder)[SLOT] = {
+    connection: settled.connection,
+    read: Promise.resolve(settled.read),
+    generation: 0,
+  };
+}

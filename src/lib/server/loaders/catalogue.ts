@@ -6,6 +6,7 @@
  * (no N×M loop at 10,000 products). Build and `astro dev` only: the on-demand listing view
  * reads the release's listings written from it (listing-store.ts).
  */
+import { isMainThread } from 'node:worker_threads';
 import { bigcommerce, bigcommerceConnection } from '../config.ts';
 import { handedCatalogueRead, startCatalogueRead } from './catalogue-prefetch.ts';
 import { readCatalogue, type CatalogueRead } from './catalogue-source.ts';
@@ -38,9 +39,12 @@ async function load(
   const catalogue = indexCatalogue(read);
   if (!import.meta.env.DEV) {
     handOver('catalogue', catalogue);
-    console.info(
-      `[catalogue] ${catalogue.products.length} products, ${catalogue.categories.filter((c) => c.shown).length} categories shown of ${catalogue.categories.length}, ${catalogue.brands.length} brands read in ${read.ms} ms${early ? ' (started with the build)' : ''}`,
-    );
+    // Once per build: a render thread takes the main thread's read (parallel-prerender.ts).
+    if (isMainThread) {
+      console.info(
+        `[catalogue] ${catalogue.products.length} products, ${catalogue.categories.filter((c) => c.shown).length} categories shown of ${catalogue.categories.length}, ${catalogue.brands.length} brands read in ${read.ms} ms${early ? ' (started with the build)' : ''}`,
+      );
+    }
   }
   return catalogue;
 }

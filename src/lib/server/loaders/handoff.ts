@@ -3,10 +3,15 @@
  * build kept alive to publish edits (scripts/lib/publisher-loop.ts) compares the data before and
  * after an edit, and the content and navigations it did not re-read are the ones the pages
  * used. The pages run from a bundle with its own module instances, hence `globalThis`.
+ *
+ * The build's render threads (src/integrations/parallel-prerender.ts) take the same data: a
+ * thread is handed the layout and content the main thread's pages read (`buildSnapshot`,
+ * `adoptSnapshot`), so every page of a release is rendered from one read.
  */
 import type { CategoryNode } from '../../commerce/types.ts';
 import type { Navigations, SiteContent } from '../../content/types.ts';
 import type { Catalogue } from './catalogue-index.ts';
+import type { LayoutData } from './layout-types.ts';
 
 interface Handoff {
   /** The content pages read from; a kept build puts the new read here (siteContent()). */
@@ -16,6 +21,8 @@ interface Handoff {
   'layout-categories': readonly CategoryNode[];
   /** The catalogue the pages were rendered from (the release's listings are written from it). */
   catalogue: Catalogue;
+  /** The layout data pages were rendered with (loadLayoutData() takes it when handed in). */
+  'layout-data': LayoutData;
 }
 
 const SLOT = Symbol.for('literie.build-handoff');
@@ -31,4 +38,25 @@ export function handOver<K extends keyof Handoff>(name: K, value: Handoff[K]): v
 /** What the pages were rendered from, when they have loaded it. */
 export function handedOver<K extends keyof Handoff>(name: K): Handoff[K] | undefined {
   return (globalThis as Holder)[SLOT]?.[name];
+}
+
+/** What a render thread needs of the data the main thread's pages read. */
+export interface BuildSnapshot {
+  'site-content': SiteContent;
+  'layout-data': LayoutData;
+}
+
+/** The main thread's layout and content, once its pages have read both; else null. */
+export function buildSnapshot(): BuildSnapshot | null {
+  const content = handedOver('site-content');
+  const layout = handedOver('layout-data');
+  return content === undefined || layout === undefined
+    ? null
+    : { 'site-content': content, 'layout-data': layout };
+}
+
+/** Takes a snapshot of the main thread's data as this thread's own (before any page renders). */
+export function adoptSnapshot(snapshot: BuildSnapshot): void {
+  handOver('site-content', snapshot['site-content']);
+  handOver('layout-data', snapshot['layout-data']);
 }

@@ -13,7 +13,7 @@ import {
   HIDE_CATEGORY_KEY,
   visibleTree,
 } from '../../commerce/category.ts';
-import type { Banner, CategoryNode } from '../../commerce/types.ts';
+import type { CategoryNode } from '../../commerce/types.ts';
 import {
   getAllBanners,
   getCategoriesBatchMetafields,
@@ -24,7 +24,7 @@ import {
 import { currencyCode } from '../../i18n/locale.ts';
 import { logFailure } from '../failures.ts';
 import { NAVIGATION_IDENTIFIERS, type Navigations } from '../../content/types.ts';
-import { handOver } from './handoff.ts';
+import { handedOver, handOver } from './handoff.ts';
 import { getNavigations } from '../contentful/index.ts';
 import {
   bigcommerce,
@@ -38,27 +38,9 @@ import {
 import { lastGoodCopy } from './last-good.ts';
 import { currentBanner } from '../../commerce/banner.ts';
 
-/** Guaranteed-reviews site rating (spec §3): average out of 5 and number of reviews. */
-export interface SiteRating {
-  average: number;
-  total: number;
-}
+import type { LayoutData, SiteRating } from './layout-types.ts';
 
-export interface LayoutData {
-  /** Root categories, each with its visible children: only visible, not hide-category (spec §5). */
-  categories: CategoryNode[];
-  /** The banner of the top bar (spec §3), or null. */
-  banner: Banner | null;
-  /** The content service's named navigations; empty lists when unavailable (menus then use the categories). */
-  navigations: Navigations;
-  /** Site rating of the reassurance banner (reviews connector), null while unknown. */
-  siteRating: SiteRating | null;
-  /**
-   * The channel's default currency (`getChannel`, spec §9), for the currency cookie; the
-   * configured currency when the channel cannot be read (analytics always say EUR).
-   */
-  currency: string;
-}
+export type { LayoutData, SiteRating };
 
 export const EMPTY_NAVIGATIONS: Navigations = Object.freeze({ main: [], sidebar: [], footer: [] });
 
@@ -152,12 +134,16 @@ let loaded: LayoutData | undefined;
  * The layout data, fetched once per build (and once per server process for on-demand pages,
  * which a new release replaces): every page shares the same promise. A failure is not kept,
  * so the next call tries again; the build fails rather than publish pages without navigation.
+ * A build's render thread takes the main thread's copy, handed in before its first page
+ * (handoff.ts).
  */
 export function loadLayoutData(): Promise<LayoutData> {
-  pending ??= fetchLayoutData().then(
+  const handed = pending === undefined ? handedOver('layout-data') : undefined;
+  pending ??= (handed === undefined ? fetchLayoutData() : Promise.resolve(handed)).then(
     (data) => {
       handOver('navigations', data.navigations);
       handOver('layout-categories', data.categories);
+      handOver('layout-data', data);
       return (loaded = data);
     },
     (error: unknown) => {
