@@ -13,10 +13,10 @@
  * server sees the new file at its next look at the disk (static-files.ts: at most a second).
  */
 import { randomBytes } from 'node:crypto';
-import { readdir, rename, rm, writeFile, mkdir } from 'node:fs/promises';
+import { rename, rm, writeFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { AstroIntegration } from 'astro';
+import { prerenderDir, prerenderEntry } from '../../src/integrations/prerender-entry.ts';
 
 /** The part of Astro's route data the publisher reads. */
 export interface PublishedRoute {
@@ -34,9 +34,6 @@ export interface PrerenderApp {
   getComponentByRoute(routeData: PublishedRoute): Promise<unknown>;
   routeCache: { clearAll(): void };
 }
-
-/** Astro names the pre-render bundle's entry `prerender-entry.{hash}.mjs`. */
-const PRERENDER_ENTRY = /^prerender-entry\.[\w-]+\.mjs$/;
 
 export interface PrerenderCapture {
   integration: AstroIntegration;
@@ -108,10 +105,10 @@ export function prerenderAppCapture(): PrerenderCapture {
           done = { dir, logger, pages: pages.map((p) => shopPathOf(p.pathname)) };
         },
         'astro:build:generated': async ({ dir }) => {
-          const prerenderDir = path.join(path.dirname(dir.pathname), 'server', '.prerender');
-          const entry = (await readdir(prerenderDir)).find((name) => PRERENDER_ENTRY.test(name));
-          if (entry === undefined) throw new Error(`no pre-render entry in ${prerenderDir}`);
-          const module = (await import(pathToFileURL(path.join(prerenderDir, entry)).href)) as {
+          const entry = prerenderEntry(
+            prerenderDir(path.join(path.dirname(dir.pathname), 'server')),
+          );
+          const module = (await import(entry)) as {
             app?: unknown;
           };
           if (!isPrerenderApp(module.app)) {

@@ -22,17 +22,18 @@
  *   URL Astro emits.
  * - A page that fails on a thread, or a thread that stops, fails the build.
  *
- * bench:build, 2 cores, 100,000 products: 288 → 219 s for 97,112 pages (3.3 → 5.8 GB peak).
+ * bench:build, 2 cores, 100,000 products: 288 → 213-222 s for 97,112 pages (3.3 → 5.7 GB peak).
  */
 import { existsSync, readdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { MessageChannel, Worker } from 'node:worker_threads';
 import type { AstroIntegration, AstroPrerenderer as Prerenderer } from 'astro';
 import { settledCatalogueRead } from '../lib/server/loaders/catalogue-prefetch.ts';
 import { buildSnapshot } from '../lib/server/loaders/handoff.ts';
 import { adoptImages } from '../components/catalogue/image-memo.ts';
+import { prerenderDir, prerenderEntry } from './prerender-entry.ts';
 import type {
   ImageCall,
   PageReply,
@@ -43,8 +44,6 @@ import type {
   ThreadStart,
 } from './prerender-worker.ts';
 
-/** Astro names the pre-render bundle's entry `prerender-entry.{hash}.mjs`. */
-const PRERENDER_ENTRY = /^prerender-entry\.[\w-]+\.mjs$/;
 /**
  * Pages a thread holds at once; a page Astro asks for beyond them renders on the main thread.
  * The main thread takes what the thread leaves, so both stay busy (bench:build, 100,000
@@ -88,15 +87,19 @@ interface Thread {
   worker: Worker;
   /** Pages sent and not answered yet. */
   busy: number;
-  fed: boolean;
   /** Pages asked for in this turn of the event loop, sent together (one wake of the thread). */
   outbox: PageRequest[];
 }
 
-function entryIn(prerenderDir: string): string {
-  const entry = readdirSync(prerenderDir).find((name) => PRERENDER_ENTRY.test(name));
-  if (entry === undefined) throw new Error(`no pre-render entry in ${prerenderDir}`);
-  return pathToFileURL(path.join(prerenderDir, entry)).href;
+/** The `.html` files of the public folder (relative, `/`-separated): Astro writes no page over one. */
+export function publicPages(publicDir: string): Set<string> {
+  if (!existsSync(publicDir)) return new Set();
+  const files = readdirSync(publicDir, { recursive: true, encoding: 'utf8' });
+  return new Set(
+    files
+      .filter((file) => file.endsWith('.html'))
+      .map((file) => `/${file.split(path.sep).join('/')}`),
+  );
 }
 
 function parallel(
@@ -104,7 +107,9 @@ function parallel(
   dirs: { prerender: string; client: string; public: string },
   count: number,
 ): Prerenderer {
-  const { prerender: prerenderDir, client: clientDir, public: publicDir } = dirs;
+  const { client: clientDir } = dirs;
+  /** Read once: a page whose file the public folder holds is left to Astro (it warns). */
+  let inPublic = new Set<string>();
   const threads: Thread[] = [];
   const pending = new Map<
     number,
@@ -129,7 +134,7 @@ function parallel(
     const images = new MessageChannel();
     const flag = new Int32Array(new SharedArrayBuffer(4));
     const data: ThreadData = {
-      entry: entryIn(prerenderDir),
+      entry: prerenderEntry(dirs.prerender),
       styles: Object.values(options.allPages).map((page) => [page.key, page.styles]),
       scripts: options.settings.scripts.map(({ stage, content }) => ({ stage, content })),
       images: images.port2,
@@ -158,7 +163,6 @@ function parallel(
     const thread: Thread = {
       worker,
       busy: 0,
-      fed: false,
       outbox: [],
     };
     worker.on('message', (reply: ThreadReply) => {
@@ -209,7 +213,6 @@ function parallel(
     for (const thread of threads) {
       const start: ThreadStart = { type: 'start', snapshot, catalogue };
       thread.worker.postMessage(start);
-      thread.fed = true;
     }
     return true;
   };
@@ -242,7 +245,6 @@ function parallel(
       const id = nextId++;
       pending.set(id, { resolve, reject });
       thread.busy++;
-      const url = new URL(request.url);
       if (thread.outbox.length === 0) {
         setImmediate(() => {
           const message: ThreadRequest = { type: 'render', pages: thread.outbox };
@@ -255,7 +257,7 @@ function parallel(
         url: request.url,
         route: routeData.route,
         component: routeData.component,
-        file: routeData.type === 'page' ? fileOf(url) : null,
+        file: routeData.type === 'page' ? fileOf(new URL(request.url)) : null,
       });
     });
 
@@ -265,9 +267,9 @@ function parallel(
    * main thread writes the way Astro does.
    */
   const fileOf = (url: URL): string | null => {
-    if (!/^\/[\w./-]*\.html$/.test(url.pathname) || url.pathname.includes('..')) return null;
-    const file = path.join(clientDir, url.pathname);
-    return existsSync(path.join(publicDir, url.pathname)) ? null : file;
+    const { pathname } = url;
+    if (!/^\/[\w./-]*\.html$/.test(pathname) || pathname.includes('..')) return null;
+    return inPublic.has(pathname) ? null : path.join(clientDir, pathname);
   };
 
   return {
@@ -277,6 +279,7 @@ function parallel(
       const app = (inner as Prerenderer & { app?: BuildApp }).app;
       if (app === undefined) throw new Error("Astro's prerenderer has no app to share");
       logger = app.getOptions().logger;
+      inPublic = publicPages(dirs.public);
       for (let i = 0; i < count; i++) threads.push(startThread(app));
     },
     getStaticPaths: () => inner.getStaticPaths(),
@@ -286,7 +289,7 @@ function parallel(
       if (threads.length > 0 && options.collectMetadata !== true) {
         if (fed === null && buildSnapshot() !== null) fed = feed();
         if (fed !== null && (await fed)) {
-          const free = threads.find((t) => t.fed && t.busy < PAGES_PER_THREAD);
+          const free = threads.find((t) => t.busy < PAGES_PER_THREAD);
           if (free) return renderOn(free, request, options.routeData);
         }
       }
@@ -299,7 +302,6 @@ function parallel(
       const astroAsset = (globalThis as { astroAsset?: { referencedImages?: Set<string> } })
         .astroAsset;
       for (const file of referenced.flat()) astroAsset?.referencedImages?.add(file);
-      const count = threads.length;
       threads.length = 0;
       await inner.teardown?.();
       if (failure) throw failure;
@@ -328,7 +330,7 @@ export function parallelPrerender(
         if (threads > 0) updateConfig({ build: { concurrency: pagesInFlight(threads) } });
       },
       'astro:config:done': ({ config }) => {
-        dirs.prerender = path.join(fileURLToPath(config.build.server), '.prerender');
+        dirs.prerender = prerenderDir(fileURLToPath(config.build.server));
         dirs.client = fileURLToPath(config.build.client);
         dirs.public = fileURLToPath(config.publicDir);
       },

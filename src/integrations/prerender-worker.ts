@@ -67,8 +67,8 @@ export type PageReply =
       status: number;
       statusText: string;
       headers: [string, string][];
+      /** Null when the thread wrote the page itself (Astro then writes nothing). */
       body: ArrayBuffer | null;
-      written: boolean;
     }
   | { type: 'error'; id: number; message: string; stack?: string };
 
@@ -181,9 +181,9 @@ async function render(page: PageRequest): Promise<PageReply> {
     // handles itself (redirects, empty bodies).
     if (page.file !== null && body !== null && response.status === 200) {
       write(page.file, new Uint8Array(body));
-      return { ...head, body: null, written: true };
+      return { ...head, body: null };
     }
-    return { ...head, body, written: false };
+    return { ...head, body };
   } catch (error) {
     return {
       type: 'error',

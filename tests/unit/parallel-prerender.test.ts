@@ -1,11 +1,15 @@
 /**
- * The build's render threads (src/integrations/parallel-prerender.ts): how many a build starts.
+ * The build's render threads (src/integrations/parallel-prerender.ts): how many a build starts,
+ * and the public files whose paths a thread leaves to Astro.
  * That their pages have the bytes of the main thread's is held by tests/scale/publish.test.ts,
  * which compares a build with a thread to one without, page by page.
  */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { renderThreads } from '../../src/integrations/parallel-prerender.ts';
+import { publicPages, renderThreads } from '../../src/integrations/parallel-prerender.ts';
 
 describe('renderThreads', () => {
   test('by default one per core beyond the first, at most two (each holds a copy of the data)', () => {
@@ -29,5 +33,21 @@ describe('renderThreads', () => {
         },
       ),
     );
+  });
+});
+
+describe('publicPages', () => {
+  test('the .html files of the public folder, at any depth, as page paths; none without one', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'public-pages-'));
+    try {
+      mkdirSync(path.join(dir, 'aide', 'faq'), { recursive: true });
+      writeFileSync(path.join(dir, 'offline.html'), '');
+      writeFileSync(path.join(dir, 'aide', 'faq', 'index.html'), '');
+      writeFileSync(path.join(dir, 'robots.txt'), '');
+      expect([...publicPages(dir)].sort()).toEqual(['/aide/faq/index.html', '/offline.html']);
+      expect(publicPages(path.join(dir, 'absent')).size).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

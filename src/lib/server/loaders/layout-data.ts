@@ -128,6 +128,12 @@ export function sharingScope(data: LayoutData): LayoutData | undefined {
 }
 
 let pending: Promise<LayoutData> | undefined;
+
+/** The main thread's layout data, handed to a render thread of the build (handoff.ts). */
+function handedLayoutData(): Promise<LayoutData> | undefined {
+  const handed = handedOver('layout-data');
+  return handed === undefined ? undefined : Promise.resolve(handed);
+}
 let loaded: LayoutData | undefined;
 
 /**
@@ -138,8 +144,7 @@ let loaded: LayoutData | undefined;
  * (handoff.ts).
  */
 export function loadLayoutData(): Promise<LayoutData> {
-  const handed = pending === undefined ? handedOver('layout-data') : undefined;
-  pending ??= (handed === undefined ? fetchLayoutData() : Promise.resolve(handed)).then(
+  pending ??= (handedLayoutData() ?? fetchLayoutData()).then(
     (data) => {
       handOver('navigations', data.navigations);
       handOver('layout-categories', data.categories);
