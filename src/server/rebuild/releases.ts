@@ -10,8 +10,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, watch, type FSWatcher } from 'node:fs';
-import { mkdir, readdir, readFile, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, stat, symlink } from 'node:fs/promises';
 import path from 'node:path';
+import writeFileAtomic from 'write-file-atomic';
 import * as z from 'zod';
 
 /** A release id: `r20251123-180102-1a2b` (UTC time, sortable, and a random suffix). */
@@ -84,9 +85,7 @@ export async function missingBuildFile(dir: string): Promise<string | null> {
 /** Writes `value` as JSON to `file` atomically: readers see the old or the new file whole. */
 export async function writeJsonAtomic(file: string, value: unknown): Promise<void> {
   await mkdir(path.dirname(file), { recursive: true });
-  const temporary = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  await writeFile(temporary, `${JSON.stringify(value, null, 2)}\n`, { mode: 0o644 });
-  await rename(temporary, file);
+  await writeFileAtomic(file, `${JSON.stringify(value, null, 2)}\n`, { mode: 0o644 });
 }
 
 /**

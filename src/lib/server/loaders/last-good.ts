@@ -5,8 +5,9 @@
  * half a copy); when a read fails, the saved copy is used and the build log says so on one
  * line. With no copy either, the read's error is thrown on with that explanation.
  */
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import writeFileAtomic from 'write-file-atomic';
 import { oneLine } from '../failures.ts';
 
 interface Saved<T> {
@@ -24,9 +25,7 @@ function fileOf(name: string, dir: string): string {
 async function save(file: string, value: unknown): Promise<void> {
   const saved: Saved<unknown> = { savedAt: new Date().toISOString(), value };
   await mkdir(path.dirname(file), { recursive: true });
-  const temporary = `${file}.${process.pid}.${Date.now()}.tmp`;
-  await writeFile(temporary, JSON.stringify(saved));
-  await rename(temporary, file);
+  await writeFileAtomic(file, JSON.stringify(saved));
 }
 
 function reason(error: unknown): string {
