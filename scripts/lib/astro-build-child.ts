@@ -134,6 +134,12 @@ console.log(
 
 const app = capture?.app();
 if (capture && app && outDir) {
+  const pictures = capture.pictures();
+  if (pictures === null) {
+    throw new Error(
+      'the build kept no picture registration (astro:build:ssr): publishes could not give pages the pictures a build gives',
+    );
+  }
   const send = (reply: PublisherReply) => sendOrDrop(process, reply);
   const listingsFile = path.join(path.resolve(outDir), 'server', LISTING_STORE_FILE);
   await servePublishRequests({
@@ -141,6 +147,7 @@ if (capture && app && outDir) {
       app,
       clientDir: path.join(path.resolve(outDir), 'client'),
       origin: capture.origin(),
+      pictures,
     }),
     data: createPublishData(process.env),
     decide,

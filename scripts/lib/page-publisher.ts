@@ -11,12 +11,22 @@
  * paths through it into the build's client folder: each file written beside its final name,
  * then renamed over it, so a reader sees the old page or the new one, whole. The storefront
  * server sees the new file at its next look at the disk (static-files.ts: at most a second).
+ * Pictures are the build's too: the capture keeps Astro's picture registration, and the
+ * publisher puts it back, writing a picture the build never showed before the page that shows
+ * it (publish-pictures.ts).
  */
-import { randomBytes } from 'node:crypto';
-import { rename, rm, writeFile, mkdir } from 'node:fs/promises';
+import { rm, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { AstroIntegration } from 'astro';
+import writeFileAtomic from 'write-file-atomic';
 import { prerenderDir, prerenderEntry } from '../../src/integrations/prerender-entry.ts';
+import {
+  currentAddStaticImage,
+  installPicturePublisher,
+  type AddStaticImage,
+  type CapturedPictures,
+  type PicturePublisher,
+} from './publish-pictures.ts';
 
 /** The part of Astro's route data the publisher reads. */
 export interface PublishedRoute {
@@ -48,6 +58,8 @@ export interface PrerenderCapture {
   sitemaps(): ((paths: readonly string[]) => Promise<void>) | null;
   /** The pages the build wrote, as shop paths (once it is done). */
   builtPages(): string[];
+  /** Astro's picture registration and image config, kept from the build (publish-pictures.ts). */
+  pictures(): CapturedPictures | null;
 }
 
 type BuildDoneHook = (params: {
@@ -75,8 +87,11 @@ export function prerenderAppCapture(): PrerenderCapture {
   let origin = 'http://localhost:4321';
   let sitemapHook: BuildDoneHook | null = null;
   let done: { dir: URL; logger: unknown; pages: string[] } | null = null;
+  let image: Pick<CapturedPictures, 'imageConfig' | 'assetsDir'> | null = null;
+  let addStaticImage: AddStaticImage | null = null;
   return {
     app: () => app,
+    pictures: () => (image && addStaticImage ? { ...image, addStaticImage } : null),
     origin: () => origin,
     builtPages: () => done?.pages ?? [],
     sitemaps: () => {
@@ -97,9 +112,15 @@ export function prerenderAppCapture(): PrerenderCapture {
           origin = config.site
             ? new URL(config.site).origin
             : `http://localhost:${config.server.port}`;
+          image = { imageConfig: config.image, assetsDir: config.build.assets };
           const sitemap = config.integrations.find((i) => i.name === '@astrojs/sitemap');
           const hook = sitemap?.hooks['astro:build:done'] as BuildDoneHook | undefined;
           sitemapHook = hook ?? null;
+        },
+        // Once the server bundle is built and before pages are: Astro's picture registration
+        // exists then, and is removed once the build has encoded its pictures.
+        'astro:build:ssr': () => {
+          addStaticImage = currentAddStaticImage();
         },
         'astro:build:done': ({ dir, pages, logger }) => {
           done = { dir, logger, pages: pages.map((p) => shopPathOf(p.pathname)) };
@@ -159,6 +180,12 @@ export interface PagePublisherOptions {
   /** The build's client folder (`dist/client`). */
   clientDir: string;
   origin: string;
+  /**
+   * The build's picture registration (the capture's `pictures()`): installed for good, so
+   * pages show the build's picture files, and new pictures are encoded before their page is
+   * written (publish-pictures.ts). Without it, pages rendered here would show `/_image` URLs.
+   */
+  pictures: CapturedPictures;
 }
 
 /** Astro's error for a path its route's getStaticPaths does not list. */
@@ -168,14 +195,8 @@ function isNoStaticPath(error: unknown): boolean {
 
 async function writeAtomic(file: string, body: Buffer): Promise<void> {
   await mkdir(path.dirname(file), { recursive: true });
-  const temporary = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  await writeFile(temporary, body);
-  try {
-    await rename(temporary, file);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
-  }
+  // No fsync: a page lost to a crash is rendered again by the next build.
+  await writeFileAtomic(file, body, { fsync: false });
   // A compressed copy beside the page would now be of the old one.
   await Promise.all([rm(`${file}.br`, { force: true }), rm(`${file}.gz`, { force: true })]);
 }
@@ -193,6 +214,10 @@ async function removeFile(file: string): Promise<boolean> {
 export function createPagePublisher(options: PagePublisherOptions): PagePublisher {
   const { app } = options;
   const clientDir = path.resolve(options.clientDir);
+  const pictures: PicturePublisher = installPicturePublisher({
+    captured: options.pictures,
+    clientDir,
+  });
   const routes = app.manifest.routes.map((info) => info.routeData).filter((r) => r.prerender);
 
   const routeFor = (pathname: string): PublishedRoute | null =>
@@ -247,7 +272,10 @@ export function createPagePublisher(options: PagePublisherOptions): PagePublishe
         if (response.status >= 300 && response.status < 400) {
           throw new Error(`${pathname} rendered a redirect (${response.status})`);
         }
-        await writeAtomic(file, Buffer.from(await response.arrayBuffer()));
+        const body = Buffer.from(await response.arrayBuffer());
+        // Its new pictures first: a page is never served before the files it shows.
+        await pictures.flush();
+        await writeAtomic(file, body);
         written.push(pathname);
       }
       for (const pathname of new Set(change.remove)) {

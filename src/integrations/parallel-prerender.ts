@@ -32,7 +32,6 @@ import { MessageChannel, Worker } from 'node:worker_threads';
 import type { AstroIntegration, AstroPrerenderer as Prerenderer } from 'astro';
 import { settledCatalogueRead } from '../lib/server/loaders/catalogue-prefetch.ts';
 import { buildSnapshot } from '../lib/server/loaders/handoff.ts';
-import { adoptImages } from '../components/catalogue/image-memo.ts';
 import { prerenderDir, prerenderEntry } from './prerender-entry.ts';
 import type {
   ImageCall,
@@ -236,7 +235,6 @@ function parallel(
     worker.removeAllListeners('exit');
     await worker.terminate();
     if (kept === null) throw failure ?? new Error('a render thread stopped before it finished');
-    adoptImages(kept.images);
     return kept.referencedImages;
   };
 

@@ -6,7 +6,6 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { GetImageResult } from 'astro';
 import {
   isMainThread,
   parentPort,
@@ -19,7 +18,6 @@ import {
   type SettledCatalogueRead,
 } from '../lib/server/loaders/catalogue-prefetch.ts';
 import { adoptSnapshot, type BuildSnapshot } from '../lib/server/loaders/handoff.ts';
-import { settledImages } from '../components/catalogue/image-memo.ts';
 
 /** What the thread is started with. */
 export interface ThreadData {
@@ -75,7 +73,7 @@ export type PageReply =
 export type ThreadReply =
   | { type: 'pages'; pages: PageReply[] }
   | { type: 'log'; event: unknown }
-  | { type: 'finished'; referencedImages: string[]; images: [string, GetImageResult][] };
+  | { type: 'finished'; referencedImages: string[] };
 
 interface RouteData {
   route: string;
@@ -235,13 +233,10 @@ port.on('message', (message: ThreadStart | ThreadRequest) => {
     void drain();
   } else {
     // What the main thread keeps of this thread's pages: the local pictures they showed (Astro
-    // keeps those in the output) and the catalogue pictures they computed (page-publisher.ts).
-    void settledImages().then((images) => {
-      post({
-        type: 'finished',
-        referencedImages: [...(holder.astroAsset?.referencedImages ?? [])],
-        images,
-      });
+    // keeps those in the output).
+    post({
+      type: 'finished',
+      referencedImages: [...(holder.astroAsset?.referencedImages ?? [])],
     });
   }
 });

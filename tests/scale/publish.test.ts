@@ -34,6 +34,13 @@ function files(root: string, dir = root): string[] {
   });
 }
 
+/** The picture files of a client folder (Astro's optimised images in `_astro/`). */
+function pictureFiles(client: string): string[] {
+  return readdirSync(path.join(client, '_astro'))
+    .filter((name) => /\.(webp|avif|jpe?g|png)$/.test(name))
+    .map((name) => path.join('_astro', name));
+}
+
 /** The shop path of a pre-rendered page's file (`c/matelas.html` → `/c/matelas`). */
 function pagePath(file: string): string {
   if (file === 'index.html') return '/';
@@ -139,10 +146,21 @@ describe('a kept-alive build publishes an edit with the bytes of a full build', 
         .sort();
     const pagesBefore = pagesOf(clientA);
     expect(pagesBefore).toContain(oldPage);
-    // A new name gives a new slug: the page moves.
+    const picturesBefore = new Set(pictureFiles(clientA));
+    // A new name gives a new slug: the page moves. A new version of its main picture (a new
+    // URL at the CDN, as BigCommerce's `?c=2`) is a picture no page of the build showed.
+    const { data: current } = (await admin(
+      'GET',
+      `v3/catalog/products/${product}?include=images`,
+    )) as { data: { images: { url_zoom: string; is_thumbnail: boolean }[] } };
+    expect(current.images.length).toBeGreaterThan(0);
     await admin('PUT', `v3/catalog/products/${product}`, {
       name: 'Matelas Élysée Édition Hiver',
       price: 1234.5,
+      images: current.images.map((image, index) => ({
+        image_url: index === 0 ? `${image.url_zoom}?c=2` : image.url_zoom,
+        is_thumbnail: image.is_thumbnail,
+      })),
     });
     // A content page's description: its page only (its title is every page's footer link).
     await publishEntryField(
@@ -218,6 +236,20 @@ describe('a kept-alive build publishes an edit with the bytes of a full build', 
       });
     expect(differing()).toEqual([]);
     expect(pagesAfter.length).toBeGreaterThan(200);
+
+    // The new picture was encoded into A's release by the publish, as the fresh build did:
+    // every picture file of B is in A with the same bytes (A keeps the old version's too).
+    const newPictures = pictureFiles(clientA).filter((file) => !picturesBefore.has(file));
+    expect(newPictures.length).toBeGreaterThan(0);
+    for (const file of pictureFiles(clientB)) {
+      expect(
+        readFileSync(path.join(clientA, file)).equals(readFileSync(path.join(clientB, file))),
+        file,
+      ).toBe(true);
+    }
+    expect(readFileSync(path.join(clientA, `${newPage.slice(1)}.html`), 'utf8')).not.toContain(
+      '/_image?',
+    );
 
     // The release's listings (what its listing views render from) equal the fresh build's.
     const [listingsA, listingsB] = [distA, distB].map((dist) =>

@@ -2,11 +2,12 @@
  * astro:assets `getImage` memoised per source and size. The same pictures recur on thousands
  * of pages (a product's card is on its category pages and on the related products of others),
  * and their transforms and srcsets are the same each time: computing them once keeps the
- * build linear in pictures, not in cards. The memo is the process's (image-memo.ts), so a
- * build's render threads can hand theirs to the main thread.
+ * build linear in pictures, not in cards.
  */
 import { getImage } from 'astro:assets';
-import { imageMemo, MAX_IMAGES } from './image-memo.ts';
+
+/** At most this many pictures (the on-demand listing view lives as long as the server). */
+const MAX_IMAGES = 5_000;
 
 export interface CatalogueImageOptions {
   src: string;
@@ -18,12 +19,13 @@ export interface CatalogueImageOptions {
 
 type ImageResult = Awaited<ReturnType<typeof getImage>>;
 
+const memo = new Map<string, Promise<ImageResult>>();
+
 export function catalogueImage(options: CatalogueImageOptions): Promise<ImageResult> {
   const key = `${options.src}|${options.width}x${options.height}|${options.widths?.join(',') ?? ''}|${options.sizes ?? ''}`;
-  const cache = imageMemo();
-  let image = cache.get(key);
+  let image = memo.get(key);
   if (!image) {
-    if (cache.size >= MAX_IMAGES) cache.clear();
+    if (memo.size >= MAX_IMAGES) memo.clear();
     image = getImage({
       src: options.src,
       width: options.width,
@@ -31,8 +33,8 @@ export function catalogueImage(options: CatalogueImageOptions): Promise<ImageRes
       ...(options.widths ? { widths: [...options.widths] } : {}),
       ...(options.sizes ? { sizes: options.sizes } : {}),
     });
-    cache.set(key, image);
-    image.catch(() => cache.delete(key));
+    memo.set(key, image);
+    image.catch(() => memo.delete(key));
   }
   return image;
 }

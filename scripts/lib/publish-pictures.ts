@@ -1,0 +1,161 @@
+/**
+ * Pictures of the pages a kept build renders again (page-publisher.ts), given as a full build
+ * gives them.
+ *
+ * While a build pre-renders, Astro's `getImage` registers each picture a page shows through
+ * `globalThis.astroAsset.addStaticImage`, which answers its final URL in the build's assets
+ * folder (`/_astro/{name}_{hash}.webp`, the hash taken from the source and the transform); once
+ * the pages are written, Astro encodes every registered picture there and removes the function.
+ * From then on `getImage` answers `/_image?href=...` (the on-demand endpoint) instead, so a page
+ * rendered again after the build would not have a full build's bytes, and a picture the build
+ * never showed (a new product photo) would be encoded on request, by every server copy.
+ *
+ * So the capture keeps Astro's function from the build (`astro:build:ssr`, while it exists), and
+ * the publisher puts it back for good, wrapped: each remote picture a page asks for is noted,
+ * and before that page is written, `flush` encodes the ones its file is missing for, the way
+ * Astro's image step does: the source fetched through Astro's redirect-checking fetch (only
+ * hosts of `image.remotePatterns`), the same sharp service, the same transform and image config,
+ * written whole under its final name. A page is never written before its pictures.
+ */
+import { access, mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import type { AstroConfig } from 'astro';
+import sharpService from 'astro/assets/services/sharp';
+import { fetchWithRedirects, isRemoteAllowed } from 'astro/assets/utils';
+import writeFileAtomic from 'write-file-atomic';
+
+/** Astro's `addStaticImage` (vite-plugin-assets): a transform in, its final URL out. */
+export type AddStaticImage = (
+  options: { src: unknown } & Record<string, unknown>,
+  hashProperties: unknown,
+  originalFsPath: unknown,
+) => string;
+
+/** What the capture keeps from the build for its pictures. */
+export interface CapturedPictures {
+  addStaticImage: AddStaticImage;
+  /** `config.image`, what Astro's image step hands to the service. */
+  imageConfig: AstroConfig['image'];
+  /** `config.build.assets` (`_astro`): the folder remote pictures are emitted into. */
+  assetsDir: string;
+}
+
+type Transform = Parameters<typeof sharpService.transform>[1];
+
+/** Fetches a picture's source and encodes one transform of it: the encoded bytes. */
+export type EncodePicture = (
+  src: string,
+  transform: Transform,
+  imageConfig: AstroConfig['image'],
+) => Promise<Uint8Array>;
+
+interface AstroAssetGlobal {
+  astroAsset?: { addStaticImage?: unknown };
+}
+
+/** Astro's function while the build pre-renders (then removed), else null. */
+export function currentAddStaticImage(): AddStaticImage | null {
+  const add = (globalThis as AstroAssetGlobal).astroAsset?.addStaticImage;
+  return typeof add === 'function' ? (add as AddStaticImage) : null;
+}
+
+/** What Astro's image step does for a remote picture: fetch, then the sharp service. */
+export const encodeRemotePicture: EncodePicture = async (src, transform, imageConfig) => {
+  if (!isRemoteAllowed(src, imageConfig)) {
+    throw new Error(`${src} is not an allowed picture host (image.remotePatterns)`);
+  }
+  const response = await fetchWithRedirects({ url: src, fetchFn: fetch, imageConfig });
+  if (!response.ok) {
+    await response.body?.cancel();
+    throw new Error(`the picture ${src} answered ${String(response.status)}`);
+  }
+  const bytes = Buffer.from(await response.arrayBuffer());
+  const logger = {
+    info: (message: string) => {
+      console.log(`[publish] ${message}`);
+    },
+    warn: (message: string) => {
+      console.warn(`[publish] ${message}`);
+    },
+    error: (message: string) => {
+      console.error(`[publish] ${message}`);
+    },
+  };
+  const output = await sharpService.transform(bytes, { ...transform, src }, imageConfig, logger);
+  return output.data;
+};
+
+/** The file a final picture URL names (`/_astro/a_1.webp?x` → `{client}/_astro/a_1.webp`). */
+export function pictureFile(url: string, clientDir: string, assetsDir: string): string {
+  const name = path.posix.basename(decodeURI(new URL(url, 'http://picture.invalid').pathname));
+  const folder = path.resolve(clientDir, assetsDir);
+  const file = path.resolve(folder, name);
+  if (name === '' || path.dirname(file) !== folder) {
+    throw new Error(`the picture URL ${url} names no file of ${assetsDir}`);
+  }
+  return file;
+}
+
+export interface PicturePublisher {
+  /** Encodes the pictures asked for since the last flush that have no file yet: their files. */
+  flush(): Promise<string[]>;
+}
+
+export interface PicturePublisherOptions {
+  captured: CapturedPictures;
+  clientDir: string;
+  encode?: EncodePicture;
+  /** Where the wrapped function is installed (tests); default `globalThis`. */
+  scope?: AstroAssetGlobal;
+}
+
+const exists = (file: string): Promise<boolean> =>
+  access(file).then(
+    () => true,
+    () => false,
+  );
+
+/**
+ * Puts Astro's `addStaticImage` back (wrapped) and returns what writes the pictures it notes.
+ * For the kept build's process, once its build is done: every render from then on is a publish.
+ */
+export function installPicturePublisher(options: PicturePublisherOptions): PicturePublisher {
+  const { captured, clientDir } = options;
+  const encode = options.encode ?? encodeRemotePicture;
+  const scope = options.scope ?? globalThis;
+  /** Files known to be on disk: the build's, then those written here. */
+  const present = new Set<string>();
+  const asked = new Map<string, { src: string; transform: Transform }>();
+
+  const addStaticImage: AddStaticImage = (transform, hashProperties, originalFsPath) => {
+    const url = captured.addStaticImage(transform, hashProperties, originalFsPath);
+    const { src } = transform;
+    if (typeof src === 'string' && /^https?:\/\//i.test(src)) {
+      const file = pictureFile(url, clientDir, captured.assetsDir);
+      if (!present.has(file)) asked.set(file, { src, transform: transform as Transform });
+    }
+    return url;
+  };
+  scope.astroAsset ??= {};
+  scope.astroAsset.addStaticImage = addStaticImage;
+
+  return {
+    async flush() {
+      const written: string[] = [];
+      const pending = [...asked];
+      asked.clear();
+      for (const [file, { src, transform }] of pending) {
+        if (present.has(file)) continue;
+        if (!(await exists(file))) {
+          const data = await encode(src, transform, captured.imageConfig);
+          await mkdir(path.dirname(file), { recursive: true });
+          // No fsync: a picture lost to a crash is encoded again by the next build.
+          await writeFileAtomic(file, Buffer.from(data), { fsync: false });
+          written.push(file);
+        }
+        present.add(file);
+      }
+      return written;
+    },
+  };
+}
