@@ -157,6 +157,8 @@ export interface PublishResult {
   written: string[];
   /** Paths whose file was deleted (asked to remove, or no longer a page of the site). */
   removed: string[];
+  /** Picture files encoded for these pages, relative to the client folder (`_astro/...`). */
+  pictures: string[];
   ms: number;
 }
 
@@ -250,6 +252,7 @@ export function createPagePublisher(options: PagePublisherOptions): PagePublishe
       const started = performance.now();
       const written: string[] = [];
       const removed: string[] = [];
+      const encoded: string[] = [];
       for (const pathname of new Set(change.render)) {
         const route = routeFor(pathname);
         if (route === null) throw new Error(`${pathname} is not a pre-rendered page`);
@@ -274,7 +277,9 @@ export function createPagePublisher(options: PagePublisherOptions): PagePublishe
         }
         const body = Buffer.from(await response.arrayBuffer());
         // Its new pictures first: a page is never served before the files it shows.
-        await pictures.flush();
+        for (const picture of await pictures.flush()) {
+          encoded.push(path.relative(clientDir, picture));
+        }
         await writeAtomic(file, body);
         written.push(pathname);
       }
@@ -285,7 +290,12 @@ export function createPagePublisher(options: PagePublisherOptions): PagePublishe
           removed.push(pathname);
         }
       }
-      return { written, removed, ms: Math.round(performance.now() - started) };
+      return {
+        written,
+        removed,
+        pictures: encoded,
+        ms: Math.round(performance.now() - started),
+      };
     },
   };
 }

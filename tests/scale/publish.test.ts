@@ -241,6 +241,8 @@ describe('a kept-alive build publishes an edit with the bytes of a full build', 
     // every picture file of B is in A with the same bytes (A keeps the old version's too).
     const newPictures = pictureFiles(clientA).filter((file) => !picturesBefore.has(file));
     expect(newPictures.length).toBeGreaterThan(0);
+    // The reply names them (a deployment behind a CDN uploads them).
+    expect([...published.pictures].sort()).toEqual(newPictures.sort());
     for (const file of pictureFiles(clientB)) {
       expect(
         readFileSync(path.join(clientA, file)).equals(readFileSync(path.join(clientB, file))),

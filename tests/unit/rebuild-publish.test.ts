@@ -130,14 +130,30 @@ describe('parsePublisherReply', () => {
   test('takes the three answers, refuses anything else', () => {
     expect(
       parsePublisherReply({ type: 'published', id: 1, written: ['/'], removed: [], ms: 5 }),
-    ).toMatchObject({ type: 'published' });
+    ).toMatchObject({ type: 'published', pictures: [] });
+    expect(
+      parsePublisherReply({
+        type: 'published',
+        id: 1,
+        written: ['/'],
+        removed: [],
+        pictures: ['_astro/a_1.webp'],
+        ms: 5,
+      }),
+    ).toMatchObject({ pictures: ['_astro/a_1.webp'] });
     expect(parsePublisherReply({ type: 'publish-full', id: 1, reason: 'tree' })).toMatchObject({
       type: 'publish-full',
     });
     expect(parsePublisherReply({ type: 'publish-failed', error: 'x' })).toMatchObject({
       type: 'publish-failed',
     });
-    for (const bad of [null, 'published', { type: 'published', id: 1 }, { type: 'other' }]) {
+    for (const bad of [
+      null,
+      'published',
+      { type: 'published', id: 1 },
+      { type: 'published', id: 1, written: [], removed: [], pictures: [3], ms: 1 },
+      { type: 'other' },
+    ]) {
       expect(parsePublisherReply(bad)).toBeNull();
     }
   });

@@ -68,6 +68,8 @@ const replySchema = z.discriminatedUnion('type', [
     id: z.number(),
     written: paths,
     removed: paths,
+    /** New picture files written into the release (`_astro/...`): new names, never replaced. */
+    pictures: z.array(z.string().max(2048)).max(1_000_000).default([]),
     ms: z.number(),
   }),
   z.object({ type: z.literal('publish-full'), id: z.number(), reason: z.string().max(2000) }),

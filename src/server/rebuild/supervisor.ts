@@ -764,7 +764,7 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
     };
     lastSuccess = { id, finishedAt: iso(finished) };
     log(
-      `[rebuild] ${describeBatch(batch)}: published into ${current.id} in ${seconds(finished - started)} (${String(reply.written.length)} page(s) rendered, ${String(reply.removed.length)} removed)`,
+      `[rebuild] ${describeBatch(batch)}: published into ${current.id} in ${seconds(finished - started)} (${String(reply.written.length)} page(s) rendered, ${String(reply.removed.length)} removed, ${String(reply.pictures.length)} new picture(s))`,
     );
     writeStatus();
     return true;
