@@ -27,6 +27,7 @@ import path from 'node:path';
 import { build } from 'astro';
 import { sendOrDrop } from '../../src/server/rebuild/messages.ts';
 import {
+  addPictures,
   LISTING_STORE_FILE,
   updateListingStore,
 } from '../../src/lib/server/loaders/listing-store.ts';
@@ -142,19 +143,27 @@ if (capture && app && outDir) {
   }
   const send = (reply: PublisherReply) => sendOrDrop(process, reply);
   const listingsFile = path.join(path.resolve(outDir), 'server', LISTING_STORE_FILE);
+  const hasListings = existsSync(listingsFile);
   await servePublishRequests({
     publisher: createPagePublisher({
       app,
       clientDir: path.join(path.resolve(outDir), 'client'),
       origin: capture.origin(),
       pictures,
+      ...(hasListings
+        ? {
+            recordPictures: (entries) => {
+              addPictures(listingsFile, entries);
+            },
+          }
+        : {}),
     }),
     data: createPublishData(process.env),
     decide,
     send,
     pages: new Set(capture.builtPages()),
     sitemaps: capture.sitemaps(),
-    listings: existsSync(listingsFile)
+    listings: hasListings
       ? (before, after) => {
           updateListingStore(listingsFile, indexed(before.catalogue), indexed(after.catalogue));
         }

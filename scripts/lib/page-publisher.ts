@@ -20,6 +20,7 @@ import path from 'node:path';
 import type { AstroIntegration } from 'astro';
 import writeFileAtomic from 'write-file-atomic';
 import { prerenderDir, prerenderEntry } from '../../src/integrations/prerender-entry.ts';
+import type { PictureEntry } from '../../src/lib/server/loaders/listing-store.ts';
 import {
   currentAddStaticImage,
   installPicturePublisher,
@@ -188,6 +189,8 @@ export interface PagePublisherOptions {
    * written (publish-pictures.ts). Without it, pages rendered here would show `/_image` URLs.
    */
   pictures: CapturedPictures;
+  /** Told the pictures a publish wrote (publish-pictures.ts `record`). */
+  recordPictures?: (pictures: readonly PictureEntry[]) => void;
 }
 
 /** Astro's error for a path its route's getStaticPaths does not list. */
@@ -219,6 +222,7 @@ export function createPagePublisher(options: PagePublisherOptions): PagePublishe
   const pictures: PicturePublisher = installPicturePublisher({
     captured: options.pictures,
     clientDir,
+    ...(options.recordPictures ? { record: options.recordPictures } : {}),
   });
   const routes = app.manifest.routes.map((info) => info.routeData).filter((r) => r.prerender);
 

@@ -23,6 +23,8 @@ import type { AstroConfig } from 'astro';
 import sharpService from 'astro/assets/services/sharp';
 import { fetchWithRedirects, isRemoteAllowed } from 'astro/assets/utils';
 import writeFileAtomic from 'write-file-atomic';
+import type { PictureEntry } from '../../src/lib/server/loaders/listing-store.ts';
+import { transformKey } from '../../src/lib/server/picture-key.ts';
 
 /** Astro's `addStaticImage` (vite-plugin-assets): a transform in, its final URL out. */
 export type AddStaticImage = (
@@ -105,6 +107,12 @@ export interface PicturePublisherOptions {
   captured: CapturedPictures;
   clientDir: string;
   encode?: EncodePicture;
+  /**
+   * Told the pictures each flush wrote (their variant's key and URL), once their files are
+   * there: the release's picture table (listing-store.ts `addPictures`), so that on-demand
+   * pages show them too.
+   */
+  record?: (pictures: readonly PictureEntry[]) => void;
   /** Where the wrapped function is installed (tests); default `globalThis`. */
   scope?: AstroAssetGlobal;
 }
@@ -125,14 +133,14 @@ export function installPicturePublisher(options: PicturePublisherOptions): Pictu
   const scope = options.scope ?? globalThis;
   /** Files known to be on disk: the build's, then those written here. */
   const present = new Set<string>();
-  const asked = new Map<string, { src: string; transform: Transform }>();
+  const asked = new Map<string, { src: string; transform: Transform; url: string }>();
 
   const addStaticImage: AddStaticImage = (transform, hashProperties, originalFsPath) => {
     const url = captured.addStaticImage(transform, hashProperties, originalFsPath);
     const { src } = transform;
     if (typeof src === 'string' && /^https?:\/\//i.test(src)) {
       const file = pictureFile(url, clientDir, captured.assetsDir);
-      if (!present.has(file)) asked.set(file, { src, transform: transform as Transform });
+      if (!present.has(file)) asked.set(file, { src, transform: transform as Transform, url });
     }
     return url;
   };
@@ -142,9 +150,10 @@ export function installPicturePublisher(options: PicturePublisherOptions): Pictu
   return {
     async flush() {
       const written: string[] = [];
+      const recorded: PictureEntry[] = [];
       const pending = [...asked];
       asked.clear();
-      for (const [file, { src, transform }] of pending) {
+      for (const [file, { src, transform, url }] of pending) {
         if (present.has(file)) continue;
         if (!(await exists(file))) {
           const data = await encode(src, transform, captured.imageConfig);
@@ -152,9 +161,11 @@ export function installPicturePublisher(options: PicturePublisherOptions): Pictu
           // No fsync: a picture lost to a crash is encoded again by the next build.
           await writeFileAtomic(file, Buffer.from(data), { fsync: false });
           written.push(file);
+          recorded.push([transformKey(src, transform), url]);
         }
         present.add(file);
       }
+      if (recorded.length > 0) options.record?.(recorded);
       return written;
     },
   };

@@ -2,21 +2,57 @@
  * Writes the release's listings (`server/listings.sqlite`, loaders/listing-store.ts) once the
  * pages are built, from the catalogue they were rendered from (handed over by catalogue.ts):
  * the on-demand listing view then renders from the same data as the pre-rendered page 1,
- * without reading a whole category live.
+ * without reading a whole category live. Beside them, the pictures the build encoded, so that
+ * on-demand pages show the same files (image-service.ts).
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
 import { handedOver } from '../lib/server/loaders/handoff.ts';
-import { LISTING_STORE_FILE, writeListingStore } from '../lib/server/loaders/listing-store.ts';
+import {
+  LISTING_STORE_FILE,
+  writeListingStore,
+  type PictureEntry,
+} from '../lib/server/loaders/listing-store.ts';
+import { transformKey } from '../lib/server/picture-key.ts';
+
+interface StaticImages {
+  staticImages?: Map<
+    string,
+    { transforms: Map<string, { finalPath: string; transform: Record<string, unknown> }> }
+  >;
+}
+
+const PLACEHOLDER = 'astro://placeholder';
+
+/**
+ * The remote pictures the build encoded into the release, by variant, with the URL its pages
+ * show for each: Astro's list (`globalThis.astroAsset.staticImages`), the URL spelled as
+ * Astro's `addStaticImage` spells it (encoded, under a base of `/`).
+ */
+export function builtPictures(images: StaticImages['staticImages']): PictureEntry[] {
+  const entries: PictureEntry[] = [];
+  for (const { transforms } of images?.values() ?? []) {
+    for (const { finalPath, transform } of transforms.values()) {
+      const { src } = transform;
+      if (typeof src !== 'string' || !/^https?:\/\//i.test(src)) continue;
+      const url = new URL(encodeURI(finalPath), PLACEHOLDER).href.slice(PLACEHOLDER.length);
+      entries.push([transformKey(src, transform), url]);
+    }
+  }
+  return entries;
+}
 
 export function listingStore(): AstroIntegration {
   let serverDir = '';
+  // The picture table only where the pages' URLs are the files' paths (no base, no CDN prefix).
+  let pictureUrlsArePaths = true;
   return {
     name: 'listing-store',
     hooks: {
       'astro:config:done': ({ config }) => {
         serverDir = fileURLToPath(config.build.server);
+        pictureUrlsArePaths = config.base === '/' && config.build.assetsPrefix === undefined;
       },
       'astro:build:done': async ({ logger }) => {
         const catalogue = handedOver('catalogue');
@@ -26,10 +62,12 @@ export function listingStore(): AstroIntegration {
           return;
         }
         const started = performance.now();
-        await writeListingStore(path.join(serverDir, LISTING_STORE_FILE), catalogue);
+        const astroAsset = (globalThis as { astroAsset?: StaticImages }).astroAsset;
+        const pictures = pictureUrlsArePaths ? builtPictures(astroAsset?.staticImages) : [];
+        await writeListingStore(path.join(serverDir, LISTING_STORE_FILE), catalogue, pictures);
         // One line, like the catalogue's (printed whatever Astro's log level).
         console.info(
-          `[listings] ${String(catalogue.products.length)} products written in ${String(Math.round(performance.now() - started))} ms`,
+          `[listings] ${String(catalogue.products.length)} products and ${String(pictures.length)} pictures written in ${String(Math.round(performance.now() - started))} ms`,
         );
       },
     },

@@ -167,3 +167,43 @@ test('the plain pages of every listing are assembled too', async () => {
     }
   }
 });
+
+/** The picture URLs of a page (`src` and `srcset`), `/_astro/` files and `/_image` requests. */
+function pictureUrls(html: string): string[] {
+  const urls: string[] = [];
+  for (const [, attribute = ''] of html.matchAll(/<img[^>]*?\s(?:src|srcset)="([^"]*)"/g)) {
+    for (const part of attribute.split(',')) {
+      const url = part.trim().split(/\s+/)[0] ?? '';
+      if (url.startsWith('/_astro/') || url.startsWith('/_image')) urls.push(url);
+    }
+  }
+  return [...new Set(urls)].sort();
+}
+
+test('a listing view shows the pictures page 1 shows: the build’s files, not encoded on request', async () => {
+  const clientDir = path.join(DIST_DIR, 'client');
+  // Listings whose page 1 holds all their products: another sort shows the same cards.
+  const whole = listings.filter((listing) => {
+    const html = readFileSync(path.join(clientDir, `${listing}.html`), 'utf8');
+    return !html.includes('page=2') && html.includes('<ul data-grid');
+  });
+  expect(whole.length).toBeGreaterThan(3);
+  useListingPages(undefined);
+  for (const listing of whole) {
+    const pageOne = pictureUrls(readFileSync(path.join(clientDir, `${listing}.html`), 'utf8'));
+    expect(pageOne.length, listing).toBeGreaterThan(0);
+    for (const sort of SORT_OPTIONS.slice(1, 3)) {
+      const url = `${listing}${listingQueryString({ sort })}`;
+      const view = await get(url);
+      expect(view.status, url).toBe(200);
+      expect(pictureUrls(view.text), url).toEqual(pageOne);
+    }
+    // Each is a file of the release.
+    for (const picture of pageOne) {
+      expect(picture.startsWith('/_astro/'), picture).toBe(true);
+      const reply = await fetch(`${server?.url ?? ''}${picture}`, { method: 'HEAD' });
+      expect(reply.status, picture).toBe(200);
+      expect(reply.headers.get('content-type'), picture).toMatch(/^image\//);
+    }
+  }
+});

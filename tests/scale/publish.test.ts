@@ -8,6 +8,7 @@
  * holds a thread's pages to the main thread's, byte for byte.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { DatabaseSync } from 'node:sqlite';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -251,6 +252,27 @@ describe('a kept-alive build publishes an edit with the bytes of a full build', 
     }
     expect(readFileSync(path.join(clientA, `${newPage.slice(1)}.html`), 'utf8')).not.toContain(
       '/_image?',
+    );
+
+    // The release's picture table (what on-demand pages show) has every picture of B's, the
+    // new one included, with B's URLs.
+    const pictureRows = (dist: string) => {
+      const db = new DatabaseSync(path.join(dist, 'server', LISTING_STORE_FILE), {
+        readOnly: true,
+      });
+      try {
+        return db.prepare('SELECT key, url FROM pictures').all() as { key: string; url: string }[];
+      } finally {
+        db.close();
+      }
+    };
+    const rowsA = new Map(pictureRows(distA).map((row) => [row.key, row.url]));
+    const rowsB = pictureRows(distB);
+    expect(rowsB.length).toBeGreaterThan(100);
+    for (const { key, url } of rowsB) expect(rowsA.get(key), key).toBe(url);
+    const newUrls = new Set(newPictures.map((file) => `/${file}`));
+    expect([...rowsA.values()].filter((url) => newUrls.has(url)).sort()).toEqual(
+      [...newUrls].sort(),
     );
 
     // The release's listings (what its listing views render from) equal the fresh build's.

@@ -4,14 +4,19 @@ import fc from 'fast-check';
 import sharp from 'sharp';
 import sharpService from 'astro/assets/services/sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import service, {
   EncoderProcess,
   Preencoder,
   sourceDigest,
-  transformKey,
   type EncodeJob,
   type EncodedVariant,
 } from '../../src/lib/server/image-service.ts';
+import { transformKey } from '../../src/lib/server/picture-key.ts';
+import { useListingStore, writeListingStore } from '../../src/lib/server/loaders/listing-store.ts';
+import { makeCatalogue } from './helpers/catalogue.ts';
 
 type Transform = Parameters<EncodeJob>[1][number];
 type Config = Parameters<EncodeJob>[2];
@@ -270,5 +275,38 @@ describe('EncoderProcess', () => {
     const results = await encoder.encode(src, [{ src, width: 96 }], config);
     expect(results.every((result) => result === null)).toBe(true);
     encoder.close();
+  });
+});
+
+describe('getURL on demand', () => {
+  it('answers the release’s file of a variant it has, the /_image endpoint otherwise', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'image-service-'));
+    const onDemand = {
+      ...config,
+      endpoint: { route: '/_image' },
+      remotePatterns: [{ protocol: 'https', hostname: 'cdn.example' }],
+    } as unknown as Config;
+    const card = { src: SRC, width: 340, height: 340, format: 'webp' as const };
+    try {
+      const file = path.join(dir, 'listings.sqlite');
+      await writeListingStore(file, makeCatalogue([], []), [
+        [transformKey(SRC, card), '/_astro/a_Z1x.webp'],
+      ]);
+      useListingStore(file);
+      // What else the page asks (loading, sizes) is no part of the variant.
+      expect(await service.getURL({ ...card, loading: 'lazy' }, onDemand, silent)).toBe(
+        '/_astro/a_Z1x.webp',
+      );
+      expect(await service.getURL({ ...card, width: 680 }, onDemand, silent)).toBe(
+        `/_image?href=${encodeURIComponent(SRC)}&w=680&h=340&f=webp`,
+      );
+      // A host the image proxy does not accept is shown as it is, as sharp's service does.
+      expect(
+        await service.getURL({ ...card, src: 'https://ailleurs.example/a.jpg' }, onDemand, silent),
+      ).toBe('https://ailleurs.example/a.jpg');
+    } finally {
+      useListingStore(path.join(dir, 'none.sqlite'));
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -12,11 +12,17 @@ import { afterAll, describe, expect, test } from 'vitest';
 import type { Product } from '../../src/lib/commerce/types.ts';
 import type { Catalogue } from '../../src/lib/server/loaders/catalogue-index.ts';
 import { staticListingSource } from '../../src/lib/server/loaders/listing-source.ts';
+import { DatabaseSync } from 'node:sqlite';
 import {
+  addPictures,
   openListingStore,
+  releasePicture,
   updateListingStore,
+  useListingStore,
   writeListingStore,
 } from '../../src/lib/server/loaders/listing-store.ts';
+import { builtPictures } from '../../src/integrations/listing-store.ts';
+import { transformKey } from '../../src/lib/server/picture-key.ts';
 import { product } from './fixtures.ts';
 import {
   catalogueBrand,
@@ -185,6 +191,82 @@ describe('the release listings', () => {
       updateListingStore(file, before, after);
       expect(reader.listing('/c/matelas')?.products.map((p) => p.name)).toEqual(['Après']);
       expect(reader.listing('/c/matelas/')?.category.path).toBe('/c/matelas');
+    } finally {
+      reader.close();
+    }
+  });
+});
+
+describe('the release pictures', () => {
+  const empty = () => catalogueOf({ products: [], names: {}, hidden: new Set(), brands: [] });
+  const card = {
+    src: 'https://cdn.example/p/1/matelas.jpg',
+    width: 340,
+    height: 340,
+    format: 'webp',
+  };
+
+  test('the build’s list gives each remote variant the URL its pages show', () => {
+    const entries = builtPictures(
+      new Map([
+        [
+          'https://cdn.example/p/1/matelas.jpg',
+          {
+            transforms: new Map([
+              [
+                'h1',
+                { finalPath: '/_astro/matelas_h1.webp', transform: { ...card, loading: 'lazy' } },
+              ],
+              ['h2', { finalPath: '/_astro/lit bébé_h2.webp', transform: { ...card, width: 680 } }],
+            ]),
+          },
+        ],
+        // A picture of the project's own files is no variant of a remote source.
+        [
+          '/src/assets/logo.png',
+          {
+            transforms: new Map([
+              ['h3', { finalPath: '/logo_h3.webp', transform: { src: { src: '/logo.png' } } }],
+            ]),
+          },
+        ],
+      ]),
+    );
+    expect(entries).toEqual([
+      [transformKey(card.src, card), '/_astro/matelas_h1.webp'],
+      [transformKey(card.src, { ...card, width: 680 }), '/_astro/lit%20b%C3%A9b%C3%A9_h2.webp'],
+    ]);
+    expect(builtPictures(undefined)).toEqual([]);
+  });
+
+  test('written by the build, added by a publish, read by the server while it serves', async () => {
+    const file = nextFile();
+    const key = transformKey(card.src, card);
+    await writeListingStore(file, empty(), [[key, '/_astro/matelas_h1.webp']]);
+    useListingStore(file);
+    try {
+      expect(releasePicture(key)).toBe('/_astro/matelas_h1.webp');
+      const added = transformKey(card.src, { ...card, width: 680 });
+      expect(releasePicture(added)).toBeNull();
+      addPictures(file, [[added, '/_astro/matelas_h2.webp']]);
+      expect(releasePicture(added)).toBe('/_astro/matelas_h2.webp');
+    } finally {
+      useListingStore(path.join(dir, 'none.sqlite'));
+    }
+    // No release file (astro dev, a build): no picture.
+    expect(releasePicture(key)).toBeNull();
+  });
+
+  test('a release written before the table existed has no pictures, and its listings still read', async () => {
+    const file = nextFile();
+    await writeListingStore(file, empty());
+    const db = new DatabaseSync(file);
+    db.exec('DROP TABLE pictures');
+    db.close();
+    const reader = openListingStore(file);
+    try {
+      expect(reader.picture(transformKey(card.src, card))).toBeNull();
+      expect(reader.listing('/c/inconnue')).toBeNull();
     } finally {
       reader.close();
     }

@@ -15,6 +15,8 @@ import {
   type CapturedPictures,
   type EncodePicture,
 } from '../../scripts/lib/publish-pictures.ts';
+import type { PictureEntry } from '../../src/lib/server/loaders/listing-store.ts';
+import { transformKey } from '../../src/lib/server/picture-key.ts';
 
 let client = '';
 beforeEach(() => {
@@ -31,14 +33,20 @@ const astroLike: AddStaticImage = (options) => {
   return `/_astro/${encodeURI(name)}_${String(options.width)}.webp`;
 };
 
-function setUp(encode: EncodePicture) {
+function setUp(encode: EncodePicture, record?: (entries: readonly PictureEntry[]) => void) {
   const scope: { astroAsset?: { addStaticImage?: unknown } } = {};
   const captured: CapturedPictures = {
     addStaticImage: astroLike,
     imageConfig: {} as CapturedPictures['imageConfig'],
     assetsDir: '_astro',
   };
-  const publisher = installPicturePublisher({ captured, clientDir: client, encode, scope });
+  const publisher = installPicturePublisher({
+    captured,
+    clientDir: client,
+    encode,
+    scope,
+    ...(record ? { record } : {}),
+  });
   const add = scope.astroAsset?.addStaticImage as AddStaticImage;
   return { publisher, add };
 }
@@ -46,10 +54,14 @@ function setUp(encode: EncodePicture) {
 describe('installPicturePublisher', () => {
   test('puts the registration back: the URL is Astro’s, new remote pictures are encoded once', async () => {
     const calls: string[] = [];
-    const { publisher, add } = setUp((src, transform) => {
-      calls.push(`${src} ${String(transform.width)}`);
-      return Promise.resolve(new TextEncoder().encode(`${src}@${String(transform.width)}`));
-    });
+    const recorded: PictureEntry[] = [];
+    const { publisher, add } = setUp(
+      (src, transform) => {
+        calls.push(`${src} ${String(transform.width)}`);
+        return Promise.resolve(new TextEncoder().encode(`${src}@${String(transform.width)}`));
+      },
+      (entries) => recorded.push(...entries),
+    );
     expect(add({ src: 'https://cdn.example/a/matelas.jpg', width: 400 }, [], undefined)).toBe(
       '/_astro/matelas_400.webp',
     );
@@ -70,10 +82,19 @@ describe('installPicturePublisher', () => {
     expect(readFileSync(path.join(client, '_astro/matelas_800.webp'), 'utf8')).toBe(
       'https://cdn.example/a/matelas.jpg@800',
     );
+    // The release's picture table is told each new file, with its page URL.
+    const src = 'https://cdn.example/a/matelas.jpg';
+    expect(recorded.sort()).toEqual(
+      [
+        [transformKey(src, { src, width: 400 }), '/_astro/matelas_400.webp'],
+        [transformKey(src, { src, width: 800 }), '/_astro/matelas_800.webp'],
+      ].sort(),
+    );
     // Asked again later: already written, not encoded again.
     add({ src: 'https://cdn.example/a/matelas.jpg', width: 800 }, [], undefined);
     expect(await publisher.flush()).toEqual([]);
     expect(calls).toHaveLength(2);
+    expect(recorded).toHaveLength(2);
     // No temporary file is left beside them.
     expect(readdirSync(path.join(client, '_astro')).sort()).toEqual([
       'matelas_400.webp',

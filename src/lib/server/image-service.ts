@@ -26,6 +26,11 @@
  * `astro dev` and in the on-demand server the `/_image` endpoint encodes on request and this
  * service is the sharp service. Only remote pictures Astro will emit (allowed by
  * `image.remotePatterns`) are queued; results are kept up to PREENCODE_MAX_BYTES.
+ *
+ * On demand, `getURL` answers the release's file of a variant when the release has one (its
+ * picture table, written by the build and each publish: listing-store.ts), and the `/_image`
+ * endpoint's URL otherwise: a listing view shows the files page 1 shows, served as static
+ * files, instead of encoding each picture again on request.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -33,6 +38,8 @@ import { isMainThread } from 'node:worker_threads';
 import type { LocalImageService } from 'astro';
 import sharpService from 'astro/assets/services/sharp';
 import { isRemoteAllowed } from 'astro/assets/utils';
+import { outputProperties, transformKey } from './picture-key.ts';
+import { releasePicture } from './loaders/listing-store.ts';
 
 type Transform = Parameters<LocalImageService['transform']>[1];
 type ImageConfig = Parameters<LocalImageService['transform']>[2];
@@ -41,32 +48,12 @@ type Output = Awaited<ReturnType<LocalImageService['transform']>>;
 /** Encoded variants kept for Astro's image step, at most (seed: about 1.5 MB). */
 export const PREENCODE_MAX_BYTES = 64 * 1024 * 1024;
 
-/** The transform properties sharp's `transform` reads besides `src`: the output depends on them alone. */
-const OUTPUT_PROPERTIES = [
-  'width',
-  'height',
-  'format',
-  'quality',
-  'fit',
-  'position',
-  'background',
-] as const;
-
-/** One variant: a source and the properties of its output. */
-export function transformKey(src: string, transform: Readonly<Record<string, unknown>>): string {
-  return JSON.stringify([src, ...OUTPUT_PROPERTIES.map((name) => transform[name] ?? null)]);
-}
-
 /** The source and output properties of a transform, nothing else (what the encoder is sent). */
 export function outputTransform(
   src: string,
   transform: Readonly<Record<string, unknown>>,
 ): Transform {
-  const picked: Transform = { src };
-  for (const name of OUTPUT_PROPERTIES) {
-    if (transform[name] !== undefined) picked[name] = transform[name];
-  }
-  return picked;
+  return { ...outputProperties(transform), src };
 }
 
 export function sourceDigest(bytes: Uint8Array): string {
@@ -380,6 +367,16 @@ function emittedAtBuild(src: unknown, config: ImageConfig): src is string {
 
 const service: LocalImageService = {
   ...sharpService,
+  getURL(options, config, logger) {
+    // On demand, a variant the release has a file of is that file (its picture table,
+    // listing-store.ts), not an `/_image` URL encoded on request: a listing view's cards show
+    // page 1's files.
+    if (typeof options.src === 'string' && !emittedAtBuild(options.src, config)) {
+      const url = releasePicture(transformKey(options.src, options));
+      if (url !== null) return url;
+    }
+    return sharpService.getURL(options, config, logger);
+  },
   async getSrcSet(options, config, logger) {
     const srcSet = (await sharpService.getSrcSet?.(options, config, logger)) ?? [];
     if (preencoder !== null && emittedAtBuild(options.src, config)) {

@@ -15,6 +15,12 @@
  *
  * Without the file (`astro dev`, a release built before it existed), the view reads live
  * (listing-data.ts). WAL journal: the publisher writes while the servers read.
+ *
+ * It also holds the release's picture table: for each variant of a remote picture the build
+ * (or a publish since) encoded into the release, its URL (`/_astro/{name}_{hash}.webp`), by
+ * `transformKey`. The image service of the on-demand pages answers that URL instead of an
+ * `/_image?href=...` one encoded on request (`releasePicture`): a listing view's cards show
+ * the same files as page 1's.
  */
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
@@ -41,6 +47,7 @@ CREATE TABLE memberships (
 ) STRICT, WITHOUT ROWID;
 CREATE TABLE listings (category_id INTEGER PRIMARY KEY, json TEXT NOT NULL) STRICT;
 CREATE TABLE meta (key TEXT PRIMARY KEY, json TEXT NOT NULL) STRICT;
+CREATE TABLE pictures (key TEXT PRIMARY KEY, url TEXT NOT NULL) STRICT, WITHOUT ROWID;
 `;
 // After the rows: a publish finds a product's memberships by product (linear otherwise).
 const INDEXES = `
@@ -103,8 +110,18 @@ function writer(db: DatabaseSync, fresh = false) {
   };
 }
 
-/** Writes the listings of `cat` into a new file at `file` (one there is replaced). */
-export async function writeListingStore(file: string, cat: Catalogue): Promise<void> {
+/** A picture variant's key (`transformKey`) and the URL of its file in the release. */
+export type PictureEntry = readonly [key: string, url: string];
+
+/**
+ * Writes the listings of `cat`, and the release's pictures, into a new file at `file` (one
+ * there is replaced).
+ */
+export async function writeListingStore(
+  file: string,
+  cat: Catalogue,
+  pictures: Iterable<PictureEntry> = [],
+): Promise<void> {
   for (const suffix of ['', '-wal', '-shm']) await rm(`${file}${suffix}`, { force: true });
   const db = new DatabaseSync(file);
   try {
@@ -114,6 +131,8 @@ export async function writeListingStore(file: string, cat: Catalogue): Promise<v
       for (const product of cat.products) write.product(product);
       for (const [id, json] of headsOf(cat)) write.listing(id, json);
       write.tree(cat.shownTree);
+      const putPicture = db.prepare('INSERT OR REPLACE INTO pictures (key, url) VALUES (?, ?)');
+      for (const [key, url] of pictures) putPicture.run(key, url);
     });
     db.exec(INDEXES);
   } finally {
@@ -150,10 +169,34 @@ export function updateListingStore(file: string, before: Catalogue, after: Catal
   }
 }
 
-/** Reads listings from a release's file; `listing(path)` is null for no shown category. */
+/** Adds pictures a publish encoded into the release (files written before, then these rows). */
+export function addPictures(file: string, pictures: readonly PictureEntry[]): void {
+  if (pictures.length === 0) return;
+  const db = new DatabaseSync(file);
+  try {
+    db.exec('PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL');
+    const put = db.prepare('INSERT OR REPLACE INTO pictures (key, url) VALUES (?, ?)');
+    transaction(db, () => {
+      for (const [key, url] of pictures) put.run(key, url);
+    });
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Reads listings from a release's file; `listing(path)` is null for no shown category,
+ * `picture(key)` null for a variant the release has no file of.
+ */
 export function openListingStore(file: string) {
   const db = new DatabaseSync(file, { readOnly: true });
   db.exec('PRAGMA busy_timeout = 5000');
+  // A release written before the picture table existed has none: its pictures are encoded on
+  // request, as they were.
+  const hasPictures =
+    db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'pictures'").get() !==
+    undefined;
+  const picture = hasPictures ? db.prepare('SELECT url FROM pictures WHERE key = ?') : null;
   const meta = db.prepare('SELECT json FROM meta WHERE key = ?');
   const head = db.prepare('SELECT json FROM listings WHERE category_id = ?');
   const products = db.prepare(
@@ -182,6 +225,10 @@ export function openListingStore(file: string) {
         ...(JSON.parse(json(row)) as ListingHead),
         products: products.all(node.id).map((r) => JSON.parse(json(r)) as Product),
       };
+    },
+    picture(key: string): string | null {
+      const row = picture?.get(key) as { url: string } | undefined;
+      return row?.url ?? null;
     },
     close: () => {
       db.close();
@@ -218,6 +265,18 @@ const sources = createCache<ListingSource | null>({
   maxWeight: 20_000,
   weigh: (source) => Math.max(1, source?.products.length ?? 0),
 });
+
+/**
+ * The URL of the release's file for a picture variant (`transformKey`), or null: no file (a
+ * picture no page of the release showed), or no release file to read (`astro dev`, a build).
+ * Read each time: a publish adds rows, and a row is one indexed lookup.
+ */
+export function releasePicture(key: string): string | null {
+  const slot = (globalThis as Holder)[SLOT];
+  if (slot === undefined) return null;
+  slot.store ??= openListingStore(slot.file);
+  return slot.store.picture(key);
+}
 
 /**
  * The listing at a shop path (`/c/...`) from the release's file, null when no shown category
