@@ -21,10 +21,9 @@ import type { AstroIntegration } from 'astro';
 import writeFileAtomic from 'write-file-atomic';
 import { prerenderDir, prerenderEntry } from '../../src/integrations/prerender-entry.ts';
 import type { PictureEntry } from '../../src/lib/server/loaders/listing-store.ts';
+import { currentAddStaticImage, type AddStaticImage } from '../../src/lib/server/astro-asset.ts';
 import {
-  currentAddStaticImage,
   installPicturePublisher,
-  type AddStaticImage,
   type CapturedPictures,
   type PicturePublisher,
 } from './publish-pictures.ts';

@@ -23,15 +23,13 @@ import type { AstroConfig } from 'astro';
 import sharpService from 'astro/assets/services/sharp';
 import { fetchWithRedirects, isRemoteAllowed } from 'astro/assets/utils';
 import writeFileAtomic from 'write-file-atomic';
+import {
+  astroAsset,
+  type AddStaticImage,
+  type AstroAssetScope,
+} from '../../src/lib/server/astro-asset.ts';
 import type { PictureEntry } from '../../src/lib/server/loaders/listing-store.ts';
-import { transformKey } from '../../src/lib/server/picture-key.ts';
-
-/** Astro's `addStaticImage` (vite-plugin-assets): a transform in, its final URL out. */
-export type AddStaticImage = (
-  options: { src: unknown } & Record<string, unknown>,
-  hashProperties: unknown,
-  originalFsPath: unknown,
-) => string;
+import { isRemotePicture, pictureFile, transformKey } from '../../src/lib/server/picture-key.ts';
 
 /** What the capture keeps from the build for its pictures. */
 export interface CapturedPictures {
@@ -50,16 +48,6 @@ export type EncodePicture = (
   transform: Transform,
   imageConfig: AstroConfig['image'],
 ) => Promise<Uint8Array>;
-
-interface AstroAssetGlobal {
-  astroAsset?: { addStaticImage?: unknown };
-}
-
-/** Astro's function while the build pre-renders (then removed), else null. */
-export function currentAddStaticImage(): AddStaticImage | null {
-  const add = (globalThis as AstroAssetGlobal).astroAsset?.addStaticImage;
-  return typeof add === 'function' ? (add as AddStaticImage) : null;
-}
 
 /** What Astro's image step does for a remote picture: fetch, then the sharp service. */
 export const encodeRemotePicture: EncodePicture = async (src, transform, imageConfig) => {
@@ -87,17 +75,6 @@ export const encodeRemotePicture: EncodePicture = async (src, transform, imageCo
   return output.data;
 };
 
-/** The file a final picture URL names (`/_astro/a_1.webp?x` → `{client}/_astro/a_1.webp`). */
-export function pictureFile(url: string, clientDir: string, assetsDir: string): string {
-  const name = path.posix.basename(decodeURI(new URL(url, 'http://picture.invalid').pathname));
-  const folder = path.resolve(clientDir, assetsDir);
-  const file = path.resolve(folder, name);
-  if (name === '' || path.dirname(file) !== folder) {
-    throw new Error(`the picture URL ${url} names no file of ${assetsDir}`);
-  }
-  return file;
-}
-
 export interface PicturePublisher {
   /** Encodes the pictures asked for since the last flush that have no file yet: their files. */
   flush(): Promise<string[]>;
@@ -114,7 +91,7 @@ export interface PicturePublisherOptions {
    */
   record?: (pictures: readonly PictureEntry[]) => void;
   /** Where the wrapped function is installed (tests); default `globalThis`. */
-  scope?: AstroAssetGlobal;
+  scope?: AstroAssetScope;
 }
 
 const exists = (file: string): Promise<boolean> =>
@@ -130,7 +107,6 @@ const exists = (file: string): Promise<boolean> =>
 export function installPicturePublisher(options: PicturePublisherOptions): PicturePublisher {
   const { captured, clientDir } = options;
   const encode = options.encode ?? encodeRemotePicture;
-  const scope = options.scope ?? globalThis;
   /** Files known to be on disk: the build's, then those written here. */
   const present = new Set<string>();
   const asked = new Map<string, { src: string; transform: Transform; url: string }>();
@@ -138,14 +114,13 @@ export function installPicturePublisher(options: PicturePublisherOptions): Pictu
   const addStaticImage: AddStaticImage = (transform, hashProperties, originalFsPath) => {
     const url = captured.addStaticImage(transform, hashProperties, originalFsPath);
     const { src } = transform;
-    if (typeof src === 'string' && /^https?:\/\//i.test(src)) {
+    if (isRemotePicture(src)) {
       const file = pictureFile(url, clientDir, captured.assetsDir);
       if (!present.has(file)) asked.set(file, { src, transform: transform as Transform, url });
     }
     return url;
   };
-  scope.astroAsset ??= {};
-  scope.astroAsset.addStaticImage = addStaticImage;
+  astroAsset(options.scope).addStaticImage = addStaticImage;
 
   return {
     async flush() {

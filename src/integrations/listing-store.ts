@@ -14,30 +14,19 @@ import {
   writeListingStore,
   type PictureEntry,
 } from '../lib/server/loaders/listing-store.ts';
-import { transformKey } from '../lib/server/picture-key.ts';
-
-interface StaticImages {
-  staticImages?: Map<
-    string,
-    { transforms: Map<string, { finalPath: string; transform: Record<string, unknown> }> }
-  >;
-}
-
-const PLACEHOLDER = 'astro://placeholder';
+import { astroAsset, type AstroAsset } from '../lib/server/astro-asset.ts';
+import { isRemotePicture, pictureUrl, transformKey } from '../lib/server/picture-key.ts';
 
 /**
  * The remote pictures the build encoded into the release, by variant, with the URL its pages
- * show for each: Astro's list (`globalThis.astroAsset.staticImages`), the URL spelled as
- * Astro's `addStaticImage` spells it (encoded, under a base of `/`).
+ * show for each (`pictureUrl`): Astro's list (`globalThis.astroAsset.staticImages`).
  */
-export function builtPictures(images: StaticImages['staticImages']): PictureEntry[] {
+export function builtPictures(images: AstroAsset['staticImages']): PictureEntry[] {
   const entries: PictureEntry[] = [];
   for (const { transforms } of images?.values() ?? []) {
     for (const { finalPath, transform } of transforms.values()) {
       const { src } = transform;
-      if (typeof src !== 'string' || !/^https?:\/\//i.test(src)) continue;
-      const url = new URL(encodeURI(finalPath), PLACEHOLDER).href.slice(PLACEHOLDER.length);
-      entries.push([transformKey(src, transform), url]);
+      if (isRemotePicture(src)) entries.push([transformKey(src, transform), pictureUrl(finalPath)]);
     }
   }
   return entries;
@@ -62,8 +51,7 @@ export function listingStore(): AstroIntegration {
           return;
         }
         const started = performance.now();
-        const astroAsset = (globalThis as { astroAsset?: StaticImages }).astroAsset;
-        const pictures = pictureUrlsArePaths ? builtPictures(astroAsset?.staticImages) : [];
+        const pictures = pictureUrlsArePaths ? builtPictures(astroAsset().staticImages) : [];
         await writeListingStore(path.join(serverDir, LISTING_STORE_FILE), catalogue, pictures);
         // One line, like the catalogue's (printed whatever Astro's log level).
         console.info(

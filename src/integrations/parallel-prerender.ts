@@ -30,6 +30,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MessageChannel, Worker } from 'node:worker_threads';
 import type { AstroIntegration, AstroPrerenderer as Prerenderer } from 'astro';
+import { astroAsset, currentAddStaticImage } from '../lib/server/astro-asset.ts';
 import { settledCatalogueRead } from '../lib/server/loaders/catalogue-prefetch.ts';
 import { buildSnapshot } from '../lib/server/loaders/handoff.ts';
 import { prerenderDir, prerenderEntry } from './prerender-entry.ts';
@@ -146,11 +147,8 @@ function parallel(
     // A picture a thread's page asks for, registered with Astro's list here.
     images.port1.on('message', (call: ImageCall) => {
       try {
-        const astroAsset = (
-          globalThis as { astroAsset?: { addStaticImage?: (...args: unknown[]) => string } }
-        ).astroAsset;
-        const add = astroAsset?.addStaticImage;
-        if (typeof add !== 'function') throw new Error('Astro is not collecting pictures');
+        const add = currentAddStaticImage();
+        if (add === null) throw new Error('Astro is not collecting pictures');
         images.port1.postMessage({ url: add(call.options, call.hashProperties, call.fsPath) });
       } catch (error) {
         images.port1.postMessage({ error: String(error) });
@@ -297,9 +295,8 @@ function parallel(
     async teardown() {
       // The local pictures the threads' pages showed, which Astro keeps in the output.
       const referenced = await Promise.all(threads.map(finish));
-      const astroAsset = (globalThis as { astroAsset?: { referencedImages?: Set<string> } })
-        .astroAsset;
-      for (const file of referenced.flat()) astroAsset?.referencedImages?.add(file);
+      const registry = astroAsset();
+      for (const file of referenced.flat()) registry.referencedImages?.add(file);
       threads.length = 0;
       await inner.teardown?.();
       if (failure) throw failure;

@@ -17,6 +17,7 @@ import {
   adoptCatalogueRead,
   type SettledCatalogueRead,
 } from '../lib/server/loaders/catalogue-prefetch.ts';
+import type { AddStaticImage, AstroAssetScope } from '../lib/server/astro-asset.ts';
 import { adoptSnapshot, type BuildSnapshot } from '../lib/server/loaders/handoff.ts';
 
 /** What the thread is started with. */
@@ -35,7 +36,7 @@ export interface ThreadData {
 
 /** A picture registration (Astro's `addStaticImage` arguments). */
 export interface ImageCall {
-  options: unknown;
+  options: Parameters<AddStaticImage>[0];
   hashProperties: unknown;
   fsPath: unknown;
 }
@@ -89,11 +90,6 @@ interface PrerenderBundle {
   };
 }
 
-interface AstroAsset {
-  addStaticImage?: (options: unknown, hashProperties: unknown, fsPath: unknown) => string;
-  referencedImages?: Set<string>;
-}
-
 if (isMainThread || parentPort === null) {
   throw new Error('prerender-worker.ts runs as a render thread of the build');
 }
@@ -105,7 +101,7 @@ const post = (reply: ThreadReply, transfer: ArrayBuffer[] = []) => {
 
 // Astro's picture list lives on the main thread: a page's picture is added there, and this
 // thread waits for the URL Astro gives it (a few hundred calls a build: pictures recur).
-const holder = globalThis as { astroAsset?: AstroAsset };
+const holder = globalThis as AstroAssetScope;
 holder.astroAsset = {
   referencedImages: new Set<string>(),
   addStaticImage(options, hashProperties, fsPath) {

@@ -38,7 +38,8 @@ import { isMainThread } from 'node:worker_threads';
 import type { LocalImageService } from 'astro';
 import sharpService from 'astro/assets/services/sharp';
 import { isRemoteAllowed } from 'astro/assets/utils';
-import { outputProperties, transformKey } from './picture-key.ts';
+import { currentAddStaticImage } from './astro-asset.ts';
+import { isRemotePicture, outputProperties, transformKey } from './picture-key.ts';
 import { releasePicture } from './loaders/listing-store.ts';
 
 type Transform = Parameters<LocalImageService['transform']>[1];
@@ -356,13 +357,7 @@ const preencoder =
 
 /** True while Astro pre-renders a static build and will emit this picture itself. */
 function emittedAtBuild(src: unknown, config: ImageConfig): src is string {
-  const astroAsset = (globalThis as { astroAsset?: { addStaticImage?: unknown } }).astroAsset;
-  return (
-    typeof astroAsset?.addStaticImage === 'function' &&
-    typeof src === 'string' &&
-    /^https?:\/\//.test(src) &&
-    isRemoteAllowed(src, config)
-  );
+  return currentAddStaticImage() !== null && isRemotePicture(src) && isRemoteAllowed(src, config);
 }
 
 const service: LocalImageService = {
@@ -371,7 +366,7 @@ const service: LocalImageService = {
     // On demand, a variant the release has a file of is that file (its picture table,
     // listing-store.ts), not an `/_image` URL encoded on request: a listing view's cards show
     // page 1's files.
-    if (typeof options.src === 'string' && !emittedAtBuild(options.src, config)) {
+    if (isRemotePicture(options.src) && !emittedAtBuild(options.src, config)) {
       const url = releasePicture(transformKey(options.src, options));
       if (url !== null) return url;
     }

@@ -92,6 +92,7 @@ function writer(db: DatabaseSync, fresh = false) {
   );
   const dropListing = db.prepare('DELETE FROM listings WHERE category_id = ?');
   const putMeta = db.prepare('INSERT OR REPLACE INTO meta (key, json) VALUES (?, ?)');
+  const putPicture = db.prepare('INSERT OR REPLACE INTO pictures (key, url) VALUES (?, ?)');
   return {
     product(product: Product) {
       putProduct.run(product.id, JSON.stringify(product));
@@ -107,7 +108,25 @@ function writer(db: DatabaseSync, fresh = false) {
     listing: (categoryId: number, json: string) => putListing.run(categoryId, json),
     dropListing: (categoryId: number) => dropListing.run(categoryId),
     tree: (tree: readonly CategoryNode[]) => putMeta.run('tree', JSON.stringify(tree)),
+    pictures(pictures: Iterable<PictureEntry>) {
+      for (const [key, url] of pictures) putPicture.run(key, url);
+    },
   };
+}
+
+/** Runs `work` in one transaction on the release's file, written while servers read it. */
+function update(file: string, work: (write: ReturnType<typeof writer>) => void): void {
+  const db = new DatabaseSync(file);
+  try {
+    // WAL: a commit is safe without a sync of the database file on each.
+    db.exec('PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL');
+    const write = writer(db);
+    transaction(db, () => {
+      work(write);
+    });
+  } finally {
+    db.close();
+  }
 }
 
 /** A picture variant's key (`transformKey`) and the URL of its file in the release. */
@@ -131,8 +150,7 @@ export async function writeListingStore(
       for (const product of cat.products) write.product(product);
       for (const [id, json] of headsOf(cat)) write.listing(id, json);
       write.tree(cat.shownTree);
-      const putPicture = db.prepare('INSERT OR REPLACE INTO pictures (key, url) VALUES (?, ?)');
-      for (const [key, url] of pictures) putPicture.run(key, url);
+      write.pictures(pictures);
     });
     db.exec(INDEXES);
   } finally {
@@ -145,43 +163,28 @@ export async function writeListingStore(
  * same objects (a patched read keeps the others), and the listings whose head changed.
  */
 export function updateListingStore(file: string, before: Catalogue, after: Catalogue): void {
-  const db = new DatabaseSync(file);
-  try {
-    // WAL: a commit is safe without a sync of the database file on each.
-    db.exec('PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL');
-    const write = writer(db);
-    transaction(db, () => {
-      for (const product of after.products) {
-        if (before.productById.get(product.id) !== product) write.product(product);
-      }
-      for (const product of before.products) {
-        if (!after.productById.has(product.id)) write.dropProduct(product.id);
-      }
-      const [old, now] = [headsOf(before), headsOf(after)];
-      for (const [id, json] of now) if (old.get(id) !== json) write.listing(id, json);
-      for (const id of old.keys()) if (!now.has(id)) write.dropListing(id);
-      if (JSON.stringify(before.shownTree) !== JSON.stringify(after.shownTree)) {
-        write.tree(after.shownTree);
-      }
-    });
-  } finally {
-    db.close();
-  }
+  update(file, (write) => {
+    for (const product of after.products) {
+      if (before.productById.get(product.id) !== product) write.product(product);
+    }
+    for (const product of before.products) {
+      if (!after.productById.has(product.id)) write.dropProduct(product.id);
+    }
+    const [old, now] = [headsOf(before), headsOf(after)];
+    for (const [id, json] of now) if (old.get(id) !== json) write.listing(id, json);
+    for (const id of old.keys()) if (!now.has(id)) write.dropListing(id);
+    if (JSON.stringify(before.shownTree) !== JSON.stringify(after.shownTree)) {
+      write.tree(after.shownTree);
+    }
+  });
 }
 
 /** Adds pictures a publish encoded into the release (files written before, then these rows). */
 export function addPictures(file: string, pictures: readonly PictureEntry[]): void {
-  if (pictures.length === 0) return;
-  const db = new DatabaseSync(file);
-  try {
-    db.exec('PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL');
-    const put = db.prepare('INSERT OR REPLACE INTO pictures (key, url) VALUES (?, ?)');
-    transaction(db, () => {
-      for (const [key, url] of pictures) put.run(key, url);
+  if (pictures.length > 0)
+    update(file, (write) => {
+      write.pictures(pictures);
     });
-  } finally {
-    db.close();
-  }
 }
 
 /**
@@ -257,6 +260,14 @@ export function useListingStore(file: string): void {
   holder[SLOT] = existsSync(file) ? { file, store: null } : undefined;
 }
 
+/** The release's file as this process reads it (opened on first use), if it has one. */
+function releaseStore(): ReturnType<typeof openListingStore> | undefined {
+  const slot = (globalThis as Holder)[SLOT];
+  if (slot === undefined) return undefined;
+  slot.store ??= openListingStore(slot.file);
+  return slot.store;
+}
+
 /** Listing sources read in this process: a publish empties it (clearUpstreamCaches). */
 const sources = createCache<ListingSource | null>({
   ttlMs: 60 * 60_000,
@@ -272,10 +283,7 @@ const sources = createCache<ListingSource | null>({
  * Read each time: a publish adds rows, and a row is one indexed lookup.
  */
 export function releasePicture(key: string): string | null {
-  const slot = (globalThis as Holder)[SLOT];
-  if (slot === undefined) return null;
-  slot.store ??= openListingStore(slot.file);
-  return slot.store.picture(key);
+  return releaseStore()?.picture(key) ?? null;
 }
 
 /**
@@ -283,9 +291,7 @@ export function releasePicture(key: string): string | null {
  * has that path; undefined when this process has no file to read (the caller reads live).
  */
 export function releaseListingSource(path: string): Promise<ListingSource | null> | undefined {
-  const slot = (globalThis as Holder)[SLOT];
-  if (slot === undefined) return undefined;
-  slot.store ??= openListingStore(slot.file);
-  const store = slot.store;
+  const store = releaseStore();
+  if (store === undefined) return undefined;
   return sources.get(path, () => Promise.resolve(store.listing(path)));
 }
