@@ -35,6 +35,7 @@ import { renderKey, type RenderKey } from '../src/server/cache-key.ts';
 import { compress, negotiateCoding, shareCompressionCores } from '../src/server/encoding.ts';
 import { FALLBACK_PAGE_HEADERS, FALLBACK_PAGE_HTML } from '../src/server/fallback-page.ts';
 import { httpsDetector, withSecurityHeaders } from '../src/server/headers.ts';
+import { pagePolicy } from '../src/server/page-policy.ts';
 import { apiCall, createOnDemand, writeHead, type AppHandler } from '../src/server/on-demand.ts';
 import { createRenderCache } from '../src/server/render-cache.ts';
 import {
@@ -273,12 +274,16 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   ): Promise<boolean> {
     const file = await files.identity(found);
     if (file === null) return false;
-    let body: Buffer = Buffer.from(resellerPage(file.toString('utf8')));
+    const page = resellerPage(file.toString('utf8'));
+    let body: Buffer = Buffer.from(page);
     const headers: Record<string, string> = {
       'content-type': found.type,
       'cache-control': 'private, no-store',
       vary: 'Cookie, Accept-Encoding',
     };
+    // The page's own policy as a header too, beside the framing rule (page-policy.ts).
+    const policy = pagePolicy(page);
+    if (policy !== null) headers['content-security-policy'] = policy;
     const coding = negotiateCoding(req.headers['accept-encoding']);
     if (coding !== 'identity') {
       body = await compress(body, coding);

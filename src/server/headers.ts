@@ -27,6 +27,18 @@ export function securityHeaders(secure: boolean): Record<string, string> {
 }
 
 /**
+ * Security headers of a pre-rendered page whose own Content-Security-Policy is `policy`
+ * (page-policy.ts, null for none): the page's policy and the framing rule, as two policies
+ * (browsers enforce both), so the policy covers the whole reply, not only what follows its
+ * `<meta>`.
+ */
+export function pageSecurityHeaders(secure: boolean, policy: string | null): OutgoingHttpHeaders {
+  const headers: OutgoingHttpHeaders = securityHeaders(secure);
+  if (policy !== null) headers['Content-Security-Policy'] = [policy, FRAME_ANCESTORS];
+  return headers;
+}
+
+/**
  * Adds the security headers to headers an application wrote (lower- or mixed-case names):
  * those it set itself are kept, except that a Content-Security-Policy without
  * `frame-ancestors` gets the framing rule as a second policy (browsers enforce both) instead

@@ -3,7 +3,9 @@
  * `dist/client`. Hashed assets come precompressed from the build (`.br`, `.gz` siblings,
  * scripts/lib/precompress.ts); pages are compressed on first request and kept. Small files and
  * their variants are held in memory (an LRU bounded in bytes) and file lookups are remembered
- * for a second, so a hot page costs no disk access. Conditional requests (`If-None-Match`
+ * for a second, so a hot page costs no disk access. A page's own Content-Security-Policy (the
+ * `<meta>` at its opening, page-policy.ts) is sent as a header too, read once per version of
+ * the file. Conditional requests (`If-None-Match`
  * lists and `*`, `If-Modified-Since`) through `fresh`, byte ranges through `range-parser`.
  *
  * Why not `send`/`serve-static` or `sirv`: `send` stats and streams every file from disk on
@@ -13,13 +15,14 @@
  * are not: scripts/lib/precompress.ts). The well-kept pieces they build on are used here.
  */
 import { createReadStream } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+import { open, readFile, stat } from 'node:fs/promises';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import path from 'node:path';
 import parseRange from 'range-parser';
 import { ifRangeHolds, notModified } from './conditional.ts';
 import { compress, MIN_COMPRESS_BYTES, negotiateCoding, type Coding } from './encoding.ts';
-import { securityHeaders } from './headers.ts';
+import { pageSecurityHeaders } from './headers.ts';
+import { pagePolicy, POLICY_PREFIX_BYTES } from './page-policy.ts';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -67,6 +70,12 @@ export interface StaticFile {
    * answers with its status, never 304 or a range.
    */
   status: number;
+  /**
+   * A page's own Content-Security-Policy, sent as a header beside the framing rule: the
+   * `<meta>` BaseLayout writes right after `<meta charset>` (page-policy.ts), read once per
+   * version of the file. Null for other files, and for a page that does not open so.
+   */
+  policy: string | null;
 }
 
 /** Pre-rendered error pages of `dist/client` and the status they answer with. */
@@ -145,6 +154,29 @@ export function createStaticFiles(options: StaticFilesOptions): StaticFiles {
   const bodies = new Map<string, Buffer>();
   let bodyBytes = 0;
   const loading = new Map<string, Promise<Buffer>>();
+  /** Pages' policies by file version (`file:size:mtime`), read from the file's opening. */
+  const policies = new Map<string, string | null>();
+
+  async function policyOf(file: string, size: number, mtimeMs: number): Promise<string | null> {
+    const key = `${file}:${String(size)}:${String(mtimeMs)}`;
+    const known = policies.get(key);
+    if (known !== undefined) return known;
+    const handle = await open(file).catch(() => null);
+    if (handle === null) return null;
+    try {
+      const info = await handle.stat();
+      // Replaced since it was looked up (a publish): its next lookup reads the new one.
+      if (info.size !== size || info.mtimeMs !== mtimeMs) return null;
+      const opening = Buffer.alloc(Math.min(size, POLICY_PREFIX_BYTES));
+      const { bytesRead } = await handle.read(opening, 0, opening.length, 0);
+      const policy = pagePolicy(opening.toString('utf8', 0, bytesRead));
+      if (policies.size >= MAX_LOOKUPS) policies.clear();
+      policies.set(key, policy);
+      return policy;
+    } finally {
+      await handle.close();
+    }
+  }
 
   async function describe(file: string): Promise<StaticFile | null> {
     const info = await statFile(file);
@@ -170,6 +202,7 @@ export function createStaticFiles(options: StaticFilesOptions): StaticFiles {
       }
     }
     const status = ERROR_PAGE_STATUS[path.relative(root, file)] ?? 200;
+    const policy = ext === '.html' ? await policyOf(file, info.size, info.mtimeMs) : null;
     return {
       file,
       size: info.size,
@@ -181,6 +214,7 @@ export function createStaticFiles(options: StaticFilesOptions): StaticFiles {
       compressOnDemand:
         compressible && info.size >= MIN_COMPRESS_BYTES && info.size <= maxFileBytes,
       status,
+      policy,
     };
   }
 
@@ -283,7 +317,7 @@ export function createStaticFiles(options: StaticFilesOptions): StaticFiles {
       const variant = found.variants.find((v) => v.coding === coding) ?? null;
       const etag = variant?.etag ?? `W/"${identity.etag.slice(1, -1)}-${coding}"`;
       const headers: OutgoingHttpHeaders = {
-        ...securityHeaders(secure),
+        ...pageSecurityHeaders(secure, found.policy),
         'Content-Type': found.type,
         'Cache-Control': found.cacheControl,
         'Last-Modified': found.lastModified,

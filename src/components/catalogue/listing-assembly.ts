@@ -87,13 +87,13 @@ function cut(page: string, source: ListingSource, site: URL | string): Template 
     at = found + part.length;
     return true;
   };
+  // The policy goes to the header: BaseLayout writes it right after `<meta charset>`, before
+  // the page's head.
+  const headAt = page.indexOf(head);
+  const csp = headAt === -1 ? null : CSP_META.exec(page.slice(0, headAt));
+  if (csp?.[1] === undefined) return null;
+  page = page.slice(0, csp.index) + page.slice(csp.index + csp[0].length);
   if (!cutAt(head)) return null;
-  // The policy goes to the header: Astro writes it after the page's head, before </head>.
-  const headEnd = page.indexOf('</head>', at);
-  const csp = CSP_META.exec(page.slice(at, headEnd));
-  if (csp?.[1] === undefined || headEnd === -1) return null;
-  const cspAt = page.indexOf(csp[0], at);
-  page = page.slice(0, cspAt) + page.slice(cspAt + csp[0].length);
   if (!cutAt(parts.form) || !cutAt(parts.filters) || !cutAt(parts.controls)) return null;
   // Page 1 has no chips: the view's go right before its analytics list.
   if (parts.chips !== '' || parts.analytics === '' || !cutAt(parts.analytics)) return null;

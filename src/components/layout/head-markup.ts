@@ -2,7 +2,9 @@
  * The document head every layout shares (BaseHead.astro renders through it): title,
  * description, canonical URL (site + path), robots, Open Graph and Twitter cards, icons and
  * JSON-LD. A string function (ui/markup.ts), so a listing view the server puts together writes
- * the head a render of it would.
+ * the head a render of it would. `<meta charset>` is not part of it: BaseLayout writes the
+ * charset, then Astro's head content (the Content-Security-Policy `<meta>` of a pre-rendered
+ * page, the stylesheet), then this head, so the policy comes before any script or JSON-LD.
  */
 import { canonicalPath } from '../../lib/commerce/page-path.ts';
 import { t } from '../../lib/i18n/index.ts';
@@ -34,7 +36,7 @@ export function baseHeadHtml(props: HeadProps, page: HeadPage): string {
   const canonicalUrl = canonical === null ? null : new URL(canonical ?? pagePath, page.site).href;
   const imageUrl = new URL(image, page.site).href;
   return (
-    '<meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">' +
+    '<meta name="viewport" content="width=device-width, initial-scale=1">' +
     `<title>${text(fullTitle)}</title><meta name="description"${attr('content', description)}>` +
     (canonicalUrl === null ? '' : `<link rel="canonical"${attr('href', canonicalUrl)}>`) +
     (noindex ? '<meta name="robots" content="noindex, follow">' : '') +
