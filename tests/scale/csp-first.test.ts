@@ -237,6 +237,41 @@ describe('served: the policy as a header', () => {
     }
   });
 
+  /** Logs in a seeded account of the sandbox (scripts/sandbox/seed/customers.ts): its cookies. */
+  async function logIn(email: string, password: string): Promise<string> {
+    const base = server?.url ?? '';
+    const response = await fetch(`${base}/api/bigcommerce/loginCustomer`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: base },
+      body: JSON.stringify([{ email, password }]),
+    });
+    expect(response.status).toBe(200);
+    return response.headers
+      .getSetCookie()
+      .map((cookie) => cookie.split(';')[0] ?? '')
+      .join('; ');
+  }
+
+  test('logged-in pages (an account page, the reseller area and its cart): the header', async () => {
+    const customer = await logIn('marie.martin@example.fr', 'Sommeil2024');
+    const reseller = await logIn('boutique@literie-atlantique.fr', 'Atlantique2024');
+    for (const [url, cookie] of [
+      ['/mon-compte/mes-informations', customer],
+      ['/espace-revendeur', reseller],
+      ['/espace-revendeur/panier', reseller],
+    ] as const) {
+      const reply = await get(url, cookie);
+      expect(reply.status, url).toBe(200);
+      expect(reply.policies, url).toMatch(/script-src 'self'[^;]* 'sha256-/);
+      expect(reply.policies, url).toContain("frame-ancestors 'self'");
+      const charsetAt = reply.text.indexOf(CHARSET);
+      expect(reply.text.slice(0, charsetAt), url).toMatch(OPENING);
+      for (const meta of reply.text.matchAll(POLICY_META)) {
+        expect(meta.index, url).toBe(charsetAt + CHARSET.length);
+      }
+    }
+  });
+
   test.each([
     '/connexion',
     '/inscription',
