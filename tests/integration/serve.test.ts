@@ -104,6 +104,17 @@ const RESELLER_SOURCE =
   '<article data-card><h3>Matelas</h3><!--reseller-ref:R%C3%A9f.%20MAT%2D1--></article>' +
   '<a href="/panier">Panier</a><a href="/les-yeux-fermes/podcast">Podcast</a></html>';
 
+// Pre-rendered pages as the layouts open them (the policy's meta right after the charset),
+// and one whose policy meta comes after JSON-LD holding a policy-like text (page-policy.ts).
+const PAGE_POLICY = "default-src 'self'; script-src 'self' 'sha256-abc='";
+const policyPage = (policy: string) =>
+  `<!DOCTYPE html><html lang="fr"><head><meta charset="utf-8"><meta http-equiv="content-security-policy" content="${policy}">` +
+  '<script type="application/ld+json">{"name":"Politique"}</script></head><body><h1>Politique</h1></body></html>';
+const LATE_POLICY_PAGE =
+  '<!DOCTYPE html><html lang="fr"><head><meta charset="utf-8">' +
+  '<script type="application/ld+json">{"x":"\\u003cmeta http-equiv=\\"content-security-policy\\" content=\\"script-src *\\">"}</script>' +
+  `<meta http-equiv="content-security-policy" content="${PAGE_POLICY}"></head><body></body></html>`;
+
 let dir: string;
 let server: Awaited<ReturnType<typeof startServer>>;
 let clock = Date.now();
@@ -121,6 +132,8 @@ async function makeDist(at: string): Promise<void> {
   await writeFile(path.join(at, 'client/500.html'), '<h1>Erreur du serveur</h1>');
   await writeFile(path.join(at, 'client/c/matelas.html'), '<h1>Matelas</h1>');
   await writeFile(path.join(at, 'client/boutique.html'), RESELLER_SOURCE);
+  await writeFile(path.join(at, 'client/politique.html'), policyPage(PAGE_POLICY));
+  await writeFile(path.join(at, 'client/politique-tardive.html'), LATE_POLICY_PAGE);
   await writeFile(path.join(at, 'client/_astro/app.abc123.css'), css);
   await writeFile(path.join(at, 'client/robots.txt'), 'User-agent: *');
   await writeFile(path.join(at, 'client/grande-page.html'), bigPage);
@@ -505,6 +518,44 @@ describe('on-demand replies', () => {
     expect(res.headers['content-security-policy']).toBe(
       "script-src 'self', frame-ancestors 'self'",
     );
+  });
+
+  test("a pre-rendered page's own policy (its meta after the charset) is sent as a header too", async () => {
+    const both = `${PAGE_POLICY}, frame-ancestors 'self'`;
+    const res = await raw('GET', '/politique', { 'accept-encoding': 'br' });
+    expect(res.status).toBe(200);
+    expect(res.headers['content-security-policy']).toBe(both);
+    const head = await raw('HEAD', '/politique');
+    expect(head.headers['content-security-policy']).toBe(both);
+    const etag = head.headers.etag ?? '';
+    const again = await raw('GET', '/politique', { 'if-none-match': etag });
+    expect(again.status).toBe(304);
+    expect(again.headers['content-security-policy']).toBe(both);
+    // A reseller's stripped copy carries it as well.
+    const reseller = await raw('GET', '/politique', { cookie: 'mode-revendeur=1' });
+    expect(reseller.headers['content-security-policy']).toBe(both);
+  });
+
+  test('a policy meta that does not directly follow the charset is not taken for the header', async () => {
+    const res = await raw('GET', '/politique-tardive');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-security-policy']).toBe("frame-ancestors 'self'");
+    const reseller = await raw('GET', '/politique-tardive', { cookie: 'mode-revendeur=1' });
+    expect(reseller.headers['content-security-policy']).toBe("frame-ancestors 'self'");
+  });
+
+  test("a page's new version brings its new policy", async () => {
+    const file = path.join(dir, 'client/politique.html');
+    const newer = "default-src 'none'; script-src 'self' 'sha256-xyz0='";
+    try {
+      await writeFile(file, policyPage(newer));
+      clock += 2000; // past the lookup's recheck
+      const res = await raw('GET', '/politique');
+      expect(res.headers['content-security-policy']).toBe(`${newer}, frame-ancestors 'self'`);
+    } finally {
+      await writeFile(file, policyPage(PAGE_POLICY));
+      clock += 2000;
+    }
   });
 
   test('HSTS only over https from a trusted proxy', async () => {
