@@ -5,8 +5,8 @@
  * their variants are held in memory (an LRU bounded in bytes) and file lookups are remembered
  * for a second, so a hot page costs no disk access. A page's own Content-Security-Policy (the
  * `<meta>` at its opening, page-policy.ts) is sent as a header too, read once per version of
- * the file. Conditional requests (`If-None-Match`
- * lists and `*`, `If-Modified-Since`) through `fresh`, byte ranges through `range-parser`.
+ * the file. Conditional requests (`If-None-Match` lists and `*`, `If-Modified-Since`) through
+ * `fresh`, byte ranges through `range-parser`.
  *
  * Why not `send`/`serve-static` or `sirv`: `send` stats and streams every file from disk on
  * every request and knows nothing of precompressed siblings (wrk, 50 connections, the product
@@ -161,6 +161,7 @@ export function createStaticFiles(options: StaticFilesOptions): StaticFiles {
     const key = `${file}:${String(size)}:${String(mtimeMs)}`;
     const known = policies.get(key);
     if (known !== undefined) return known;
+    // Gone or unreadable: no header policy (the page, if it is still sent, keeps its meta).
     const handle = await open(file).catch(() => null);
     if (handle === null) return null;
     try {
@@ -173,6 +174,8 @@ export function createStaticFiles(options: StaticFilesOptions): StaticFiles {
       if (policies.size >= MAX_LOOKUPS) policies.clear();
       policies.set(key, policy);
       return policy;
+    } catch {
+      return null;
     } finally {
       await handle.close();
     }

@@ -527,7 +527,7 @@ describe('on-demand replies', () => {
     expect(res.headers['content-security-policy']).toBe(both);
     const head = await raw('HEAD', '/politique');
     expect(head.headers['content-security-policy']).toBe(both);
-    const etag = head.headers.etag ?? '';
+    const etag = String(head.headers.etag);
     const again = await raw('GET', '/politique', { 'if-none-match': etag });
     expect(again.status).toBe(304);
     expect(again.headers['content-security-policy']).toBe(both);
