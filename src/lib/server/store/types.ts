@@ -34,6 +34,12 @@ export interface SharedStore {
    * another holder's): true when deleted.
    */
   deleteIfEquals(key: string, value: string): Promise<boolean>;
+  /**
+   * While `key` still holds `value`, makes it live at least `ttlMs` more milliseconds (never
+   * shortens it): true when it held `value`. Keeps a value alive without ever writing it back,
+   * so a value another caller replaced meanwhile stays replaced (a session generation).
+   */
+  extendIfEquals(key: string, value: string, ttlMs: number): Promise<boolean>;
   /** Releases connections and timers. */
   close(): Promise<void>;
 }
