@@ -4,7 +4,8 @@
  * so `setIfAbsent`, `increment`, `deleteIfEquals` and `extendIfEquals` are atomic, also between processes that
  * share the file (WAL journal, busy timeout). Expired rows are deleted every minute (and every
  * few thousand writes); past the size bounds, the rows closest to expiry go first, so the
- * week-long session revocations outlive a flood of short-lived counters.
+ * week-long session records outlive a flood of short-lived counters (a record lost anyway logs
+ * its shopper out, never in).
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
