@@ -4,7 +4,8 @@
  * stand for two server copies, the second one's clock 301 s behind. After FLUSHALL a logged-in
  * and a logged-out cookie both read nothing; a password reset on the skewed copy ends a session
  * the other copy issued just before; a webhook replayed after FLUSHALL is refused once its
- * window has passed, and accepted at most once inside it.
+ * window has passed, and accepted at most once inside it; a genuine webhook reaching a copy
+ * whose clock is 300 s behind is answered 503 with a line naming the skew.
  */
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -165,18 +166,21 @@ describe.runIf(redisAvailable())('a Redis that loses its data, a copy whose cloc
     expect(await customerOf(sameBrowser(a, fresh))).toBe(created.id);
   });
 
-  test('a webhook replayed after FLUSHALL: refused once its window has passed, accepted at most once inside it', async () => {
+  test('a webhook replayed after FLUSHALL: refused past its window, accepted at most once inside it; a skewed clock is 503', async () => {
     const secret = 'c'.repeat(64);
     let clock = Date.now();
     const events: RebuildEvent[] = [];
     const store: SharedStore = createRedisStore({ url: redis.url });
+    // This copy's clock is right until `skew` moves it.
+    let skew = 0;
+    const lines: string[] = [];
     const routes = createWebhookRoutes({
       contentfulSecret: secret,
       bigcommerceSecret: 'bigcommerce-webhook-secret-0123456789',
       store,
       onEvent: (event) => events.push(event),
-      now: () => clock,
-      log: () => undefined,
+      now: () => clock + skew,
+      log: (line) => lines.push(line),
     });
     const { createServer } = await import('node:http');
     const server = createServer((req, res) => {
@@ -238,6 +242,27 @@ describe.runIf(redisAvailable())('a Redis that loses its data, a copy whose cloc
       // BigCommerce's window is 5 minutes: past it, refused too.
       clock += 5 * 60_000;
       expect([await postBigCommerce(), await postBigCommerce()]).toEqual([401, 401]);
+      expect(events).toHaveLength(3);
+
+      // The same copy, its clock now 300 s behind: a genuine webhook just signed is 503
+      // (retried by the sender), with one line naming the skew; nothing is accepted.
+      skew = -300_000;
+      const fresh = JSON.stringify({ sys: { id: 'entree-horloge', type: 'Entry' } });
+      const reply = await fetch(`http://127.0.0.1:${port}/webhooks/contentful`, {
+        method: 'POST',
+        headers: signContentfulRequest({
+          method: 'POST',
+          path: '/webhooks/contentful',
+          headers: { 'X-Contentful-Topic': 'ContentManagement.Entry.publish' },
+          body: fresh,
+          secret,
+          timestamp: clock,
+        }),
+        body: fresh,
+      });
+      expect(reply.status).toBe(503);
+      expect(Number(reply.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(lines.filter((line) => line.includes('clock is 300 s behind'))).toHaveLength(1);
       expect(events).toHaveLength(3);
     } finally {
       await new Promise<void>((resolve) =>
