@@ -230,7 +230,7 @@ export function createSessionManager(options: SessionOptions): SessionManager {
         ...cookieOptions(false),
         maxAge: SESSION_MAX_AGE,
       });
-      // An expired cookie's record is gone with its lifetime; a signed one's is deleted.
+      // The record of any cookie this key signed is deleted, expired or not.
       const value = readCookie(request, SESSION_COOKIE);
       if (value === undefined || value === '' || value.length > 1024) return;
       const payload = verifyPayload(key, value);
