@@ -110,6 +110,24 @@ describe.each(testStores())('SharedStore contract: $kind', (kind) => {
     expect(await store.deleteIfEquals(key, 'token-a')).toBe(false);
   });
 
+  test('extendIfEquals lengthens only the matching value, never shortens, never writes', async () => {
+    const key = unique('extend');
+    expect(await store.extendIfEquals(key, 'gen-a', 60_000)).toBe(false);
+    expect(await store.get(key)).toBeNull();
+    await store.set(key, 'gen-a', 10_000);
+    expect(await store.extendIfEquals(key, 'gen-b', 600_000)).toBe(false);
+    expect(await store.ttl(key)).toBeLessThanOrEqual(10_000);
+    expect(await store.extendIfEquals(key, 'gen-a', 600_000)).toBe(true);
+    expect(await store.ttl(key)).toBeGreaterThan(500_000);
+    // A shorter lifetime asked later keeps the longer one.
+    expect(await store.extendIfEquals(key, 'gen-a', 1_000)).toBe(true);
+    expect(await store.ttl(key)).toBeGreaterThan(500_000);
+    // A value replaced meanwhile stays replaced: the extension does not write the old one back.
+    await store.set(key, 'gen-b', 60_000);
+    expect(await store.extendIfEquals(key, 'gen-a', 600_000)).toBe(false);
+    expect(await store.get(key)).toBe('gen-b');
+  });
+
   test('binary values round-trip byte for byte (every byte value, any length)', async () => {
     const all = Buffer.from(Array.from({ length: 256 }, (_, i) => i));
     const key = unique('binary');

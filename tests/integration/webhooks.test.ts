@@ -13,6 +13,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { startServer, type RunningServer } from '../../scripts/serve.ts';
 import { createMemoryStore } from '../../src/lib/server/store/memory.ts';
+import type { SharedStore } from '../../src/lib/server/store/types.ts';
 import type { RebuildEvent } from '../../src/server/rebuild/scheduler.ts';
 import { signContentfulRequest } from '../../src/server/webhooks/contentful.ts';
 import { createWebhookRoutes } from '../../src/server/webhooks/routes.ts';
@@ -418,4 +419,123 @@ test('other /webhooks/ paths are 404; pages are unaffected', async () => {
   const home = await send(server.url, { method: 'GET', path: '/' });
   expect(home.status).toBe(200);
   expect(home.text).toContain('Accueil');
+});
+
+describe('a copy whose clock is off (issue 29)', () => {
+  /** Another server on the same tiny dist whose webhooks read `now` and keep in `store`. */
+  async function copyWithClock(now: () => number, store: SharedStore = createMemoryStore()) {
+    const seen: RebuildEvent[] = [];
+    const lines: string[] = [];
+    const copy = await startServer({
+      distDir: dir,
+      port: 0,
+      renderCache: false,
+      webhooks: createWebhookRoutes({
+        contentfulSecret: CONTENTFUL_SECRET,
+        bigcommerceSecret: BIGCOMMERCE_SECRET,
+        bigcommerceStoreHash: STORE_HASH,
+        store,
+        onEvent: (event) => seen.push(event),
+        now,
+        log: (line) => lines.push(line),
+      }),
+    });
+    const post = (p: string, headers: Record<string, string>, body: string) =>
+      send(copy.url, { path: p, headers, body });
+    return {
+      seen,
+      lines,
+      contentful: (headers: Record<string, string>, body = ENTRY_BODY) =>
+        post('/webhooks/contentful', headers, body),
+      bigcommerce: (body: string) =>
+        post(
+          '/webhooks/bigcommerce',
+          { 'content-type': 'application/json', 'X-Webhook-Secret': BIGCOMMERCE_SECRET },
+          body,
+        ),
+      close: () => copy.close(),
+    };
+  }
+
+  test('300 s behind: genuine webhooks get 503 with Retry-After (retried), a line names the skew', async () => {
+    const behind = await copyWithClock(() => clock - 300_000);
+    try {
+      const contentful = await behind.contentful(contentfulHeaders());
+      expect(contentful.status).toBe(503);
+      expect(Number(contentful.headers['retry-after'])).toBeGreaterThan(0);
+      const bigcommerce = await behind.bigcommerce(productUpdate({ hash: 'skewed' }));
+      expect(bigcommerce.status).toBe(503);
+      expect(Number(bigcommerce.headers['retry-after'])).toBeGreaterThanOrEqual(240);
+      expect(behind.seen).toEqual([]);
+      expect(behind.lines).toHaveLength(2);
+      expect(behind.lines[0]).toMatch(/contentful: this copy's clock is 300 s behind/);
+      expect(behind.lines[1]).toMatch(/bigcommerce: this copy's clock is 300 s behind/);
+    } finally {
+      await behind.close();
+    }
+  });
+
+  test('on that copy a forged signature with the same timestamp is still 401, no skew line for it', async () => {
+    const behind = await copyWithClock(() => clock - 300_000);
+    try {
+      const forged = { ...contentfulHeaders(), 'x-contentful-signature': 'ab'.repeat(32) };
+      expect((await behind.contentful(forged)).status).toBe(401);
+      expect((await behind.bigcommerce(productUpdate())).status).toBe(503);
+      expect(behind.lines.filter((line) => line.includes('clock'))).toHaveLength(1);
+      expect(behind.lines[0]).toContain('refused (401 bad-signature)');
+      expect(behind.seen).toEqual([]);
+    } finally {
+      await behind.close();
+    }
+  });
+
+  test('an old signed body replayed is refused (401) every time, never 503, never accepted', async () => {
+    const fine = await copyWithClock(() => clock);
+    try {
+      const old = contentfulHeaders(ENTRY_BODY, { timestamp: clock - 600_000 });
+      for (let i = 0; i < 5; i += 1) expect((await fine.contentful(old)).status).toBe(401);
+      const oldNotification = productUpdate({ created_at: Math.floor(clock / 1000) - 3600 });
+      for (let i = 0; i < 5; i += 1)
+        expect((await fine.bigcommerce(oldNotification)).status).toBe(401);
+      expect(fine.seen).toEqual([]);
+    } finally {
+      await fine.close();
+    }
+  });
+
+  test('300 s ahead: three different genuine webhooks stale alike say so (503); none accepted', async () => {
+    const ahead = await copyWithClock(() => clock + 300_000);
+    try {
+      const statuses = [];
+      for (const id of ['a', 'b', 'c', 'd']) {
+        const body = JSON.stringify({ sys: { id: `entree-${id}`, type: 'Entry' } });
+        statuses.push((await ahead.contentful(contentfulHeaders(body), body)).status);
+      }
+      expect(statuses).toEqual([401, 401, 503, 503]);
+      expect(
+        ahead.lines.some((line) => line.includes("clock is 300 s ahead of the sender's")),
+      ).toBe(true);
+      expect(ahead.seen).toEqual([]);
+    } finally {
+      await ahead.close();
+    }
+  });
+
+  test('an unreachable replay store: 503 with Retry-After, nothing accepted', async () => {
+    const down = new Error('ECONNREFUSED 127.0.0.1:6379');
+    const broken: SharedStore = {
+      ...createMemoryStore(),
+      setIfAbsent: () => Promise.reject(down),
+    };
+    const copy = await copyWithClock(() => clock, broken);
+    try {
+      const reply = await copy.contentful(contentfulHeaders());
+      expect(reply.status).toBe(503);
+      expect(reply.headers['retry-after']).toBe('5');
+      expect((await copy.bigcommerce(productUpdate())).status).toBe(503);
+      expect(copy.seen).toEqual([]);
+    } finally {
+      await copy.close();
+    }
+  });
 });

@@ -129,9 +129,11 @@ describe('parseBigCommerceNotification', () => {
 
   test('older than five minutes is stale, a minute ahead is refused', () => {
     const old = payload({ created_at: (NOW - BIGCOMMERCE_MAX_AGE_MS) / 1000 - 1 });
-    expect(parse(old)).toEqual({ ok: false, reason: 'stale' });
+    expect(parse(old)).toMatchObject({ ok: false, reason: 'stale', offsetMs: -301_000 });
     const ahead = payload({ created_at: (NOW + 61_000) / 1000 });
-    expect(parse(ahead)).toEqual({ ok: false, reason: 'future' });
+    expect(parse(ahead)).toMatchObject({ ok: false, reason: 'future', offsetMs: 61_000 });
+    // Its replay key comes with it (the clock watch tells different notifications apart).
+    expect(parse(ahead)).toHaveProperty('replayKey', expect.stringMatching(/^[0-9a-f]{64}$/));
   });
 
   test.each([

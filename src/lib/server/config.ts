@@ -196,7 +196,7 @@ export function lastGoodDirectory(): string {
 
 let sessionManager: SessionManager | undefined;
 
-/** The customer session (signed cookie, ended in the shared store), for the API, guards and pages. */
+/** The customer session (signed cookie, valid while its record is in the shared store), for the API, guards and pages. */
 export function sessions(): SessionManager {
   sessionManager ??= createSessionManager({
     secret: SESSION_SECRET,

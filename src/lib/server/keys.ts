@@ -35,7 +35,11 @@ export function verifyPayload(key: Buffer, value: string): unknown {
   const dot = value.indexOf('.');
   if (dot <= 0 || dot !== value.lastIndexOf('.')) return undefined;
   const body = value.slice(0, dot);
-  const given = Buffer.from(value.slice(dot + 1), 'base64url');
+  const signature = value.slice(dot + 1);
+  const given = Buffer.from(signature, 'base64url');
+  // One spelling only: base64url decoding skips stray characters and a last character's
+  // spare bits, so another spelling of the same bytes is refused here.
+  if (given.toString('base64url') !== signature) return undefined;
   const expected = Buffer.from(mac(key, body), 'base64url');
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
   try {

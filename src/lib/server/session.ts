@@ -1,24 +1,29 @@
 /**
  * The customer session: identity comes from a signed HttpOnly cookie, never from a request
- * body. The `session` cookie holds the customer id, when it was issued, when
- * it expires (7 days) and a random id, signed with HMAC-SHA256 under a key derived from
- * SESSION_SECRET. A tampered, malformed or expired cookie is no session.
+ * body. The `session` cookie holds the customer id, the customer's session generation it was
+ * issued under, when it was issued, when it expires (7 days) and a random id, signed with
+ * HMAC-SHA256 under a key derived from SESSION_SECRET. A tampered, malformed or expired cookie
+ * is no session.
  *
- * Sessions end server-side (issue 7 "sessions that end"), across server copies and restarts:
- * the shared store keeps one record per customer, `session:customer:{id}`, holding the time
- * before which every session of the customer is ended (password reset) and the ids of the
- * sessions logged out since. Reading a session costs one store read, only for a request that
- * carries a valid cookie; a replayed cookie of an ended session is a visitor's.
+ * A signed cookie alone opens nothing (issue 29 "sessions that do not depend on luck"): a
+ * session is valid only while the shared store holds its record, `session:id:{id}` (made at
+ * login with the session's lifetime, deleted at logout), and while the customer's generation,
+ * `session:generation:{customerId}`, still holds the value the session was issued under. A
+ * password reset replaces the generation with a new random value: every earlier session of
+ * the customer ends on every copy, whatever the copies' clocks say. Values are random, never
+ * counted, so a generation lost and made again never equals an old one; a lost record or a
+ * lost generation ends sessions, never revives one (a Redis restarted empty logs everybody
+ * out). Reading a session costs two store reads, in parallel, only for a request that carries
+ * a valid cookie; an unreachable store fails the read (never a session on a guess).
  *
  * Beside it, the spec's `authenticated` marker (spec §4, §9: 1 or 0, 604800 s) is readable by
  * scripts and only a UI hint: nothing on the server trusts it.
  */
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { AUTHENTICATED_COOKIE_MAX_AGE, AUTHENTICATED_COOKIE_NAME } from '../commerce/account.ts';
 import { SHOP_MODE_COOKIE, SHOP_MODE_RESELLER } from '../commerce/shop-mode.ts';
 import { readCookie, type CookieOptions, type ReplyCookies } from './cookies.ts';
 import { deriveKey, signPayload, verifyPayload } from './keys.ts';
-import { withLock } from './store/lock.ts';
 import type { SharedStore } from './store/types.ts';
 import { log } from './log.ts';
 
@@ -36,7 +41,9 @@ export interface Session {
 
 export interface SessionPayload {
   customerId: number;
-  /** Milliseconds since the epoch: a reset ends the sessions issued before it, to the ms. */
+  /** The customer's generation when the session was issued (`session:generation:{id}`). */
+  generation: string;
+  /** Milliseconds since the epoch, by the issuing copy's clock (information only). */
   issuedAt: number;
   expiresAt: number;
   /** Random id of this login. */
@@ -49,18 +56,24 @@ export interface SessionManager {
    * else a visitor. Read once per request (later calls with the same Request share it).
    */
   read(request: Request): Promise<Session>;
-  /** The payload of a cookie value, or null when tampered, malformed or expired. */
-  open(value: string | undefined): SessionPayload | null;
-  /** A new cookie value for the customer (a new one at each login). */
-  seal(customerId: number): string;
-  /** Sets a new session and `authenticated=1` on the reply (login). */
-  start(cookies: ReplyCookies, request: Request, customerId: number): void;
   /**
-   * Ends the request's session in the store (a replay of its cookie is refused), clears the
+   * The payload of a cookie value, or null when tampered, malformed or expired. Says nothing
+   * of whether the session was ended: `read` does.
+   */
+  open(value: string | undefined): SessionPayload | null;
+  /** A new session of the customer: its record in the store, and its cookie value. */
+  seal(customerId: number): Promise<string>;
+  /** Starts a new session and sets it and `authenticated=1` on the reply (login). */
+  start(cookies: ReplyCookies, request: Request, customerId: number): Promise<void>;
+  /**
+   * Deletes the request's session record (a replay of its cookie is refused), clears the
    * cookie and sets `authenticated=0` (logout, failed login).
    */
   end(cookies: ReplyCookies, request: Request): Promise<void>;
-  /** Ends every session of the customer issued until now (password reset), on every copy. */
+  /**
+   * Ends every session of the customer issued until now, on every copy (password reset): a
+   * new generation.
+   */
   endAll(customerId: number): Promise<void>;
   /**
    * spec §4 "set to 1 on login and on load": the `authenticated` marker set again from the
@@ -77,7 +90,7 @@ export interface SessionManager {
 
 export interface SessionOptions {
   secret: string;
-  /** Where ended sessions are recorded (shared by every server copy). */
+  /** Where sessions and generations are kept (shared by every server copy). */
   store: SharedStore;
   /** Milliseconds since the epoch (tests). */
   now?: (() => number) | undefined;
@@ -87,20 +100,21 @@ export interface SessionOptions {
   resellerArea?: boolean | undefined;
 }
 
-/** What the store keeps of a customer's ended sessions. */
-interface EndedSessions {
-  /** Sessions issued at or before this time (ms) are ended. */
-  before: number;
-  /** Ids of logged-out sessions issued after `before`, with their issue time (ms). */
-  ids: Record<string, number>;
+/** Store key of a session's record: it exists while the session may be used. */
+export const sessionRecordKey = (id: string): string => `session:id:${id}`;
+/** Store key of a customer's session generation. */
+export const generationKey = (customerId: number): string => `session:generation:${customerId}`;
+
+/** What the store keeps of one session. */
+interface SessionRecord {
+  customerId: number;
+  generation: string;
 }
 
-/** Store key of a customer's ended sessions. */
-export const endedSessionsKey = (customerId: number): string => `session:customer:${customerId}`;
+// The generation outlives the sessions issued under it by this much (their records expire first).
+const GENERATION_MARGIN_MS = 60_000;
 
-// Past this many logged-out ids, the oldest are folded into `before` (ending, at worst, a
-// few other sessions older than them): a customer's record stays small.
-const MAX_ENDED_IDS = 100;
+const newGeneration = (): string => randomBytes(16).toString('base64url');
 
 export function createSessionManager(options: SessionOptions): SessionManager {
   const key = deriveKey(options.secret, 'session');
@@ -114,53 +128,44 @@ export function createSessionManager(options: SessionOptions): SessionManager {
     if (value === undefined || value === '' || value.length > 1024) return null;
     const payload = verifyPayload(key, value);
     if (!isPayload(payload)) return null;
-    const at = now();
-    if (payload.expiresAt <= at || payload.issuedAt > at + 60_000) return null;
+    // The local clock only shortens a cookie's life; the record's lifetime in the store ends it.
+    if (payload.expiresAt <= now()) return null;
     return payload;
   };
 
-  const seal = (customerId: number): string => {
+  /**
+   * The customer's generation, made when absent (of two logins at once, one value wins), kept
+   * alive past the session about to be issued without ever being written back: a reset that
+   * replaced it meanwhile stays in force, and this login's session is then ended at once.
+   */
+  const generationFor = async (customerId: number): Promise<string> => {
+    const genKey = generationKey(customerId);
+    const lifetime = maxAgeMs + GENERATION_MARGIN_MS;
+    let generation = await store.get(genKey);
+    if (generation === null) {
+      const made = newGeneration();
+      generation = (await store.setIfAbsent(genKey, made, lifetime))
+        ? made
+        : ((await store.get(genKey)) ?? made);
+    }
+    await store.extendIfEquals(genKey, generation, lifetime);
+    return generation;
+  };
+
+  const seal = async (customerId: number): Promise<string> => {
+    const generation = await generationFor(customerId);
     const issuedAt = now();
     const payload: SessionPayload = {
       customerId,
+      generation,
       issuedAt,
       expiresAt: issuedAt + maxAgeMs,
       id: randomUUID(),
     };
+    const record: SessionRecord = { customerId, generation };
+    await store.set(sessionRecordKey(payload.id), JSON.stringify(record), maxAgeMs);
     return signPayload(key, payload);
   };
-
-  const ended = async (customerId: number): Promise<EndedSessions> =>
-    parseEnded(await store.get(endedSessionsKey(customerId)));
-
-  const isEnded = (record: EndedSessions, payload: SessionPayload) =>
-    payload.issuedAt <= record.before || Object.hasOwn(record.ids, payload.id);
-
-  /** Rewrites a customer's record under a lock (two logouts at once both count). */
-  const updateEnded = (customerId: number, change: (record: EndedSessions) => EndedSessions) =>
-    withLock(
-      store,
-      endedSessionsKey(customerId),
-      async () => {
-        const at = now();
-        const record = change(await ended(customerId));
-        // Ids of sessions that have expired anyway are dropped; the oldest beyond the cap
-        // are folded into `before`.
-        const ids = Object.entries(record.ids)
-          .filter(([, issuedAt]) => issuedAt + maxAgeMs > at && issuedAt > record.before)
-          .sort(([, a], [, b]) => a - b);
-        let before = record.before;
-        while (ids.length > MAX_ENDED_IDS) before = ids.shift()?.[1] ?? before;
-        const kept: EndedSessions = { before, ids: Object.fromEntries(ids) };
-        const lastIssued = Math.max(before, ...ids.map(([, issuedAt]) => issuedAt));
-        await store.set(
-          endedSessionsKey(customerId),
-          JSON.stringify(kept),
-          Math.max(1, lastIssued + maxAgeMs - at),
-        );
-      },
-      { ttlMs: 10_000, waitMs: 10_000 },
-    );
 
   // `Secure` comes from the reply's cookies: the browser's scheme (ClientInfo), behind a TLS
   // proxy too.
@@ -183,8 +188,18 @@ export function createSessionManager(options: SessionOptions): SessionManager {
   const readSession = async (request: Request): Promise<Session> => {
     const payload = open(readCookie(request, SESSION_COOKIE));
     if (payload === null) return { customerId: null };
-    if (isEnded(await ended(payload.customerId), payload)) return { customerId: null };
-    return { customerId: payload.customerId };
+    const [stored, generation] = await Promise.all([
+      store.get(sessionRecordKey(payload.id)),
+      store.get(generationKey(payload.customerId)),
+    ]);
+    const record = parseRecord(stored);
+    const valid =
+      record !== null &&
+      generation !== null &&
+      record.customerId === payload.customerId &&
+      record.generation === payload.generation &&
+      generation === payload.generation;
+    return { customerId: valid ? payload.customerId : null };
   };
 
   return {
@@ -198,8 +213,8 @@ export function createSessionManager(options: SessionOptions): SessionManager {
       }
       return session;
     },
-    start(cookies, _request, customerId) {
-      cookies.set(SESSION_COOKIE, seal(customerId), {
+    async start(cookies, _request, customerId) {
+      cookies.set(SESSION_COOKIE, await seal(customerId), {
         ...cookieOptions(true),
         maxAge,
       });
@@ -215,12 +230,12 @@ export function createSessionManager(options: SessionOptions): SessionManager {
         ...cookieOptions(false),
         maxAge: SESSION_MAX_AGE,
       });
-      const payload = open(readCookie(request, SESSION_COOKIE));
-      if (payload === null) return;
-      await updateEnded(payload.customerId, (record) => ({
-        before: record.before,
-        ids: { ...record.ids, [payload.id]: payload.issuedAt },
-      }));
+      // The record of any cookie this key signed is deleted, expired or not.
+      const value = readCookie(request, SESSION_COOKIE);
+      if (value === undefined || value === '' || value.length > 1024) return;
+      const payload = verifyPayload(key, value);
+      if (!isPayload(payload)) return;
+      await store.delete(sessionRecordKey(payload.id));
     },
     mark(cookies, loggedIn) {
       cookies.set(AUTHENTICATED_COOKIE, loggedIn ? '1' : '0', {
@@ -230,33 +245,27 @@ export function createSessionManager(options: SessionOptions): SessionManager {
     },
     markMode,
     endAll(customerId) {
-      // Every id recorded so far was issued before now: the time alone ends them.
-      return updateEnded(customerId, () => ({ before: now(), ids: {} }));
+      // A new random value: no session issued before it carries it. No clock is compared.
+      return store.set(generationKey(customerId), newGeneration(), maxAgeMs + GENERATION_MARGIN_MS);
     },
   };
 }
 
 /**
- * A stored record, or nothing ended when absent. Only this module writes the key: an
- * unreadable value is logged and read as nothing ended (the next logout or reset rewrites it).
+ * A stored session record, or null when absent or unreadable (only this module writes the
+ * key: anything else is no session).
  */
-function parseEnded(value: string | null): EndedSessions {
-  const none: EndedSessions = { before: 0, ids: {} };
-  if (value === null) return none;
+function parseRecord(value: string | null): SessionRecord | null {
+  if (value === null) return null;
   try {
     const parsed = JSON.parse(value) as unknown;
-    if (typeof parsed !== 'object' || parsed === null) return none;
-    const { before, ids } = parsed as Record<string, unknown>;
-    const safeIds: Record<string, number> = {};
-    if (typeof ids === 'object' && ids !== null) {
-      for (const [id, issuedAt] of Object.entries(ids)) {
-        if (typeof issuedAt === 'number') safeIds[id] = issuedAt;
-      }
-    }
-    return { before: typeof before === 'number' ? before : 0, ids: safeIds };
+    if (typeof parsed !== 'object' || parsed === null) return null;
+    const { customerId, generation } = parsed as Record<string, unknown>;
+    if (typeof customerId !== 'number' || typeof generation !== 'string') return null;
+    return { customerId, generation };
   } catch {
-    log.error('[session] unreadable record of ended sessions in the store');
-    return none;
+    log.error('[session] unreadable session record in the store');
+    return null;
   }
 }
 
@@ -267,8 +276,13 @@ function isPayload(value: unknown): value is SessionPayload {
     typeof p.customerId === 'number' &&
     Number.isSafeInteger(p.customerId) &&
     p.customerId > 0 &&
+    typeof p.generation === 'string' &&
+    p.generation.length > 0 &&
+    p.generation.length <= 64 &&
     typeof p.issuedAt === 'number' &&
     typeof p.expiresAt === 'number' &&
-    typeof p.id === 'string'
+    typeof p.id === 'string' &&
+    p.id.length > 0 &&
+    p.id.length <= 64
   );
 }

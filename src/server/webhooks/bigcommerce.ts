@@ -11,9 +11,14 @@ import type { IncomingHttpHeaders } from 'node:http';
 import * as z from 'zod';
 
 export const SECRET_HEADER = 'x-webhook-secret';
-/** A notification created longer ago than this is refused (a captured request replayed late). */
+/**
+ * A notification created longer ago than this is refused (a captured request replayed late).
+ * BigCommerce documents no tolerance for `created_at`, signs nothing, and retries an
+ * unacknowledged callback with the same payload: five minutes takes its first retries and
+ * bounds a replay once the replay store has lost its records.
+ */
 export const BIGCOMMERCE_MAX_AGE_MS = 5 * 60_000;
-/** Nor one created this far ahead of our clock. */
+/** Nor one created more than this ahead of our clock (then our clock is behind). */
 export const BIGCOMMERCE_MAX_SKEW_MS = 60_000;
 
 const digest = (text: string): Buffer => createHash('sha256').update(text).digest();
@@ -69,7 +74,14 @@ export type BigCommerceRefusal = 'invalid-payload' | 'wrong-store' | 'stale' | '
 
 export type BigCommerceParse =
   | { ok: true; payload: BigCommercePayload; replayKey: string }
-  | { ok: false; reason: BigCommerceRefusal };
+  | {
+      ok: false;
+      reason: BigCommerceRefusal;
+      /** With `stale` and `future`: `created_at` minus `now`, in ms. */
+      offsetMs?: number;
+      /** With `stale` and `future`: the notification's replay key. */
+      replayKey?: string;
+    };
 
 /**
  * Parses an authenticated body (call only after `hasSharedSecret`): the payload's shape, the
@@ -93,13 +105,15 @@ export function parseBigCommerceNotification(
   if (options.storeHash !== undefined && payload.producer !== `stores/${options.storeHash}`) {
     return { ok: false, reason: 'wrong-store' };
   }
-  const createdMs = payload.created_at * 1000;
-  if (options.now - createdMs > BIGCOMMERCE_MAX_AGE_MS) return { ok: false, reason: 'stale' };
-  if (createdMs - options.now > BIGCOMMERCE_MAX_SKEW_MS) return { ok: false, reason: 'future' };
   const replayKey = createHash('sha256')
     .update(
       JSON.stringify([payload.scope, String(payload.data.id), payload.hash, payload.created_at]),
     )
     .digest('hex');
+  const offsetMs = payload.created_at * 1000 - options.now;
+  if (-offsetMs > BIGCOMMERCE_MAX_AGE_MS)
+    return { ok: false, reason: 'stale', offsetMs, replayKey };
+  if (offsetMs > BIGCOMMERCE_MAX_SKEW_MS)
+    return { ok: false, reason: 'future', offsetMs, replayKey };
   return { ok: true, payload, replayKey };
 }

@@ -2,7 +2,9 @@
  * Contentful webhook requests: the signature check (the upstream contract's "Webhook signing":
  * HMAC-SHA256 over `METHOD\npath\nname:value;...\nbody`, the signed headers lower-case and
  * sorted, hex in `x-contentful-signature`), the 30-second timestamp window, and the parse of a
- * verified body into a rebuild event. Nothing of the body is read before the signature holds;
+ * verified body into a rebuild event. The window is judged only once the signature holds: a
+ * signed timestamp out of the window says something about the clocks (`routes.ts` answers 503
+ * when it says this copy's clock is off), an unsigned one says nothing. Nothing of the body is read before the signature holds;
  * the signature is compared in constant time on equal-length buffers. `signContentfulRequest`
  * is Contentful's side of the same algorithm (tests, the bench, documentation).
  */
@@ -15,9 +17,16 @@ export const SIGNED_HEADERS_HEADER = 'x-contentful-signed-headers';
 export const TIMESTAMP_HEADER = 'x-contentful-timestamp';
 export const TOPIC_HEADER = 'x-contentful-topic';
 
-/** A request older than this is refused (the contract's 30 s). */
+/**
+ * A request this old or older is refused: Contentful's documented request TTL (`verifyRequest`
+ * of `@contentful/node-apps-toolkit`: 30 s by default, too old from 30 s on).
+ */
 export const CONTENTFUL_MAX_AGE_MS = 30_000;
-/** A timestamp this far ahead of our clock is refused too (a forged window into the future). */
+/**
+ * A timestamp more than this ahead of our clock is refused too. Contentful documents no bound
+ * ahead (its toolkit checks only the age); the same 30 s is the clock difference tolerated
+ * either way. A request Contentful signs ahead of our clock means our clock is behind.
+ */
 export const CONTENTFUL_MAX_SKEW_MS = 30_000;
 /** At most this many signed headers (Contentful signs a handful). */
 const MAX_SIGNED_HEADERS = 32;
@@ -52,7 +61,16 @@ export interface ContentfulRequest {
 }
 
 export type ContentfulVerification =
-  { ok: true; signature: string; timestamp: number } | { ok: false; reason: ContentfulRefusal };
+  | { ok: true; signature: string; timestamp: number }
+  | {
+      ok: false;
+      reason: ContentfulRefusal;
+      /**
+       * Set when the signature held but the timestamp is out of the window: timestamp minus
+       * `now`, in ms (negative: stale; positive: ahead of our clock).
+       */
+      offsetMs?: number;
+    };
 
 /** One header's value as a single string, or undefined when absent or repeated. */
 function single(headers: IncomingHttpHeaders, name: string): string | undefined {
@@ -91,9 +109,11 @@ function parseSignedHeaders(value: string): string[] | null {
 }
 
 /**
- * Checks a Contentful webhook request: signature present and well-formed, timestamp within
- * 30 s of `now` (either way), the signed-headers list naming itself and the timestamp, every
- * signed header present once, and the HMAC equal (constant time). Reads nothing else.
+ * Checks a Contentful webhook request: signature present and well-formed, a timestamp, the
+ * signed-headers list naming itself and the timestamp, every signed header present once, the
+ * HMAC equal (constant time), then the timestamp less than 30 s old and at most 30 s ahead of
+ * `now`. A bad signature is `bad-signature` whatever its timestamp; a genuine one out of the
+ * window is `stale-timestamp` or `future-timestamp` with its `offsetMs`. Reads nothing else.
  */
 export function verifyContentfulRequest(request: ContentfulRequest): ContentfulVerification {
   const { headers } = request;
@@ -105,12 +125,6 @@ export function verifyContentfulRequest(request: ContentfulRequest): ContentfulV
   if (timestampText === undefined) return { ok: false, reason: 'missing-timestamp' };
   if (!/^\d{1,15}$/.test(timestampText)) return { ok: false, reason: 'malformed-timestamp' };
   const timestamp = Number(timestampText);
-  if (request.now - timestamp > CONTENTFUL_MAX_AGE_MS) {
-    return { ok: false, reason: 'stale-timestamp' };
-  }
-  if (timestamp - request.now > CONTENTFUL_MAX_SKEW_MS) {
-    return { ok: false, reason: 'future-timestamp' };
-  }
 
   const signedText = single(headers, SIGNED_HEADERS_HEADER);
   if (signedText === undefined) return { ok: false, reason: 'missing-signed-headers' };
@@ -138,6 +152,9 @@ export function verifyContentfulRequest(request: ContentfulRequest): ContentfulV
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
     return { ok: false, reason: 'bad-signature' };
   }
+  const offsetMs = timestamp - request.now;
+  if (-offsetMs >= CONTENTFUL_MAX_AGE_MS) return { ok: false, reason: 'stale-timestamp', offsetMs };
+  if (offsetMs > CONTENTFUL_MAX_SKEW_MS) return { ok: false, reason: 'future-timestamp', offsetMs };
   return { ok: true, signature: signature.toLowerCase(), timestamp };
 }
 

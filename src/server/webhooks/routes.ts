@@ -8,6 +8,12 @@
  * 413...), never echoes the request, changes nothing and logs one line (at most a few a
  * minute: a flood of forgeries cannot fill the log). An endpoint whose secret is unset
  * answers 404, as if it did not exist.
+ *
+ * An authenticated request whose timestamp says this copy's clock is off answers 503 with
+ * `Retry-After` and a line naming the skew (`clock.ts`); an unreachable replay store answers
+ * 503 too. Neither accepts anything: only a request inside its window that the replay store
+ * has never seen is accepted. When the store has lost its records (a Redis restarted empty),
+ * the window alone bounds a replay: 30 s for Contentful, 5 minutes for BigCommerce.
  */
 import { readFile } from 'node:fs/promises';
 import { createHash, timingSafeEqual } from 'node:crypto';
@@ -16,15 +22,18 @@ import { oneLine } from '../../lib/server/failures.ts';
 import type { SharedStore } from '../../lib/server/store/types.ts';
 import { withSecurityHeaders } from '../headers.ts';
 import type { RebuildEvent } from '../rebuild/scheduler.ts';
+import { createClockWatch, type ClockVerdict } from './clock.ts';
 import {
   CONTENTFUL_MAX_AGE_MS,
   CONTENTFUL_MAX_SKEW_MS,
   parseContentfulNotification,
+  SIGNATURE_HEADER,
   TOPIC_HEADER,
   verifyContentfulRequest,
 } from './contentful.ts';
 import {
   BIGCOMMERCE_MAX_AGE_MS,
+  BIGCOMMERCE_MAX_SKEW_MS,
   hasSharedSecret,
   parseBigCommerceNotification,
   parseScope,
@@ -37,6 +46,10 @@ export const MAX_WEBHOOK_BODY_BYTES = 1024 * 1024;
 const BODY_TIMEOUT_MS = 10_000;
 /** Refusal lines logged per minute at most; the rest are counted in the next line. */
 const LOG_LINES_PER_MINUTE = 20;
+/** `Retry-After` when the replay store cannot be reached. */
+const STORE_RETRY_AFTER_SECONDS = 5;
+/** What Contentful's structure checks refuse before the body is read (the signature needs it). */
+const NEEDS_BODY = new Set(['bad-signature', 'stale-timestamp', 'future-timestamp']);
 
 export interface WebhookOptions {
   contentfulSecret?: string | undefined;
@@ -142,6 +155,22 @@ export function createWebhookRoutes(options: WebhookOptions): WebhookRoutes {
     store ??= (options.store as () => SharedStore)();
     return store;
   };
+  const clocks = {
+    contentful: createClockWatch({
+      source: 'contentful',
+      aheadMs: CONTENTFUL_MAX_SKEW_MS,
+      maxAgeMs: CONTENTFUL_MAX_AGE_MS,
+      now,
+      log,
+    }),
+    bigcommerce: createClockWatch({
+      source: 'bigcommerce',
+      aheadMs: BIGCOMMERCE_MAX_SKEW_MS,
+      maxAgeMs: BIGCOMMERCE_MAX_AGE_MS,
+      now,
+      log,
+    }),
+  };
 
   // Refusal lines: a budget per minute, the overflow counted.
   let windowStart = 0;
@@ -202,6 +231,46 @@ export function createWebhookRoutes(options: WebhookOptions): WebhookRoutes {
     reply(req, res, https, status, http.STATUS_CODES[status] ?? 'Refused');
   };
 
+  /** This copy's clock is off: 503, retryable (the skew line is the clock watch's). */
+  const clockOff = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    https: boolean,
+    verdict: Extract<ClockVerdict, { clockOff: true }>,
+  ) => {
+    if (!req.complete) res.setHeader('connection', 'close');
+    reply(req, res, https, 503, 'Service Unavailable', {
+      'retry-after': String(verdict.retryAfterSeconds),
+    });
+  };
+
+  /**
+   * Remembers an accepted notification in the replay store: true when it is new. An
+   * unreachable store is a 503 (retryable): never an acceptance without the record.
+   */
+  const firstTime = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    https: boolean,
+    source: string,
+    key: string,
+    value: string,
+    ttlMs: number,
+  ): Promise<boolean> => {
+    let fresh: boolean;
+    try {
+      fresh = await replayStore().setIfAbsent(key, value, ttlMs);
+    } catch (error) {
+      refusalLog(`[webhooks] ${source} not taken (503): replay store: ${oneLine(String(error))}`);
+      reply(req, res, https, 503, 'Service Unavailable', {
+        'retry-after': String(STORE_RETRY_AFTER_SECONDS),
+      });
+      return false;
+    }
+    if (!fresh) refuse(req, res, https, source, 409, 'replayed');
+    return fresh;
+  };
+
   const disabled = (
     req: IncomingMessage,
     res: ServerResponse,
@@ -246,8 +315,9 @@ export function createWebhookRoutes(options: WebhookOptions): WebhookRoutes {
       secret,
       now: now(),
     });
-    // Everything but the signature itself can be refused before reading the body.
-    if (!headerCheck.ok && headerCheck.reason !== 'bad-signature') {
+    // Everything but the signature (and so the timestamp's window, judged once the signature
+    // holds) can be refused before reading the body.
+    if (!headerCheck.ok && !NEEDS_BODY.has(headerCheck.reason)) {
       refuse(req, res, https, 'contentful', 401, headerCheck.reason);
       return;
     }
@@ -262,9 +332,18 @@ export function createWebhookRoutes(options: WebhookOptions): WebhookRoutes {
       now: now(),
     });
     if (!verified.ok) {
+      const signature = req.headers[SIGNATURE_HEADER];
+      if (verified.offsetMs !== undefined && typeof signature === 'string') {
+        const verdict = clocks.contentful.judge(verified.offsetMs, signature.toLowerCase());
+        if (verdict.clockOff) {
+          clockOff(req, res, https, verdict);
+          return;
+        }
+      }
       refuse(req, res, https, 'contentful', 401, verified.reason);
       return;
     }
+    clocks.contentful.agreed();
     // Parsed only now that it is Contentful's.
     const topicHeader = req.headers[TOPIC_HEADER];
     const notification = parseContentfulNotification(
@@ -275,16 +354,18 @@ export function createWebhookRoutes(options: WebhookOptions): WebhookRoutes {
       refuse(req, res, https, 'contentful', 400, 'unreadable body');
       return;
     }
-    // The signature stays valid while its timestamp is in the window: remember it that long.
-    const fresh = await replayStore().setIfAbsent(
+    // The signature stays valid while its timestamp is in the window: remember it that long
+    // (and a minute more, for copies whose clocks differ within the tolerance).
+    const fresh = await firstTime(
+      req,
+      res,
+      https,
+      'contentful',
       `webhook:contentful:${verified.signature}`,
       String(verified.timestamp),
       CONTENTFUL_MAX_AGE_MS + CONTENTFUL_MAX_SKEW_MS + 60_000,
     );
-    if (!fresh) {
-      refuse(req, res, https, 'contentful', 409, 'replayed');
-      return;
-    }
+    if (!fresh) return;
     if (!notification.relevant) {
       reply(req, res, https, 202, { status: 'ignored', topic: notification.topic });
       return;
@@ -315,19 +396,29 @@ export function createWebhookRoutes(options: WebhookOptions): WebhookRoutes {
       storeHash: options.bigcommerceStoreHash,
     });
     if (!parsed.ok) {
+      if (parsed.offsetMs !== undefined && parsed.replayKey !== undefined) {
+        const verdict = clocks.bigcommerce.judge(parsed.offsetMs, parsed.replayKey);
+        if (verdict.clockOff) {
+          clockOff(req, res, https, verdict);
+          return;
+        }
+      }
       const status = parsed.reason === 'invalid-payload' ? 400 : 401;
       refuse(req, res, https, 'bigcommerce', status, parsed.reason);
       return;
     }
-    const fresh = await replayStore().setIfAbsent(
+    clocks.bigcommerce.agreed();
+    // Accepted while created_at is in the window: remembered well past it.
+    const fresh = await firstTime(
+      req,
+      res,
+      https,
+      'bigcommerce',
       `webhook:bigcommerce:${parsed.replayKey}`,
       '1',
       BIGCOMMERCE_MAX_AGE_MS * 2 + 60_000,
     );
-    if (!fresh) {
-      refuse(req, res, https, 'bigcommerce', 409, 'replayed');
-      return;
-    }
+    if (!fresh) return;
     const { scope, data } = parsed.payload;
     if (parseScope(scope) === null) {
       reply(req, res, https, 202, { status: 'ignored', scope });

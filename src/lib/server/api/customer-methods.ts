@@ -106,7 +106,7 @@ export const customerMethods = {
         await sessions.end(context.cookies, context.request);
         throw userDataFailed();
       }
-      sessions.start(context.cookies, context.request, customerId);
+      await sessions.start(context.cookies, context.request, customerId);
       const current = toCurrentCustomer(customer);
       sessions.markMode(context.cookies, context.request, current.isReseller);
       return { isValid: true, customer: current };
@@ -165,7 +165,7 @@ export const customerMethods = {
         throw asEmailConflict(error);
       });
       if (created === null) throw updateClientFailed();
-      sessions.start(context.cookies, context.request, created.id);
+      await sessions.start(context.cookies, context.request, created.id);
       return currentCustomer(context.client, created.id);
     },
     { mutates: true },

@@ -1,10 +1,11 @@
 /**
  * The single-server `SharedStore` that survives restarts: one SQLite file (`node:sqlite`) in
  * the state directory (`STATE_DIR`, default `.data/`). Every operation is one SQL statement,
- * so `setIfAbsent`, `increment` and `deleteIfEquals` are atomic, also between processes that
+ * so `setIfAbsent`, `increment`, `deleteIfEquals` and `extendIfEquals` are atomic, also between processes that
  * share the file (WAL journal, busy timeout). Expired rows are deleted every minute (and every
  * few thousand writes); past the size bounds, the rows closest to expiry go first, so the
- * week-long session revocations outlive a flood of short-lived counters.
+ * week-long session records outlive a flood of short-lived counters (a record lost anyway logs
+ * its shopper out, never in).
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -84,6 +85,10 @@ export function createFileStore(options: FileStoreOptions): SharedStore {
   const deleteRow = db.prepare('DELETE FROM entries WHERE key = ?');
   const deleteEqual = db.prepare(
     'DELETE FROM entries WHERE key = ? AND value = ? AND expires_at > ?',
+  );
+  const extendEqual = db.prepare(
+    `UPDATE entries SET expires_at = max(expires_at, $expiresAt)
+     WHERE key = $key AND value = $value AND expires_at > $now`,
   );
   const deleteExpired = db.prepare('DELETE FROM entries WHERE expires_at <= ?');
   const countRows = db.prepare('SELECT count(*) AS n FROM entries');
@@ -175,6 +180,12 @@ export function createFileStore(options: FileStoreOptions): SharedStore {
         deleteRow.run(key);
       }),
     deleteIfEquals: (key, value) => attempt(() => deleteEqual.run(key, value, now()).changes === 1),
+    extendIfEquals: (key, value, ttlMs) =>
+      attempt(() => {
+        const at = now();
+        const expiresAt = at + lifetime(ttlMs);
+        return extendEqual.run({ key, value, expiresAt, now: at }).changes === 1;
+      }),
     close: () =>
       attempt(() => {
         clearInterval(timer);

@@ -102,6 +102,12 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): SharedStore
       remove(key);
       return Promise.resolve(true);
     },
+    extendIfEquals(key, value, ttlMs) {
+      const entry = live(key);
+      if (entry?.value.toString() !== value) return Promise.resolve(false);
+      entry.expiresAt = Math.max(entry.expiresAt, now() + Math.max(1, ttlMs));
+      return Promise.resolve(true);
+    },
     close() {
       entries.clear();
       bytes = 0;

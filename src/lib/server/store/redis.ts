@@ -1,7 +1,7 @@
 /**
  * The `SharedStore` of several server copies: Redis at `REDIS_URL` through node-redis.
  * `setIfAbsent` is `SET NX PX`, `increment` one Lua script (`INCR`, then `PEXPIRE` when the
- * key has no lifetime yet: a fixed window), `deleteIfEquals` a compare-and-delete script.
+ * key has no lifetime yet: a fixed window), `deleteIfEquals` a compare-and-delete script, `extendIfEquals` a compare-and-extend one.
  * Values are strings or Buffers (binary safe). The connection is made at creation: when Redis
  * cannot be reached within `connectTimeoutMs`, every call fails with a `StoreUnavailableError`
  * naming the address (never its password), and the next call tries again. Once connected, a
@@ -36,6 +36,15 @@ return count`;
 export const DELETE_IF_EQUALS = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0`;
+
+/**
+ * Compare-and-extend: while `KEYS[1]` holds `ARGV[1]`, its lifetime becomes at least `ARGV[2]`
+ * ms (1 when it held the value). The value itself is never written.
+ */
+const EXTEND_IF_EQUALS = `
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[2]) then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return 1`;
 
 const lifetime = (ttlMs: number) => Math.max(1, Math.ceil(ttlMs));
 
@@ -210,6 +219,16 @@ export function createRedisStore(options: RedisStoreOptions): SharedStore {
       run(
         async () =>
           Number(await client.eval(DELETE_IF_EQUALS, { keys: [key], arguments: [value] })) === 1,
+      ),
+    extendIfEquals: (key, value, ttlMs) =>
+      run(
+        async () =>
+          Number(
+            await client.eval(EXTEND_IF_EQUALS, {
+              keys: [key],
+              arguments: [value, String(lifetime(ttlMs))],
+            }),
+          ) === 1,
       ),
     close: () => connection.close(),
   };

@@ -1,7 +1,7 @@
 /**
- * The shared state of the storefront servers (README.md here): session
- * revocation, login limits and device cookies, used reset tokens, the per-cart write lock and
- * the render cache all go through this one small interface. One server keeps it in process or
+ * The shared state of the storefront servers (README.md here): session records and
+ * generations, login limits and device cookies, used reset tokens, webhook replays, the
+ * per-cart write lock and the render cache all go through this one small interface. One server keeps it in process or
  * in a local file; several copies share Redis (`REDIS_URL`). Keys are namespaced by the caller
  * (`session:`, `limit:`, `lock:`, `page:`...); every entry has a lifetime, so nothing grows
  * without bound.
@@ -34,6 +34,12 @@ export interface SharedStore {
    * another holder's): true when deleted.
    */
   deleteIfEquals(key: string, value: string): Promise<boolean>;
+  /**
+   * While `key` still holds `value`, makes it live at least `ttlMs` more milliseconds (never
+   * shortens it): true when it held `value`. Keeps a value alive without ever writing it back,
+   * so a value another caller replaced meanwhile stays replaced (a session generation).
+   */
+  extendIfEquals(key: string, value: string, ttlMs: number): Promise<boolean>;
   /** Releases connections and timers. */
   close(): Promise<void>;
 }
