@@ -90,7 +90,10 @@ describe('the catalogue a build and a publish read', () => {
     const leaves = categories.filter(
       (c) => c.parent_id !== 0 && !categories.some((d) => d.parent_id === c.id),
     );
-    const [dots, upper, plain] = leaves as [{ id: number }, { id: number }, { id: number }];
+    const [dots, upper, plain] = leaves;
+    if (dots === undefined || upper === undefined || plain === undefined) {
+      throw new Error('the seed has three leaf categories');
+    }
     await call('PUT', v3(`/catalog/categories/${String(dots.id)}`), {
       custom_url: { url: '/matelas/../../panier/' },
     });
