@@ -37,12 +37,12 @@ import { astroAsset, currentAddStaticImage } from '../lib/server/astro-asset.ts'
 import { settledCatalogueRead } from '../lib/server/loaders/catalogue-prefetch.ts';
 import { buildSnapshot, handedOver } from '../lib/server/loaders/handoff.ts';
 import {
+  astroWillFetch,
   PLACEHOLDER_PICTURE,
   probeRemotePicture,
   productsShowing,
   replaceUnreachablePictures,
 } from '../lib/server/picture-fallback.ts';
-import { isRemotePicture } from '../lib/server/picture-key.ts';
 import { prerenderDir, prerenderEntry } from './prerender-entry.ts';
 import type {
   ImageCall,
@@ -118,6 +118,8 @@ interface Dirs {
   public: string;
   /** `config.image`: the picture hosts Astro's image step fetches from. */
   image: AstroConfig['image'] | null;
+  /** Astro's cache of encoded pictures (`{config.cacheDir}/assets`). */
+  assetsCache: string;
 }
 
 /**
@@ -136,16 +138,20 @@ async function pictureFallback(dirs: Dirs): Promise<void> {
     .split(path.sep)
     .join('/');
   const products = handedOver('catalogue')?.products ?? [];
-  const checked = [...images.keys()].filter(isRemotePicture).length;
+  let checked = 0;
   const started = performance.now();
   const failed = await replaceUnreachablePictures(
     images,
     placeholder,
-    (src) => probeRemotePicture(src, imageConfig),
+    (src) => {
+      checked++;
+      return probeRemotePicture(src, imageConfig);
+    },
     productsShowing(products),
+    (entry) => astroWillFetch(entry, dirs.assetsCache),
   );
   console.info(
-    `[pictures] ${String(checked)} sources checked in ${String(Math.round(performance.now() - started))} ms, ${String(failed.length)} unreachable (the placeholder shown instead)`,
+    `[pictures] ${String(checked)} sources checked (the others are in Astro's cache) in ${String(Math.round(performance.now() - started))} ms, ${String(failed.length)} unreachable (the placeholder shown instead)`,
   );
 }
 
@@ -361,7 +367,7 @@ function parallel(inner: Prerenderer, dirs: Dirs, count: number): Prerenderer {
 export function parallelPrerender(
   threads = renderThreads(process.env.BUILD_RENDER_THREADS),
 ): AstroIntegration {
-  const dirs: Dirs = { prerender: '', client: '', public: '', image: null };
+  const dirs: Dirs = { prerender: '', client: '', public: '', image: null, assetsCache: '' };
   let setLater: ((prerenderer: (inner: Prerenderer) => Prerenderer) => void) | null = null;
   return {
     name: 'parallel-prerender',
@@ -375,6 +381,7 @@ export function parallelPrerender(
         dirs.client = fileURLToPath(config.build.client);
         dirs.public = fileURLToPath(config.publicDir);
         dirs.image = config.image;
+        dirs.assetsCache = fileURLToPath(new URL('assets/', config.cacheDir));
       },
       // Set with no render thread too: its teardown puts the placeholder in for the pictures
       // that cannot be fetched (pictureFallback), before Astro's image step.

@@ -5,10 +5,14 @@
  * its products and the reason. The probe itself is checked over HTTP in
  * tests/integration/picture-fallback.test.ts.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, test, vi } from 'vitest';
 import type { AstroAsset } from '../../src/lib/server/astro-asset.ts';
 import {
+  astroWillFetch,
   productsShowing,
   replaceUnreachablePictures,
 } from '../../src/lib/server/picture-fallback.ts';
@@ -126,5 +130,32 @@ describe('replaceUnreachablePictures', () => {
       ),
       { numRuns: 200 },
     );
+  });
+});
+
+describe('astroWillFetch', () => {
+  test('a source is fetched unless every variant is in Astro’s cache, fresh or revalidatable', () => {
+    const cache = mkdtempSync(path.join(tmpdir(), 'astro-assets-'));
+    try {
+      const now = 1_000_000;
+      const meta = (file: string, value: unknown) => {
+        writeFileSync(path.join(cache, `${file}.json`), JSON.stringify(value));
+      };
+      meta('fresh.webp', { expires: now + 1 });
+      meta('stale.webp', { expires: now - 1 });
+      meta('tagged.webp', { expires: now - 1, etag: '"x"' });
+      meta('broken.webp', { etag: '"x"' });
+      const entry = (...files: string[]) =>
+        images({ 'https://cdn.test/a.jpg': files.map((f) => `/_astro/${f}`) }).get(
+          'https://cdn.test/a.jpg',
+        ) ?? { transforms: new Map() };
+      expect(astroWillFetch(entry('fresh.webp'), cache, now)).toBe(false);
+      expect(astroWillFetch(entry('fresh.webp', 'tagged.webp'), cache, now)).toBe(false);
+      expect(astroWillFetch(entry('fresh.webp', 'stale.webp'), cache, now)).toBe(true);
+      expect(astroWillFetch(entry('missing.webp'), cache, now)).toBe(true);
+      expect(astroWillFetch(entry('broken.webp'), cache, now)).toBe(true);
+    } finally {
+      rmSync(cache, { recursive: true, force: true });
+    }
   });
 });

@@ -16,8 +16,12 @@
  *   way Astro fetches it (`probeRemotePicture`: allowed hosts, redirects checked), with a
  *   deadline; an unreachable one is moved under the placeholder's file, which Astro's step
  *   then reads instead of fetching (`loadImage` reads a path that is not remote as a file).
+ *   A source Astro's step will not fetch (its variants in Astro's cache, `astroWillFetch`) is
+ *   not probed.
  * - At publish, `publish-pictures.ts` encodes the placeholder the same way when a fetch fails.
  */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { fetchWithRedirects, isRemoteAllowed } from 'astro/assets/utils';
 import type { AstroAsset } from './astro-asset.ts';
 import { isRemotePicture } from './picture-key.ts';
@@ -64,6 +68,35 @@ export async function probeRemotePicture(
   }
 }
 
+type StaticImage = NonNullable<AstroAsset['staticImages']> extends Map<string, infer V> ? V : never;
+
+/**
+ * Whether Astro's image step will fetch the source of `entry` (`astro/dist/assets/build/
+ * generate.js`): unless every variant has an entry in its cache (`{cacheDir}/assets/{file}.json`)
+ * that is fresh, or that it can revalidate (an ETag or a Last-Modified: a failed revalidation
+ * keeps the cached file). A source it will not fetch cannot fail the build: it is not probed,
+ * and a rebuild with a warm cache fetches nothing more than before.
+ */
+export function astroWillFetch(
+  entry: StaticImage,
+  assetsCacheDir: string,
+  now: number = Date.now(),
+): boolean {
+  for (const { finalPath } of entry.transforms.values()) {
+    const meta = path.join(assetsCacheDir, `${path.posix.basename(finalPath)}.json`);
+    let cached: { expires?: unknown; etag?: unknown; lastModified?: unknown };
+    try {
+      cached = JSON.parse(readFileSync(meta, 'utf8')) as typeof cached;
+    } catch {
+      return true;
+    }
+    const fresh = typeof cached.expires === 'number' && cached.expires > now;
+    if (typeof cached.expires !== 'number') return true;
+    if (!fresh && !cached.etag && !cached.lastModified) return true;
+  }
+  return false;
+}
+
 /** The products (ids) whose pictures include `src`, for the log line. */
 export type PictureOwners = (src: string) => readonly (number | string)[];
 
@@ -90,8 +123,11 @@ export async function replaceUnreachablePictures(
   placeholder: string,
   probe: ProbePicture,
   owners: PictureOwners = () => [],
+  willFetch: (entry: StaticImage) => boolean = () => true,
 ): Promise<{ src: string; reason: string }[]> {
-  const sources = [...images.keys()].filter((src) => isRemotePicture(src));
+  const sources = [...images].flatMap(([src, entry]) =>
+    isRemotePicture(src) && willFetch(entry) ? [src] : [],
+  );
   const failed: { src: string; reason: string }[] = [];
   let next = 0;
   const worker = async (): Promise<void> => {
