@@ -22,6 +22,7 @@ import {
 import { screenContent } from '../../src/lib/content/content-routes.ts';
 import type { ContentPage, SleepContent } from '../../src/lib/content/types.ts';
 import type { CategoryNode } from '../../src/lib/commerce/types.ts';
+import { logRefused } from '../../src/lib/server/refused.ts';
 import {
   brandSlugRefusal,
   categoryUrlRefusal,
@@ -337,5 +338,19 @@ describe('slugs of names', () => {
         },
       ),
     );
+  });
+});
+
+describe('the refused log line', () => {
+  test('names the kind, id and reason, once per process', () => {
+    const lines: string[] = [];
+    const sink = (line: string) => lines.push(line);
+    logRefused('content page', 'x-unique-1', 'slug "index": names index', sink);
+    logRefused('content page', 'x-unique-1', 'slug "index": names index', sink);
+    logRefused('content page', 'x-unique-1', 'another reason', sink);
+    expect(lines).toEqual([
+      '[refused] content page x-unique-1 left out: slug "index": names index',
+      '[refused] content page x-unique-1 left out: another reason',
+    ]);
   });
 });

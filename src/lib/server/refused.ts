@@ -9,7 +9,11 @@
 
 /** Lines remembered (then forgotten all at once): enough for a catalogue's worth of refusals. */
 const MAX_REMEMBERED = 10_000;
-const told = new Set<string>();
+// One set per process: a build loads this module twice (Node's copy reads the catalogue,
+// Vite's bundle the layout), and each would log the same category.
+const SLOT = Symbol.for('literie.refused-lines');
+const holder = globalThis as typeof globalThis & { [SLOT]?: Set<string> };
+const told = (holder[SLOT] ??= new Set<string>());
 
 export type RefusedSink = (line: string) => void;
 
