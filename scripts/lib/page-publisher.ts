@@ -22,6 +22,10 @@ import writeFileAtomic from 'write-file-atomic';
 import { prerenderDir, prerenderEntry } from '../../src/integrations/prerender-entry.ts';
 import type { PictureEntry } from '../../src/lib/server/loaders/listing-store.ts';
 import { currentAddStaticImage, type AddStaticImage } from '../../src/lib/server/astro-asset.ts';
+import { canonicalPath } from '../../src/lib/commerce/page-path.ts';
+import { handedOver } from '../../src/lib/server/loaders/handoff.ts';
+import { productsShowing } from '../../src/lib/server/picture-fallback.ts';
+import { isShopRoute } from '../../src/lib/shop-routes.ts';
 import {
   installPicturePublisher,
   type CapturedPictures,
@@ -151,6 +155,30 @@ export function prerenderAppCapture(): PrerenderCapture {
   };
 }
 
+/**
+ * Why the publisher must not write or remove the file of `pathname` through `route`, or null.
+ * A page's file belongs to one canonical path, which belongs to one route: a path that is not
+ * canonical (`/c/../panier`, `/Cgv`, `/a//b`), that names `index` (`/index` is the file of `/`)
+ * or whose first segment is a route of the shop that `route` is not (a content page `/panier`
+ * through `/[slug]`) is another page's. Data is screened before (`src/lib/shop-routes.ts`);
+ * this is the publisher's own last check.
+ */
+export function publishRefusal(
+  pathname: string,
+  route: Pick<PublishedRoute, 'route'>,
+): string | null {
+  if (canonicalPath(pathname) !== pathname) return 'not a canonical path';
+  if (pathname === '/') return route.route === '/' ? null : `/ is not a page of ${route.route}`;
+  const segments = pathname.slice(1).split('/');
+  if (segments.includes('index')) return 'names index (the file of another page)';
+  const first = segments[0] ?? '';
+  const own = route.route.split('/')[1] ?? '';
+  if (isShopRoute(first) && own.toLowerCase() !== first.toLowerCase()) {
+    return `/${first} is a route of the shop, not a page of ${route.route}`;
+  }
+  return null;
+}
+
 /** What one publish did. */
 export interface PublishResult {
   /** Paths rendered and written. */
@@ -159,6 +187,8 @@ export interface PublishResult {
   removed: string[];
   /** Picture files encoded for these pages, relative to the client folder (`_astro/...`). */
   pictures: string[];
+  /** Paths neither written nor removed: another page's file (`publishRefusal`), logged. */
+  refused: string[];
   ms: number;
 }
 
@@ -222,6 +252,8 @@ export function createPagePublisher(options: PagePublisherOptions): PagePublishe
     captured: options.pictures,
     clientDir,
     ...(options.recordPictures ? { record: options.recordPictures } : {}),
+    // The products showing a picture that cannot be fetched, for its log line.
+    owners: (src) => productsShowing(handedOver('catalogue')?.products ?? [])(src),
   });
   const routes = app.manifest.routes.map((info) => info.routeData).filter((r) => r.prerender);
 
@@ -256,9 +288,19 @@ export function createPagePublisher(options: PagePublisherOptions): PagePublishe
       const written: string[] = [];
       const removed: string[] = [];
       const encoded: string[] = [];
+      const refused: string[] = [];
+      /** Whether the file of `pathname` may be touched through `route`; logged when not. */
+      const owned = (pathname: string, route: PublishedRoute): boolean => {
+        const reason = publishRefusal(pathname, route);
+        if (reason === null) return true;
+        refused.push(pathname);
+        console.warn(`[publish] ${JSON.stringify(pathname.slice(0, 200))} left alone: ${reason}`);
+        return false;
+      };
       for (const pathname of new Set(change.render)) {
         const route = routeFor(pathname);
         if (route === null) throw new Error(`${pathname} is not a pre-rendered page`);
+        if (!owned(pathname, route)) continue;
         const file = inside(fileOf(pathname, route));
         let response: Response;
         try {
@@ -280,7 +322,7 @@ export function createPagePublisher(options: PagePublisherOptions): PagePublishe
         }
         const body = Buffer.from(await response.arrayBuffer());
         // Its new pictures first: a page is never served before the files it shows.
-        for (const picture of await pictures.flush()) {
+        for (const picture of await pictures.flush(pathname)) {
           encoded.push(path.relative(clientDir, picture));
         }
         await writeAtomic(file, body);
@@ -289,14 +331,14 @@ export function createPagePublisher(options: PagePublisherOptions): PagePublishe
       for (const pathname of new Set(change.remove)) {
         if (written.includes(pathname)) continue;
         const route = routeFor(pathname);
-        if (route !== null && (await removeFile(inside(fileOf(pathname, route))))) {
-          removed.push(pathname);
-        }
+        if (route === null || !owned(pathname, route)) continue;
+        if (await removeFile(inside(fileOf(pathname, route)))) removed.push(pathname);
       }
       return {
         written,
         removed,
         pictures: encoded,
+        refused,
         ms: Math.round(performance.now() - started),
       };
     },

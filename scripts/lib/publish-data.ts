@@ -21,6 +21,7 @@ import {
 import {
   readBrands,
   readCategories,
+  screenProducts,
   type CatalogueRead,
 } from '../../src/lib/server/loaders/catalogue-source.ts';
 import { categoryPaths } from '../../src/lib/commerce/category.ts';
@@ -124,7 +125,10 @@ export function createPublishData(env: Readonly<Record<string, string | undefine
         const fresh = [];
         for (let start = 0; start < ids.length; start += IDS_PER_READ) {
           const chunk = ids.slice(start, start + IDS_PER_READ);
-          fresh.push(...(await getAllProducts(client, { ids: chunk, isVisible: true })));
+          // A product the route table refuses is gone from the site, as a hidden one.
+          fresh.push(
+            ...screenProducts(await getAllProducts(client, { ids: chunk, isVisible: true })),
+          );
         }
         after = withProducts(after, productIds, fresh);
       }

@@ -16,8 +16,13 @@
  * Astro's image step does: the source fetched through Astro's redirect-checking fetch (only
  * hosts of `image.remotePatterns`), the same sharp service, the same transform and image config,
  * written whole under its final name. A page is never written before its pictures.
+ *
+ * A picture that cannot be fetched (404, no answer within the deadline, a host not allowed) or
+ * encoded stops nothing: the shop's placeholder picture is encoded into its file instead, and
+ * one line names the picture, its products and the page (`picture-fallback.ts`). The file then
+ * exists: the picture is fetched again by the next full build.
  */
-import { access, mkdir } from 'node:fs/promises';
+import { access, mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { AstroConfig } from 'astro';
 import sharpService from 'astro/assets/services/sharp';
@@ -30,6 +35,12 @@ import {
 } from '../../src/lib/server/astro-asset.ts';
 import type { PictureEntry } from '../../src/lib/server/loaders/listing-store.ts';
 import { isRemotePicture, pictureFile, transformKey } from '../../src/lib/server/picture-key.ts';
+import {
+  logUnreachablePicture,
+  PICTURE_PROBE_TIMEOUT_MS,
+  PLACEHOLDER_PICTURE,
+  type PictureOwners,
+} from '../../src/lib/server/picture-fallback.ts';
 
 /** What the capture keeps from the build for its pictures. */
 export interface CapturedPictures {
@@ -49,35 +60,66 @@ export type EncodePicture = (
   imageConfig: AstroConfig['image'],
 ) => Promise<Uint8Array>;
 
-/** What Astro's image step does for a remote picture: fetch, then the sharp service. */
+const publishLogger = {
+  info: (message: string) => {
+    console.log(`[publish] ${message}`);
+  },
+  warn: (message: string) => {
+    console.warn(`[publish] ${message}`);
+  },
+  error: (message: string) => {
+    console.error(`[publish] ${message}`);
+  },
+};
+
+/**
+ * What Astro's image step does for a remote picture: fetch (with a deadline), then the sharp
+ * service. Throws when it cannot (the caller encodes the placeholder instead).
+ */
 export const encodeRemotePicture: EncodePicture = async (src, transform, imageConfig) => {
   if (!isRemoteAllowed(src, imageConfig)) {
     throw new Error(`${src} is not an allowed picture host (image.remotePatterns)`);
   }
-  const response = await fetchWithRedirects({ url: src, fetchFn: fetch, imageConfig });
+  const signal = AbortSignal.timeout(PICTURE_PROBE_TIMEOUT_MS);
+  const response = await fetchWithRedirects({
+    url: src,
+    fetchFn: (input: RequestInfo | URL, init?: RequestInit) => fetch(input, { ...init, signal }),
+    imageConfig,
+  });
   if (!response.ok) {
     await response.body?.cancel();
     throw new Error(`the picture ${src} answered ${String(response.status)}`);
   }
   const bytes = Buffer.from(await response.arrayBuffer());
-  const logger = {
-    info: (message: string) => {
-      console.log(`[publish] ${message}`);
-    },
-    warn: (message: string) => {
-      console.warn(`[publish] ${message}`);
-    },
-    error: (message: string) => {
-      console.error(`[publish] ${message}`);
-    },
-  };
-  const output = await sharpService.transform(bytes, { ...transform, src }, imageConfig, logger);
+  const output = await sharpService.transform(
+    bytes,
+    { ...transform, src },
+    imageConfig,
+    publishLogger,
+  );
+  return output.data;
+};
+
+/** Encodes one transform of a local picture file: the encoded bytes. */
+export type EncodeFile = (
+  file: string,
+  transform: Transform,
+  imageConfig: AstroConfig['image'],
+) => Promise<Uint8Array>;
+
+/** The sharp service's encode of a file of the release (the placeholder picture). */
+export const encodePictureFile: EncodeFile = async (file, transform, imageConfig) => {
+  const bytes = await readFile(file);
+  const output = await sharpService.transform(bytes, transform, imageConfig, publishLogger);
   return output.data;
 };
 
 export interface PicturePublisher {
-  /** Encodes the pictures asked for since the last flush that have no file yet: their files. */
-  flush(): Promise<string[]>;
+  /**
+   * Encodes the pictures asked for since the last flush that have no file yet (for `page`,
+   * named in the log line of a picture that cannot be fetched): their files.
+   */
+  flush(page?: string): Promise<string[]>;
 }
 
 export interface PicturePublisherOptions {
@@ -92,6 +134,15 @@ export interface PicturePublisherOptions {
   record?: (pictures: readonly PictureEntry[]) => void;
   /** Where the wrapped function is installed (tests); default `globalThis`. */
   scope?: AstroAssetScope;
+  /**
+   * The picture encoded instead of one that cannot be fetched: default the shop's placeholder
+   * in the client folder (`PLACEHOLDER_PICTURE`, copied there from `public/`).
+   */
+  placeholder?: string;
+  /** Encodes the placeholder file for a transform; default the sharp service. */
+  encodePlaceholder?: EncodeFile;
+  /** The products showing a picture, for the log line (`productsShowing`). */
+  owners?: PictureOwners;
 }
 
 const exists = (file: string): Promise<boolean> =>
@@ -107,6 +158,9 @@ const exists = (file: string): Promise<boolean> =>
 export function installPicturePublisher(options: PicturePublisherOptions): PicturePublisher {
   const { captured, clientDir } = options;
   const encode = options.encode ?? encodeRemotePicture;
+  const encodePlaceholder = options.encodePlaceholder ?? encodePictureFile;
+  const placeholder = options.placeholder ?? path.join(clientDir, PLACEHOLDER_PICTURE);
+  const owners = options.owners ?? (() => []);
   /** Files known to be on disk: the build's, then those written here. */
   const present = new Set<string>();
   const asked = new Map<string, { src: string; transform: Transform; url: string }>();
@@ -123,7 +177,7 @@ export function installPicturePublisher(options: PicturePublisherOptions): Pictu
   astroAsset(options.scope).addStaticImage = addStaticImage;
 
   return {
-    async flush() {
+    async flush(page) {
       const written: string[] = [];
       const recorded: PictureEntry[] = [];
       const pending = [...asked];
@@ -131,7 +185,20 @@ export function installPicturePublisher(options: PicturePublisherOptions): Pictu
       for (const [file, { src, transform, url }] of pending) {
         if (present.has(file)) continue;
         if (!(await exists(file))) {
-          const data = await encode(src, transform, captured.imageConfig);
+          const data = await encode(src, transform, captured.imageConfig).catch(
+            async (error: unknown) => {
+              // A picture that cannot be fetched or encoded stops nothing: its page shows the
+              // placeholder in its place, as a full build does (picture-fallback.ts).
+              const reason = error instanceof Error ? error.message : String(error);
+              logUnreachablePicture(
+                src,
+                reason.slice(0, 300),
+                owners(src),
+                `${page ?? 'its page'} shows the placeholder picture`,
+              );
+              return encodePlaceholder(placeholder, transform, captured.imageConfig);
+            },
+          );
           await mkdir(path.dirname(file), { recursive: true });
           // No fsync: a picture lost to a crash is encoded again by the next build.
           await writeFileAtomic(file, Buffer.from(data), { fsync: false });

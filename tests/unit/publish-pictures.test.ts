@@ -1,12 +1,22 @@
 /**
  * The kept build's pictures (scripts/lib/publish-pictures.ts): Astro's registration put back,
  * each remote picture a page asks for encoded once, before its page, only when its file is
- * missing; no URL names a file outside the assets folder.
+ * missing; no URL names a file outside the assets folder; a picture that cannot be fetched
+ * gets the placeholder and a log line, and the flush goes on.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync, readdirSync } from 'node:fs';
+import {
+  copyFileSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+  mkdirSync,
+  readdirSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import sharp from 'sharp';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import {
   installPicturePublisher,
   type CapturedPictures,
@@ -15,6 +25,7 @@ import {
 import type { AddStaticImage, AstroAssetScope } from '../../src/lib/server/astro-asset.ts';
 import type { PictureEntry } from '../../src/lib/server/loaders/listing-store.ts';
 import { transformKey } from '../../src/lib/server/picture-key.ts';
+import { PLACEHOLDER_PICTURE, type PictureOwners } from '../../src/lib/server/picture-fallback.ts';
 
 let client = '';
 beforeEach(() => {
@@ -31,11 +42,17 @@ const astroLike: AddStaticImage = (options) => {
   return `/_astro/${encodeURI(name)}_${String(options.width)}.webp`;
 };
 
-function setUp(encode: EncodePicture, record?: (entries: readonly PictureEntry[]) => void) {
+function setUp(
+  encode: EncodePicture,
+  record?: (entries: readonly PictureEntry[]) => void,
+  owners?: PictureOwners,
+) {
   const scope: AstroAssetScope = {};
   const captured: CapturedPictures = {
     addStaticImage: astroLike,
-    imageConfig: {} as CapturedPictures['imageConfig'],
+    imageConfig: {
+      service: { entrypoint: 'sharp', config: {} },
+    } as CapturedPictures['imageConfig'],
     assetsDir: '_astro',
   };
   const publisher = installPicturePublisher({
@@ -44,6 +61,7 @@ function setUp(encode: EncodePicture, record?: (entries: readonly PictureEntry[]
     encode,
     scope,
     ...(record ? { record } : {}),
+    ...(owners ? { owners } : {}),
   });
   const add = scope.astroAsset?.addStaticImage;
   if (add === undefined) throw new Error('the publisher installed no addStaticImage');
@@ -115,15 +133,42 @@ describe('installPicturePublisher', () => {
     expect(readFileSync(path.join(client, '_astro/sommier_400.webp'), 'utf8')).toBe('the build’s');
   });
 
-  test('a picture that cannot be fetched fails the flush, and is asked again next time', async () => {
-    let fail = true;
-    const { publisher, add } = setUp(() =>
-      fail ? Promise.reject(new Error('503')) : Promise.resolve(new Uint8Array([1, 2])),
+  test('a picture that cannot be fetched stops nothing: its file is the placeholder, encoded by sharp, and logged', async () => {
+    copyFileSync(path.join('public', PLACEHOLDER_PICTURE), path.join(client, PLACEHOLDER_PICTURE));
+    const lines: string[] = [];
+    const warn = vi.spyOn(console, 'warn').mockImplementation((line: unknown) => {
+      lines.push(String(line));
+    });
+    const recorded: PictureEntry[] = [];
+    const { publisher, add } = setUp(
+      (src) =>
+        src.includes('absente')
+          ? Promise.reject(new Error(`the picture ${src} answered 404`))
+          : Promise.resolve(new Uint8Array([1, 2])),
+      (entries) => recorded.push(...entries),
+      () => [4242],
     );
+    const broken = { src: 'https://cdn.example/absente.jpg', width: 64, format: 'webp' };
+    add(broken, [], undefined);
     add({ src: 'https://cdn.example/oreiller.jpg', width: 200 }, [], undefined);
-    await expect(publisher.flush()).rejects.toThrow('503');
-    fail = false;
-    add({ src: 'https://cdn.example/oreiller.jpg', width: 200 }, [], undefined);
-    expect(await publisher.flush()).toHaveLength(1);
+    const written = await publisher.flush('/p/4242/matelas-absent');
+    warn.mockRestore();
+    expect(written.map((file) => path.relative(client, file)).sort()).toEqual([
+      '_astro/absente_64.webp',
+      '_astro/oreiller_200.webp',
+    ]);
+    // The placeholder, encoded to the variant's size and format by the sharp service.
+    const placeholder = await sharp(path.join(client, '_astro/absente_64.webp')).metadata();
+    expect(placeholder.format).toBe('webp');
+    expect(placeholder.width).toBe(64);
+    expect(recorded.map(([, url]) => url).sort()).toEqual([
+      '/_astro/absente_64.webp',
+      '/_astro/oreiller_200.webp',
+    ]);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('https://cdn.example/absente.jpg');
+    expect(lines[0]).toContain('product 4242');
+    expect(lines[0]).toContain('404');
+    expect(lines[0]).toContain('/p/4242/matelas-absent');
   });
 });

@@ -5,7 +5,7 @@
  * variants with `option_values` building the options), `PUT /v3/catalog/products/{id}` (the
  * same fields, partially; custom fields are replaced by the given list), `DELETE` (204), and
  * `PUT /v3/catalog/categories/{id}` / `PUT /v3/catalog/brands/{id}` (name, description,
- * visibility, sort order). Each write sends the matching store webhook
+ * visibility, sort order, `custom_url`). Each write sends the matching store webhook
  * (`store/product/created|updated|deleted`, `store/product/inventory/updated`,
  * `store/category/updated`, `store/brand/updated`) to the hooks of routes/hooks.ts.
  */
@@ -194,16 +194,7 @@ function readFields(db: DatabaseSync, body: Obj, create: boolean): Fields {
   set('inventory_tracking', tracking);
   set('meta_description', str(body, 'meta_description', errors, '', { max: 65_535 }));
   set('page_title', str(body, 'page_title', errors, '', { max: 255 }));
-  if (body.custom_url !== undefined) {
-    const url = isObject(body.custom_url)
-      ? str(body.custom_url, 'url', errors, 'custom_url', { required: true, max: 255 })
-      : undefined;
-    if (url !== undefined && !/^\/[^\s]*$/.test(url))
-      errors['custom_url.url'] = 'url must be a path starting with /';
-    else if (url === undefined && !isObject(body.custom_url))
-      errors.custom_url = 'custom_url must be { url }';
-    set('custom_url', url);
-  }
+  set('custom_url', customUrl(body, errors));
   if (body.custom_fields !== undefined) {
     if (!Array.isArray(body.custom_fields)) errors.custom_fields = 'custom_fields must be an array';
     else {
@@ -624,6 +615,22 @@ export function deleteProduct(ctx: RouteContext): Reply {
   return { status: 204, body: '' };
 }
 
+/**
+ * `custom_url: { url }` of a write: a path starting with `/`, without white space (as
+ * BigCommerce; anything else it stores as given, dot segments included).
+ */
+function customUrl(body: Record<string, unknown>, errors: Errors): string | undefined {
+  if (body.custom_url === undefined) return undefined;
+  const url = isObject(body.custom_url)
+    ? str(body.custom_url, 'url', errors, 'custom_url', { required: true, max: 255 })
+    : undefined;
+  if (url !== undefined && !/^\/[^\s]*$/.test(url))
+    errors['custom_url.url'] = 'url must be a path starting with /';
+  else if (url === undefined && !isObject(body.custom_url))
+    errors.custom_url = 'custom_url must be { url }';
+  return url;
+}
+
 export function updateCategory(ctx: RouteContext): Reply {
   const id = Number(ctx.params.id);
   const row = ctx.db.prepare('SELECT doc FROM categories WHERE id = ?').get(id) as
@@ -638,8 +645,10 @@ export function updateCategory(ctx: RouteContext): Reply {
     min: -2_147_483_648,
     max: 2_147_483_647,
   });
+  const url = customUrl(body, errors);
   assertValid(errors, 'The request body is not valid.');
   const category = JSON.parse(row.doc) as CategoryRecord;
+  if (url !== undefined) category.custom_url = { url, is_customized: true };
   if (name !== undefined) category.name = name;
   if (description !== undefined) category.description = description;
   if (visible !== undefined) category.is_visible = visible;
@@ -669,8 +678,10 @@ export function updateBrand(ctx: RouteContext): Reply {
   const errors: Errors = {};
   const name = str(body, 'name', errors, '', { min: 1, max: 255 });
   const description = str(body, 'meta_description', errors, '', { max: 65_535 });
+  const url = customUrl(body, errors);
   assertValid(errors, 'The request body is not valid.');
   const brand = JSON.parse(row.doc) as BrandRecord;
+  if (url !== undefined) brand.custom_url = { url, is_customized: true };
   if (name !== undefined) brand.name = name;
   if (description !== undefined) brand.meta_description = description;
   ctx.db

@@ -3,13 +3,14 @@
  * at build: the pages' `getStaticPaths` call them, and so does the publisher
  * (`src/lib/server/publish/`) to decide which pages a content event touches.
  */
-import { isPlainSlug, isStaticContentSlug } from '../../lib/content/content-routes.ts';
+import { isStaticContentSlug } from '../../lib/content/content-routes.ts';
+import { sleepSlugRefusal } from '../../lib/shop-routes.ts';
 import { pageCount } from '../../lib/content/sleep-content.ts';
 import type { ContentPage, SleepContent } from '../../lib/content/types.ts';
 
 /** Sleep-content entries with a page `/les-yeux-fermes/{slug}` (others: the catch-all route). */
 export function sleepEntryPages(sleepContents: readonly SleepContent[]): SleepContent[] {
-  return sleepContents.filter((entry) => isPlainSlug(entry.slug));
+  return sleepContents.filter((entry) => sleepSlugRefusal(entry.slug) === null);
 }
 
 /** Page numbers of `/les-yeux-fermes/page/{page}` (1 too; the list itself is page 1 again). */

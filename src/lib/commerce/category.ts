@@ -1,3 +1,4 @@
+import { categoryUrlRefusal } from '../shop-routes.ts';
 import { categoryPath } from './slug.ts';
 import type { CategoryNode, Metafield } from './types.ts';
 
@@ -24,7 +25,10 @@ export function isCategoryShown(
   return category.isVisible && !metafields.some((m) => m.resourceId === category.id && hides(m));
 }
 
-/** The tree without invisible or hidden categories; a removed category takes its children. */
+/**
+ * The tree without invisible or hidden categories, nor those whose URL cannot be a listing
+ * (`refusedCategories`); a removed category takes its children.
+ */
 export function visibleTree(
   tree: readonly CategoryNode[],
   hiddenIds: ReadonlySet<number> | readonly number[],
@@ -32,9 +36,32 @@ export function visibleTree(
   const hidden = new Set(hiddenIds);
   const prune = (nodes: readonly CategoryNode[]): CategoryNode[] =>
     nodes
-      .filter((node) => node.isVisible && !hidden.has(node.id))
+      .filter(
+        (node) => node.isVisible && !hidden.has(node.id) && categoryUrlRefusal(node.url) === null,
+      )
       .map((node) => ({ ...node, children: prune(node.children) }));
   return prune(tree);
+}
+
+/**
+ * The visible categories whose URL the route table refuses (dot or empty segments, upper case,
+ * encoded separators, `index`...: `../shop-routes.ts`), with the reason. They are not shown,
+ * nor their children: no listing, menu entry or link names them. Their readers log them.
+ */
+export function refusedCategories(
+  tree: readonly CategoryNode[],
+): { id: number; url: string; reason: string }[] {
+  const refused: { id: number; url: string; reason: string }[] = [];
+  const visit = (nodes: readonly CategoryNode[]): void => {
+    for (const node of nodes) {
+      if (!node.isVisible) continue;
+      const reason = categoryUrlRefusal(node.url);
+      if (reason === null) visit(node.children);
+      else refused.push({ id: node.id, url: node.url, reason });
+    }
+  };
+  visit(tree);
+  return refused;
 }
 
 /** Every node of the tree, depth first, parents before children. */

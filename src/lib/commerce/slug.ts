@@ -1,6 +1,9 @@
 /**
- * URL slugs and the shop's public paths (spec §2 route table).
+ * URL slugs and the shop's public paths (spec §2 route table). A slug is at most
+ * `MAX_SLUG_LENGTH` characters (`../shop-routes.ts`), ASCII only: every file system takes it as
+ * a file name (a name of 130 "œ" gave a 260-character slug, and ENAMETOOLONG).
  */
+import { MAX_SLUG_LENGTH } from '../shop-routes.ts';
 
 // Letters that Unicode does not decompose into a base letter plus an accent.
 const LIGATURES: Record<string, string> = {
@@ -13,17 +16,35 @@ const LIGATURES: Record<string, string> = {
 };
 
 /**
+ * A slug cut to `MAX_SLUG_LENGTH` characters: at its last hyphen within the limit when that
+ * keeps at least half of it (a whole word is not cut), else at the limit. The same slug always
+ * gives the same cut.
+ */
+export function capSlug(slug: string, max: number = MAX_SLUG_LENGTH): string {
+  if (slug.length <= max) return slug;
+  const cut = slug.slice(0, max + 1);
+  const hyphen = cut.lastIndexOf('-');
+  const head = hyphen >= max / 2 ? cut.slice(0, hyphen) : slug.slice(0, max);
+  return head.replace(/-+$/, '');
+}
+
+/**
  * spec §2: lowercased, accents removed, every run of special characters and spaces collapsed
- * to one hyphen, no leading or trailing hyphen. `Matelas Équilibre 140×190` → `matelas-equilibre-140-190`.
+ * to one hyphen, no leading or trailing hyphen, at most `MAX_SLUG_LENGTH` characters
+ * (`capSlug`). `Matelas Équilibre 140×190` → `matelas-equilibre-140-190`.
  */
 export function slugify(name: string): string {
-  return name
-    .toLowerCase()
-    .normalize('NFD')
-    .replace(/\p{M}+/gu, '')
-    .replace(/[œæßøłđ]/g, (letter) => LIGATURES[letter] ?? letter)
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '');
+  // Longer input than a slug can use is not read (each character gives at most two).
+  return capSlug(
+    name
+      .slice(0, MAX_SLUG_LENGTH * 8)
+      .toLowerCase()
+      .normalize('NFD')
+      .replace(/\p{M}+/gu, '')
+      .replace(/[œæßøłđ]/g, (letter) => LIGATURES[letter] ?? letter)
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, ''),
+  );
 }
 
 /** Last non-empty segment of a path: `/matelas/ressorts/` → `ressorts`. */

@@ -8,6 +8,8 @@
  */
 import { episodeNumber, durationMinutes } from '../../content/sleep-content.ts';
 import { contentPagePath, sleepContentEntryPath } from '../../content/paths.ts';
+import { contentSlugRefusal, sleepSlugRefusal } from '../../shop-routes.ts';
+import { logRefused } from '../refused.ts';
 import { normaliseRichText } from '../../content/rich-text.ts';
 import { httpHref } from '../../url-safety.ts';
 import type {
@@ -94,6 +96,9 @@ export function toSleepContent(
   const title = text(fields.title);
   const slug = text(fields.slug);
   const publishedAt = isoDate(fields.publishedAt, entry.sys.createdAt);
+  if (title !== '' && sleepContentEntryPath(slug) === null && depth === 0) {
+    logRefused('sleep content', entry.sys.id, slugReason(slug, sleepSlugRefusal(slug)));
+  }
   if (title === '' || sleepContentEntryPath(slug) === null || publishedAt === null) return null;
   const related: SleepContent[] = [];
   if (depth === 0 && Array.isArray(fields.related)) {
@@ -122,12 +127,21 @@ export function toSleepContent(
   };
 }
 
-/** A `contentPage` entry, or null (not one, no title, no usable slug). */
+/** The log line's reason for a slug that makes no clean path (`logRefused`). */
+function slugReason(slug: string, refusal: string | null): string {
+  return `slug ${JSON.stringify(slug.slice(0, 200))}: ${refusal ?? 'not a clean path'}`;
+}
+
+/** A `contentPage` entry, or null (not one, no title, no usable slug: logged). */
 export function toContentPage(entry: ResolvedEntry): ContentPage | null {
   if (contentTypeOf(entry) !== 'contentPage') return null;
   const { fields } = entry;
   const title = text(fields.title);
   const path = typeof fields.slug === 'string' ? contentPagePath(fields.slug) : null;
+  if (title !== '' && path === null) {
+    const slug = text(fields.slug);
+    logRefused('content page', entry.sys.id, slugReason(slug, contentSlugRefusal(slug)));
+  }
   if (title === '' || path === null) return null;
   return {
     id: entry.sys.id,

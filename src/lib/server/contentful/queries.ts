@@ -7,6 +7,9 @@
  * here too.
  */
 import { z } from 'zod';
+import { screenContent } from '../../content/content-routes.ts';
+import { contentSlugRefusal, sleepSlugRefusal } from '../../shop-routes.ts';
+import { logRefused } from '../refused.ts';
 import { navigationEntries, type NavigationOptions } from '../../content/navigation.ts';
 import { contentPagePath, sleepContentEntryPath } from '../../content/paths.ts';
 import { sortNewestFirst } from '../../content/sleep-content.ts';
@@ -162,7 +165,7 @@ export async function getSleepContent(
   slug: string,
 ): Promise<SleepContent | null> {
   const wanted = slug.trim();
-  if (sleepContentEntryPath(wanted) === null) return null;
+  if (sleepContentEntryPath(wanted) === null || sleepSlugRefusal(wanted) !== null) return null;
   const [entry, tags] = await Promise.all([
     firstEntry(client, {
       content_type: 'sleepContent',
@@ -200,7 +203,7 @@ export async function getContentPage(
   slug: string,
 ): Promise<ContentPage | null> {
   const wanted = slug.trim().replace(/^\/+|\/+$/g, '');
-  if (contentPagePath(wanted) === null) return null;
+  if (contentPagePath(wanted) === null || contentSlugRefusal(wanted) !== null) return null;
   const entry = await firstEntry(client, {
     content_type: 'contentPage',
     'fields.slug': wanted,
@@ -256,5 +259,11 @@ export async function getSiteContent(client: ContentfulClient): Promise<SiteCont
     getTechnologies(client),
     getTags(client),
   ]);
-  return { sleepContents, pages, technologies, tags };
+  // Entries whose slug cannot be their page (`index`, a route of the shop, dot segments...)
+  // are left out of every build, publish and on-demand page, and logged.
+  const screened = screenContent({ sleepContents, pages, technologies, tags });
+  for (const entry of screened.refused) {
+    logRefused(entry.kind, entry.id, `slug ${JSON.stringify(entry.slug)}: ${entry.reason}`);
+  }
+  return screened.content;
 }

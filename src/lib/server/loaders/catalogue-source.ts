@@ -11,8 +11,15 @@
  * 250 fetched a few at a time, their options by id in batches of 10 (`getAllProducts`); every
  * read is linear in what it loads, with no per-product call.
  */
-import { HIDE_CATEGORY_KEY, hiddenCategoryIds, visibleTree } from '../../commerce/category.ts';
-import { brandPath, categoryPath } from '../../commerce/slug.ts';
+import {
+  HIDE_CATEGORY_KEY,
+  hiddenCategoryIds,
+  refusedCategories,
+  visibleTree,
+} from '../../commerce/category.ts';
+import { brandPath, categoryPath, productPath } from '../../commerce/slug.ts';
+import { brandSlugRefusal, productSlugRefusal } from '../../shop-routes.ts';
+import { logRefused } from '../refused.ts';
 import type { Brand, Category, CategoryNode, Product } from '../../commerce/types.ts';
 import {
   collectPages,
@@ -56,9 +63,34 @@ function flatten(
   }
 }
 
-/** The visible products, in upstream order. */
-export function readProducts(client: BigCommerceClient): Promise<Product[]> {
-  return getAllProducts(client, { isVisible: true });
+/** The last segment of a shop path (`/p/101/matelas` → `matelas`). */
+const lastSegment = (path: string): string => path.slice(path.lastIndexOf('/') + 1);
+
+/**
+ * The products whose page the route table takes (`../../shop-routes.ts`: a name whose slug is
+ * `index` is refused), the others logged. A slug is capped (`slugify`), so a long name is no
+ * refusal.
+ */
+export function screenProducts(products: readonly Product[]): Product[] {
+  return products.filter((product) => {
+    const reason = productSlugRefusal(lastSegment(productPath(product)));
+    if (reason !== null) logRefused('product', product.id, `slug of its name: ${reason}`);
+    return reason === null;
+  });
+}
+
+/** The brands whose corner page the route table takes, the others logged. */
+export function screenBrands(brands: readonly CatalogueBrand[]): CatalogueBrand[] {
+  return brands.filter((brand) => {
+    const reason = brandSlugRefusal(lastSegment(brand.path));
+    if (reason !== null) logRefused('brand', brand.id, `slug: ${reason}`);
+    return reason === null;
+  });
+}
+
+/** The visible products, in upstream order, without those the route table refuses. */
+export async function readProducts(client: BigCommerceClient): Promise<Product[]> {
+  return screenProducts(await getAllProducts(client, { isVisible: true }));
 }
 
 /** Every category in tree order (depth first), shown or not. */
@@ -68,6 +100,9 @@ export async function readCategories(client: BigCommerceClient): Promise<Catalog
     collectPages((page) => getCategories(client, { page, limit: PAGE_SIZE })),
     getCategoriesBatchMetafields(client, { key: HIDE_CATEGORY_KEY }),
   ]);
+  for (const { id, url, reason } of refusedCategories(tree)) {
+    logRefused('category', id, `url ${JSON.stringify(url.slice(0, 200))}: ${reason}`);
+  }
   const shownIds = new Set<number>();
   flatten(visibleTree(tree, hiddenCategoryIds(metafields)), 0, (node) => {
     shownIds.add(node.id);
@@ -96,9 +131,11 @@ export async function readCategories(client: BigCommerceClient): Promise<Catalog
   return categories;
 }
 
-/** Every brand with its corner path. */
+/** Every brand with its corner path, but those the route table refuses. */
 export async function readBrands(client: BigCommerceClient): Promise<CatalogueBrand[]> {
-  return (await getBrands(client)).map((brand) => ({ ...brand, path: brandPath(brand) }));
+  return screenBrands(
+    (await getBrands(client)).map((brand) => ({ ...brand, path: brandPath(brand) })),
+  );
 }
 
 /** The three reads of a build. */

@@ -11,8 +11,10 @@ import {
   categoryPaths,
   hiddenCategoryIds,
   HIDE_CATEGORY_KEY,
+  refusedCategories,
   visibleTree,
 } from '../../commerce/category.ts';
+import { logRefused } from '../refused.ts';
 import type { CategoryNode } from '../../commerce/types.ts';
 import {
   getAllBanners,
@@ -97,6 +99,9 @@ async function fetchLayoutData(): Promise<LayoutData> {
     readSiteRating(),
     readCurrency(client),
   ]);
+  for (const { id, url, reason } of refusedCategories(tree)) {
+    logRefused('category', id, `url ${JSON.stringify(url.slice(0, 200))}: ${reason}`);
+  }
   const categories = visibleTree(tree, hiddenCategoryIds(metafields));
   const navigations = await readNavigations(categories);
   return {

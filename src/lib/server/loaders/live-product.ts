@@ -14,6 +14,7 @@ import { technologies as technologyNames } from '../../commerce/custom-fields.ts
 import { brandPath, productPath } from '../../commerce/slug.ts';
 import type { Brand, CategoryNode, Product } from '../../commerce/types.ts';
 import type { Technology } from '../../content/types.ts';
+import { screenProducts } from './catalogue-source.ts';
 import { liveSiteContent, technologiesFor } from './content-data.ts';
 
 export interface LiveProductPage {
@@ -51,6 +52,8 @@ export async function liveProductPage(
 ): Promise<LiveProductPage | null> {
   const product = await products.get(`${id}`, () => getProductById(client, id));
   if (!product?.isVisible || productPath(product) !== path) return null;
+  // A product the route table refuses (its slug is `index`) has no page, live or built.
+  if (screenProducts([product]).length === 0) return null;
   const relatedIds = product.relatedProducts.filter((related) => related !== AUTOMATIC).slice(0, 8);
   const [brandList, relatedProducts, content] = await Promise.all([
     product.brandId > 0 ? brands.get('all', () => getBrands(client)) : Promise.resolve([]),
