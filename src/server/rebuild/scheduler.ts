@@ -211,7 +211,7 @@ export function createRebuildScheduler(options: SchedulerOptions): RebuildSchedu
       }
       running = null;
       if (outcome.ok) retry = null;
-      else if (outcome.retry === true && !stopped) {
+      else if (outcome.retry === true) {
         const attempts = (retry?.attempts ?? 0) + 1;
         retry = { attempts, at: now() + retryDelay(attempts, retrySettings), error: outcome.error };
         requeue(batch);
