@@ -9,7 +9,8 @@
  *
  * Node's `fetch` is undici's, bundled in Node, and takes its connections from the process-wide
  * dispatcher that undici keeps under `Symbol.for('undici.globalDispatcher.1')` (what undici's
- * `setGlobalDispatcher` sets, shared with Node's bundled copy, as undici documents). It is
+ * `setGlobalDispatcher` sets, shared with Node's bundled copy, as undici documents; one per
+ * thread). It is
  * replaced by an Agent of the same class (the bundled one, so no second undici is loaded) with
  * connect, headers and body timeouts: connecting, the reply's headers, and each wait between
  * two pieces of its body may each last at most `FETCH_TIMEOUT_MS` (default 30 s). A fetch past
@@ -52,10 +53,18 @@ export function fetchTimeoutFromEnv(env: Readonly<Record<string, string | undefi
   return parsed.data;
 }
 
-/** The process's fetch dispatcher now (Node creates it when it starts). */
+/**
+ * The fetch dispatcher of this thread now. The main thread has one from the start; a worker
+ * thread (the build's render threads) gets its own on its first `fetch`: one of a `data:` URL,
+ * which touches no network, makes it.
+ */
 function currentDispatcher(): Dispatcher | undefined {
   if (typeof globalThis.fetch !== 'function') return undefined;
-  return (globalThis as Record<symbol, Dispatcher | undefined>)[GLOBAL_DISPATCHER];
+  const holder = globalThis as Record<symbol, Dispatcher | undefined>;
+  if (holder[GLOBAL_DISPATCHER] === undefined) {
+    fetch('data:,').catch(() => undefined);
+  }
+  return holder[GLOBAL_DISPATCHER];
 }
 
 /**

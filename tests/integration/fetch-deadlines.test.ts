@@ -2,12 +2,14 @@
  * Every fetch of a build or a server worker has a deadline (src/server/fetch-deadlines.ts),
  * against local hosts that stall: one accepts the connection and never answers, one sends its
  * headers then never the rest of the body. Node's own `fetch` and Astro's remote picture fetch
- * (what a build and a publish use for a product photo) both fail with undici's timeout, which
+ * (what a build and a publish use for a product photo) both fail with undici's timeout, in the
+ * main thread and in a worker thread (the build's render threads), which
  * rebuild/failure.ts counts as transient, instead of waiting for ever (Node's default: 300 s
  * for the headers, no limit for the body).
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Worker } from 'node:worker_threads';
 import { fetchWithRedirects } from 'astro/assets/utils';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { fetchTimeoutFromEnv, installFetchDeadlines } from '../../src/server/fetch-deadlines.ts';
@@ -109,5 +111,29 @@ describe('fetch deadlines', () => {
     expect(fetchTimeoutFromEnv({ FETCH_TIMEOUT_MS: ' 5000 ' })).toBe(5_000);
     expect(() => fetchTimeoutFromEnv({ FETCH_TIMEOUT_MS: '5s' })).toThrow(/FETCH_TIMEOUT_MS/);
     expect(() => fetchTimeoutFromEnv({ FETCH_TIMEOUT_MS: '10' })).toThrow(/FETCH_TIMEOUT_MS/);
+  });
+});
+
+describe('in a worker thread (the build renders pages in threads)', () => {
+  test('a thread gets its own deadlines', async () => {
+    const module = new URL('../../src/server/fetch-deadlines.ts', import.meta.url).href;
+    const code = `
+      const { parentPort, workerData } = require('node:worker_threads');
+      import(workerData.module).then(async ({ installFetchDeadlines }) => {
+        installFetchDeadlines(300);
+        const failure = await fetch(workerData.url).then(() => null, (error) => error);
+        parentPort.postMessage(failure?.cause?.code ?? 'answered');
+      }, (error) => parentPort.postMessage(String(error)));
+    `;
+    const worker = new Worker(code, {
+      eval: true,
+      workerData: { module, url: `${urls.silent}/a.jpg` },
+    });
+    const reply = await new Promise((resolve, reject) => {
+      worker.once('message', resolve);
+      worker.once('error', reject);
+    });
+    await worker.terminate();
+    expect(reply).toBe('UND_ERR_HEADERS_TIMEOUT');
   });
 });
