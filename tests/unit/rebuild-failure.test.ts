@@ -141,7 +141,7 @@ describe('describeFailure: the cause', () => {
     });
     const { message } = describeFailure(error, env);
     expect(message).toBe(
-      'Failed to call getStaticPaths for src/pages/p/[id]/[slug].astro: BigCommerce GET v3/catalog/products timed out (TIMEOUT)',
+      'Failed to call getStaticPaths for src/pages/p/[id]/[slug].astro: BigCommerce GET v3/catalog/products timed out (TIMEOUT 504)',
     );
     expect(message).not.toMatch(/\n|\bat\s/);
   });

@@ -127,7 +127,12 @@ export function describeFailure(
       part += ` [${endpoint}]`;
     }
     if (typeof url === 'string' && url !== '' && !part.includes(url)) part += ` [${url}]`;
-    if (typeof code === 'string' && code !== '' && !part.includes(code)) part += ` (${code})`;
+    const status = field(each, 'status');
+    const said = [
+      typeof code === 'string' && code !== '' && !part.includes(code) ? code : '',
+      typeof status === 'number' && !part.includes(String(status)) ? String(status) : '',
+    ].filter((word) => word !== '');
+    if (said.length > 0) part += ` (${said.join(' ')})`;
     if (part !== '' && !parts.some((kept) => kept.includes(message))) parts.push(part);
     if (typeof code === 'string' && PERMANENT_CODES.has(code)) permanent = true;
     if (isTransient(each, message)) transient = true;
