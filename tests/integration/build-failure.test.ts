@@ -3,7 +3,8 @@
  * `runBuild`) against a sandbox whose products list answers 503 (its fault injection,
  * `SANDBOX_FAULTS`): it fails, and the cause the supervisor gets is the upstream's own ("Service
  * Unavailable … [GET v3/catalog/products]"), marked transient (so it is retried), not
- * `exit code 1: at async …build.ts:165:20`.
+ * `exit code 1: at async …build.ts:165:20`. A build past its time limit is transient too; a
+ * build that prints no cause line is described by its last lines that are not stack lines.
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -72,4 +73,39 @@ describe('a build failing on an upstream 503', () => {
     // The log keeps the whole story, the cause on its own line.
     expect(await readFile(logFile, 'utf8')).toMatch(/^BUILD_FAILURE \{.*"transient":true\}$/m);
   }, 300_000);
+
+  test('a build past its time limit is stopped, and tried again later (transient)', async () => {
+    const result = await runBuild({
+      outDir: path.join(root, 'slow'),
+      command: { shell: 'sleep 30' },
+      env: { PATH: process.env.PATH },
+      logFile: path.join(root, 'slow.log'),
+      timeoutMs: 200,
+      niceness: 0,
+    });
+    expect(result).toMatchObject({ ok: false, transient: true, error: 'timed out after 0 s' });
+  });
+
+  test('without a BUILD_FAILURE line: the last lines that say something, never a stack line', async () => {
+    const script = [
+      "echo 'Error: ENAMETOOLONG: name too long, open /srv/p/7/x.html'",
+      "echo '    at async Promise.all (index 3)'",
+      "echo '    at async main (/srv/scripts/build.ts:165:20)'",
+      "echo '}'",
+      'exit 1',
+    ].join('; ');
+    const result = await runBuild({
+      outDir: path.join(root, 'bad'),
+      command: { shell: script },
+      env: { PATH: process.env.PATH },
+      logFile: path.join(root, 'bad.log'),
+      timeoutMs: 10_000,
+      niceness: 0,
+    });
+    expect(result).toMatchObject({
+      ok: false,
+      transient: false,
+      error: 'exit code 1: Error: ENAMETOOLONG: name too long, open /srv/p/7/x.html',
+    });
+  });
 });
