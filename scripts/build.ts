@@ -5,9 +5,18 @@
  * `--publisher` (with an IPC channel: the rebuild supervisor) keeps the build alive afterwards
  * to publish edits (lib/publisher-loop.ts): its messages are relayed both ways, and
  * `publisher-ready` goes up once the output is complete, precompressed files included.
+ *
+ * A failed build ends with exit code 1 and its cause on one `BUILD_FAILURE {json}` line (the
+ * astro child's, or this script's own: src/server/rebuild/failure.ts), never a stack line.
  */
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
+import {
+  describeFailure,
+  failureLine,
+  readFailureLine,
+  type FailureCause,
+} from '../src/server/rebuild/failure.ts';
 import { sendOrDrop } from '../src/server/rebuild/messages.ts';
 import { linkProjectModules } from '../src/server/rebuild/releases.ts';
 import { precompress } from './lib/precompress.ts';
@@ -115,6 +124,17 @@ function runAstroChild(
   });
 }
 
+/** The astro child failed: its cause, as it printed it. */
+export class AstroBuildError extends Error {
+  override name = 'AstroBuildError';
+  readonly failure: FailureCause;
+
+  constructor(failure: FailureCause) {
+    super(`astro build failed: ${failure.message}`);
+    this.failure = failure;
+  }
+}
+
 /** Builds into `outDir` (default `dist`) with the given upstream environment. */
 export async function buildShop(
   upstream: Upstream,
@@ -132,7 +152,14 @@ export async function buildShop(
     { ...upstream.env, ...(keepOutDir ? { BUILD_KEEP_OUT_DIR: '1' } : {}) },
     options.keep === true,
   );
-  if (code !== 0) throw new Error(`astro build failed with exit code ${code}`);
+  if (code !== 0) {
+    throw new AstroBuildError(
+      readFailureLine(stdout) ?? {
+        message: `exit code ${String(code)} without a cause (see the output above)`,
+        transient: false,
+      },
+    );
+  }
   if (options.keep === true && kept === null) {
     throw new Error('the build ended without keeping itself to publish');
   }
@@ -160,7 +187,10 @@ if (import.meta.main) {
   const outDir = outIndex > 0 ? (process.argv[outIndex + 1] ?? 'dist') : 'dist';
   // Publishing needs someone to publish for: the supervisor, over IPC.
   const keep = process.argv.includes('--publisher') && process.send !== undefined;
-  const upstream = await ensureUpstream();
+  const upstream = await ensureUpstream().catch((error: unknown) => {
+    console.log(failureLine(describeFailure(error)));
+    process.exit(1);
+  });
   try {
     const result = await buildShop(upstream, outDir, { keep });
     console.log(
@@ -179,6 +209,11 @@ if (import.meta.main) {
       process.send?.({ type: 'publisher-ready' });
       process.exitCode = await kept.exited;
     }
+  } catch (error) {
+    const failure = error instanceof AstroBuildError ? error.failure : describeFailure(error);
+    console.error(`[build] ${outDir} failed: ${failure.message}`);
+    console.log(failureLine(failure));
+    process.exitCode = 1;
   } finally {
     await upstream.close();
   }

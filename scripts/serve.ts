@@ -54,6 +54,7 @@ import {
 } from '../src/server/rebuild/messages.ts';
 import { readCurrentRelease, type Release } from '../src/server/rebuild/releases.ts';
 import { clearUpstreamCaches } from '../src/lib/server/cache.ts';
+import { installFetchDeadlines } from '../src/server/fetch-deadlines.ts';
 import { LISTING_STORE_FILE, useListingStore } from '../src/lib/server/loaders/listing-store.ts';
 import { useListingPages } from '../src/lib/server/loaders/listing-page.ts';
 import { startSupervisor, type Supervisor } from '../src/server/rebuild/supervisor.ts';
@@ -455,6 +456,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
 async function runWorker(config: ServeConfig): Promise<void> {
   // Each of the SERVER_WORKERS processes compresses in its own threads: they share the cores.
   shareCompressionCores(config.workers);
+  // Every fetch of the worker (on-demand reads, pictures) has a deadline (FETCH_TIMEOUT_MS).
+  installFetchDeadlines(config.fetchTimeoutMs);
   const distDir = process.env[WORKER_ENV.distDir] ?? 'dist';
   const assetDirs = JSON.parse(process.env[WORKER_ENV.assetDirs] ?? '[]') as string[];
   const statusFile = process.env[WORKER_ENV.statusFile];
@@ -618,6 +621,7 @@ export function superviseShop(options: {
           env: { ...process.env },
           publisher: publish,
           fullBuildEveryMs: config.fullBuildEveryMs,
+          publishTimeoutMs: config.publishTimeoutMs,
           ...(redisUrl === '' ? {} : { coordination: { url: redisUrl } }),
         }
       : null,

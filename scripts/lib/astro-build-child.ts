@@ -15,6 +15,12 @@
  *
  * `BUILD_LOG_LEVEL` (debug, info, warn, error, silent; default warn) sets Astro's log level.
  *
+ * Every fetch of the process (the catalogue read, Astro's picture fetch, a publish's pictures)
+ * has connect, headers and body timeouts of `FETCH_TIMEOUT_MS` (src/server/fetch-deadlines.ts).
+ * A build that fails prints its cause as one `BUILD_FAILURE {json}` line (the error's and its
+ * causes' messages, secrets removed, and whether it may pass: src/server/rebuild/failure.ts),
+ * which the rebuild supervisor shows in its status and uses to retry, then exits with code 1.
+ *
  * `BUILD_CPU_PROF=dir` profiles the build's main thread (V8's sampling profiler, every 0.5 ms)
  * into `dir/astro-build-{time}.cpuprofile`, with source maps on the bundled chunks (kept under
  * `dir/chunks-{time}/`, since Astro deletes its prerender bundle after the build) and Astro's
@@ -25,6 +31,8 @@ import { cp, mkdir, writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
 import path from 'node:path';
 import { build } from 'astro';
+import { fetchTimeoutFromEnv, installFetchDeadlines } from '../../src/server/fetch-deadlines.ts';
+import { describeFailure, failureLine } from '../../src/server/rebuild/failure.ts';
 import { sendOrDrop } from '../../src/server/rebuild/messages.ts';
 import {
   addPictures,
@@ -64,52 +72,72 @@ if (profileDir) {
   await session.post('Profiler.start');
 }
 
+installFetchDeadlines(fetchTimeoutFromEnv(process.env));
+
+/** Prints the cause of a failure on its one line and ends the process (module comment). */
+function fail(error: unknown): never {
+  console.error(error);
+  console.log(failureLine(describeFailure(error)));
+  process.exit(1);
+}
+process.on('uncaughtException', fail);
+process.on('unhandledRejection', fail);
+
 const keepOutDir = process.env.BUILD_KEEP_OUT_DIR === '1';
 const capture = process.env.BUILD_PUBLISHER === '1' && process.send ? prerenderAppCapture() : null;
 const started = performance.now();
 const cpuStarted = process.cpuUsage();
-await build({
-  ...(outDir ? { outDir } : {}),
-  ...(root ? { root } : {}),
-  ...(cacheDir ? { cacheDir: path.resolve(cacheDir) } : {}),
-  logLevel: logLevel ?? (profileDir ? 'info' : 'warn'),
-  ...(profileDir || keepOutDir
-    ? {
-        vite: {
-          build: {
-            ...(profileDir ? { sourcemap: true } : {}),
-            ...(keepOutDir ? { emptyOutDir: false } : {}),
-          },
-        },
-      }
-    : {}),
-  ...(capture && !profileDir ? { integrations: [capture.integration] } : {}),
-  ...(profileDir
-    ? {
-        integrations: [
-          ...(capture ? [capture.integration] : []),
-          {
-            name: 'keep-chunks-for-profile',
-            hooks: {
-              // The prerender bundle is deleted once pages are written: keep it (and its maps)
-              // so the profile's positions can be read back to the sources.
-              'astro:build:generated': async ({ dir }) => {
-                const target = path.resolve(profileDir, `chunks-${stamp}`);
-                await mkdir(target, { recursive: true });
-                const dist = path.dirname(dir.pathname.replace(/\/$/, ''));
-                await cp(dist, target, {
-                  recursive: true,
-                  filter: (src) => !/\/client(\/|$)/.test(src),
-                }).catch((error: unknown) => {
-                  console.warn(`[profile] could not keep the chunks: ${String(error)}`);
-                });
+/** Astro's build; a failure prints its cause (`fail`). */
+async function runBuild(): Promise<void> {
+  try {
+    await build({
+      ...(outDir ? { outDir } : {}),
+      ...(root ? { root } : {}),
+      ...(cacheDir ? { cacheDir: path.resolve(cacheDir) } : {}),
+      logLevel: logLevel ?? (profileDir ? 'info' : 'warn'),
+      ...(profileDir || keepOutDir
+        ? {
+            vite: {
+              build: {
+                ...(profileDir ? { sourcemap: true } : {}),
+                ...(keepOutDir ? { emptyOutDir: false } : {}),
               },
             },
-          },
-        ],
-      }
-    : {}),
-});
+          }
+        : {}),
+      ...(capture && !profileDir ? { integrations: [capture.integration] } : {}),
+      ...(profileDir
+        ? {
+            integrations: [
+              ...(capture ? [capture.integration] : []),
+              {
+                name: 'keep-chunks-for-profile',
+                hooks: {
+                  // The prerender bundle is deleted once pages are written: keep it (and its maps)
+                  // so the profile's positions can be read back to the sources.
+                  'astro:build:generated': async ({ dir }) => {
+                    const target = path.resolve(profileDir, `chunks-${stamp}`);
+                    await mkdir(target, { recursive: true });
+                    const dist = path.dirname(dir.pathname.replace(/\/$/, ''));
+                    await cp(dist, target, {
+                      recursive: true,
+                      filter: (src) => !/\/client(\/|$)/.test(src),
+                    }).catch((error: unknown) => {
+                      console.warn(`[profile] could not keep the chunks: ${String(error)}`);
+                    });
+                  },
+                },
+              },
+            ],
+          }
+        : {}),
+    });
+  } catch (error) {
+    fail(error);
+  }
+}
+
+await runBuild();
 const seconds = (performance.now() - started) / 1000;
 // CPU time of every thread of the process (Vite's, sharp's and the bundler's native ones too):
 // a machine busy with other work stretches the wall time, much less this.

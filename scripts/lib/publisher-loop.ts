@@ -13,10 +13,15 @@
  *   what `edits` name when there are any (an operator's "publish these pages again");
  * - `{ type: 'stop' }`: exits.
  *
- * Any failure answers `publish-failed` with the error: the supervisor then builds in full, so
- * an edit is never left unpublished.
+ * Any failure answers `publish-failed` with its cause (src/server/rebuild/failure.ts: the
+ * error's message without secrets, `transient` when it may pass) and `dataChanged`: whether the
+ * edits' data was already handed to the pages. A failure while reading the edits (an upstream
+ * 503, a timeout) leaves the data as it was: the supervisor keeps this build and asks again
+ * after a backoff. Once the data is handed over, the pages may be behind it: the supervisor
+ * stops this build and builds in full, so an edit is never left unpublished.
  */
 import * as z from 'zod';
+import { describeFailure } from '../../src/server/rebuild/failure.ts';
 import { editSchema, type PublisherAnswer } from '../../src/server/rebuild/publish-edits.ts';
 import type { PagePublisher, PublishResult } from './page-publisher.ts';
 import type { Edit, PublishData, PublishState } from './publish-data.ts';
@@ -91,8 +96,11 @@ export async function handleRequest(
   options: PublisherLoopOptions,
 ): Promise<PublisherReply> {
   const { publisher, data, decide } = options;
+  // Whether the pages were handed data they may not show yet.
+  let dataChanged = false;
   try {
     if (request.type === 'render') {
+      dataChanged = true; // renders without a change of data: nothing to keep back
       if (request.edits !== undefined && request.edits.length > 0) {
         const { before, after } = await data.apply(request.edits);
         publisher.dataChanged();
@@ -104,6 +112,7 @@ export async function handleRequest(
     }
     const started = performance.now();
     const { before, after } = await data.apply(request.edits);
+    dataChanged = true;
     publisher.dataChanged();
     const decision = decide(before, after, request.edits);
     if (decision.kind === 'full') {
@@ -120,10 +129,13 @@ export async function handleRequest(
       ms: Math.round(performance.now() - started),
     };
   } catch (error) {
+    const cause = describeFailure(error);
     return {
       type: 'publish-failed',
       id: request.id,
-      error: error instanceof Error ? error.message : String(error),
+      error: cause.message,
+      transient: cause.transient,
+      dataChanged,
     };
   }
 }

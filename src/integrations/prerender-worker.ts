@@ -2,7 +2,9 @@
  * A render thread of the build (parallel-prerender.ts): imports the build's pre-render bundle,
  * sets its app up the way Astro's own prerenderer does (the page styles and head scripts Astro
  * holds on the main thread, copied here), takes the main thread's data, then renders the pages
- * it is sent and answers each with its response's status, headers and bytes.
+ * it is sent and answers each with its response's status, headers and bytes. Its fetches have
+ * the build's deadlines (`FETCH_TIMEOUT_MS`: src/server/fetch-deadlines.ts), a thread having
+ * its own fetch dispatcher.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -19,6 +21,7 @@ import {
 } from '../lib/server/loaders/catalogue-prefetch.ts';
 import type { AddStaticImage, AstroAssetScope } from '../lib/server/astro-asset.ts';
 import { adoptSnapshot, type BuildSnapshot } from '../lib/server/loaders/handoff.ts';
+import { fetchTimeoutFromEnv, installFetchDeadlines } from '../server/fetch-deadlines.ts';
 
 /** What the thread is started with. */
 export interface ThreadData {
@@ -93,6 +96,8 @@ interface PrerenderBundle {
 if (isMainThread || parentPort === null) {
   throw new Error('prerender-worker.ts runs as a render thread of the build');
 }
+// A thread has its own fetch dispatcher: its fetches get the build's deadlines too.
+installFetchDeadlines(fetchTimeoutFromEnv(process.env));
 const port = parentPort;
 const data = workerData as ThreadData;
 const post = (reply: ThreadReply, transfer: ArrayBuffer[] = []) => {

@@ -17,7 +17,8 @@ import { testMiddleware } from './helpers/middleware.ts';
 import { loadRedirectList, type RedirectList } from '../../src/lib/server/middleware/index.ts';
 import { productPath } from '../../src/lib/commerce/slug.ts';
 import { HOSTILE_REDIRECT, PRODUCTS } from '../../scripts/sandbox/fixtures.ts';
-import { startTestSandbox, type TestSandbox } from './helpers/sandbox.ts';
+import { clearUpstreamCaches } from '../../src/lib/server/cache.ts';
+import { sandboxApi, startTestSandbox, type TestSandbox } from './helpers/sandbox.ts';
 
 let sandbox: TestSandbox;
 let client: BigCommerceClient;
@@ -298,6 +299,31 @@ describe('withProductPath (outdated product slugs)', () => {
       text: 'page /p/999999/inconnu',
     });
     expect(await get(`/p/${PRODUCTS.retired}/ancien`)).toMatchObject({ status: 200 });
+  });
+
+  test('a published rename: the old path answers 301 to the new one at once, not a 404', async () => {
+    const api = sandboxApi(sandbox);
+    const id = PRODUCTS.trackingNone;
+    const product = await getProductById(client, id);
+    if (!product) throw new Error('fixture product missing');
+    const oldPath = productPath(product);
+    // Canonical: it goes on (to its page), and the lookup is kept.
+    expect(await get(oldPath)).toMatchObject({ status: 200, text: `page ${oldPath}` });
+    const name = `${product.name} (nouveau nom)`;
+    const renamed = await api('PUT', `/v3/catalog/products/${String(id)}`, { name });
+    expect(renamed.status).toBe(200);
+    try {
+      // What a publish does in every server process of every copy (scripts/serve.ts,
+      // `purgeRenders`): the upstream read caches are emptied.
+      clearUpstreamCaches();
+      const newPath = productPath({ id, name });
+      expect(newPath).not.toBe(oldPath);
+      expect(await get(oldPath)).toMatchObject({ status: 301, location: newPath });
+      expect(productLookups).toBe(2);
+    } finally {
+      await api('PUT', `/v3/catalog/products/${String(id)}`, { name: product.name });
+      clearUpstreamCaches();
+    }
   });
 
   test('pre-rendered routes are not looked up', async () => {

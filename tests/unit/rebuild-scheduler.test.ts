@@ -13,6 +13,7 @@ import {
   type BuildOutcome,
   type RebuildBatch,
   type RebuildEvent,
+  retryDelay,
 } from '../../src/server/rebuild/scheduler.ts';
 
 beforeEach(() => {
@@ -189,6 +190,164 @@ describe('failures', () => {
   });
 });
 
+describe('retries of a transient failure', () => {
+  const transient = (error = 'BigCommerce GET v3/catalog/products answered 503'): BuildOutcome => ({
+    ok: false,
+    error,
+    retry: true,
+  });
+
+  test('the backoff: 5 s doubling, capped at 5 minutes', () => {
+    expect([1, 2, 3, 4, 5, 6, 7, 8, 100].map((n) => retryDelay(n))).toEqual([
+      5_000, 10_000, 20_000, 40_000, 80_000, 160_000, 300_000, 300_000, 300_000,
+    ]);
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 10_000 }),
+        fc.integer({ min: 1, max: 60_000 }),
+        fc.integer({ min: 60_000, max: 3_600_000 }),
+        (attempts, firstMs, maxMs) => {
+          const delay = retryDelay(attempts, { firstMs, maxMs });
+          const next = retryDelay(attempts + 1, { firstMs, maxMs });
+          return delay >= firstMs && delay <= maxMs && next >= delay;
+        },
+      ),
+    );
+  });
+
+  test('a transient failure is built again after the backoff, with its events, until it succeeds', async () => {
+    const fake = fakeBuild(1_000, [transient(), transient(), transient('timed out')]);
+    const scheduler = createRebuildScheduler({ debounceMs: 100, build: fake.build });
+    scheduler.notify(event('renamed'));
+    await vi.advanceTimersByTimeAsync(100 + 1_000);
+    expect(fake.batches).toHaveLength(1);
+    expect(scheduler.snapshot()).toMatchObject({
+      phase: 'waiting',
+      pending: 1,
+      retry: { attempts: 1, at: Date.now() + 5_000 },
+    });
+    expect(scheduler.snapshot().retry?.error).toContain('503');
+    // Not before the backoff.
+    await vi.advanceTimersByTimeAsync(4_999);
+    expect(fake.batches).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1 + 1_000);
+    expect(fake.batches).toHaveLength(2);
+    expect(scheduler.snapshot().retry).toMatchObject({ attempts: 2, at: Date.now() + 10_000 });
+    await vi.advanceTimersByTimeAsync(10_000 + 1_000);
+    expect(fake.batches).toHaveLength(3);
+    expect(scheduler.snapshot().retry).toMatchObject({ attempts: 3, error: 'timed out' });
+    await vi.advanceTimersByTimeAsync(20_000 + 1_000);
+    expect(fake.batches).toHaveLength(4);
+    for (const batch of fake.batches) {
+      expect(batch.events.map((e) => e.id)).toEqual(['renamed']);
+    }
+    expect(scheduler.snapshot()).toMatchObject({ phase: 'idle', pending: 0, retry: null });
+    await scheduler.settled();
+    await vi.advanceTimersByTimeAsync(600_000);
+    expect(fake.batches).toHaveLength(4);
+  });
+
+  test('events during the backoff join the retry, which still waits for its time', async () => {
+    const fake = fakeBuild(1_000, [transient()]);
+    const scheduler = createRebuildScheduler({ debounceMs: 100, build: fake.build });
+    scheduler.notify(event('a'));
+    await vi.advanceTimersByTimeAsync(1_100);
+    for (let i = 0; i < 10; i++) {
+      scheduler.notify(event(`b${i}`));
+      await vi.advanceTimersByTimeAsync(200);
+    }
+    scheduler.notify(event('a')); // again: kept once, at its latest place
+    expect(fake.batches).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(3_000);
+    expect(fake.batches).toHaveLength(2);
+    const retried = fake.batches[1];
+    expect(retried?.count).toBe(12);
+    expect(retried?.first.id).toBe('a');
+    expect(retried?.events.map((e) => e.id)).toEqual([
+      ...Array.from({ length: 10 }, (_, i) => `b${i}`),
+      'a',
+    ]);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(scheduler.snapshot()).toMatchObject({ phase: 'idle', retry: null });
+  });
+
+  test('events during a failed build are built with it after the backoff, not before', async () => {
+    const fake = fakeBuild(10_000, [transient()]);
+    const scheduler = createRebuildScheduler({ debounceMs: 100, build: fake.build });
+    scheduler.notify(event('a'));
+    await vi.advanceTimersByTimeAsync(100);
+    await vi.advanceTimersByTimeAsync(1_000);
+    scheduler.notify(event('during'));
+    await vi.advanceTimersByTimeAsync(9_000);
+    expect(scheduler.snapshot()).toMatchObject({ pending: 2, retry: { attempts: 1 } });
+    await vi.advanceTimersByTimeAsync(4_999);
+    expect(fake.batches).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(fake.batches).toHaveLength(2);
+    expect(fake.batches[1]?.events.map((e) => e.id)).toEqual(['a', 'during']);
+  });
+
+  test('a failure that is not transient is not retried, and ends the retries', async () => {
+    const fake = fakeBuild(1_000, [transient(), { ok: false, error: 'no matching static path' }]);
+    const scheduler = createRebuildScheduler({ debounceMs: 100, build: fake.build });
+    scheduler.notify(event('a'));
+    await vi.advanceTimersByTimeAsync(1_100 + 5_000 + 1_000);
+    expect(fake.batches).toHaveLength(2);
+    expect(scheduler.snapshot()).toMatchObject({ phase: 'idle', pending: 0, retry: null });
+    await vi.advanceTimersByTimeAsync(600_000);
+    expect(fake.batches).toHaveLength(2);
+  });
+
+  test('stop ends the retries', async () => {
+    const fake = fakeBuild(1_000, [transient()]);
+    const scheduler = createRebuildScheduler({ debounceMs: 100, build: fake.build });
+    scheduler.notify(event('a'));
+    await vi.advanceTimersByTimeAsync(1_100);
+    await scheduler.stop();
+    await vi.advanceTimersByTimeAsync(600_000);
+    expect(fake.batches).toHaveLength(1);
+  });
+
+  test('any sequence of outcomes: every event is built by a success, or its failure was not transient', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.constantFrom<'ok' | 'transient' | 'failed'>('ok', 'transient', 'failed'), {
+          maxLength: 12,
+        }),
+        fc.array(fc.integer({ min: 0, max: 400_000 }), { minLength: 1, maxLength: 8 }),
+        async (results, gaps) => {
+          const outcomes: BuildOutcome[] = results.map((r) =>
+            r === 'ok' ? { ok: true } : r === 'failed' ? { ok: false, error: 'bad' } : transient(),
+          );
+          const fake = fakeBuild(2_000, outcomes);
+          const delivered = new Set<string>();
+          const dropped = new Set<string>();
+          const scheduler = createRebuildScheduler({
+            debounceMs: 100,
+            build: fake.build,
+            onBuilt: (outcome, batch) => {
+              if (outcome.ok) for (const e of batch.events) delivered.add(e.id);
+              else if (outcome.retry !== true) for (const e of batch.events) dropped.add(e.id);
+            },
+          });
+          const sent: string[] = [];
+          for (const [i, gap] of gaps.entries()) {
+            sent.push(`e${i}`);
+            scheduler.notify(event(`e${i}`));
+            await vi.advanceTimersByTimeAsync(gap);
+          }
+          // Long enough for every outcome, each retry waiting at most 5 minutes.
+          await vi.advanceTimersByTimeAsync((results.length + 2) * 310_000);
+          expect(scheduler.snapshot()).toMatchObject({ phase: 'idle', pending: 0 });
+          for (const id of sent) expect(delivered.has(id) || dropped.has(id), id).toBe(true);
+          await scheduler.stop();
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+});
+
 describe('readServeConfig', () => {
   const hex64 = 'ab'.repeat(32);
 
@@ -204,6 +363,8 @@ describe('readServeConfig', () => {
       buildCommand: undefined,
       publishEdits: true,
       fullBuildEveryMs: 24 * 3_600_000,
+      publishTimeoutMs: 90_000,
+      fetchTimeoutMs: 30_000,
       rebuilds: false,
       logLevel: 'error',
     });
@@ -215,6 +376,12 @@ describe('readServeConfig', () => {
     expect(readServeConfig({ REBUILD_COMMAND: 'cp -r a "$RELEASE_DIR"' }).publishEdits).toBe(false);
     expect(readServeConfig({ FULL_BUILD_EVERY_HOURS: '0' }).fullBuildEveryMs).toBe(0);
     expect(readServeConfig({ FULL_BUILD_EVERY_HOURS: '6' }).fullBuildEveryMs).toBe(6 * 3_600_000);
+  });
+
+  test('the deadlines of a publish and of a fetch', () => {
+    expect(
+      readServeConfig({ PUBLISH_TIMEOUT_MS: '120000', FETCH_TIMEOUT_MS: '5000' }),
+    ).toMatchObject({ publishTimeoutMs: 120_000, fetchTimeoutMs: 5_000 });
   });
 
   test('blank values are unset', () => {
@@ -258,6 +425,9 @@ describe('readServeConfig', () => {
     ['LOG_LEVEL', 'verbose', /LOG_LEVEL/],
     ['PUBLISH_EDITS', 'yes', /PUBLISH_EDITS/],
     ['FULL_BUILD_EVERY_HOURS', '1.5', /FULL_BUILD_EVERY_HOURS must be a whole number/],
+    ['PUBLISH_TIMEOUT_MS', '10', /PUBLISH_TIMEOUT_MS/],
+    ['FETCH_TIMEOUT_MS', '0', /FETCH_TIMEOUT_MS/],
+    ['FETCH_TIMEOUT_MS', '3e4', /FETCH_TIMEOUT_MS must be a whole number/],
   ])('%s=%j is refused with a clear message', (name, value, message) => {
     expect(() => readServeConfig({ [name]: value })).toThrow(message);
   });

@@ -2,7 +2,9 @@
  * Runs one build in a child process: `scripts/build.ts --out-dir {dir}` with the server's own
  * environment (its upstream), or in tests the shell command `REBUILD_COMMAND` with the
  * directory in `$RELEASE_DIR`. Output goes to the release's log file, not the server's log;
- * the outcome carries the last meaningful output line as the cause of a failure. The child
+ * the outcome carries the cause of a failure: the build's `BUILD_FAILURE` line (failure.ts: the
+ * error's own message, and whether it may pass), else the last meaningful output lines, stack
+ * lines left out. The child
  * runs in its own process group at a lower CPU priority than the server (the shop keeps
  * answering while it builds) and is stopped, with its children, past the time limit.
  *
@@ -15,6 +17,7 @@ import { open, readFile } from 'node:fs/promises';
 import { mkdir } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { readFailureLine } from './failure.ts';
 import { sendOrDrop } from './messages.ts';
 
 export interface BuildRun {
@@ -47,18 +50,26 @@ export interface KeptPublisher {
 
 export type BuildRunResult =
   | { ok: true; durationMs: number; publisher?: KeptPublisher }
-  | { ok: false; durationMs: number; error: string };
+  | {
+      ok: false;
+      durationMs: number;
+      error: string;
+      /** It failed on a cause that may pass (an upstream 5xx, a timeout): worth retrying. */
+      transient: boolean;
+    };
+
+/** A stack line (`at async …build.ts:165:20`): says where, not why. */
+const STACK_LINE = /^at\s|^\.\.\.\s*\d+\s+lines? matching/;
 
 /** The last lines of the log that say something (for the failure's one-line cause). */
-async function lastLines(logFile: string, count: number): Promise<string> {
-  const text = await readFile(logFile, 'utf8').catch(() => '');
+function lastLines(text: string, count: number): string {
   const lines = text
     .slice(-8192)
     // eslint-disable-next-line no-control-regex -- ANSI colour codes of the build's output
     .replace(/\u001b\[[0-9;]*[A-Za-z]/g, '')
     .split('\n')
     .map((line) => line.trim())
-    .filter((line) => line !== '');
+    .filter((line) => line !== '' && !STACK_LINE.test(line) && line !== '}' && line !== '{');
   return lines.slice(-count).join(' | ');
 }
 
@@ -159,8 +170,19 @@ export async function runBuild(run: BuildRun): Promise<BuildRunResult> {
   if (stopped.reason === null && exit.code === 0) return { ok: true, durationMs };
   const how =
     stopped.reason ?? (exit.signal ? `killed by ${exit.signal}` : `exit code ${String(exit.code)}`);
-  const tail = await lastLines(run.logFile, 2);
-  return { ok: false, durationMs, error: tail === '' ? how : `${how}: ${tail}` };
+  const output = (await readFile(run.logFile, 'utf8').catch(() => '')).slice(-65_536);
+  const cause = stopped.reason === null ? readFailureLine(output) : null;
+  if (cause !== null) {
+    return { ok: false, durationMs, error: cause.message, transient: cause.transient };
+  }
+  const tail = lastLines(output, 2);
+  return {
+    ok: false,
+    durationMs,
+    error: tail === '' ? how : `${how}: ${tail}`,
+    // Past its time limit: an upstream too slow to build from, tried again later.
+    transient: stopped.reason?.startsWith('timed out') === true,
+  };
 }
 
 /** The IPC side of a kept build: what `keptPublisher` talks through. */

@@ -19,11 +19,17 @@
  *   event is a full build. Off with `REBUILD_COMMAND`.
  * - `FULL_BUILD_EVERY_HOURS` (default 24; 0: never): a full build runs when the one being
  *   served is older, however many edits were published into it since.
+ * - `PUBLISH_TIMEOUT_MS` (default 90000, plus 2 s an edit): the kept build not answering a
+ *   publish within it is stopped, and the edits get a full build.
+ * - `FETCH_TIMEOUT_MS` (default 30000): the longest wait of each step of a fetch (connect,
+ *   headers, each piece of the body) of the server's workers and of builds
+ *   (src/server/fetch-deadlines.ts).
  * - `REBUILD_COMMAND` (tests only): a shell command run instead of `scripts/build.ts`, with the
  *   new release's directory in `$RELEASE_DIR`.
  */
 import * as z from 'zod';
 import { DEFAULT_LOG_LEVEL, LOG_LEVELS, type LogLevel } from '../../lib/server/log.ts';
+import { DEFAULT_FETCH_TIMEOUT_MS } from '../fetch-deadlines.ts';
 
 export interface ServeConfig {
   contentfulSecret: string | undefined;
@@ -38,6 +44,10 @@ export interface ServeConfig {
   publishEdits: boolean;
   /** A full build runs when the served one is older (ms; 0: never). */
   fullBuildEveryMs: number;
+  /** The kept build's deadline to answer a publish (ms, plus 2 s an edit). */
+  publishTimeoutMs: number;
+  /** Connect, headers and body timeout of every fetch (ms). */
+  fetchTimeoutMs: number;
   /** Whether any webhook is configured, hence rebuilds run. */
   rebuilds: boolean;
   /** spec §9 log verbosity (`LOG_LEVEL`, default error). */
@@ -97,6 +107,8 @@ const schema = z.object({
   REBUILD_COMMAND: z.preprocess(blankAsUnset, z.string().optional()),
   PUBLISH_EDITS: z.preprocess(blankAsUnset, z.enum(['0', '1']).default('1')),
   FULL_BUILD_EVERY_HOURS: integer(0, 24 * 365, 24),
+  PUBLISH_TIMEOUT_MS: integer(1_000, 6 * 3_600_000, 90_000),
+  FETCH_TIMEOUT_MS: integer(100, 600_000, DEFAULT_FETCH_TIMEOUT_MS),
   LOG_LEVEL: z.preprocess(blankAsUnset, z.enum(LOG_LEVELS).default(DEFAULT_LOG_LEVEL)),
 });
 
@@ -119,6 +131,8 @@ export function readServeConfig(env: NodeJS.ProcessEnv): ServeConfig {
     buildCommand: value.REBUILD_COMMAND,
     publishEdits: value.PUBLISH_EDITS === '1' && value.REBUILD_COMMAND === undefined,
     fullBuildEveryMs: value.FULL_BUILD_EVERY_HOURS * 3_600_000,
+    publishTimeoutMs: value.PUBLISH_TIMEOUT_MS,
+    fetchTimeoutMs: value.FETCH_TIMEOUT_MS,
     rebuilds:
       value.CONTENTFUL_WEBHOOK_SECRET !== undefined ||
       value.BIGCOMMERCE_WEBHOOK_SECRET !== undefined,

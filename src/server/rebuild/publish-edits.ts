@@ -77,6 +77,13 @@ const replySchema = z.discriminatedUnion('type', [
     type: z.literal('publish-failed'),
     id: z.number().optional(),
     error: z.string().max(10_000),
+    /** It may pass (an upstream 5xx, a timeout): the same edits are worth asking again. */
+    transient: z.boolean().default(false),
+    /**
+     * The edits' data was handed to the pages before it failed (they may not show it): only a
+     * full build is right. Unsaid: assumed so.
+     */
+    dataChanged: z.boolean().default(true),
   }),
 ]);
 

@@ -6,6 +6,13 @@
  * So a burst of N publishes gives at most two builds, and a build never runs twice at once.
  * Holds counts and at most MAX_BATCH_EVENTS distinct events: a flood cannot grow its memory. Timers are the global ones (tests
  * use fake timers); the build function is given (tests use a fake one).
+ *
+ * A build that failed on a transient cause (`retry: true`: an upstream 5xx, a timeout, a lost
+ * connection) is retried: its events go back to the pending ones, and the next build starts no
+ * sooner than the backoff (`retry.firstMs`, doubling each failed attempt in a row, at most
+ * `retry.maxMs`), whatever events come meanwhile (they join it). So no edit stays stale once
+ * the upstream answers again. A success, or a failure that is not transient, ends the retries
+ * (the events of a failure that is not transient are dropped: the next event builds again).
  */
 
 /**
@@ -39,7 +46,36 @@ export interface RebuildBatch {
 /** Distinct events a batch names at most; more, and it asks for a full build. */
 export const MAX_BATCH_EVENTS = 1000;
 
-export type BuildOutcome = { ok: true } | { ok: false; error: string };
+/**
+ * A build's result. `retry`: it failed on a transient cause; its events are built again after
+ * the backoff.
+ */
+export type BuildOutcome = { ok: true } | { ok: false; error: string; retry?: boolean };
+
+/** A retry waiting for its time: after `attempts` failed attempts in a row, at `at`. */
+export interface PendingRetry {
+  attempts: number;
+  /** When the next attempt may start (the scheduler's clock, ms). */
+  at: number;
+  /** The last failure's cause. */
+  error: string;
+}
+
+/** Backoff of the retries of a build that failed on a transient cause. */
+export interface RetrySettings {
+  /** Wait before the first retry (ms, default 5 s). */
+  firstMs: number;
+  /** Longest wait between two attempts (ms, default 5 min). */
+  maxMs: number;
+}
+
+export const DEFAULT_RETRY: RetrySettings = { firstMs: 5_000, maxMs: 300_000 };
+
+/** The wait before retry number `attempts` (1, 2...): `firstMs` doubling, capped at `maxMs`. */
+export function retryDelay(attempts: number, retry: RetrySettings = DEFAULT_RETRY): number {
+  const doublings = Math.min(Math.max(0, attempts - 1), 30);
+  return Math.min(retry.maxMs, retry.firstMs * 2 ** doublings);
+}
 
 export interface SchedulerSnapshot {
   /** idle: nothing to do; waiting: events are in, the quiet time runs; building: a build runs. */
@@ -50,6 +86,8 @@ export interface SchedulerSnapshot {
   builds: number;
   /** The newest event. */
   lastEvent: RebuildEvent | null;
+  /** A failed build waiting to be retried (null: none). */
+  retry: PendingRetry | null;
 }
 
 export interface SchedulerOptions {
@@ -59,6 +97,8 @@ export interface SchedulerOptions {
   maxWaitMs?: number;
   /** Builds and swaps; should not throw (a throw counts as a failed build). */
   build(batch: RebuildBatch): Promise<BuildOutcome>;
+  /** Backoff of the retries of a transient failure (default DEFAULT_RETRY). */
+  retry?: RetrySettings;
   /** Called on every change of the snapshot. */
   onChange?(snapshot: SchedulerSnapshot): void;
   /** Called when a build ends. */
@@ -94,12 +134,15 @@ export function createRebuildScheduler(options: SchedulerOptions): RebuildSchedu
   let builds = 0;
   let stopped = false;
   let waiters: (() => void)[] = [];
+  const retrySettings = options.retry ?? DEFAULT_RETRY;
+  let retry: PendingRetry | null = null;
 
   const snapshot = (): SchedulerSnapshot => ({
     phase: running ? 'building' : timer ? 'waiting' : 'idle',
     pending,
     builds,
     lastEvent,
+    retry,
   });
 
   const changed = () => {
@@ -116,8 +159,28 @@ export function createRebuildScheduler(options: SchedulerOptions): RebuildSchedu
     if (stopped || running || pending === 0 || first === null || last === null) return;
     if (timer) clearTimeout(timer);
     const t = now();
-    const delay = Math.max(0, Math.min(debounceMs - (t - lastAt), maxWaitMs - (t - firstAt)));
+    const quiet = Math.max(0, Math.min(debounceMs - (t - lastAt), maxWaitMs - (t - firstAt)));
+    // A retry waits for its backoff, whatever came meanwhile.
+    const delay = retry === null ? quiet : Math.max(quiet, retry.at - t);
     timer = setTimeout(start, delay);
+  };
+
+  /** Puts a failed batch's events back before those that came since (it is built again). */
+  const requeue = (batch: RebuildBatch) => {
+    const since = distinct;
+    distinct = new Map();
+    for (const event of batch.events)
+      distinct.set(`${event.source} ${event.topic} ${event.id}`, event);
+    for (const [key, event] of since) {
+      if (distinct.has(key)) distinct.delete(key);
+      if (distinct.size < MAX_BATCH_EVENTS) distinct.set(key, event);
+      else complete = false;
+    }
+    complete = complete && batch.complete;
+    pending += batch.count;
+    if (first === null) firstAt = now();
+    first = batch.first;
+    last ??= batch.last;
   };
 
   function start() {
@@ -147,6 +210,12 @@ export function createRebuildScheduler(options: SchedulerOptions): RebuildSchedu
         outcome = { ok: false, error: error instanceof Error ? error.message : String(error) };
       }
       running = null;
+      if (outcome.ok) retry = null;
+      else if (outcome.retry === true) {
+        const attempts = (retry?.attempts ?? 0) + 1;
+        retry = { attempts, at: now() + retryDelay(attempts, retrySettings), error: outcome.error };
+        requeue(batch);
+      } else retry = null;
       options.onBuilt?.(outcome, batch);
       // Events that came in during the build: exactly one more build, after the quiet time.
       arm();

@@ -17,9 +17,18 @@
  * (builder.ts). A batch of edits (products, categories, brands, content entries) then goes to it first:
  * it re-renders the pages the edits touch into the live release, and the workers forget their
  * rendered listing views and search results (`render-cache:purge`). When it answers that only a
- * full build is right, or fails, or is gone, the batch gets a full build as before. A release
+ * full build is right, or fails, or is gone, or does not answer within its deadline
+ * (`publishTimeoutMs`, plus 2 s an edit: it is then stopped), the batch gets a full build as
+ * before. A release
  * served without a kept build (a restart on an existing build) gets one from a warm-up full build
  * right after start; `fullBuildEveryMs` also runs a full build when the served one is older.
+ *
+ * Retries: a publish that failed while reading its edits on a transient cause (an upstream 5xx,
+ * a timeout, a lost connection: failure.ts) keeps the kept build (its data is as it was), and a
+ * full build that failed on one keeps the kept build and the release served; either way the
+ * scheduler builds the events again after a backoff (5 s doubling, at most 5 min), with those
+ * that came meanwhile, until it succeeds. The status says `retrying`, when, after how many
+ * attempts and why (the failure's own message, secrets removed).
  *
  * Several copies, one build (`coordination`, with `REDIS_URL`): every copy's supervisor adds the
  * events its workers accept to Redis, and the one copy holding the build lease
@@ -36,6 +45,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { oneLine } from '../../lib/server/failures.ts';
 import { runBuild, type KeptPublisher } from './builder.ts';
+import type { Edit } from './publish-edits.ts';
 import { copyName, createCoordination, type Coordination } from './coordination.ts';
 import { parsePublisherReply, publishableEdits } from './publish-edits.ts';
 import {
@@ -71,6 +81,7 @@ import {
   type RebuildBatch,
   type RebuildEvent,
   type RebuildScheduler,
+  type RetrySettings,
 } from './scheduler.ts';
 import { log as logger } from '../../lib/server/log.ts';
 
@@ -85,6 +96,13 @@ export interface RebuildSettings {
   publisher?: boolean;
   /** A full build runs when the served one is older than this (ms; 0 or unset: never). */
   fullBuildEveryMs?: number;
+  /**
+   * How long the kept build may take to answer a publish (ms, plus 2 s an edit; default 90 s),
+   * after which it is stopped and the edits get a full build.
+   */
+  publishTimeoutMs?: number;
+  /** Backoff of the retries of a transient failure (default: 5 s doubling, at most 5 min). */
+  retry?: RetrySettings;
   /**
    * Several copies sharing `releasesDir` build once through Redis at `url` (`REDIS_URL`):
    * `coordination.ts`. Each copy is named by this machine's name and its port.
@@ -149,9 +167,20 @@ export interface CopiesStatus {
   switchFailed?: { id: string; error: string; at: string };
 }
 
+/** A failed build or publish waiting to be tried again (`RebuildStatus.retry`). */
+export interface RetryStatus {
+  /** Failed attempts in a row so far. */
+  attempts: number;
+  /** When the next one starts. */
+  at: string;
+  /** Why the last one failed. */
+  cause: string;
+}
+
 /** What `status.json` and `GET /webhooks/status` say. */
 export interface RebuildStatus {
-  state: 'idle' | 'waiting' | 'building' | 'failed';
+  /** `retrying`: the last build or publish failed on a transient cause, tried again at `retry.at`. */
+  state: 'idle' | 'waiting' | 'building' | 'retrying' | 'failed';
   rebuilds: boolean;
   /** `generation`: the publishes into the release so far. */
   current: { id: string; builtAt: string; servingSince: string; generation: number };
@@ -159,6 +188,8 @@ export interface RebuildStatus {
   copies: CopiesStatus | null;
   lastBuild: BuildRecord | null;
   lastSuccess: { id: string; finishedAt: string } | null;
+  /** A failed build or publish waiting to be tried again (null: none). */
+  retry: RetryStatus | null;
   queuedEvents: number;
   lastEvent: { source: string; topic: string; id: string; at: string } | null;
   builds: number;
@@ -214,6 +245,17 @@ function freePort(host: string): Promise<number> {
   });
 }
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+/** Default of `RebuildSettings.publishTimeoutMs`. */
+export const DEFAULT_PUBLISH_TIMEOUT_MS = 90_000;
+
+/**
+ * How long the kept build may take to publish `edits`: `baseMs` plus 2 s an edit, at most the
+ * time of a full build (`capMs`).
+ */
+export function publishDeadline(edits: readonly Edit[], baseMs: number, capMs: number): number {
+  return Math.min(capMs, baseMs + 2_000 * edits.length);
+}
 
 export async function startSupervisor(options: SupervisorOptions): Promise<Supervisor> {
   if (!cluster.isPrimary) throw new Error('startSupervisor runs in the cluster primary only');
@@ -309,8 +351,18 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
     const snapshot = scheduler?.snapshot();
     const phase = snapshot?.phase ?? 'idle';
     const event = snapshot?.lastEvent ?? null;
+    const retry = snapshot?.retry ?? null;
     return {
-      state: phase !== 'idle' ? phase : lastBuild?.result === 'failed' ? 'failed' : 'idle',
+      state:
+        phase === 'building'
+          ? phase
+          : retry !== null
+            ? 'retrying'
+            : phase !== 'idle'
+              ? phase
+              : lastBuild?.result === 'failed'
+                ? 'failed'
+                : 'idle',
       rebuilds: options.rebuild !== null,
       current: {
         id: current.id,
@@ -321,6 +373,10 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
       copies: copiesStatus(),
       lastBuild,
       lastSuccess,
+      retry:
+        retry === null
+          ? null
+          : { attempts: retry.attempts, at: iso(retry.at), cause: oneLine(retry.error) },
       queuedEvents: snapshot?.pending ?? 0,
       lastEvent: event && {
         source: event.source,
@@ -713,17 +769,21 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
   };
 
   /**
-   * Publishes a batch of edits through the current release's kept build: true when
-   * done, false when it must be built in full (logged).
+   * Publishes a batch of edits through the current release's kept build: `published` when
+   * done, `full` when it must be built in full (logged), `retry` when it failed on a transient
+   * cause before its data changed (the kept build stays; the scheduler asks again later).
    */
-  const publish = async (batch: RebuildBatch): Promise<boolean> => {
+  const publish = async (
+    batch: RebuildBatch,
+  ): Promise<{ kind: 'published' | 'full' } | { kind: 'retry'; error: string }> => {
+    const full = { kind: 'full' } as const;
     const edits = batch.complete ? publishableEdits(batch.events) : null;
-    if (edits === null || kept?.releaseId !== current.id) return false;
+    if (edits === null || kept?.releaseId !== current.id) return full;
     // Several copies: only into the release they all serve.
-    if (coordination !== null && !isSharedRelease(releasesDir, current)) return false;
+    if (coordination !== null && !isSharedRelease(releasesDir, current)) return full;
     if (!kept.publisher.alive()) {
       kept = null;
-      return false;
+      return full;
     }
     const started = Date.now();
     const id = `${current.id}+${String(publishes + 1)}`;
@@ -737,20 +797,48 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
     };
     writeStatus();
     requestIds += 1;
-    const reply = parsePublisherReply(
-      await kept.publisher
+    const settings = options.rebuild;
+    const deadlineMs = publishDeadline(
+      edits,
+      settings?.publishTimeoutMs ?? DEFAULT_PUBLISH_TIMEOUT_MS,
+      settings?.timeoutMs ?? Infinity,
+    );
+    let deadline: ReturnType<typeof setTimeout> | undefined;
+    const answer = await Promise.race([
+      kept.publisher
         .request({ type: 'publish', id: requestIds, edits })
         .catch((error: unknown) => ({ type: 'publish-failed', error: String(error) })),
-    );
+      new Promise((resolve) => {
+        deadline = setTimeout(() => {
+          resolve({ type: 'publish-failed', error: `no answer within ${seconds(deadlineMs)}` });
+        }, deadlineMs);
+      }),
+    ]);
+    clearTimeout(deadline);
+    const reply = parsePublisherReply(answer);
     const finished = Date.now();
+    if (reply?.type === 'publish-failed' && reply.transient && !reply.dataChanged) {
+      // Its data is as it was: it publishes these edits again once the upstream answers.
+      lastBuild = {
+        ...lastBuild,
+        finishedAt: iso(finished),
+        durationMs: finished - started,
+        result: 'failed',
+        error: oneLine(reply.error),
+      };
+      logError(`[rebuild] ${describeBatch(batch)}: the publish failed: ${oneLine(reply.error)}`);
+      writeStatus();
+      return { kind: 'retry', error: reply.error };
+    }
     if (reply?.type !== 'published') {
       const why =
         reply === null ? 'no answer' : reply.type === 'publish-full' ? reply.reason : reply.error;
       log(`[rebuild] ${describeBatch(batch)}: a full build instead of a publish (${oneLine(why)})`);
-      // It holds the edit's data now, which its pages do not show: it publishes nothing more.
+      // It may hold the edit's data now, which its pages do not show, or be stuck in a fetch:
+      // it publishes nothing more.
       kept.publisher.stop();
       kept = null;
-      return false;
+      return full;
     }
     publishes += 1;
     purgeWorkers();
@@ -767,13 +855,15 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
       `[rebuild] ${describeBatch(batch)}: published into ${current.id} in ${seconds(finished - started)} (${String(reply.written.length)} page(s) rendered, ${String(reply.removed.length)} removed, ${String(reply.pictures.length)} new picture(s))`,
     );
     writeStatus();
-    return true;
+    return { kind: 'published' };
   };
 
   const build = async (batch: RebuildBatch): Promise<BuildOutcome> => {
     const settings = options.rebuild;
     if (settings === null) return { ok: false, error: 'rebuilds are off' };
-    if (await serially(() => publish(batch))) return { ok: true };
+    const published = await serially(() => publish(batch));
+    if (published.kind === 'published') return { ok: true };
+    if (published.kind === 'retry') return { ok: false, error: published.error, retry: true };
     const started = Date.now();
     const id = newReleaseId(started);
     const dir = path.join(releasesDir, id);
@@ -800,6 +890,8 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
       publisher: settings.publisher === true,
     });
     let error = result.ok ? null : result.error;
+    // Only a build that failed on its own transient cause is tried again.
+    const transient = !result.ok && result.transient;
     const builtPublisher = result.ok ? (result.publisher ?? null) : null;
     let inUse = false;
     if (error === null) {
@@ -852,11 +944,12 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
         result: 'failed',
         error: oneLine(error),
       };
+      // The kept build of the release served stays: edits keep publishing into it.
       logError(
-        `[rebuild] build ${id} failed after ${seconds(finished - started)}: ${oneLine(error)} (log: ${logFile}); still serving ${current.id}`,
+        `[rebuild] build ${id} failed after ${seconds(finished - started)}: ${oneLine(error)} (log: ${logFile}); still serving ${current.id}${transient ? ', tried again later' : ''}`,
       );
       writeStatus();
-      return { ok: false, error };
+      return { ok: false, error, retry: transient };
     }
     kept?.publisher.stop();
     kept = builtPublisher === null ? null : { releaseId: id, publisher: builtPublisher };
@@ -888,10 +981,15 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
       log(`[rebuild] ${describeBatch(batch)}: not built here, another copy holds the build lease`);
       return { ok: true };
     }
+    let outcome: BuildOutcome | null = null;
     try {
-      return await build(batch);
+      outcome = await build(batch);
+      return outcome;
     } finally {
-      if (upto !== null) await coordination.built(upto);
+      // A build tried again later has not covered its events yet: a copy taking the lease
+      // meanwhile reads them again.
+      const retried = outcome !== null && !outcome.ok && outcome.retry === true;
+      if (upto !== null && !retried) await coordination.built(upto);
     }
   };
 
@@ -902,6 +1000,7 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
     );
     scheduler = createRebuildScheduler({
       debounceMs: options.rebuild.debounceMs,
+      ...(options.rebuild.retry === undefined ? {} : { retry: options.rebuild.retry }),
       build: buildBatch,
       onChange: writeStatus,
     });

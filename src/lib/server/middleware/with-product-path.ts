@@ -2,6 +2,7 @@ import type { MiddlewareHandler } from 'astro';
 import { localPath } from '../../commerce/redirect-target.ts';
 import { productPath } from '../../commerce/slug.ts';
 import type { Product } from '../../commerce/types.ts';
+import { createCache } from '../cache.ts';
 import { logFailure } from '../failures.ts';
 
 export interface ProductPathOptions {
@@ -17,26 +18,27 @@ const PRODUCT_PATH = /^\/p\/(\d{1,10})(?:\/[^/]*)?$/;
  * A product page asked with an outdated or missing slug (`/p/122/ancien-nom`, `/p/122`) is not
  * a pre-rendered file, so it reaches Astro: 301 to the product's page `/p/{id}/{slug}` when
  * the product is visible. Unknown, hidden or already canonical paths go on (to the 404).
+ *
+ * Each product's path is kept `ttlMs` (5 minutes), in an upstream read cache (`cache.ts`) that a
+ * publish empties (`clearUpstreamCaches`, on every copy: src/server/rebuild/): right after a
+ * rename is published, the old path answers 301 to the new one, not the 404 of a path it
+ * remembered as canonical. A failed lookup is not kept.
  */
 export function createWithProductPath(options: ProductPathOptions): MiddlewareHandler {
-  const ttl = options.ttlMs ?? 5 * 60_000;
-  const paths = new Map<number, { path: Promise<string | null>; expires: number }>();
-  const canonical = (id: number): Promise<string | null> => {
-    const now = Date.now();
-    const hit = paths.get(id);
-    if (hit && hit.expires > now) return hit.path;
-    if (paths.size > 10_000) paths.clear();
-    const path = options
-      .lookup(id)
-      .then((product) => (product?.isVisible ? productPath(product) : null))
+  const paths = createCache<string | null>({
+    ttlMs: options.ttlMs ?? 5 * 60_000,
+    maxEntries: 10_000,
+  });
+  const canonical = (id: number): Promise<string | null> =>
+    paths
+      .get(String(id), async () => {
+        const product = await options.lookup(id);
+        return product?.isVisible ? productPath(product) : null;
+      })
       .catch((error: unknown) => {
-        paths.delete(id);
         logFailure('product-path', `could not look up product ${id}`, error);
         return null;
       });
-    paths.set(id, { path, expires: now + ttl });
-    return path;
-  };
 
   return async (context, next) => {
     if (context.isPrerendered) return next();
