@@ -77,6 +77,7 @@ beforeAll(async () => {
         written: [...change.render],
         removed: [...change.remove],
         pictures: [],
+        refused: [],
         ms: 1,
       });
     },
