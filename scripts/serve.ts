@@ -55,6 +55,7 @@ import { readCurrentRelease, type Release } from '../src/server/rebuild/releases
 import { clearUpstreamCaches } from '../src/lib/server/cache.ts';
 import { LISTING_STORE_FILE, useListingStore } from '../src/lib/server/loaders/listing-store.ts';
 import { useListingPages } from '../src/lib/server/loaders/listing-page.ts';
+import { namePictureCacheDir, PICTURE_CACHE_FOLDER } from '../src/lib/server/picture-cache.ts';
 import { startSupervisor, type Supervisor } from '../src/server/rebuild/supervisor.ts';
 import type { KeptPublisher } from '../src/server/rebuild/builder.ts';
 import {
@@ -106,6 +107,11 @@ export interface ServerOptions {
    * this build lacks them: a page of the release before (or after) a swap finds its scripts.
    */
   assetFallbackDirs?: readonly string[];
+  /**
+   * Folder of the picture proxy's encoded variants (`/_image`, image-proxy.ts); default
+   * `{distDir}/picture-cache`. Workers of the supervisor name one under the releases folder.
+   */
+  pictureCacheDir?: string;
   /**
    * Awaited once everything is loaded, right before listening: a worker started ahead of its
    * release's switch waits there for the supervisor's word.
@@ -182,6 +188,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   useListingStore(path.join(serverDir, LISTING_STORE_FILE));
   // Its listings' pre-rendered pages 1, which listing views are put together from.
   useListingPages(path.join(distDir, 'client'));
+  // Where `/_image` keeps what it encodes (read by the release's endpoint, image-endpoint.ts).
+  namePictureCacheDir(path.resolve(options.pictureCacheDir ?? path.join(distDir, 'picture-cache')));
   const { handler } = (await import(entry)) as { handler: AppHandler };
   const buildId = await buildIdOf(serverDir);
   // spec §1: with the transactional flag off a cart link does nothing (issue 19).
@@ -446,6 +454,20 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   };
 }
 
+/**
+ * Where a worker's `/_image` keeps its encoded variants: under the releases folder when the
+ * shop rebuilds or serves a release of it, so every release and every copy sharing the folder
+ * reads the same files; else under the build it serves.
+ */
+export function pictureCacheDirOf(config: ServeConfig, distDir: string): string {
+  const releasesDir = path.resolve(config.releasesDir);
+  const served = path.resolve(distDir);
+  const inReleases = path.dirname(served) === releasesDir;
+  return config.rebuilds || inReleases
+    ? path.join(releasesDir, PICTURE_CACHE_FOLDER)
+    : path.join(served, PICTURE_CACHE_FOLDER);
+}
+
 /** Worker mode: serves the release the supervisor names, until told to drain. */
 async function runWorker(config: ServeConfig): Promise<void> {
   // Each of the SERVER_WORKERS processes compresses in its own threads: they share the cores.
@@ -506,6 +528,7 @@ async function runWorker(config: ServeConfig): Promise<void> {
   });
   server = await startServer({
     distDir,
+    pictureCacheDir: pictureCacheDirOf(config, distDir),
     port: Number(process.env.PORT ?? 4321),
     host: process.env.HOST ?? '127.0.0.1',
     assetFallbackDirs: assetDirs,
