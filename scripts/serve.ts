@@ -55,7 +55,11 @@ import { readCurrentRelease, type Release } from '../src/server/rebuild/releases
 import { clearUpstreamCaches } from '../src/lib/server/cache.ts';
 import { LISTING_STORE_FILE, useListingStore } from '../src/lib/server/loaders/listing-store.ts';
 import { useListingPages } from '../src/lib/server/loaders/listing-page.ts';
-import { namePictureCacheDir, PICTURE_CACHE_FOLDER } from '../src/lib/server/picture-cache.ts';
+import {
+  namePictureCacheDir,
+  PICTURE_CACHE_FOLDER,
+  pictureCacheDirOf,
+} from '../src/lib/server/picture-cache.ts';
 import { startSupervisor, type Supervisor } from '../src/server/rebuild/supervisor.ts';
 import type { KeptPublisher } from '../src/server/rebuild/builder.ts';
 import {
@@ -189,7 +193,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   // Its listings' pre-rendered pages 1, which listing views are put together from.
   useListingPages(path.join(distDir, 'client'));
   // Where `/_image` keeps what it encodes (read by the release's endpoint, image-endpoint.ts).
-  namePictureCacheDir(path.resolve(options.pictureCacheDir ?? path.join(distDir, 'picture-cache')));
+  namePictureCacheDir(
+    path.resolve(options.pictureCacheDir ?? path.join(distDir, PICTURE_CACHE_FOLDER)),
+  );
   const { handler } = (await import(entry)) as { handler: AppHandler };
   const buildId = await buildIdOf(serverDir);
   // spec §1: with the transactional flag off a cart link does nothing (issue 19).
@@ -454,20 +460,6 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   };
 }
 
-/**
- * Where a worker's `/_image` keeps its encoded variants: under the releases folder when the
- * shop rebuilds or serves a release of it, so every release and every copy sharing the folder
- * reads the same files; else under the build it serves.
- */
-export function pictureCacheDirOf(config: ServeConfig, distDir: string): string {
-  const releasesDir = path.resolve(config.releasesDir);
-  const served = path.resolve(distDir);
-  const inReleases = path.dirname(served) === releasesDir;
-  return config.rebuilds || inReleases
-    ? path.join(releasesDir, PICTURE_CACHE_FOLDER)
-    : path.join(served, PICTURE_CACHE_FOLDER);
-}
-
 /** Worker mode: serves the release the supervisor names, until told to drain. */
 async function runWorker(config: ServeConfig): Promise<void> {
   // Each of the SERVER_WORKERS processes compresses in its own threads: they share the cores.
@@ -528,7 +520,11 @@ async function runWorker(config: ServeConfig): Promise<void> {
   });
   server = await startServer({
     distDir,
-    pictureCacheDir: pictureCacheDirOf(config, distDir),
+    pictureCacheDir: pictureCacheDirOf({
+      releasesDir: config.releasesDir,
+      rebuilds: config.rebuilds,
+      distDir,
+    }),
     port: Number(process.env.PORT ?? 4321),
     host: process.env.HOST ?? '127.0.0.1',
     assetFallbackDirs: assetDirs,

@@ -29,7 +29,7 @@ import {
   rasterFormat,
   type ImageProxyOptions,
 } from '../../src/lib/server/image-proxy.ts';
-import { PictureCache } from '../../src/lib/server/picture-cache.ts';
+import { PictureCache, pictureCacheDirOf } from '../../src/lib/server/picture-cache.ts';
 import { withSecurityHeaders } from '../../src/server/headers.ts';
 
 const HOST = 'cdn11.bigcommerce.com';
@@ -570,6 +570,24 @@ describe('bounds and the kept files', () => {
     expect(await cache.read('key 29', 'webp')).not.toBeNull();
     expect(await cache.read('key 0', 'webp')).toBeNull();
   });
+});
+
+test('the folder is the releases folder’s when releases are served or built, shared by copies', () => {
+  const releasesDir = path.resolve('/srv/shop/dist-releases');
+  const shared = path.join(releasesDir, 'picture-cache');
+  expect(pictureCacheDirOf({ releasesDir, rebuilds: true, distDir: '/srv/shop/dist' })).toBe(
+    shared,
+  );
+  expect(
+    pictureCacheDirOf({
+      releasesDir,
+      rebuilds: false,
+      distDir: `${releasesDir}/r20261128-070000-abcd`,
+    }),
+  ).toBe(shared);
+  expect(pictureCacheDirOf({ releasesDir, rebuilds: false, distDir: '/srv/shop/dist' })).toBe(
+    path.resolve('/srv/shop/dist/picture-cache'),
+  );
 });
 
 describe('headers through the storefront server', () => {

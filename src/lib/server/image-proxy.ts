@@ -269,8 +269,6 @@ export function createImageProxy(options: ImageProxyOptions): ImageProxy {
   );
   const caches = new Map<string, PictureCache>();
   const inFlight = new Map<string, Promise<Uint8Array>>();
-  // One libvips thread per encode: `encodeConcurrency` encodes take that many threads.
-  sharp.concurrency(1);
 
   const cacheFor = (): PictureCache | null => {
     const dir = options.cacheDir();
@@ -328,6 +326,10 @@ export function createImageProxy(options: ImageProxyOptions): ImageProxy {
 
   /** The variant of a raster source, checked; a ProxyRefusal for any other source. */
   async function encode(bytes: Uint8Array, request: PictureRequest): Promise<Uint8Array> {
+    // One libvips thread per encode: `encodeConcurrency` encodes take that many threads. Set
+    // at the first encode, not when the module loads: the build imports it too, and encodes
+    // its own pictures on every core.
+    sharp.concurrency(1);
     const format = rasterFormat(bytes);
     if (format === null) throw new ProxyRefusal(415, 'not a raster picture');
     let metadata: Metadata;
@@ -341,7 +343,10 @@ export function createImageProxy(options: ImageProxyOptions): ImageProxy {
     }
     const { width, height } = metadata;
     if (!width || !height) throw new ProxyRefusal(422, 'unreadable picture');
-    if (width * height > maxPixels) throw new ProxyRefusal(413, 'picture too large');
+    // Every frame of an animation is decoded (Astro's service keeps animations): all count.
+    if (width * height * Math.max(1, metadata.pages ?? 1) > maxPixels) {
+      throw new ProxyRefusal(413, 'picture too large');
+    }
     const config = {
       ...options.imageConfig,
       dangerouslyProcessSVG: false,

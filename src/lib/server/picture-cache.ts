@@ -41,6 +41,23 @@ export function namedPictureCacheDir(): string | null {
   return typeof dir === 'string' && dir !== '' ? dir : null;
 }
 
+/**
+ * Where a server worker keeps the proxy's variants: under the releases folder when the shop
+ * rebuilds or serves a release of it (a folder directly inside it), so every release and every
+ * copy sharing the folder reads the same files; else under the build it serves.
+ */
+export function pictureCacheDirOf(options: {
+  releasesDir: string;
+  rebuilds: boolean;
+  distDir: string;
+}): string {
+  const releasesDir = path.resolve(options.releasesDir);
+  const served = path.resolve(options.distDir);
+  return options.rebuilds || path.dirname(served) === releasesDir
+    ? path.join(releasesDir, PICTURE_CACHE_FOLDER)
+    : path.join(served, PICTURE_CACHE_FOLDER);
+}
+
 export interface PictureCacheOptions {
   maxBytes: number;
   warn?: (message: string) => void;
