@@ -130,6 +130,23 @@ test('the attack of issue 29: an SVG on an allowed location is never sent back',
   expect((await get(variant(`${sandboxUrl}/images/1x1/proxy-huge.jpg`, 96, 96))).status).toBe(413);
 });
 
+test('another method is a plain 405 with the picture headers, not the HTML error page', async () => {
+  const url = `${server?.url ?? ''}/_image?${variant(photo, 340, 340)}`;
+  for (const method of ['POST', 'PUT', 'DELETE']) {
+    const response = await fetch(url, { method, headers: { origin: server?.url ?? '' } });
+    const text = await response.text();
+    expect([403, 405], method).toContain(response.status);
+    expect(response.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    expect(text).not.toContain('<');
+  }
+  const post = await fetch(url, { method: 'POST', headers: { origin: server?.url ?? '' } });
+  expect(post.status).toBe(405);
+  expect(post.headers.get('content-security-policy')).toBe(PICTURE_CSP);
+  const head = await fetch(url, { method: 'HEAD' });
+  expect(head.status).toBe(200);
+  expect(head.headers.get('content-type')).toBe('image/webp');
+});
+
 test('generated parameters: 200 WebP for a listed variant, else 400/403, never 500', async () => {
   const sizes = pictureVariants();
   await fc.assert(

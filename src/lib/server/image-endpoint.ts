@@ -8,7 +8,7 @@
 import type { APIRoute } from 'astro';
 import { imageConfig } from 'astro:assets';
 import { pictureCacheDirectory } from './config.ts';
-import { createImageProxy } from './image-proxy.ts';
+import { createImageProxy, refusal } from './image-proxy.ts';
 import { log } from './log.ts';
 import { namedPictureCacheDir } from './picture-cache.ts';
 
@@ -23,3 +23,9 @@ const proxy = createImageProxy({
 });
 
 export const GET: APIRoute = ({ url }) => proxy.handle(url);
+
+/** Any other method: 405 in the proxy's plain form, not Astro's HTML not-found page. */
+export const ALL: APIRoute = ({ request, url }) =>
+  request.method === 'HEAD'
+    ? proxy.handle(url)
+    : refusal(405, 'method not allowed', { Allow: 'GET, HEAD' });

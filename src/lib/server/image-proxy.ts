@@ -466,7 +466,11 @@ function pictureReply(data: Uint8Array, format: string): Response {
 }
 
 /** A short plain-text refusal, never cached, never the HTML error page. */
-export function refusal(status: number, message: string): Response {
+export function refusal(
+  status: number,
+  message: string,
+  headers: Readonly<Record<string, string>> = {},
+): Response {
   return new Response(`${message}\n`, {
     status,
     headers: {
@@ -474,6 +478,7 @@ export function refusal(status: number, message: string): Response {
       'Content-Type': 'text/plain; charset=utf-8',
       'Cache-Control': 'no-store',
       ...(status === 503 ? { 'Retry-After': '1' } : {}),
+      ...headers,
     },
   });
 }
