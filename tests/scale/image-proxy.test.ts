@@ -73,6 +73,10 @@ beforeAll(async () => {
     '\uFEFF<!DOCTYPE html><script>alert(1)</script>',
   );
   writeFileSync(path.join(FIXTURES, 'proxy-huge.jpg'), pngClaiming(20_000, 20_000));
+  // The sandbox on SANDBOX_PORT serves this folder (not one another test left running).
+  const served = await fetch(`${sandboxUrl}/images/1x1/proxy-svg.jpg`);
+  expect(served.status, `the sandbox at ${sandboxUrl} serves ${SANDBOX_DIR}`).toBe(200);
+  await served.body?.cancel();
   const first = readdirSync(path.join(SANDBOX_DIR, 'images', '800x800'))[0] ?? '';
   photo = `${sandboxUrl}/images/800x800/${first}`;
   server = await startServer({
