@@ -348,6 +348,8 @@ describe('parameters', () => {
       const response = await proxy.handle(variantQuery(href));
       expect(response.status).toBe(403);
       await expectSafeReply(response);
+      // Whatever else the query asks (the attack's `&w=64`): the location is refused first.
+      expect((await proxy.handle(query({ href, w: '64' }))).status).toBe(403);
     }
     expect(calls).toEqual([]);
   });
