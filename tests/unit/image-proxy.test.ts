@@ -27,6 +27,7 @@ import {
   parsePictureRequest,
   ProxyRefusal,
   rasterFormat,
+  variantKey,
   type ImageProxyOptions,
 } from '../../src/lib/server/image-proxy.ts';
 import { PictureCache, pictureCacheDirOf } from '../../src/lib/server/picture-cache.ts';
@@ -555,6 +556,19 @@ describe('bounds and the kept files', () => {
     expect(again.status).toBe(200);
     expect(Buffer.from(await again.arrayBuffer()).equals(body)).toBe(true);
     expect(second.calls).toEqual([]);
+  });
+
+  test('a kept file that is not a WebP is never served: the picture is encoded again', async () => {
+    const dir = path.join(workDir, 'damaged');
+    const href = `https://${HOST}/damaged.jpg`;
+    const request = parsePictureRequest(variantQuery(href).searchParams, imageConfig);
+    const cache = new PictureCache(dir, { maxBytes: 1_000_000 });
+    await cache.write(variantKey(request), 'webp', Buffer.from(SVG));
+    const { proxy, calls } = proxyWith(new Map([[href, pictures.jpeg]]), { cacheDir: () => dir });
+    const reply = await proxy.handle(variantQuery(href));
+    expect(reply.status).toBe(200);
+    await expectSafeReply(reply);
+    expect(calls).toEqual([href]);
   });
 
   test('the folder stays under its bound, the least recently used going first', async () => {

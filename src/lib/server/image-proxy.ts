@@ -386,7 +386,8 @@ export function createImageProxy(options: ImageProxyOptions): ImageProxy {
   async function produce(request: PictureRequest, key: string): Promise<Uint8Array> {
     const cache = cacheFor();
     const kept = await cache?.read(key, request.format);
-    if (kept) return kept;
+    // A kept file is served only as what it must be (a file damaged on disk is encoded again).
+    if (kept && rasterFormat(kept) === request.format) return kept;
     const source = await fetchGate.run(() => fetchSource(request.href));
     const data = await encodeGate.run(() => encode(source, request));
     await cache?.write(key, request.format, data);
