@@ -4,9 +4,9 @@
  *
  * - Only the variants of `src/lib/picture-variants.ts` (the list the components ask from):
  *   `href`, `w`, `h`, `f` (and `q` only for a listed quality), each once, as plain decimal
- *   numbers; anything else is 400. The host check is Astro's `isRemoteAllowed` over the
- *   build's `image.remotePatterns` (`image-hosts.ts`): another host is 403, and so is a
- *   redirect to one.
+ *   numbers; anything else is 400. The location is checked first, with Astro's
+ *   `isRemoteAllowed` over the build's `image.remotePatterns` (`image-hosts.ts`): another
+ *   scheme, host, port or path, or credentials, is 403, and so is a redirect to one.
  * - The source is judged by its bytes, not its name or type: only JPEG, PNG, GIF, WebP and
  *   AVIF signatures reach the decoder (an SVG, HTML or XML never does), and sharp's reading of
  *   the header must agree; else 415. More than `maxPixels` is 413, a source that does not
@@ -246,7 +246,7 @@ const SILENT_LOGGER = {
 export interface ImageProxy {
   /** The reply to a `GET /_image` of `url`. */
   handle(url: URL): Promise<Response>;
-  /** The cache of encoded variants in use (tests). */
+  /** The encode and fetch gates (what runs and waits now). */
   readonly gates: { encode: ReturnType<typeof createGate>; fetch: ReturnType<typeof createGate> };
 }
 
