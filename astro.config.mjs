@@ -93,6 +93,10 @@ export default defineConfig({
     // Astro's sharp service, encoding a static build's pictures beside page rendering
     // (image-service.ts).
     service: { entrypoint: './src/lib/server/image-service.ts', config: {} },
+    // `/_image`, the picture proxy of on-demand pages and `astro dev`: the shop's variants only
+    // (src/lib/picture-variants.ts), raster sources only, bounded, kept on disk
+    // (image-proxy.ts).
+    endpoint: { route: '/_image', entrypoint: './src/lib/server/image-endpoint.ts' },
     remotePatterns: imageRemotePatterns(imageDomains, sandboxOrigin),
     // No image of the shop uses Astro's responsive layouts (`data-astro-image`): their 1.6 KB
     // stylesheet was inlined in every page, and hashed for the CSP at every on-demand render.

@@ -57,6 +57,11 @@ import { clearUpstreamCaches } from '../src/lib/server/cache.ts';
 import { installFetchDeadlines } from '../src/server/fetch-deadlines.ts';
 import { LISTING_STORE_FILE, useListingStore } from '../src/lib/server/loaders/listing-store.ts';
 import { useListingPages } from '../src/lib/server/loaders/listing-page.ts';
+import {
+  namePictureCacheDir,
+  PICTURE_CACHE_FOLDER,
+  pictureCacheDirOf,
+} from '../src/lib/server/picture-cache.ts';
 import { startSupervisor, type Supervisor } from '../src/server/rebuild/supervisor.ts';
 import type { KeptPublisher } from '../src/server/rebuild/builder.ts';
 import {
@@ -108,6 +113,11 @@ export interface ServerOptions {
    * this build lacks them: a page of the release before (or after) a swap finds its scripts.
    */
   assetFallbackDirs?: readonly string[];
+  /**
+   * Folder of the picture proxy's encoded variants (`/_image`, image-proxy.ts); default
+   * `{distDir}/picture-cache`. Workers of the supervisor name one under the releases folder.
+   */
+  pictureCacheDir?: string;
   /**
    * Awaited once everything is loaded, right before listening: a worker started ahead of its
    * release's switch waits there for the supervisor's word.
@@ -184,6 +194,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   useListingStore(path.join(serverDir, LISTING_STORE_FILE));
   // Its listings' pre-rendered pages 1, which listing views are put together from.
   useListingPages(path.join(distDir, 'client'));
+  // Where `/_image` keeps what it encodes (read by the release's endpoint, image-endpoint.ts).
+  namePictureCacheDir(
+    path.resolve(options.pictureCacheDir ?? path.join(distDir, PICTURE_CACHE_FOLDER)),
+  );
   const { handler } = (await import(entry)) as { handler: AppHandler };
   const buildId = await buildIdOf(serverDir);
   // spec §1: with the transactional flag off a cart link does nothing (issue 19).
@@ -514,6 +528,11 @@ async function runWorker(config: ServeConfig): Promise<void> {
   });
   server = await startServer({
     distDir,
+    pictureCacheDir: pictureCacheDirOf({
+      releasesDir: config.releasesDir,
+      rebuilds: config.rebuilds,
+      distDir,
+    }),
     port: Number(process.env.PORT ?? 4321),
     host: process.env.HOST ?? '127.0.0.1',
     assetFallbackDirs: assetDirs,

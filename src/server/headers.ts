@@ -6,6 +6,7 @@
  */
 import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http';
 import { resolveClient, trustedProxiesFromEnv, type TrustedProxies } from '../lib/server/client.ts';
+import { PICTURE_CSP } from '../lib/server/csp.ts';
 
 /** The framing rule as a CSP policy of its own: it combines with the page's CSP, if any. */
 export const FRAME_ANCESTORS = "frame-ancestors 'self'";
@@ -42,7 +43,8 @@ export function pageSecurityHeaders(secure: boolean, policy: string | null): Out
  * Adds the security headers to headers an application wrote (lower- or mixed-case names):
  * those it set itself are kept, except that a Content-Security-Policy without
  * `frame-ancestors` gets the framing rule as a second policy (browsers enforce both) instead
- * of being replaced.
+ * of being replaced; the picture proxy's policy (`PICTURE_CSP`, a sandbox that loads nothing)
+ * stays the only one, framing being `X-Frame-Options`'s there.
  */
 export function withSecurityHeaders(
   headers: OutgoingHttpHeaders,
@@ -63,6 +65,7 @@ export function withSecurityHeaders(
     }
     if (name !== 'Content-Security-Policy') continue;
     const policies = ([] as (string | number)[]).concat(out[existing] ?? []).map(String);
+    if (policies.length === 1 && policies[0] === PICTURE_CSP) continue;
     if (!policies.some((policy) => /(?:^|[;,])\s*frame-ancestors\b/i.test(policy))) {
       out[existing] = [...policies, value];
     }

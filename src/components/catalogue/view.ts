@@ -79,16 +79,13 @@ export function listingCardKey(index: number): string {
   });
 }
 
-/** Card picture: 340×340 (spec §9), and twice that for dense screens. */
-export const CARD_IMAGE = { width: 340, height: 340, widths: [340, 680] } as const;
-/** Gallery picture: the card's 680 px plus a 1024 px one for phones at 3× and desktops. */
-export const GALLERY_IMAGE = { width: 1024, height: 1024, widths: [680, 1024] } as const;
-/**
- * A sleep-content picture (4:3), the same variants on its card and on its detail page: each
- * variant is one more encode of every picture at build (the card and the detail used to ask
- * for six different widths and two fallbacks, 8 encodes a picture; now 4).
- */
-export const SLEEP_IMAGE = { width: 480, height: 360, widths: [320, 480, 720, 960] } as const;
+/** The picture kinds of the shop, one list with the picture proxy's (picture-variants.ts). */
+export {
+  CARD_IMAGE,
+  GALLERY_IMAGE,
+  SLEEP_IMAGE,
+  TECHNOLOGY_IMAGE,
+} from '../../lib/picture-variants.ts';
 
 /** The card picture: the product's thumbnail image, alt from its description or the name. */
 export function cardImage(

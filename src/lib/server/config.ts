@@ -194,6 +194,16 @@ export function lastGoodDirectory(): string {
   return `${dir === '' || dir === MEMORY_STATE_DIR ? DEFAULT_STATE_DIR : dir}/last-good`;
 }
 
+/**
+ * Where the picture proxy keeps its encoded variants when the storefront server names no
+ * folder (`astro dev`): `{STATE_DIR}/picture-cache`, or `.data/picture-cache` when the state
+ * lives in memory or in Redis only (`image-endpoint.ts`).
+ */
+export function pictureCacheDirectory(): string {
+  const dir = STATE_DIR?.trim() ?? '';
+  return `${dir === '' || dir === MEMORY_STATE_DIR ? DEFAULT_STATE_DIR : dir}/picture-cache`;
+}
+
 let sessionManager: SessionManager | undefined;
 
 /** The customer session (signed cookie, valid while its record is in the shared store), for the API, guards and pages. */

@@ -20,6 +20,13 @@ type CspConfig = Exclude<NonNullable<NonNullable<AstroUserConfig['security']>['c
 type CspDirective = NonNullable<CspConfig['directives']>[number];
 type CspHash = `sha256-${string}`;
 
+/**
+ * The policy of every reply of the picture proxy `/_image` (image-proxy.ts): a picture opened
+ * as a document loads nothing and runs nothing. The server's framing rule leaves it alone
+ * (`src/server/headers.ts`; `X-Frame-Options` still applies).
+ */
+export const PICTURE_CSP = "default-src 'none'; sandbox";
+
 export interface CspSettings {
   /** Origins pictures come from besides the shop (image hosts, the sandbox): image-hosts.ts. */
   imageOrigins: readonly string[];
