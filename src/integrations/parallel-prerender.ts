@@ -42,6 +42,7 @@ import {
   probeRemotePicture,
   productsShowing,
   replaceUnreachablePictures,
+  setBuildPlaceholder,
 } from '../lib/server/picture-fallback.ts';
 import { prerenderDir, prerenderEntry } from './prerender-entry.ts';
 import type {
@@ -138,6 +139,10 @@ async function pictureFallback(dirs: Dirs): Promise<void> {
     .split(path.sep)
     .join('/');
   const products = handedOver('catalogue')?.products ?? [];
+  const owners = productsShowing(products);
+  // A source that answers but is no raster picture, or does not decode, is the image
+  // service's to replace during Astro's step.
+  setBuildPlaceholder({ file: path.join(dirs.public, PLACEHOLDER_PICTURE), owners });
   let checked = 0;
   const started = performance.now();
   const failed = await replaceUnreachablePictures(
@@ -147,7 +152,7 @@ async function pictureFallback(dirs: Dirs): Promise<void> {
       checked++;
       return probeRemotePicture(src, imageConfig);
     },
-    productsShowing(products),
+    owners,
     (entry) => astroWillFetch(entry, dirs.assetsCache),
   );
   console.info(

@@ -17,11 +17,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { pictureVariants } from '../../src/lib/picture-variants.ts';
 import { PICTURE_CSP } from '../../src/lib/server/csp.ts';
 import { imageRemotePatterns } from '../../src/lib/server/image-hosts.ts';
-import {
-  createImageProxy,
-  rasterFormat,
-  type ImageProxy,
-} from '../../src/lib/server/image-proxy.ts';
+import { createImageProxy, type ImageProxy } from '../../src/lib/server/image-proxy.ts';
+import { rasterFormat } from '../../src/lib/server/raster-format.ts';
 import { withSecurityHeaders } from '../../src/server/headers.ts';
 import { startTestSandbox, type TestSandbox } from './helpers/sandbox.ts';
 

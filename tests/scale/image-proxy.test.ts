@@ -21,7 +21,7 @@ import { TEST_ENV } from '../../scripts/lib/test-env.ts';
 import { startServer } from '../../scripts/serve.ts';
 import { pictureVariants } from '../../src/lib/picture-variants.ts';
 import { PICTURE_CSP } from '../../src/lib/server/csp.ts';
-import { rasterFormat } from '../../src/lib/server/image-proxy.ts';
+import { rasterFormat } from '../../src/lib/server/raster-format.ts';
 import { DIST_DIR, requireBuild, SANDBOX_PORT } from './helpers/suite.ts';
 
 const SANDBOX_DIR = process.env.SANDBOX_DIR ?? TEST_ENV.SANDBOX_DIR;

@@ -9,7 +9,15 @@
  * unpublished) beside a plain rename, which goes live; the home page is never touched.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
@@ -29,7 +37,7 @@ describe('bad upstream values neither claim a route nor stop a build or a publis
   let output = '';
   let sandboxUrl = '';
   const replies: PublisherReply[] = [];
-  const ids = { long: 0, broken: 0, renamed: 0, dots: 0 };
+  const ids = { long: 0, broken: 0, renamed: 0, dots: 0, svg: 0, damaged: 0 };
 
   const child = (): ChildProcess => {
     if (running === null) throw new Error('the kept-alive build did not start');
@@ -135,6 +143,23 @@ describe('bad upstream values neither claim a route nor stop a build or a publis
     ids.long = await created('œ'.repeat(130), '/images/pas-de-photo-longue.jpg');
     ids.broken = await created('Matelas Essai Photo Absente', '/images/introuvable.jpg');
     ids.renamed = await created('Matelas Essai Zéphyr', '/images/introuvable-aussi.jpg');
+    // Pictures that answer 200 but are no picture Astro's image step can encode: an SVG with a
+    // script (named .jpg, served as a JPEG) and a PNG signature with no picture after it.
+    const folder = path.join(work, 'sandbox', 'images', '1x1');
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(
+      path.join(folder, 'piege-svg.jpg'),
+      '<svg xmlns="http://www.w3.org/2000/svg" width="800" height="800"><script>alert(1)</script></svg>',
+    );
+    writeFileSync(
+      path.join(folder, 'png-tronque.jpg'),
+      Buffer.concat([
+        Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+        Buffer.from('pas un PNG : son en-tete manque'),
+      ]),
+    );
+    ids.svg = await created('Matelas Essai Photo Vectorielle', '/images/1x1/piege-svg.jpg');
+    ids.damaged = await created('Matelas Essai Photo Tronquée', '/images/1x1/png-tronque.jpg');
     await contentPage('prise-accueil', 'index');
     await contentPage('prise-revendeur', 'espace-revendeur');
 
@@ -201,6 +226,28 @@ describe('bad upstream values neither claim a route nor stop a build or a publis
         `\\[refused\\] picture of product ${String(ids.broken)} ".*introuvable\\.jpg" left out: answered 404`,
       ),
     );
+    // A picture that answers but is an SVG, or a PNG cut short: the placeholder, encoded to
+    // WebP (never the SVG's bytes), and one line each.
+    for (const [id, name, reason] of [
+      [ids.svg, 'piege-svg', 'is not a raster picture'],
+      [ids.damaged, 'png-tronque', 'could not be encoded'],
+    ] as const) {
+      const shown = readFileSync(productFile(id) ?? '', 'utf8');
+      const files = [
+        ...new Set(shown.match(new RegExp(`/_astro/${name}_[\\w-]+\\.webp`, 'g')) ?? []),
+      ];
+      expect(files.length, name).toBeGreaterThan(0);
+      for (const file of files) {
+        const bytes = readFileSync(path.join(client, file));
+        expect(bytes.includes('<script>'), file).toBe(false);
+        expect((await sharp(bytes).metadata()).format).toBe('webp');
+      }
+      expect(output).toMatch(
+        new RegExp(
+          `\\[refused\\] picture of product ${String(id)} ".*${name}\\.jpg" left out: ${reason}`,
+        ),
+      );
+    }
   });
 
   test('a publish with a 404 picture and the content page index goes live for the rest, never touching the home page', async () => {

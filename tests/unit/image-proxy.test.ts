@@ -26,10 +26,10 @@ import {
   createImageProxy,
   parsePictureRequest,
   ProxyRefusal,
-  rasterFormat,
   variantKey,
   type ImageProxyOptions,
 } from '../../src/lib/server/image-proxy.ts';
+import { rasterFormat } from '../../src/lib/server/raster-format.ts';
 import { PictureCache, pictureCacheDirOf } from '../../src/lib/server/picture-cache.ts';
 import { withSecurityHeaders } from '../../src/server/headers.ts';
 

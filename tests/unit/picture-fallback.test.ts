@@ -11,11 +11,15 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, test, vi } from 'vitest';
 import type { AstroAsset } from '../../src/lib/server/astro-asset.ts';
+import sharpService from 'astro/assets/services/sharp';
+import sharp from 'sharp';
 import {
   astroWillFetch,
+  encodeOrPlaceholder,
   productsShowing,
   replaceUnreachablePictures,
 } from '../../src/lib/server/picture-fallback.ts';
+import { rasterFormat } from '../../src/lib/server/raster-format.ts';
 
 type Images = NonNullable<AstroAsset['staticImages']>;
 
@@ -157,5 +161,97 @@ describe('astroWillFetch', () => {
     } finally {
       rmSync(cache, { recursive: true, force: true });
     }
+  });
+});
+
+describe("encodeOrPlaceholder (a fetched source Astro's image step cannot encode)", () => {
+  const placeholderPng = (): Promise<Buffer> =>
+    sharp({ create: { width: 40, height: 20, channels: 3, background: '#446688' } })
+      .png()
+      .toBuffer();
+  const logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
+  const imageConfig = { service: { entrypoint: 'astro/assets/services/sharp', config: {} } };
+  const encodeWith =
+    (src: string) =>
+    async (bytes: Uint8Array): Promise<Uint8Array> =>
+      (
+        await sharpService.transform(
+          bytes,
+          { src, width: 20, format: 'webp' },
+          imageConfig as never,
+          logger,
+        )
+      ).data;
+
+  test('an SVG with a script shows the placeholder, encoded to WebP, and one line names it and its products', async () => {
+    const placeholder = await placeholderPng();
+    const svg = Buffer.from(
+      '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(1)</script></svg>',
+    );
+    const lines: string[] = [];
+    const warn = vi.spyOn(console, 'warn').mockImplementation((line: unknown) => {
+      lines.push(String(line));
+    });
+    const src = 'https://cdn.test/piege-svg.jpg';
+    const out = await encodeOrPlaceholder(
+      src,
+      svg,
+      encodeWith(src),
+      () => placeholder,
+      () => [182],
+    );
+    warn.mockRestore();
+    expect(rasterFormat(out)).toBe('webp');
+    expect((await sharp(out).metadata()).width).toBe(20);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('product 182');
+    expect(lines[0]).toContain('piege-svg.jpg');
+    expect(lines[0]).toContain('not a raster picture');
+  });
+
+  test('any bytes give a WebP: the source encoded when it is a picture, else the placeholder (never the bytes given)', async () => {
+    const placeholder = await placeholderPng();
+    const picture = await sharp({
+      create: { width: 30, height: 30, channels: 3, background: '#aa2211' },
+    })
+      .jpeg()
+      .toBuffer();
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(
+          fc.uint8Array({ maxLength: 64 }),
+          fc.string().map((text) => Buffer.from(`<svg>${text}</svg>`)),
+          fc.string().map((text) => Buffer.from(`\uFEFF<?xml version="1.0"?><html>${text}`)),
+          // A picture's signature, then junk (truncated or damaged).
+          fc
+            .uint8Array({ maxLength: 64 })
+            .map((junk) =>
+              Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), junk]),
+            ),
+          fc.constant(picture),
+        ),
+        async (bytes) => {
+          const src = 'https://cdn.test/photo.jpg';
+          const used: Uint8Array[] = [];
+          const encode = encodeWith(src);
+          const out = await encodeOrPlaceholder(
+            src,
+            bytes,
+            (source) => {
+              used.push(source);
+              return encode(source);
+            },
+            () => placeholder,
+          );
+          expect(rasterFormat(out)).toBe('webp');
+          const last = used.at(-1);
+          if (bytes === picture) expect(last).toBe(picture);
+          else expect(last).toBe(placeholder);
+        },
+      ),
+      { numRuns: 60 },
+    );
+    warn.mockRestore();
   });
 });

@@ -33,6 +33,7 @@ import sharp, { type Metadata } from 'sharp';
 import { isPictureVariant, PICTURE_FORMATS, PICTURE_QUALITIES } from '../picture-variants.ts';
 import { PICTURE_CSP } from './csp.ts';
 import { PictureCache } from './picture-cache.ts';
+import { rasterFormat, type RasterFormat } from './raster-format.ts';
 
 /** Default limits (see the header). */
 export const PROXY_DEFAULTS = {
@@ -161,34 +162,6 @@ export function variantKey(request: PictureRequest): string {
     request.format,
     request.quality ?? null,
   ]);
-}
-
-export type RasterFormat = 'jpeg' | 'png' | 'gif' | 'webp' | 'avif';
-
-function startsWith(bytes: Uint8Array, signature: readonly number[], offset = 0): boolean {
-  if (bytes.length < offset + signature.length) return false;
-  return signature.every((byte, index) => bytes[offset + index] === byte);
-}
-
-const ascii = (text: string): number[] => Array.from(Buffer.from(text, 'ascii'));
-
-/**
- * The raster format the bytes start with, by their signature, or null (SVG, HTML, XML, text,
- * anything else). No leading whitespace or byte-order mark is skipped: a picture file starts
- * with its signature.
- */
-export function rasterFormat(bytes: Uint8Array): RasterFormat | null {
-  if (startsWith(bytes, [0xff, 0xd8, 0xff])) return 'jpeg';
-  if (startsWith(bytes, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return 'png';
-  if (startsWith(bytes, ascii('GIF87a')) || startsWith(bytes, ascii('GIF89a'))) return 'gif';
-  if (startsWith(bytes, ascii('RIFF')) && startsWith(bytes, ascii('WEBP'), 8)) return 'webp';
-  if (
-    startsWith(bytes, ascii('ftyp'), 4) &&
-    (startsWith(bytes, ascii('avif'), 8) || startsWith(bytes, ascii('avis'), 8))
-  ) {
-    return 'avif';
-  }
-  return null;
 }
 
 /** sharp's name of each raster format (AVIF is a HEIF container). */

@@ -34,11 +34,13 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { isMainThread } from 'node:worker_threads';
 import type { LocalImageService } from 'astro';
 import sharpService from 'astro/assets/services/sharp';
 import { isRemoteAllowed } from 'astro/assets/utils';
 import { currentAddStaticImage } from './astro-asset.ts';
+import { buildPlaceholder, encodeOrPlaceholder } from './picture-fallback.ts';
 import { isRemotePicture, outputProperties, transformKey } from './picture-key.ts';
 import { releasePicture } from './loaders/listing-store.ts';
 
@@ -186,6 +188,7 @@ export class Preencoder {
  */
 export const ENCODER_SOURCE = `
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { setPriority } from 'node:os';
 try { setPriority(19); } catch {}
 let sharpService;
@@ -385,9 +388,21 @@ const service: LocalImageService = {
   },
   async transform(bytes, transform, config, logger) {
     const encoded = preencoder === null ? null : await preencoder.take(bytes, transform);
-    if (encoded === null) return sharpService.transform(bytes, transform, config, logger);
-    for (const { level, message } of encoded.messages) logger[level](message);
-    return encoded.output;
+    if (encoded !== null) {
+      for (const { level, message } of encoded.messages) logger[level](message);
+      return encoded.output;
+    }
+    // Astro's image step at build: a remote source that is not a raster picture (an SVG) or
+    // does not decode shows the placeholder rather than fail the build (picture-fallback.ts).
+    const placeholder = isRemotePicture(transform.src) ? buildPlaceholder() : null;
+    if (placeholder === null) return sharpService.transform(bytes, transform, config, logger);
+    return encodeOrPlaceholder(
+      transform.src,
+      bytes,
+      (source) => sharpService.transform(source, transform, config, logger),
+      () => readFileSync(placeholder.file),
+      placeholder.owners,
+    );
   },
 };
 

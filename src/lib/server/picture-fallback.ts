@@ -18,13 +18,19 @@
  *   then reads instead of fetching (`loadImage` reads a path that is not remote as a file).
  *   A source Astro's step will not fetch (its variants in Astro's cache, `astroWillFetch`) is
  *   not probed.
- * - At publish, `publish-pictures.ts` encodes the placeholder the same way when a fetch fails.
+ * - A source that answers 200 but is not a raster picture (an SVG, an HTML page: judged by its
+ *   bytes, `raster-format.ts`) or that the encoder cannot decode would fail Astro's step too:
+ *   the image service encodes the placeholder in its place (`encodeOrPlaceholder`, from the
+ *   moment the teardown sets the build's placeholder, `setBuildPlaceholder`).
+ * - At publish, `publish-pictures.ts` encodes the placeholder the same way when a fetch or an
+ *   encode fails.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fetchWithRedirects, isRemoteAllowed } from 'astro/assets/utils';
 import type { AstroAsset } from './astro-asset.ts';
 import { isRemotePicture } from './picture-key.ts';
+import { rasterFormat } from './raster-format.ts';
 import { logRefused } from './refused.ts';
 
 /** The shop's placeholder picture: a file of `public/` (so of the client folder too). */
@@ -174,4 +180,55 @@ export function productsShowing(
     }
     return index.get(src) ?? [];
   };
+}
+
+/** The build's placeholder picture and who shows which source, once the pages are rendered. */
+export interface BuildPlaceholder {
+  /** Absolute path of the placeholder picture file. */
+  file: string;
+  owners: PictureOwners;
+}
+
+// Set by the build's integration (Node's module instance), read by the image service (the
+// pre-render bundle's instance): one slot per process.
+const PLACEHOLDER_SLOT = Symbol.for('literie.build-placeholder-picture');
+type PlaceholderHolder = typeof globalThis & { [PLACEHOLDER_SLOT]?: BuildPlaceholder };
+
+/** Sets (or, with null, clears) the placeholder Astro's image step encodes a bad source into. */
+export function setBuildPlaceholder(placeholder: BuildPlaceholder | null): void {
+  const holder = globalThis as PlaceholderHolder;
+  if (placeholder === null) delete holder[PLACEHOLDER_SLOT];
+  else holder[PLACEHOLDER_SLOT] = placeholder;
+}
+
+/** The build's placeholder while Astro's image step runs, else null (dev, the server). */
+export function buildPlaceholder(): BuildPlaceholder | null {
+  return (globalThis as PlaceholderHolder)[PLACEHOLDER_SLOT] ?? null;
+}
+
+/**
+ * `encode(bytes)`, or, when the bytes are not a raster picture or cannot be encoded, the
+ * encode of the placeholder picture (read by `placeholder`), logged with the source, its
+ * products and the reason. An SVG is never encoded: it is not a raster picture.
+ */
+export async function encodeOrPlaceholder<T>(
+  src: string,
+  bytes: Uint8Array,
+  encode: (bytes: Uint8Array) => Promise<T>,
+  placeholder: () => Uint8Array,
+  owners: PictureOwners = () => [],
+): Promise<T> {
+  let reason: string;
+  if (rasterFormat(bytes) === null) {
+    reason = 'is not a raster picture (judged by its bytes)';
+  } else {
+    try {
+      return await encode(bytes);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      reason = `could not be encoded (${message.slice(0, 200)})`;
+    }
+  }
+  logUnreachablePicture(src, reason, owners(src), 'its pages show the placeholder picture');
+  return encode(placeholder());
 }
