@@ -192,13 +192,14 @@ export interface BuildPlaceholder {
 // Set by the build's integration (Node's module instance), read by the image service (the
 // pre-render bundle's instance): one slot per process.
 const PLACEHOLDER_SLOT = Symbol.for('literie.build-placeholder-picture');
-type PlaceholderHolder = typeof globalThis & { [PLACEHOLDER_SLOT]?: BuildPlaceholder };
+type PlaceholderHolder = typeof globalThis & {
+  [PLACEHOLDER_SLOT]?: BuildPlaceholder | undefined;
+};
 
 /** Sets (or, with null, clears) the placeholder Astro's image step encodes a bad source into. */
 export function setBuildPlaceholder(placeholder: BuildPlaceholder | null): void {
   const holder = globalThis as PlaceholderHolder;
-  if (placeholder === null) delete holder[PLACEHOLDER_SLOT];
-  else holder[PLACEHOLDER_SLOT] = placeholder;
+  holder[PLACEHOLDER_SLOT] = placeholder ?? undefined;
 }
 
 /** The build's placeholder while Astro's image step runs, else null (dev, the server). */
