@@ -7,12 +7,20 @@
  * release when a webhook says the content changed. On the sandbox, the webhook secrets are made
  * (kept in the sandbox folder) and the webhooks registered with the sandbox, so a publish there
  * rebuilds the running shop. `--no-build` serves the existing build as it is, with no rebuilds
- * unless webhook secrets are set in the environment.
+ * unless webhook secrets are set in the environment. Before building, it checks that the
+ * releases folder (`RELEASES_DIR`, default `DIST_DIR`-releases) is not another shop's (other
+ * build settings) that a live copy serves: then it stops with the reason.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { buildShop } from './build.ts';
-import { distBuiltAt, initialRelease, serveConfigOrExit, superviseShop } from './serve.ts';
+import {
+  distBuiltAt,
+  initialRelease,
+  serveConfigOrExit,
+  shareReleasesOrExit,
+  superviseShop,
+} from './serve.ts';
 import {
   ensureUpstream,
   loadDotEnv,
@@ -48,6 +56,8 @@ const stamp = existsSync(stampFile)
   : {};
 const port = Number(process.env.PORT ?? 4321);
 const host = process.env.HOST ?? '127.0.0.1';
+// Another shop's releases folder (other build settings, a copy serving from it): refused now.
+if (!noBuild || config.rebuilds) await shareReleasesOrExit('start', config.releasesDir, port);
 
 const publishEdits = config.rebuilds && config.publishEdits;
 let publisher: KeptPublisher | undefined;

@@ -48,6 +48,7 @@ import {
 } from './messages.ts';
 import {
   copyStatusFile,
+  createServingHeartbeat,
   isSharedRelease,
   linkProjectModules,
   logFileOf,
@@ -64,6 +65,7 @@ import {
   writeNextRelease,
   type Release,
   type ReleasePointer,
+  type ServingHeartbeat,
 } from './releases.ts';
 import {
   createRebuildScheduler,
@@ -249,6 +251,8 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
   let recentCrashes: number[] = [];
   /** The release a build is writing (not pruned meanwhile). */
   let building: string | null = null;
+  /** What this copy uses, said in the releases folder for any copy that prunes (releases.ts). */
+  let heartbeat: ServingHeartbeat | null = null;
   // Several copies publish only into the release they all share.
   const keepInitial =
     options.rebuild?.publisher === true &&
@@ -476,7 +480,8 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
   const pruneUnused = (): Promise<void> => {
     if (options.rebuild === null) return pruning;
     pruning = pruning.then(async () => {
-      const keep = releasesUsed();
+      // What any live copy sharing the folder says it uses, and what the pointers name.
+      const keep = heartbeat === null ? releasesUsed() : await heartbeat.inUse();
       if (coordination !== null) {
         if (!coordination.holds()) return;
         const elsewhere = await coordination.releasesInUse();
@@ -787,6 +792,7 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
       log: logFile,
     };
     building = id;
+    void heartbeat?.beat();
     writeStatus();
     log(`[rebuild] building ${id} (${describeBatch(batch)})`);
     const command = 'shell' in settings.command ? settings.command : [...settings.command, dir];
@@ -907,6 +913,16 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
     });
   }
 
+  if (options.rebuild !== null || isSharedRelease(releasesDir, current)) {
+    heartbeat = createServingHeartbeat({
+      releasesDir,
+      copy: name ?? copyName(os.hostname(), port),
+      inUse: releasesUsed,
+      logError,
+    });
+    await heartbeat.beat();
+  }
+
   // The first workers: the server does not start without them.
   try {
     await Promise.all(
@@ -915,6 +931,7 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
   } catch (error) {
     closing = true;
     for (const worker of states.keys()) worker.process.kill('SIGKILL');
+    await heartbeat?.stop();
     throw new Error(
       `the server did not start on ${current.dir}: ${error instanceof Error ? error.message : String(error)}`,
       { cause: error },
@@ -1020,6 +1037,7 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
         retire(worker, [], 5_000, true);
       }
       await Promise.all(exits);
+      await heartbeat?.stop();
       await writing;
     },
   };

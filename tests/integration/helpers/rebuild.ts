@@ -98,6 +98,7 @@ export interface StatusReply {
   copies: { name: string; role: string; builder: string | null; redis: string } | null;
   lastBuild: { id: string; result: string; error?: string; events: number } | null;
   queuedEvents: number;
+  lastEvent?: { source: string; topic: string; id: string } | null;
 }
 
 export async function readStatus(base: string): Promise<StatusReply> {
