@@ -62,7 +62,8 @@ export async function startShopChild(
     output: () => output,
     stop: () =>
       new Promise((resolve) => {
-        if (child.exitCode !== null) {
+        // Already gone (it exited, or a test killed it with a signal).
+        if (child.exitCode !== null || child.signalCode !== null) {
           resolve(child.exitCode);
           return;
         }
