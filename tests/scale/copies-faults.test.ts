@@ -9,7 +9,7 @@
  * - the copy holding the build lease is killed with SIGKILL in the middle of a build, and its
  *   lease left without an expiry: the other (skewed) copy takes the lease within 20 s and
  *   builds the edit;
- * - the killed copy is started again: it follows;
+ * - the killed copy is started again: it serves the shared release at once, and follows;
  * - Redis is restarted without persistence in the middle of the next build (its data is gone,
  *   the lease with it): the copies see it and a full build publishes the edit;
  * - one more edit after all that.
@@ -215,6 +215,8 @@ describe.runIf(redisAvailable())('two copies under faults', () => {
     loads.set(a2, requestLoop(a2));
     const builderName = (await readStatus(b.base)).copies?.name;
     await statusWhen(a2.base, (status) => status.copies?.builder === builderName, 20_000);
+    // It serves the release the others serve at once, not its own older build.
+    expect(await live(a2)).toEqual([...edits]);
 
     // A shopper logs in and out before Redis loses its data (checked by the next test).
     const browser = new Shopper();
