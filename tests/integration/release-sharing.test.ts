@@ -114,6 +114,28 @@ describe('pruning keeps what live copies announce', () => {
     expect(await pruner.inUse()).toEqual(new Set());
   });
 
+  test('what is used is read once the folder is listed: a build named meanwhile is kept', async () => {
+    await makeRelease(R1);
+    await makeRelease(R2);
+    await makeRelease(R3);
+    const pruner = copyUsing('shop-a-4321', [], () => 0);
+    const uses = [R1];
+    const builder = copyUsing('shop-b-4322', uses, () => 0);
+    await builder.beat();
+    // B names its new build R2 (and makes it) between the pruner's listing and its reading.
+    const removed = await pruneReleases(root, async () => {
+      uses.push(R2);
+      await builder.beat();
+      return pruner.inUse();
+    });
+    expect(removed).toEqual([R3]);
+    // Read as null (Redis cannot say what the copies use): nothing goes.
+    uses.splice(0);
+    await builder.beat();
+    expect(await pruneReleases(root, () => Promise.resolve(null))).toEqual([]);
+    expect(await releasesOnDisk()).toEqual([R1, R2]);
+  });
+
   test('the releases current.json and next.json name are kept, whoever wrote them', async () => {
     for (const id of [R1, R2, R3]) await makeRelease(id);
     await writeCurrentRelease(root, { id: R1, dir: path.join(root, R1), builtAt: 1 });
@@ -365,7 +387,7 @@ describe('two copies without Redis on one folder', () => {
     const a = await start('a');
     const b = await start('b');
     expect(await sendPublish(a.base, 'entry-a', SECRET)).toBe(202);
-    await expect.poll(() => lives(a), { timeout: 20_000 }).toHaveLength(1);
+    await expect.poll(() => lives(a), { timeout: 60_000 }).toHaveLength(1);
     const [served = ''] = lives(a);
     // B builds three times into the same folder, pruning after each.
     for (const [n, id] of [
@@ -374,7 +396,12 @@ describe('two copies without Redis on one folder', () => {
       [3, 'entry-b3'],
     ] as const) {
       expect(await sendPublish(b.base, id, SECRET)).toBe(202);
-      await expect.poll(() => lives(b), { timeout: 20_000 }).toHaveLength(n);
+      await expect
+        .poll(() => lives(b), { timeout: 60_000 })
+        .toHaveLength(n)
+        .catch((error: unknown) => {
+          throw new Error(`${String(error)}\n${b.output()}\n${a.output()}`);
+        });
     }
     const onDisk = (await readdir(path.join(root, 'shared'))).filter((name) =>
       /^r\d{8}-/.test(name),
@@ -390,5 +417,5 @@ describe('two copies without Redis on one folder', () => {
     // Each copy announces what it uses.
     const beats = (await readdir(path.join(root, 'shared', 'serving'))).sort();
     expect(beats).toHaveLength(2);
-  }, 60_000);
+  }, 150_000);
 });

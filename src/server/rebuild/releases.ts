@@ -207,16 +207,20 @@ export function watchReleasePointer(
 /**
  * Deletes the release directories (and logs) of `releasesDir` but those in `keep` (the current
  * and previous releases, those workers still serve). Only names shaped like release ids are
- * touched.
+ * touched. `keep` may be asked for once the folder is listed (null: delete nothing): a copy
+ * sharing the folder names a build before it starts it (`createServingHeartbeat`), so a
+ * directory listed here is named by the time `keep` is read.
  */
 export async function pruneReleases(
   releasesDir: string,
-  keep: ReadonlySet<string>,
+  keepOrRead: ReadonlySet<string> | (() => Promise<ReadonlySet<string> | null>),
 ): Promise<string[]> {
   const entries = await readdir(releasesDir, { withFileTypes: true }).catch(() => []);
   const ids = entries
     .filter((entry) => entry.isDirectory() && isReleaseId(entry.name))
     .map((entry) => entry.name);
+  const keep = typeof keepOrRead === 'function' ? await keepOrRead() : keepOrRead;
+  if (keep === null) return [];
   const removed: string[] = [];
   for (const id of ids) {
     if (keep.has(id)) continue;

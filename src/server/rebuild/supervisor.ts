@@ -480,14 +480,17 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
   const pruneUnused = (): Promise<void> => {
     if (options.rebuild === null) return pruning;
     pruning = pruning.then(async () => {
-      // What any live copy sharing the folder says it uses, and what the pointers name.
-      const keep = heartbeat === null ? releasesUsed() : await heartbeat.inUse();
-      if (coordination !== null) {
-        if (!coordination.holds()) return;
+      if (coordination !== null && !coordination.holds()) return;
+      // Read once the folder is listed: what any live copy sharing it says it uses (a copy
+      // names a build before starting it), and what the pointers name.
+      const keep = async () => {
+        const kept = heartbeat === null ? releasesUsed() : await heartbeat.inUse();
+        if (coordination === null) return kept;
         const elsewhere = await coordination.releasesInUse();
-        if (elsewhere === null) return; // Redis cannot say: nothing goes
-        for (const id of elsewhere) keep.add(id);
-      }
+        if (elsewhere === null) return null; // Redis cannot say: nothing goes
+        for (const id of elsewhere) kept.add(id);
+        return kept;
+      };
       await pruneReleases(releasesDir, keep).catch((pruneError: unknown) => {
         logError(`[rebuild] could not prune old releases: ${String(pruneError)}`);
       });
@@ -792,7 +795,8 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
       log: logFile,
     };
     building = id;
-    void heartbeat?.beat();
+    // Named in the folder before the build makes its directory (any copy may prune meanwhile).
+    await heartbeat?.beat();
     writeStatus();
     log(`[rebuild] building ${id} (${describeBatch(batch)})`);
     const command = 'shell' in settings.command ? settings.command : [...settings.command, dir];
