@@ -410,7 +410,11 @@ describe('two copies without Redis on one folder', () => {
     // B's first release is gone: nobody uses it any more (pruning still prunes).
     expect(onDisk).not.toContain(lives(b)[0]);
     // A still serves it, its on-demand pages included (its SSR entry is in that folder).
-    expect(await (await fetch(`${a.base}/`)).text()).toContain(`release ${served}`);
+    // (Polled: the test's kept-alive connection from its webhook may still reach A's old
+    // worker, which drains it with `Connection: close`.)
+    await expect
+      .poll(async () => (await fetch(`${a.base}/`)).text())
+      .toContain(`release ${served}`);
     const missing = await fetch(`${a.base}/une-page-absente`);
     expect(missing.status).toBe(404);
     expect(await missing.text()).toContain('Introuvable');
