@@ -20,6 +20,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import { Server as NetServer } from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import type { Duplex } from 'node:stream';
 import { pathToFileURL } from 'node:url';
@@ -63,6 +64,8 @@ import {
   pictureCacheDirOf,
 } from '../src/lib/server/picture-cache.ts';
 import { startSupervisor, type Supervisor } from '../src/server/rebuild/supervisor.ts';
+import { copyName } from '../src/server/rebuild/coordination.ts';
+import { shareReleasesFolder } from './lib/build-settings.ts';
 import type { KeptPublisher } from '../src/server/rebuild/builder.ts';
 import {
   createStaticFiles,
@@ -647,6 +650,33 @@ export function superviseShop(options: {
   });
 }
 
+/**
+ * Exits with the reason when the releases folder holds another shop's releases (other build
+ * settings) that a live copy serves (`lib/build-settings.ts`); else this copy's settings are
+ * the folder's. Before anything is built or served from it.
+ */
+export async function shareReleasesOrExit(
+  scope: string,
+  releasesDir: string,
+  port: number,
+): Promise<void> {
+  const share = await shareReleasesFolder({
+    releasesDir,
+    env: process.env,
+    self: copyName(os.hostname(), port),
+  });
+  if (share.ok) {
+    if (share.recorded === 'replaced') {
+      console.log(
+        `[${scope}] ${releasesDir}: the build settings changed (${share.differ.join(', ')}) and no copy serves from it: its releases are now this shop's`,
+      );
+    }
+    return;
+  }
+  console.error(`[${scope}] ${share.message}`);
+  process.exit(1);
+}
+
 /** The settings of the environment, or exit with the reason (startup). */
 export function serveConfigOrExit(scope: string): ServeConfig {
   try {
@@ -667,6 +697,8 @@ if (import.meta.main && cluster.isWorker && process.env[WORKER_ENV.role] === '1'
   // go to RELEASES_DIR and are swapped in. `npm start` also resumes the newest release.
   const config = serveConfigOrExit('serve');
   const distDir = process.env.DIST_DIR ?? 'dist';
+  const port = Number(process.env.PORT ?? 4321);
+  if (config.rebuilds) await shareReleasesOrExit('serve', config.releasesDir, port);
   const supervisor = await superviseShop({
     config,
     initial: {
@@ -674,7 +706,7 @@ if (import.meta.main && cluster.isWorker && process.env[WORKER_ENV.role] === '1'
       dir: path.resolve(distDir),
       builtAt: distBuiltAt(distDir),
     },
-    port: Number(process.env.PORT ?? 4321),
+    port,
     host: process.env.HOST ?? '127.0.0.1',
   });
   console.log(`[serve] shop at ${supervisor.url} (release ${supervisor.current().id})`);

@@ -7,12 +7,22 @@
  * release when a webhook says the content changed. On the sandbox, the webhook secrets are made
  * (kept in the sandbox folder) and the webhooks registered with the sandbox, so a publish there
  * rebuilds the running shop. `--no-build` serves the existing build as it is, with no rebuilds
- * unless webhook secrets are set in the environment.
+ * unless webhook secrets are set in the environment; a copy joining others through Redis
+ * (`REDIS_URL` and a webhook secret) serves the release they serve instead, when it was built
+ * for this shop. Before building, it checks that the
+ * releases folder (`RELEASES_DIR`, default `DIST_DIR`-releases) is not another shop's (other
+ * build settings) that a live copy serves: then it stops with the reason.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { buildShop } from './build.ts';
-import { distBuiltAt, initialRelease, serveConfigOrExit, superviseShop } from './serve.ts';
+import {
+  distBuiltAt,
+  initialRelease,
+  serveConfigOrExit,
+  shareReleasesOrExit,
+  superviseShop,
+} from './serve.ts';
 import {
   ensureUpstream,
   loadDotEnv,
@@ -48,6 +58,8 @@ const stamp = existsSync(stampFile)
   : {};
 const port = Number(process.env.PORT ?? 4321);
 const host = process.env.HOST ?? '127.0.0.1';
+// Another shop's releases folder (other build settings, a copy serving from it): refused now.
+if (!noBuild || config.rebuilds) await shareReleasesOrExit('start', config.releasesDir, port);
 
 const publishEdits = config.rebuilds && config.publishEdits;
 let publisher: KeptPublisher | undefined;
@@ -56,6 +68,16 @@ let initial = {
   dir: path.resolve(distDir),
   builtAt: noBuild ? distBuiltAt(distDir) : (stamp.builtAt ?? 0),
 };
+if (noBuild && config.rebuilds && (process.env.REDIS_URL?.trim() ?? '') !== '') {
+  // A copy joining others that build once for all (a restart after a crash): it serves the
+  // release they serve, when that one was built for this shop, not its own older build.
+  initial = await initialRelease({
+    distDir,
+    distBuiltAt: 0,
+    releasesDir: config.releasesDir,
+    target,
+  });
+}
 if (!noBuild) {
   const sourcesTime = Math.max(...(await Promise.all(SOURCES.map(newestMtime))));
   const fresh = stamp.target === target && (stamp.builtAt ?? 0) >= sourcesTime;

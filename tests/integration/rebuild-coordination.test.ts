@@ -141,6 +141,56 @@ describe.runIf(redisAvailable())('rebuild coordination through Redis', () => {
     expect(a.lines.join('\n')).toContain('no longer holds the build lease');
   });
 
+  test.each([
+    ['without an expiry', undefined, 'had no expiry'],
+    ['with a day to live', { PX: 86_400_000 }, 'expired in'],
+  ])(
+    'a lease %s (written by hand, or a dead copy) stops builds for one lease at most',
+    async (_what, expiry, said) => {
+      await raw.set(KEYS.lease, `${'e'.repeat(32)} shop-dead-4321`, expiry);
+      const a = copy('shop-a-4321');
+      // Its first attempt gives the key one lease's lifetime (1 s here) and says so.
+      await expect.poll(() => a.lines.join('\n')).toContain(said);
+      expect(a.lines.join('\n')).toContain('rebuild:lease (shop-dead-4321) ' + said);
+      const ttl = await raw.pTTL(KEYS.lease);
+      expect(ttl === -2 || (ttl > 0 && ttl <= 1_000), String(ttl)).toBe(true);
+      expect(a.coordination.holder()).toBe('shop-dead-4321');
+      await expect.poll(() => a.coordination.holds(), { timeout: 3_000 }).toBe(true);
+      // Its own lease has the lease's lifetime.
+      const own = await raw.pTTL(KEYS.lease);
+      expect(own > 0 && own <= 1_000, String(own)).toBe(true);
+    },
+  );
+
+  test('a lease key of another type (not a string) expires too', async () => {
+    await raw.hSet(KEYS.lease, 'holder', 'nobody');
+    const a = copy('shop-a-4321');
+    await expect
+      .poll(() => a.lines.join('\n'))
+      .toContain('rebuild:lease (a hash, not a lease) had no expiry');
+    await expect.poll(() => a.coordination.holds(), { timeout: 3_000 }).toBe(true);
+  });
+
+  test('Redis losing its data (FLUSHALL): the holder is asked for a full build', async () => {
+    const a = copy('shop-a-4321');
+    await expect.poll(() => a.coordination.holds()).toBe(true);
+    const b = copy('shop-b-4321');
+    await expect.poll(() => b.coordination.holder()).toBe('shop-a-4321');
+    b.coordination.push(event('before'));
+    await expect.poll(() => a.events.map((e) => e.id)).toEqual(['before']);
+    // As a restart without persistence: the stream, the cursor and the lease are gone.
+    await raw.flushAll();
+    // Whoever holds the lease next builds in full (each copy asks once; they coalesce).
+    const holder = () => (a.coordination.holds() ? a : b.coordination.holds() ? b : null);
+    await expect
+      .poll(() => holder()?.events.some((e) => e.topic === 'events-lost') ?? false, {
+        timeout: 5_000,
+      })
+      .toBe(true);
+    expect(a.lines.join('\n')).toContain('Redis lost its data');
+    expect(b.lines.join('\n')).toContain('Redis lost its data');
+  });
+
   test('a built cursor is moved by the holder only', async () => {
     const a = copy('shop-a-4321');
     await expect.poll(() => a.coordination.holds()).toBe(true);

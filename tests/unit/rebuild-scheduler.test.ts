@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import { readServeConfig } from '../../src/server/rebuild/config.ts';
+import { defaultReleasesDir, readServeConfig } from '../../src/server/rebuild/config.ts';
 import {
   createRebuildScheduler,
   type BuildOutcome,
@@ -368,6 +368,38 @@ describe('readServeConfig', () => {
       rebuilds: false,
       logLevel: 'error',
     });
+  });
+
+  test('the releases folder follows DIST_DIR unless RELEASES_DIR is set', () => {
+    expect(readServeConfig({ DIST_DIR: 'dist' }).releasesDir).toBe('dist-releases');
+    expect(readServeConfig({ DIST_DIR: 'dist-test' }).releasesDir).toBe('dist-test-releases');
+    expect(readServeConfig({ DIST_DIR: '/srv/shop/dist/' }).releasesDir).toBe(
+      '/srv/shop/dist-releases',
+    );
+    expect(readServeConfig({ DIST_DIR: ' ' }).releasesDir).toBe('dist-releases');
+    expect(readServeConfig({ DIST_DIR: 'dist-test', RELEASES_DIR: '/shared' }).releasesDir).toBe(
+      '/shared',
+    );
+  });
+
+  test('two builds in different folders never get one releases folder by default', () => {
+    const segment = fc.stringMatching(/^[A-Za-z0-9_-]{1,12}$/);
+    const folder = fc
+      .tuple(fc.boolean(), fc.array(segment, { minLength: 1, maxLength: 3 }), fc.boolean())
+      .map(
+        ([absolute, parts, slash]) => `${absolute ? '/' : ''}${parts.join('/')}${slash ? '/' : ''}`,
+      );
+    const normal = (dir: string) => dir.replace(/\/+$/, '');
+    fc.assert(
+      fc.property(folder, folder, (a, b) => {
+        fc.pre(normal(a) !== normal(b));
+        const [ra, rb] = [defaultReleasesDir(a), defaultReleasesDir(b)];
+        expect(ra).not.toBe(rb);
+        // Never the build itself, nor a folder inside it (a build replaces its folder).
+        expect(ra.startsWith(`${normal(a)}/`)).toBe(false);
+        expect(ra).not.toBe(normal(a));
+      }),
+    );
   });
 
   test('edits are published unless turned off or the build is a test command', () => {

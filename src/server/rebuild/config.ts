@@ -9,7 +9,10 @@
  *   hooks were registered with (at least 32 characters); unset, `/webhooks/bigcommerce` is 404.
  * - `REBUILD_STATUS_TOKEN`: bearer token for `GET /webhooks/status` from off the machine
  *   (at least 32 characters; loopback callers need none).
- * - `RELEASES_DIR` (default `dist-releases`): where each rebuild goes, one directory per build.
+ * - `RELEASES_DIR` (default: `DIST_DIR` followed by `-releases`, so `dist-releases`): where each
+ *   rebuild goes, one directory per build. Following `DIST_DIR`, two shops started from one
+ *   checkout with their own builds (`npm start` beside a test run's copy) never share it by
+ *   accident; copies meant to share one set it to the same folder.
  * - `SERVER_WORKERS` (default 1): server processes per release.
  * - `REBUILD_DEBOUNCE_MS` (default 1500): quiet time after an event before the build starts.
  * - `REBUILD_TIMEOUT_MS` (default 1800000): a build running longer is stopped and failed (a full
@@ -27,6 +30,7 @@
  * - `REBUILD_COMMAND` (tests only): a shell command run instead of `scripts/build.ts`, with the
  *   new release's directory in `$RELEASE_DIR`.
  */
+import path from 'node:path';
 import * as z from 'zod';
 import { DEFAULT_LOG_LEVEL, LOG_LEVELS, type LogLevel } from '../../lib/server/log.ts';
 import { DEFAULT_FETCH_TIMEOUT_MS } from '../fetch-deadlines.ts';
@@ -112,6 +116,19 @@ const schema = z.object({
   LOG_LEVEL: z.preprocess(blankAsUnset, z.enum(LOG_LEVELS).default(DEFAULT_LOG_LEVEL)),
 });
 
+/**
+ * The default releases folder of a shop whose build is `distDir` (`DIST_DIR`, default `dist`):
+ * beside it, with `-releases` appended (`dist` → `dist-releases`, `/srv/shop/dist-test/` →
+ * `/srv/shop/dist-test-releases`).
+ */
+export function defaultReleasesDir(distDir = 'dist'): string {
+  const trimmed = distDir.trim().replace(/[\\/]+$/, '');
+  const base = path.basename(trimmed);
+  // `.`, `..` or a root: the folder it names, spelled out.
+  const named = base === '' || base === '.' || base === '..' ? path.resolve(distDir) : trimmed;
+  return `${named === path.parse(named).root ? path.join(named, 'dist') : named}-releases`;
+}
+
 /** The settings of `env`, or a `ServeConfigError` naming each bad variable. */
 export function readServeConfig(env: NodeJS.ProcessEnv): ServeConfig {
   const parsed = schema.safeParse(env);
@@ -124,7 +141,9 @@ export function readServeConfig(env: NodeJS.ProcessEnv): ServeConfig {
     contentfulSecret: value.CONTENTFUL_WEBHOOK_SECRET,
     bigcommerceSecret: value.BIGCOMMERCE_WEBHOOK_SECRET,
     statusToken: value.REBUILD_STATUS_TOKEN,
-    releasesDir: value.RELEASES_DIR ?? 'dist-releases',
+    releasesDir:
+      value.RELEASES_DIR ??
+      defaultReleasesDir(env.DIST_DIR?.trim() === '' ? undefined : env.DIST_DIR),
     workers: value.SERVER_WORKERS,
     debounceMs: value.REBUILD_DEBOUNCE_MS,
     buildTimeoutMs: value.REBUILD_TIMEOUT_MS,

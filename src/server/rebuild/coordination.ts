@@ -10,7 +10,15 @@
  *   copy's name), renews it every `leaseEveryMs` (compare-and-expire) and frees it on close
  *   (compare-and-delete). Only the holder reads the stream and builds or publishes. A holder
  *   that stops renewing (dead, or cut from Redis) loses it when it expires, and counts itself
- *   out a second earlier (`holds()`), so two copies never both believe they hold it.
+ *   out a second earlier (`holds()`), so two copies never both believe they hold it. A lease
+ *   always expires: a copy that finds the key without an expiry, with a longer one than a
+ *   lease's, or not a string at all (written by hand or by another program) gives it one
+ *   lease's lifetime in the same script that reads it, and logs it, so no key stops the builds
+ *   for longer than one lease.
+ * - Redis losing its data (a restart without persistence, `FLUSHALL`): `rebuild:epoch` is a
+ *   random value set once; a copy that sees it change or vanish asks for a full build (the
+ *   events in the stream and the cursor are gone with it, and a build under way may have lost
+ *   its lease), so no edit stays unbuilt.
  * - The cursor: `rebuild:cursor` is the stream position the last finished build covered; the
  *   holder moves it (only while the lease is its own, in one script). A copy taking the lease
  *   reads on from there, so the events a dead holder had read but not built are built; when
@@ -39,6 +47,7 @@ export const KEYS = {
   lease: 'rebuild:lease',
   events: 'rebuild:events',
   cursor: 'rebuild:cursor',
+  epoch: 'rebuild:epoch',
   copies: 'rebuild:copies',
   copy: (name: string) => `rebuild:copy:${name}`,
 } as const;
@@ -59,6 +68,31 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then
   return 1
 end
 return 0`;
+
+/**
+ * Who holds the lease, and its remaining lifetime before this call: `{value, pttl}`. A lease
+ * key without an expiry (PTTL -1), with one longer than a lease (ARGV[1] ms), or of another
+ * type than a string gets one lease's lifetime now, so it stops nothing for longer than that.
+ */
+const READ_LEASE = `
+local kind = redis.call('TYPE', KEYS[1])['ok']
+if kind == 'none' then return {false, -2} end
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl == -1 or ttl > tonumber(ARGV[1]) then
+  redis.call('PEXPIRE', KEYS[1], ARGV[1])
+end
+if kind ~= 'string' then return {false, ttl, kind} end
+return {redis.call('GET', KEYS[1]), ttl}`;
+
+/** The epoch of Redis's data: set when absent (and kept alive); returns the value now. */
+const EPOCH = `
+local value = redis.call('GET', KEYS[1])
+if value then
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  return value
+end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return ARGV[1]`;
 
 /** Moves the cursor while the lease holds this copy's value (1), else 0. */
 const MOVE_CURSOR = `
@@ -99,6 +133,20 @@ export function parseLeaseValue(value: unknown): { token: string; name: string }
   const [token = '', name = '', ...rest] = value.split(' ');
   if (rest.length > 0 || !TOKEN.test(token) || !NAME.test(name)) return null;
   return { token, name };
+}
+
+/** What `READ_LEASE` gives back, checked: the value (null: none, or not a string) and PTTL. */
+export function parseLeaseRead(
+  reply: unknown,
+): { value: string | null; pttl: number; kind?: string } | null {
+  if (!Array.isArray(reply)) return null;
+  const [value, pttl, kind] = reply as unknown[];
+  if (typeof pttl !== 'number' || !Number.isSafeInteger(pttl)) return null;
+  return {
+    value: typeof value === 'string' ? value : null,
+    pttl,
+    ...(typeof kind === 'string' ? { kind: kind.slice(0, 20) } : {}),
+  };
 }
 
 const eventSchema = z.object({
@@ -338,10 +386,49 @@ export function createCoordination(options: CoordinationOptions): Coordination {
       setHolder(options.name);
       return;
     }
-    const current = await run((client) => client.get(KEYS.lease));
+    const read = parseLeaseRead(
+      await run((client) =>
+        client.eval(READ_LEASE, { keys: [KEYS.lease], arguments: [String(leaseMs)] }),
+      ),
+    );
+    const current = read?.value ?? null;
     const parsed = current === null ? null : parseLeaseValue(current);
-    if (current !== null && parsed === null) oddity(`${KEYS.lease} is not a lease`);
+    if (read !== null && (read.pttl === -1 || read.pttl > leaseMs || read.kind !== undefined)) {
+      const what =
+        read.kind === undefined
+          ? `${KEYS.lease} (${parsed?.name ?? 'not a lease'})`
+          : `${KEYS.lease} (a ${read.kind}, not a lease)`;
+      const had = read.pttl === -1 ? 'had no expiry' : `expired in ${String(read.pttl)} ms`;
+      options.logError(
+        `[rebuild] ${oneLine(what)} ${had}: it now expires within ${String(leaseMs)} ms, then a copy takes the lease`,
+      );
+    } else if (current !== null && parsed === null) oddity(`${KEYS.lease} is not a lease`);
     setHolder(parsed?.name ?? null);
+  };
+
+  /**
+   * Redis's data epoch: a change (or its loss) since the last look means Redis lost its data,
+   * the stream and the cursor with it: one full build covers whatever was not built.
+   */
+  let epoch: string | null = null;
+  const checkEpoch = async () => {
+    const mine = randomBytes(8).toString('hex');
+    const now = await run((client) =>
+      client.eval(EPOCH, { keys: [KEYS.epoch], arguments: [mine, String(KEEP_MS)] }),
+    );
+    if (typeof now !== 'string') return;
+    const before = epoch;
+    epoch = now;
+    if (before === null || before === now) return;
+    options.logError(
+      `[rebuild] Redis lost its data (${KEYS.epoch} changed): a full build covers the events it held`,
+    );
+    backlog.add({
+      source: 'supervisor',
+      topic: 'events-lost',
+      id: 'Redis lost its data (restarted without persistence?)',
+      receivedAt: Date.now(),
+    });
   };
 
   /** Once the lease is taken: the stream position, then the supervisor is told. */
@@ -444,6 +531,7 @@ export function createCoordination(options: CoordinationOptions): Coordination {
     if (ticking || closed) return;
     ticking = true;
     try {
+      await checkEpoch();
       if (held) await renewLease();
       else await takeLease();
       if (holds() && !announced) await announce();

@@ -7,10 +7,18 @@
  * operator reads (and `GET /webhooks/status` answers; one per copy in `copies/` when several
  * share the folder). Both are written atomically (temporary file, then rename). Old releases
  * are deleted, keeping the current one, the previous one and any still in use.
+ *
+ * Several copies may share the folder (on purpose, or a test run's copy beside a shop): each
+ * says which releases it serves, drains or builds in `serving/{copy}.json` (`createServingHeartbeat`),
+ * rewritten every few seconds and at once when that changes. Whichever copy prunes keeps every
+ * release a live copy names there, and the ones `current.json` and `next.json` name. A copy is
+ * live while its file keeps changing: freshness is judged by this copy watching the file change
+ * (a monotonic clock), never by comparing clocks, so a copy whose clock is off is still seen.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, watch, type FSWatcher } from 'node:fs';
 import { mkdir, readdir, readFile, rm, stat, symlink } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import * as z from 'zod';
@@ -199,16 +207,20 @@ export function watchReleasePointer(
 /**
  * Deletes the release directories (and logs) of `releasesDir` but those in `keep` (the current
  * and previous releases, those workers still serve). Only names shaped like release ids are
- * touched.
+ * touched. `keep` may be asked for once the folder is listed (null: delete nothing): a copy
+ * sharing the folder names a build before it starts it (`createServingHeartbeat`), so a
+ * directory listed here is named by the time `keep` is read.
  */
 export async function pruneReleases(
   releasesDir: string,
-  keep: ReadonlySet<string>,
+  keepOrRead: ReadonlySet<string> | (() => Promise<ReadonlySet<string> | null>),
 ): Promise<string[]> {
   const entries = await readdir(releasesDir, { withFileTypes: true }).catch(() => []);
   const ids = entries
     .filter((entry) => entry.isDirectory() && isReleaseId(entry.name))
     .map((entry) => entry.name);
+  const keep = typeof keepOrRead === 'function' ? await keepOrRead() : keepOrRead;
+  if (keep === null) return [];
   const removed: string[] = [];
   for (const id of ids) {
     if (keep.has(id)) continue;
@@ -227,6 +239,234 @@ export async function pruneReleases(
     await rm(path.join(releasesDir, 'logs', name), { force: true });
   }
   return removed;
+}
+
+/** The folder of the copies' heartbeats (`createServingHeartbeat`). */
+export const SERVING_DIR = 'serving';
+
+/** The heartbeat file of copy `copy` (named by `copyName`). */
+export function servingFile(releasesDir: string, copy: string): string {
+  return path.join(releasesDir, SERVING_DIR, `${copy}.json`);
+}
+
+const COPY_NAME = /^[A-Za-z0-9._-]{1,100}$/;
+
+const heartbeatSchema = z.object({
+  copy: z.string().regex(COPY_NAME),
+  host: z.string().max(255),
+  pid: z.number().int().positive(),
+  /** Counts the writes: a live copy's file changes at each one. */
+  beat: z.number().int().min(0),
+  releases: z.array(z.string().max(100)).max(100),
+  /** The writer's clock when written (for people: never compared with another clock). */
+  at: z.number(),
+});
+
+/** One copy's heartbeat, as written in `serving/{copy}.json`. */
+export type Heartbeat = z.infer<typeof heartbeatSchema>;
+
+/** A heartbeat file's text, checked: null when it is not one. */
+export function parseHeartbeat(text: string): Heartbeat | null {
+  if (text.length > 20_000) return null;
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  const parsed = heartbeatSchema.safeParse(json);
+  if (!parsed.success) return null;
+  return { ...parsed.data, releases: parsed.data.releases.filter((id) => isReleaseId(id)) };
+}
+
+/** Heartbeats read from the folder, and when this reader last saw each one change. */
+export interface HeartbeatWatch {
+  /**
+   * Reads every heartbeat file now: the copies live at `now` (their file changed within
+   * `staleMs` of this reader watching it; first seen counts as a change) and the stale ones.
+   */
+  scan(): Promise<{ live: Heartbeat[]; stale: string[] }>;
+}
+
+/**
+ * Watches the heartbeats of `releasesDir` (`serving/`): `exclude` (this copy) is left out.
+ * `monotonic` is a clock that only moves forward (default `performance.now`).
+ */
+export function watchHeartbeats(options: {
+  releasesDir: string;
+  exclude?: string;
+  staleMs: number;
+  monotonic?: () => number;
+}): HeartbeatWatch {
+  const monotonic = options.monotonic ?? (() => performance.now());
+  const seen = new Map<string, { text: string; changedAt: number }>();
+  const dir = path.join(options.releasesDir, SERVING_DIR);
+  return {
+    async scan() {
+      const names = (await readdir(dir).catch(() => [] as string[]))
+        .filter((name) => name.endsWith('.json'))
+        .map((name) => name.slice(0, -'.json'.length))
+        .filter((name) => COPY_NAME.test(name) && name !== options.exclude);
+      const now = monotonic();
+      const live: Heartbeat[] = [];
+      const stale: string[] = [];
+      for (const name of names) {
+        const text = await readFile(path.join(dir, `${name}.json`), 'utf8').catch(() => null);
+        if (text === null) continue; // gone meanwhile: its copy stopped
+        const before = seen.get(name);
+        if (before?.text !== text) seen.set(name, { text, changedAt: now });
+        const changedAt = seen.get(name)?.changedAt ?? now;
+        const heartbeat = parseHeartbeat(text);
+        if (now - changedAt > options.staleMs) stale.push(name);
+        else if (heartbeat !== null && heartbeat.copy === name) live.push(heartbeat);
+      }
+      for (const name of seen.keys()) if (!names.includes(name)) seen.delete(name);
+      return { live, stale };
+    },
+  };
+}
+
+export interface ServingHeartbeat {
+  /** Writes this copy's heartbeat now (also done every `everyMs`, and when `inUse` changes). */
+  beat(): Promise<void>;
+  /**
+   * The releases live copies (this one included) name, and those `current.json` and `next.json`
+   * name: what no copy may prune. Heartbeat files seen stale are removed.
+   */
+  inUse(): Promise<Set<string>>;
+  /** Stops and removes this copy's file. */
+  stop(): Promise<void>;
+}
+
+/** Heartbeats are rewritten this often (ms). */
+export const HEARTBEAT_EVERY_MS = 2_000;
+/** A heartbeat seen unchanged this long is stale: its copy is gone. */
+export const HEARTBEAT_STALE_MS = 30_000;
+
+/**
+ * Says which releases this copy uses (`inUse`: what it serves, drains, builds) in
+ * `serving/{copy}.json`: written at once, every `everyMs`, and within `checkEveryMs` of a change.
+ */
+export function createServingHeartbeat(options: {
+  releasesDir: string;
+  copy: string;
+  inUse: () => Iterable<string>;
+  everyMs?: number;
+  checkEveryMs?: number;
+  staleMs?: number;
+  monotonic?: () => number;
+  logError?: (line: string) => void;
+}): ServingHeartbeat {
+  const everyMs = options.everyMs ?? HEARTBEAT_EVERY_MS;
+  const staleMs = options.staleMs ?? HEARTBEAT_STALE_MS;
+  const monotonic = options.monotonic ?? (() => performance.now());
+  const file = servingFile(options.releasesDir, options.copy);
+  const watch = watchHeartbeats({
+    releasesDir: options.releasesDir,
+    exclude: options.copy,
+    staleMs,
+    monotonic,
+  });
+  const own = () => [...new Set(options.inUse())].filter((id) => isReleaseId(id)).sort();
+  let beats = 0;
+  let written = '';
+  let writtenAt = -Infinity;
+  let stopped = false;
+  let failed = false;
+  let writing: Promise<void> = Promise.resolve();
+  const beat = (): Promise<void> => {
+    writing = writing.then(async () => {
+      if (stopped) return;
+      const releases = own();
+      beats += 1;
+      const heartbeat: Heartbeat = {
+        copy: options.copy,
+        host: os.hostname(),
+        pid: process.pid,
+        beat: beats,
+        releases,
+        at: Date.now(),
+      };
+      try {
+        await writeJsonAtomic(file, heartbeat);
+        written = releases.join(' ');
+        writtenAt = monotonic();
+        failed = false;
+      } catch (error) {
+        if (!failed) options.logError?.(`[rebuild] could not write ${file}: ${String(error)}`);
+        failed = true;
+      }
+    });
+    return writing;
+  };
+  const check = () => {
+    if (stopped) return;
+    const due = monotonic() - writtenAt >= everyMs;
+    if (due || own().join(' ') !== written) void beat();
+  };
+  const timer = setInterval(check, options.checkEveryMs ?? 250);
+  timer.unref();
+  void beat();
+  return {
+    beat,
+    async inUse() {
+      const keep = new Set(own());
+      const { live, stale } = await watch.scan();
+      for (const heartbeat of live) for (const id of heartbeat.releases) keep.add(id);
+      for (const id of await pointedReleases(options.releasesDir)) keep.add(id);
+      for (const name of stale) {
+        await rm(servingFile(options.releasesDir, name), { force: true }).catch(() => undefined);
+      }
+      return keep;
+    },
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await writing;
+      await rm(file, { force: true }).catch(() => undefined);
+    },
+  };
+}
+
+/** The release ids `current.json` and `next.json` name (whether complete or not). */
+export async function pointedReleases(releasesDir: string): Promise<string[]> {
+  const ids: string[] = [];
+  for (const name of [CURRENT_FILE, NEXT_FILE]) {
+    const text = await readFile(path.join(releasesDir, name), 'utf8').catch(() => null);
+    if (text === null) continue;
+    try {
+      const id = (JSON.parse(text) as { id?: unknown } | null)?.id;
+      if (typeof id === 'string' && isReleaseId(id)) ids.push(id);
+    } catch {
+      // Not JSON: it names nothing.
+    }
+  }
+  return ids;
+}
+
+/**
+ * The copies sharing `releasesDir` that are live now, by their heartbeats: read, then read
+ * again after `waitMs` (more than a heartbeat's period); a file that changed meanwhile is a
+ * live copy's. For a copy's start, before it shares the folder (`exclude`: its own name).
+ */
+export async function liveCopies(
+  releasesDir: string,
+  options: { waitMs?: number; exclude?: string; wait?: (ms: number) => Promise<void> } = {},
+): Promise<Heartbeat[]> {
+  let clock = 0;
+  const watch = watchHeartbeats({
+    releasesDir,
+    ...(options.exclude === undefined ? {} : { exclude: options.exclude }),
+    staleMs: 1,
+    monotonic: () => clock,
+  });
+  const first = await watch.scan();
+  if (first.live.length === 0) return [];
+  const wait =
+    options.wait ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  await wait(options.waitMs ?? 2.5 * HEARTBEAT_EVERY_MS);
+  clock = 2; // unchanged files are now older than staleMs: only changed ones are live
+  return (await watch.scan()).live;
 }
 
 /**

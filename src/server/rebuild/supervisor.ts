@@ -58,6 +58,7 @@ import {
 } from './messages.ts';
 import {
   copyStatusFile,
+  createServingHeartbeat,
   isSharedRelease,
   linkProjectModules,
   logFileOf,
@@ -74,6 +75,7 @@ import {
   writeNextRelease,
   type Release,
   type ReleasePointer,
+  type ServingHeartbeat,
 } from './releases.ts';
 import {
   createRebuildScheduler,
@@ -291,6 +293,8 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
   let recentCrashes: number[] = [];
   /** The release a build is writing (not pruned meanwhile). */
   let building: string | null = null;
+  /** What this copy uses, said in the releases folder for any copy that prunes (releases.ts). */
+  let heartbeat: ServingHeartbeat | null = null;
   // Several copies publish only into the release they all share.
   const keepInitial =
     options.rebuild?.publisher === true &&
@@ -532,13 +536,17 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
   const pruneUnused = (): Promise<void> => {
     if (options.rebuild === null) return pruning;
     pruning = pruning.then(async () => {
-      const keep = releasesUsed();
-      if (coordination !== null) {
-        if (!coordination.holds()) return;
+      if (coordination !== null && !coordination.holds()) return;
+      // Read once the folder is listed: what any live copy sharing it says it uses (a copy
+      // names a build before starting it), and what the pointers name.
+      const keep = async () => {
+        const kept = heartbeat === null ? releasesUsed() : await heartbeat.inUse();
+        if (coordination === null) return kept;
         const elsewhere = await coordination.releasesInUse();
-        if (elsewhere === null) return; // Redis cannot say: nothing goes
-        for (const id of elsewhere) keep.add(id);
-      }
+        if (elsewhere === null) return null; // Redis cannot say: nothing goes
+        for (const id of elsewhere) kept.add(id);
+        return kept;
+      };
       await pruneReleases(releasesDir, keep).catch((pruneError: unknown) => {
         logError(`[rebuild] could not prune old releases: ${String(pruneError)}`);
       });
@@ -877,6 +885,8 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
       log: logFile,
     };
     building = id;
+    // Named in the folder before the build makes its directory (any copy may prune meanwhile).
+    await heartbeat?.beat();
     writeStatus();
     log(`[rebuild] building ${id} (${describeBatch(batch)})`);
     const command = 'shell' in settings.command ? settings.command : [...settings.command, dir];
@@ -1006,6 +1016,16 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
     });
   }
 
+  if (options.rebuild !== null || isSharedRelease(releasesDir, current)) {
+    heartbeat = createServingHeartbeat({
+      releasesDir,
+      copy: name ?? copyName(os.hostname(), port),
+      inUse: releasesUsed,
+      logError,
+    });
+    await heartbeat.beat();
+  }
+
   // The first workers: the server does not start without them.
   try {
     await Promise.all(
@@ -1014,6 +1034,7 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
   } catch (error) {
     closing = true;
     for (const worker of states.keys()) worker.process.kill('SIGKILL');
+    await heartbeat?.stop();
     throw new Error(
       `the server did not start on ${current.dir}: ${error instanceof Error ? error.message : String(error)}`,
       { cause: error },
@@ -1119,6 +1140,7 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
         retire(worker, [], 5_000, true);
       }
       await Promise.all(exits);
+      await heartbeat?.stop();
       await writing;
     },
   };

@@ -62,7 +62,8 @@ export async function startShopChild(
     output: () => output,
     stop: () =>
       new Promise((resolve) => {
-        if (child.exitCode !== null) {
+        // Already gone (it exited, or a test killed it with a signal).
+        if (child.exitCode !== null || child.signalCode !== null) {
           resolve(child.exitCode);
           return;
         }
@@ -98,6 +99,7 @@ export interface StatusReply {
   copies: { name: string; role: string; builder: string | null; redis: string } | null;
   lastBuild: { id: string; result: string; error?: string; events: number } | null;
   queuedEvents: number;
+  lastEvent?: { source: string; topic: string; id: string } | null;
 }
 
 export async function readStatus(base: string): Promise<StatusReply> {

@@ -2,7 +2,8 @@
  * Two `npm start --no-build` copies of the shop on one Redis, one fresh sandbox (on the port
  * the build talks to) and one releases folder in a temporary folder outside the project, as the
  * several-copies tests run them. The first copy takes the build lease before the second starts.
- * `useTwoCopies` registers the suite's `beforeAll` and `afterAll` and gives the running parts.
+ * `useTwoCopies` registers the suite's `beforeAll` and `afterAll` and gives the running parts,
+ * and a way to start more copies alike (a copy restarted after a kill).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,6 +27,8 @@ export interface TwoCopies {
   releases: string;
   /** The temporary folder holding it all. */
   root: string;
+  /** Starts one more copy with the same environment (and `extra`); stopped after the suite. */
+  start: (extra?: NodeJS.ProcessEnv) => Promise<ShopChild>;
 }
 
 export interface TwoCopiesOptions {
@@ -33,6 +36,8 @@ export interface TwoCopiesOptions {
   name: string;
   /** The environment of each copy; `base` is the sandbox, Redis, releases and build part. */
   env: (base: NodeJS.ProcessEnv, root: string) => NodeJS.ProcessEnv;
+  /** Added to the environment of the second copy only (a skewed clock...). */
+  followerEnv?: NodeJS.ProcessEnv;
   /** Runs once both copies are up (a warm-up build, webhooks...). */
   ready?: (copies: TwoCopies) => Promise<void>;
   /** How long `beforeAll` may take (default: the scale project's hook timeout). */
@@ -42,6 +47,8 @@ export interface TwoCopiesOptions {
 /** Starts the two copies before the suite and stops them after; returns them once started. */
 export function useTwoCopies(options: TwoCopiesOptions): () => TwoCopies {
   let running: Partial<TwoCopies> = {};
+  const more: ShopChild[] = [];
+  let startCopy: ((extra?: NodeJS.ProcessEnv) => Promise<ShopChild>) | undefined;
 
   beforeAll(async () => {
     requireBuild();
@@ -64,19 +71,33 @@ export function useTwoCopies(options: TwoCopiesOptions): () => TwoCopies {
       },
       root,
     );
-    const start = async () =>
-      startShopChild(['scripts/start.ts', '--no-build'], env, await freePort(), READY);
+    const start = async (extra: NodeJS.ProcessEnv = {}) =>
+      startShopChild(
+        ['scripts/start.ts', '--no-build'],
+        { ...env, ...extra },
+        await freePort(),
+        READY,
+      );
+    startCopy = async (extra) => {
+      const copy = await start(extra);
+      more.push(copy);
+      return copy;
+    };
     const holder = await start();
     running.holder = holder;
     await statusWhen(holder.base, (status) => status.copies?.role === 'builder');
-    const follower = await start();
+    const follower = await start(options.followerEnv);
     running.follower = follower;
     await statusWhen(follower.base, (status) => (status.copies?.builder ?? null) !== null);
     await options.ready?.(started());
   }, options.timeout);
 
   afterAll(async () => {
-    await Promise.all([running.holder?.stop(), running.follower?.stop()]);
+    await Promise.all(
+      [running.holder, running.follower, ...more.splice(0)].flatMap((copy) =>
+        copy === undefined ? [] : [copy.stop()],
+      ),
+    );
     await running.redis?.stop();
     await running.sandbox?.close();
     if (running.root !== undefined) rmSync(running.root, { recursive: true, force: true });
@@ -94,7 +115,9 @@ export function useTwoCopies(options: TwoCopiesOptions): () => TwoCopies {
     ) {
       throw new Error('the copies did not start');
     }
-    return { holder, follower, sandbox, redis, releases, root };
+    const start = startCopy;
+    if (start === undefined) throw new Error('the copies did not start');
+    return { holder, follower, sandbox, redis, releases, root, start };
   }
   return started;
 }
