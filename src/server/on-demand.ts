@@ -37,6 +37,7 @@ import {
 } from './render-cache.ts';
 import { ReplySink, type BufferedReply, type ReplyHead, type ReplyTarget } from './reply-sink.ts';
 import { SHARED_RENDER_PEER } from '../lib/server/client.ts';
+import { createGate } from '../lib/server/gate.ts';
 import { log } from '../lib/server/log.ts';
 
 /** Astro's node handler (`@astrojs/node` in middleware mode), as the entry exports it. */
@@ -62,28 +63,6 @@ export interface OnDemand {
   page(req: IncomingMessage, res: ServerResponse, key: RenderKey): Promise<void>;
   /** An API call (`POST /api/{service}/{method}`), cached when the API marks it cacheable. */
   api(req: IncomingMessage, res: ServerResponse, service: string, method: string): Promise<void>;
-}
-
-/**
- * Runs at most `size` of the tasks given at once, the others in their order of arrival. A
- * render is main-thread work between short waits: fifty at once only interleave, each fifty
- * times longer, with their objects alive across garbage collections.
- */
-export function createLimit(size: number): <T>(task: () => Promise<T>) => Promise<T> {
-  let active = 0;
-  const waiting: (() => void)[] = [];
-  return async (task) => {
-    if (active < size) active += 1;
-    // A finished task hands its place to the first waiting one.
-    else await new Promise<void>((resolve) => waiting.push(resolve));
-    try {
-      return await task();
-    } finally {
-      const next = waiting.shift();
-      if (next) next();
-      else active -= 1;
-    }
-  };
 }
 
 /**
@@ -212,7 +191,10 @@ export function createOnDemand(options: OnDemandOptions): OnDemand {
   const now = options.now ?? Date.now;
   const pageFreshMs = options.pageFreshMs ?? 60_000;
   const pageStaleMs = options.pageStaleMs ?? 300_000;
-  const renderSlot = createLimit(options.renderConcurrency ?? RENDER_CONCURRENCY);
+  // A render is main-thread work between short waits: fifty at once only interleave, each
+  // fifty times longer, with their objects alive across garbage collections.
+  const renders = createGate(options.renderConcurrency ?? RENDER_CONCURRENCY);
+  const renderSlot = <T>(task: () => Promise<T>): Promise<T> => renders.run(task);
   const pagePolicy =
     `public, max-age=0, s-maxage=${Math.round(pageFreshMs / 1000)}, ` +
     `stale-while-revalidate=${Math.round(pageStaleMs / 1000)}, stale-if-error=86400`;

@@ -22,7 +22,6 @@ import {
 import { PICTURE_CSP } from '../../src/lib/server/csp.ts';
 import { imageRemotePatterns } from '../../src/lib/server/image-hosts.ts';
 import {
-  createGate,
   createImageProxy,
   parsePictureRequest,
   ProxyRefusal,
@@ -30,6 +29,7 @@ import {
   type ImageProxyOptions,
 } from '../../src/lib/server/image-proxy.ts';
 import { rasterFormat } from '../../src/lib/server/raster-format.ts';
+import { createGate, GateFullError } from '../../src/lib/server/gate.ts';
 import { PictureCache, pictureCacheDirOf } from '../../src/lib/server/picture-cache.ts';
 import { withSecurityHeaders } from '../../src/server/headers.ts';
 
@@ -524,7 +524,7 @@ describe('bounds and the kept files', () => {
         running -= 1;
       });
     const runs = [task(), task(), task()];
-    await expect(task()).rejects.toMatchObject({ status: 503 });
+    await expect(task()).rejects.toBeInstanceOf(GateFullError);
     while (runs.length > 0) {
       await Promise.resolve();
       const next = release.shift();

@@ -1,9 +1,15 @@
 /**
- * The limit on renders running at once (src/server/on-demand.ts `createLimit`): never more
- * than its size, the others in their order of arrival, a failed task gives its place too.
+ * The limit on tasks running at once (src/lib/server/gate.ts `createGate`: the storefront
+ * server's render slots, the picture proxy's fetches and encodes): never more than its size,
+ * the others in their order of arrival, a failed task gives its place too.
  */
 import { describe, expect, test } from 'vitest';
-import { createLimit } from '../../src/server/on-demand.ts';
+import { createGate } from '../../src/lib/server/gate.ts';
+
+const createLimit = (size: number) => {
+  const gate = createGate(size);
+  return <T>(task: () => Promise<T>): Promise<T> => gate.run(task);
+};
 
 function deferred() {
   let resolve!: () => void;

@@ -32,6 +32,7 @@ import { isRemoteAllowed, type RemotePattern } from 'astro/assets/utils';
 import sharp, { type Metadata } from 'sharp';
 import { isPictureVariant, PICTURE_FORMATS, PICTURE_QUALITIES } from '../picture-variants.ts';
 import { PICTURE_CSP } from './csp.ts';
+import { createGate, GateFullError, type Gate } from './gate.ts';
 import { PictureCache } from './picture-cache.ts';
 import { rasterFormat, type RasterFormat } from './raster-format.ts';
 
@@ -173,35 +174,6 @@ const SHARP_FORMATS: Readonly<Record<RasterFormat, string>> = {
   avif: 'heif',
 };
 
-/**
- * Runs at most `size` tasks at once, the others in order of arrival; with more than
- * `maxWaiting` waiting, a new task is refused (503) at once.
- */
-export function createGate(size: number, maxWaiting: number) {
-  let active = 0;
-  const waiting: (() => void)[] = [];
-  return {
-    get active() {
-      return active;
-    },
-    get waiting() {
-      return waiting.length;
-    },
-    async run<T>(task: () => Promise<T>): Promise<T> {
-      if (active < size) active += 1;
-      else if (waiting.length >= maxWaiting) throw new ProxyRefusal(503, 'busy');
-      else await new Promise<void>((resolve) => waiting.push(resolve));
-      try {
-        return await task();
-      } finally {
-        const next = waiting.shift();
-        if (next) next();
-        else active -= 1;
-      }
-    },
-  };
-}
-
 function isTimeout(error: unknown): boolean {
   return error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
 }
@@ -220,7 +192,7 @@ export interface ImageProxy {
   /** The reply to a `GET /_image` of `url`. */
   handle(url: URL): Promise<Response>;
   /** The encode and fetch gates (what runs and waits now). */
-  readonly gates: { encode: ReturnType<typeof createGate>; fetch: ReturnType<typeof createGate> };
+  readonly gates: { encode: Gate; fetch: Gate };
 }
 
 export function createImageProxy(options: ImageProxyOptions): ImageProxy {
@@ -382,6 +354,7 @@ export function createImageProxy(options: ImageProxyOptions): ImageProxy {
         return pictureReply(data, request.format);
       } catch (error) {
         if (error instanceof ProxyRefusal) return refusal(error.status, error.message);
+        if (error instanceof GateFullError) return refusal(503, 'busy');
         warn(`[image] ${error instanceof Error ? error.message : String(error)}`);
         return refusal(502, 'picture unavailable');
       }
