@@ -7,9 +7,12 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test } from '@playwright/test';
 import { productPath } from '../../src/lib/commerce/slug.ts';
+import { CARD_IMAGE } from '../../src/lib/picture-variants.ts';
 import { PRODUCTS } from '../../scripts/sandbox/fixtures.ts';
 
-const proxied = (href: string) => `/_image?href=${encodeURIComponent(href)}&w=80&h=80&f=webp`;
+// A variant the shop shows (a product card): the proxy serves no other size (issue 29).
+const proxied = (href: string) =>
+  `/_image?href=${encodeURIComponent(href)}&w=${String(CARD_IMAGE.width)}&h=${String(CARD_IMAGE.height)}&f=webp`;
 
 let trap: Server;
 let hits = 0;
