@@ -22,7 +22,7 @@ import { rasterFormat } from '../../src/lib/server/raster-format.ts';
 import { withSecurityHeaders } from '../../src/server/headers.ts';
 import { startTestSandbox, type TestSandbox } from './helpers/sandbox.ts';
 
-const FETCH_TIMEOUT_MS = 1_500;
+const FETCH_TIMEOUT_MS = 5_000;
 
 let sandbox: TestSandbox;
 let server: Server;

@@ -214,7 +214,8 @@ describe.runIf(redisAvailable())('rebuild coordination through Redis', () => {
   });
 
   test('hostile values in Redis are logged once and ignored', async () => {
-    await raw.set(KEYS.lease, 'not a lease', { PX: 600 });
+    // Long enough to outlive the copy's first look on a loaded machine.
+    await raw.set(KEYS.lease, 'not a lease', { PX: 3_000 });
     await raw.xAdd(KEYS.events, '*', { event: '{"source":"evil","topic":"x","id":"1"}' });
     await raw.xAdd(KEYS.events, '*', { other: 'field' });
     await raw.xAdd(KEYS.events, '*', { event: JSON.stringify(event('good')) });
@@ -222,7 +223,7 @@ describe.runIf(redisAvailable())('rebuild coordination through Redis', () => {
     await expect.poll(() => a.coordination.holder()).toBe(null);
     expect(a.coordination.holds()).toBe(false);
     // The bad lease expires; then this copy holds it and reads past the bad entries.
-    await expect.poll(() => a.coordination.holds(), { timeout: 3_000 }).toBe(true);
+    await expect.poll(() => a.coordination.holds(), { timeout: 8_000 }).toBe(true);
     await expect.poll(() => a.events.map((e) => e.id)).toEqual(['good']);
     const ignored = a.lines.filter((line) => line.includes('ignored in Redis'));
     expect(ignored.filter((line) => line.includes(KEYS.lease))).toHaveLength(1);
