@@ -11,7 +11,6 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { crc32, deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { pictureVariants } from '../../src/lib/picture-variants.ts';
@@ -21,6 +20,7 @@ import { createImageProxy, type ImageProxy } from '../../src/lib/server/image-pr
 import { rasterFormat } from '../../src/lib/server/raster-format.ts';
 import { withSecurityHeaders } from '../../src/server/headers.ts';
 import { startTestSandbox, type TestSandbox } from './helpers/sandbox.ts';
+import { pngClaiming } from './helpers/png.ts';
 
 const FETCH_TIMEOUT_MS = 5_000;
 
@@ -30,27 +30,6 @@ let base = '';
 let cacheDir = '';
 let proxy: ImageProxy;
 let photo = '';
-
-function pngClaiming(width: number, height: number): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(body));
-    return Buffer.concat([length, body, crc]);
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr.set([8, 2, 0, 0, 0], 8);
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr),
-    chunk('IDAT', deflateSync(Buffer.alloc(1 + width * 3))),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
 
 const SVG =
   '\uFEFF  <svg xmlns="http://www.w3.org/2000/svg" width="64" height="64"><script>alert(document.domain)</script></svg>';

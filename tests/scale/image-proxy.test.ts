@@ -12,7 +12,6 @@
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { crc32, deflateSync } from 'node:zlib';
 import fc from 'fast-check';
 import sharp from 'sharp';
 import { afterAll, beforeAll, expect, test } from 'vitest';
@@ -23,6 +22,7 @@ import { pictureVariants } from '../../src/lib/picture-variants.ts';
 import { PICTURE_CSP } from '../../src/lib/server/csp.ts';
 import { rasterFormat } from '../../src/lib/server/raster-format.ts';
 import { DIST_DIR, requireBuild, SANDBOX_PORT } from './helpers/suite.ts';
+import { pngClaiming } from '../integration/helpers/png.ts';
 
 const SANDBOX_DIR = process.env.SANDBOX_DIR ?? TEST_ENV.SANDBOX_DIR;
 const FIXTURES = path.join(SANDBOX_DIR, 'images', '1x1');
@@ -34,27 +34,6 @@ let upstream: Upstream | undefined;
 let server: Awaited<ReturnType<typeof startServer>> | undefined;
 let sandboxUrl = '';
 let photo = '';
-
-function pngClaiming(width: number, height: number): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(body));
-    return Buffer.concat([length, body, crc]);
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr.set([8, 2, 0, 0, 0], 8);
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr),
-    chunk('IDAT', deflateSync(Buffer.alloc(1 + width * 3))),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
 
 beforeAll(async () => {
   requireBuild();
