@@ -9,6 +9,7 @@ import type { AnalyticsItem } from '../lib/analytics/datalayer.ts';
 import { maxQuantity } from '../lib/commerce/cart.ts';
 import { trackViewItem } from '../lib/stores/analytics.ts';
 import { formatPrice } from '../lib/commerce/money.ts';
+import { variantFromSearch } from '../lib/commerce/offer.ts';
 import {
   defaultVariant,
   STOCK_MESSAGE_KEYS,
@@ -104,11 +105,16 @@ export function VariantPicker({
   }, [analyticsItem]);
 
   // Publish the default selection once mounted, so the add-to-cart island reads a variant
-  // even before the shopper touches an option.
+  // even before the shopper touches an option; a link naming a variant (`?variante=ID`, a
+  // card of a size-filtered listing: offer.ts) opens on that one. The server rendered the
+  // default (a pre-rendered page), so hydration renders it too and this effect switches.
   useEffect(() => {
     if ($productSelection.get()?.productId === product.id) return;
-    const first = selectionView(product, initial);
-    selectProductOptions(product.id, initial, first.variant?.id ?? null);
+    const linked = variantFromSearch(product, window.location.search);
+    const chosen = linked ? variantSelection(linked) : initial;
+    const first = selectionView(product, chosen);
+    selectProductOptions(product.id, chosen, first.variant?.id ?? null);
+    if (linked?.imageUrl) showGalleryImage(linked.imageUrl);
   }, [product, initial]);
 
   function choose(optionId: number, valueId: number) {

@@ -80,6 +80,7 @@ describe('debounce (spec §9: 1000 ms after the last keystroke)', () => {
         href: '/p/1/matelas-aube',
         image: 'https://cdn.example/thumb.jpg',
         price: { regular: 49_900, special: null },
+        from: false,
       },
     ]);
   });

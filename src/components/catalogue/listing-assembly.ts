@@ -21,6 +21,7 @@ import {
   type ListingParams,
   type ListingResult,
 } from '../../lib/commerce/listing.ts';
+import { variantFilter } from '../../lib/commerce/offer.ts';
 import type { Product } from '../../lib/commerce/types.ts';
 import type { ListingSource } from '../../lib/server/loaders/listing-source.ts';
 import { baseHeadHtml } from '../layout/head-markup.ts';
@@ -134,8 +135,10 @@ export function assembleListingView(
 ): AssembledView | null {
   if (result.items.length === 0) return null;
   const cards: Buffer[] = [];
+  // The cards of a size- or colour-filtered view are shared under that filter (view.ts).
+  const filter = variantFilter(params.filters);
   for (const [index, product] of result.items.entries()) {
-    const card = cardItem(product, listingCardKey(index));
+    const card = cardItem(product, listingCardKey(index, filter));
     if (card === undefined) return null;
     cards.push(card);
   }

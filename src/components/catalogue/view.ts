@@ -8,11 +8,12 @@ import {
   type BadgeKind,
   type ProductBadge,
 } from '../../lib/commerce/custom-fields.ts';
-import { displayPrice, type DisplayPrice } from '../../lib/commerce/price.ts';
+import { productOffer, variantPath, type VariantFilter } from '../../lib/commerce/offer.ts';
+import type { DisplayPrice } from '../../lib/commerce/price.ts';
 import { productPath } from '../../lib/commerce/slug.ts';
 import { truncateText } from '../../lib/commerce/text.ts';
 import { rating } from '../../lib/commerce/rating.ts';
-import type { Product, ProductImage } from '../../lib/commerce/types.ts';
+import type { Product, ProductImage, Variant } from '../../lib/commerce/types.ts';
 import { htmlToText } from '../../lib/server/sanitize-html.ts';
 
 /** Longest meta description search engines show in full. */
@@ -49,6 +50,12 @@ export interface ProductCardProps {
    * product's reference (what a seller quotes to a client) and no wishlist heart.
    */
   isReseller?: boolean;
+  /**
+   * The size and colour filters of the listing showing the card (`variantFilter`): the card
+   * shows the price of the matching variants, links to the page opening on the one it prices
+   * and adds that one to the cart (issue 30).
+   */
+  filter?: VariantFilter;
   class?: string;
 }
 
@@ -69,13 +76,15 @@ export const LISTING_PRIORITY_CARDS = 2;
 
 /**
  * The name a shopper's listing card at `index` is shared under: the options CategoryListing
- * gives ProductCard, and the reseller flag ProductCard adds.
+ * gives ProductCard (the listing's variant filter when it sets one), and the reseller flag
+ * ProductCard adds.
  */
-export function listingCardKey(index: number): string {
+export function listingCardKey(index: number, filter?: VariantFilter): string {
   return cardMarkupKey({
     eager: index < LISTING_EAGER_CARDS,
     priority: index < LISTING_PRIORITY_CARDS,
     isReseller: false,
+    ...(filter === undefined ? {} : { filter }),
   });
 }
 
@@ -134,38 +143,54 @@ export function pictureBadges(badges: readonly ProductBadge[]): ProductBadge[] {
 /** What a product card shows, computed once per product (cards recur on many pages). */
 export interface CardView {
   href: string;
-  /** The product's price, the one listings sort and filter on (spec §5). */
+  /**
+   * The price the cart charges for the variant it prices (`productOffer`, offer.ts), the one
+   * listings sort and filter on (spec §5).
+   */
   price: DisplayPrice;
-  /** Variants are priced differently: the price is a "from" price. */
+  /** The counted variants are priced differently: the price is a "from" price. */
   from: boolean;
+  /**
+   * Under a variant filter, the matching variant the card prices, links to and adds; null
+   * otherwise (the card adds the default variant, spec §2, §4).
+   */
+  variant: Variant | null;
   badges: ProductBadge[];
   image: { src: string; alt: string } | null;
   rating: ShownRating | null;
   description: string;
 }
 
-const cardViews = new WeakMap<Product, CardView>();
+const cardViews = new WeakMap<Product, Map<string, CardView>>();
 
 /**
- * The card of a product: its price as listings sort and filter it (the product's, spec §5),
- * "from" when its variants cost more or less, badges, picture, rating.
+ * The card of a product: the price the cart charges, lowest among the variants a shopper can
+ * buy (matching `filter` when given), "from" when they cost more or less (`productOffer`,
+ * offer.ts), its link (to that variant under a filter), badges, picture, rating.
  */
-export function cardView(product: Product): CardView {
-  let view = cardViews.get(product);
+export function cardView(product: Product, filter?: VariantFilter): CardView {
+  let views = cardViews.get(product);
+  if (views === undefined) {
+    views = new Map();
+    cardViews.set(product, views);
+  }
+  const key = filter === undefined ? '' : JSON.stringify(filter);
+  let view = views.get(key);
   if (!view) {
-    const price = displayPrice(product);
+    const offer = productOffer(product, filter);
+    const shown = offer.narrowed ? offer.variant : null;
+    const path = productPath(product);
     view = {
-      href: productPath(product),
-      price,
-      from:
-        !price.hidden &&
-        product.variants.some((variant) => (variant.price ?? product.price) !== product.price),
+      href: shown === null ? path : variantPath(path, shown),
+      price: offer.price,
+      from: offer.from,
+      variant: shown,
       badges: pictureBadges(productBadges(product)),
       image: cardImage(product),
       rating: productRating(product),
       description: truncateText(htmlToText(product.description)),
     };
-    cardViews.set(product, view);
+    views.set(key, view);
   }
   return view;
 }

@@ -315,7 +315,9 @@ function ProductOption({
       <Thumbnail src={product.image} size={48} className="size-12" />
       <span className="flex min-w-0 flex-col">
         <span className="truncate font-semibold">{product.name}</span>
-        {product.price && <PriceTag price={product.price} t={t} className="text-sm" />}
+        {product.price && (
+          <PriceTag price={product.price} from={product.from} t={t} className="text-sm" />
+        )}
       </span>
     </a>
   );

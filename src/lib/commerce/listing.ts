@@ -1,9 +1,16 @@
 import { sleepContentViewPath } from '../content/list-view.ts';
 import { toCents } from './money.ts';
-import { displayPrice, effectivePrice } from './price.ts';
+import {
+  isSizeOption,
+  productOffer,
+  sameLabel,
+  variantFilter,
+  type VariantFilter,
+} from './offer.ts';
+import { effectivePrice } from './price.ts';
 import { isProductAvailable } from './stock.ts';
 import { productColours, type Swatch } from './swatches.ts';
-import type { Brand, Cents, Pagination, Product, ProductOption } from './types.ts';
+import type { Brand, Cents, Pagination, Product } from './types.ts';
 import type { MessageKey } from '../i18n/index.ts';
 
 /**
@@ -274,12 +281,8 @@ export function listingViewPath(pathname: string, search: string): string | null
   return `${LISTING_VIEW_PREFIX}${pathname}${query}`;
 }
 
-const SIZE_NAME = /taille|dimension|size/i;
-
-/** Size options: options named like a size ("Taille", "Dimensions"). */
-export function isSizeOption(option: Pick<ProductOption, 'displayName'>): boolean {
-  return SIZE_NAME.test(option.displayName);
-}
+/** Size options: options named like a size ("Taille", "Dimensions"); the rule lives in offer.ts. */
+export { isSizeOption };
 
 /** Size labels of a product, one per label, in option order. */
 export function productSizes(product: Pick<Product, 'options'>): string[] {
@@ -308,6 +311,7 @@ interface Traits {
   sizeKeys: string[];
   colours: Swatch[];
   colourKeys: string[];
+  /** The price its card shows with no size or colour filter (`productOffer`). */
   price: Cents;
   haystack: string;
 }
@@ -324,7 +328,7 @@ function traits(product: Product): Traits {
       sizeKeys: sizes.map(foldText),
       colours,
       colourKeys: colours.map((swatch) => foldText(swatch.label)),
-      price: effectivePrice(displayPrice(product)),
+      price: effectivePrice(productOffer(product).price),
       haystack: foldText(`${product.name} ${product.sku}`),
     };
     traitsOf.set(product, found);
@@ -343,13 +347,22 @@ function matchesTerm(product: Product, term: string): boolean {
 
 type FacetName = 'brand' | 'price' | 'size' | 'colour' | 'availability';
 
-function productPrice(product: Product): Cents {
-  return traits(product).price;
+/**
+ * The price the product's card shows under `filter` (the variant part of the listing's
+ * filters, `variantFilter`): the one listings sort and filter on, so a "prix croissant" order
+ * and a price range agree with the cards (offer.ts).
+ */
+function productPrice(product: Product, filter?: VariantFilter): Cents {
+  if (filter === undefined) return traits(product).price;
+  // One listing view asks again for each facet and comparison, with the same filter object.
+  const kept = filteredPrices.get(product);
+  if (kept?.filter === filter) return kept.price;
+  const price = effectivePrice(productOffer(product, filter).price);
+  filteredPrices.set(product, { filter, price });
+  return price;
 }
 
-function sameLabel(a: string, b: string): boolean {
-  return collator.compare(a, b) === 0;
-}
+const filteredPrices = new WeakMap<Product, { filter: VariantFilter; price: Cents }>();
 
 /** One bit per facet in a product's failed filters (`failedFilters`). */
 const FACET_BIT: Record<FacetName, number> = {
@@ -366,14 +379,18 @@ const FACET_BIT: Record<FacetName, number> = {
  * facet's counts, whether it passes every other filter (so choosing a size does not hide the
  * other sizes).
  */
-function failedFilters(product: Product, filters: ListingFilters): number {
+function failedFilters(
+  product: Product,
+  filters: ListingFilters,
+  filter: VariantFilter | undefined,
+): number {
   let failed = 0;
   if (filters.brands.length > 0 && !filters.brands.includes(product.brandId)) {
     failed |= FACET_BIT.brand;
   }
   if (filters.priceMin !== null || filters.priceMax !== null) {
     // A hidden price cannot be compared: such products leave a price-filtered listing.
-    const price = product.isPriceHidden ? null : productPrice(product);
+    const price = product.isPriceHidden ? null : productPrice(product, filter);
     if (
       price === null ||
       (filters.priceMin !== null && price < filters.priceMin) ||
@@ -431,10 +448,12 @@ export function facets(
   filters: ListingFilters = NO_FILTERS,
   brands: readonly Pick<Brand, 'id' | 'name'>[] = NO_BRANDS,
 ): Facets {
+  const filter = variantFilter(filters);
   return facetsOf(
     products,
-    products.map((product) => failedFilters(product, filters)),
+    products.map((product) => failedFilters(product, filters, filter)),
     brands,
+    filter,
   );
 }
 
@@ -443,6 +462,7 @@ function facetsOf(
   products: readonly Product[],
   failed: readonly number[],
   brands: readonly Pick<Brand, 'id' | 'name'>[],
+  filter: VariantFilter | undefined,
 ): Facets {
   // The products that pass every filter but the facet's own.
   const over = (facet: FacetName): Product[] => {
@@ -484,7 +504,7 @@ function facetsOf(
 
   const prices = over('price')
     .filter((product) => !product.isPriceHidden)
-    .map(productPrice);
+    .map((product) => productPrice(product, filter));
 
   return {
     brands: brandFacet,
@@ -495,7 +515,10 @@ function facetsOf(
   };
 }
 
-function compareBy(field: SortField): (a: Product, b: Product) => number {
+function compareBy(
+  field: SortField,
+  filter: VariantFilter | undefined,
+): (a: Product, b: Product) => number {
   switch (field) {
     case 'id':
       return (a, b) => a.id - b.id;
@@ -506,7 +529,7 @@ function compareBy(field: SortField): (a: Product, b: Product) => number {
     case 'price':
       // The price the shopper sees on the card (sale price when on sale), not BigCommerce's
       // bare `price` field, which would show 279 € before 259 € in "Prix croissant".
-      return (a, b) => productPrice(a) - productPrice(b);
+      return (a, b) => productPrice(a, filter) - productPrice(b, filter);
     case 'date_modified':
       return (a, b) => Date.parse(a.dateModified) - Date.parse(b.dateModified);
     case 'inventory_level':
@@ -516,9 +539,16 @@ function compareBy(field: SortField): (a: Product, b: Product) => number {
   }
 }
 
-/** Products in a sort-option order (price: the price shown); ties keep ascending id either way. */
-export function sortProducts(products: readonly Product[], sort: SortOption['value']): Product[] {
-  const compare = compareBy(sort.sort);
+/**
+ * Products in a sort-option order (price: the price the cards show, under `filter` when a size
+ * or colour is filtered); ties keep ascending id either way.
+ */
+export function sortProducts(
+  products: readonly Product[],
+  sort: SortOption['value'],
+  filter?: VariantFilter,
+): Product[] {
+  const compare = compareBy(sort.sort, filter);
   const sign = sort.direction === 'desc' ? -1 : 1;
   const sorted = [...products].sort((a, b) => sign * compare(a, b) || a.id - b.id);
   if (sort.sort !== 'price') return sorted;
@@ -602,12 +632,16 @@ export function applyListing(
   const whole = params.term === '' && !hasFilters(params.filters);
   const searched = whole ? products : products.filter((p) => matchesTerm(p, params.term));
   // Each product's failed filters, once: its place in the results and in each facet's counts.
-  const failed = whole ? [] : searched.map((product) => failedFilters(product, params.filters));
+  const filter = variantFilter(params.filters);
+  const failed = whole
+    ? []
+    : searched.map((product) => failedFilters(product, params.filters, filter));
   const sorted = whole
     ? wholeListOrder(products, params.sort)
     : sortProducts(
         searched.filter((_, i) => failed[i] === 0),
         params.sort.value,
+        filter,
       );
   const perPage = Math.max(1, params.perPage);
   const start = (params.page - 1) * perPage;
@@ -621,6 +655,8 @@ export function applyListing(
       currentPage: params.page,
       totalPages: listingPageCount(sorted.length, params),
     },
-    facets: whole ? wholeListFacetsOf(products, brands) : facetsOf(searched, failed, brands),
+    facets: whole
+      ? wholeListFacetsOf(products, brands)
+      : facetsOf(searched, failed, brands, filter),
   };
 }

@@ -9,10 +9,15 @@ export interface DisplayPrice {
 }
 
 /**
- * spec §5 price display. Hidden prices: regular and special are 0. The variant's price
- * overrides the product's; a sale price missing on the variant (or with no variant) falls
- * back to the product's sale price, as BigCommerce does for a null variant `sale_price`.
+ * spec §5 price display, as the cart charges it (the sandbox's `variantPrices`,
+ * scripts/sandbox/model.ts, mirrors BigCommerce). Hidden prices: regular and special are 0.
+ * The variant's price overrides the product's. The variant's sale price counts when set
+ * (above 0); a variant without one takes the product's sale price only when it also inherits
+ * the product's price (a variant with its own price and no sale price is charged that price).
  * A sale price of 0, or not below the regular price, is no reduction: special is null.
+ *
+ * Without a variant this is the product-level price, which no variant may charge: what a
+ * card or a list shows is `productOffer` (offer.ts).
  */
 export function displayPrice(
   product: Pick<Product, 'price' | 'salePrice' | 'isPriceHidden'>,
@@ -20,7 +25,9 @@ export function displayPrice(
 ): DisplayPrice {
   if (product.isPriceHidden) return { regular: 0, special: 0, hidden: true };
   const regular = variant?.price ?? product.price;
-  const sale = variant?.salePrice ?? product.salePrice;
+  const own = variant?.salePrice ?? 0;
+  const inherits = variant === undefined || variant === null || variant.price === null;
+  const sale = own > 0 ? own : inherits ? product.salePrice : 0;
   const special = sale > 0 && sale < regular ? sale : null;
   return { regular, special, hidden: false };
 }

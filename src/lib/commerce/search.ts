@@ -4,7 +4,8 @@
  * answers it and the island that shows it.
  */
 import { flattenTree } from './category.ts';
-import { displayPrice, type DisplayPrice } from './price.ts';
+import { productOffer } from './offer.ts';
+import type { DisplayPrice } from './price.ts';
 import { categoryPath, productPath } from './slug.ts';
 import type { CategoryNode, Product } from './types.ts';
 
@@ -69,10 +70,13 @@ export interface SearchProductView {
   image: string | null;
   /** Regular and special price (spec §5 rules); null when the price is hidden. */
   price: Pick<DisplayPrice, 'regular' | 'special'> | null;
+  /** The price is the lowest of differently priced variants ("À partir de", offer.ts). */
+  from: boolean;
 }
 
 export function searchProductView(product: Product): SearchProductView {
-  const price = displayPrice(product);
+  // The price a card shows: the cart's price of the cheapest variant a shopper can buy.
+  const { price, from } = productOffer(product);
   const image = product.images.find((i) => i.isThumbnail) ?? product.images[0] ?? null;
   return {
     id: product.id,
@@ -80,5 +84,6 @@ export function searchProductView(product: Product): SearchProductView {
     href: productPath(product),
     image: image ? image.urlThumbnail || image.urlStandard || null : null,
     price: price.hidden ? null : { regular: price.regular, special: price.special },
+    from,
   };
 }

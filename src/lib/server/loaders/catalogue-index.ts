@@ -5,7 +5,8 @@
  * `indexCatalogue`, and the publisher (`../publish/`) indexes a read it patched after an
  * event the same way, from Node.
  */
-import { discountPercent, displayPrice } from '../../commerce/price.ts';
+import { productOffer } from '../../commerce/offer.ts';
+import { discountPercent } from '../../commerce/price.ts';
 import { isProductAvailable } from '../../commerce/stock.ts';
 import type { CategoryNode, Product } from '../../commerce/types.ts';
 import type { CatalogueBrand, CatalogueCategory, CatalogueRead } from './catalogue-source.ts';
@@ -136,12 +137,12 @@ export function bestSellers(cat: Catalogue, count: number): Product[] {
   );
 }
 
-/** Available products on sale (spec §5 discount, on the product price cards show), biggest first. */
+/** Available products on sale (spec §5 discount, on the price cards show: offer.ts), biggest first. */
 export function onSale(cat: Catalogue, count: number, exclude: readonly Product[] = []): Product[] {
   const skip = new Set(exclude.map((product) => product.id));
   const discounted = cat.products.flatMap((product) => {
     if (skip.has(product.id) || !availableForSale(product)) return [];
-    const price = displayPrice(product);
+    const { price } = productOffer(product);
     const percent = discountPercent(price.regular, price.special);
     return percent > 0 ? [{ product, percent }] : [];
   });
