@@ -585,13 +585,6 @@ export function updateProduct(ctx: RouteContext): Reply {
   if (tracking !== undefined) b.inventory_tracking = tracking as ProductBase['inventory_tracking'];
   if (url !== undefined) b.custom_url = { url, is_customized: true };
   b.calculated_price = b.sale_price > 0 && b.sale_price < b.price ? b.sale_price : b.price;
-  // A variant inheriting the product's price is charged the product's new price, as on
-  // BigCommerce (its calculated price follows the product's; it used to keep the old one).
-  for (const v of product.variants) {
-    if (v.price === null)
-      v.calculated_price =
-        v.sale_price !== null && v.sale_price > 0 ? v.sale_price : b.calculated_price;
-  }
   b.date_modified = now;
   if (fields.sku !== undefined && product.options.length === 0 && product.variants[0])
     product.variants[0].sku = fields.sku;
