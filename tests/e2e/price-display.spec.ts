@@ -63,6 +63,11 @@ for (const width of [390, 1280]) {
     await expect(link).toHaveAttribute('href', href);
     await card.scrollIntoViewIfNeeded();
     await page.screenshot({ path: `${SHOTS}/price-display-listing-${String(width)}.png` });
+    // Its button adds that variant (checked in the cart below).
+    const cardAdd = card.getByRole('button', { name: t('cart.addLabel', { name: product.name }) });
+    await waitForIsland(cardAdd);
+    await cardAdd.click();
+    await expect(page.getByRole('status').filter({ hasText: t('Added to cart') })).toBeVisible();
 
     // The product page opens on 160x200, at the card's price; its canonical URL has no variant.
     await link.click();
@@ -104,14 +109,23 @@ for (const width of [390, 1280]) {
     await priceLine.scrollIntoViewIfNeeded();
     await page.screenshot({ path: `${SHOTS}/price-display-product-${String(width)}.png` });
 
-    // The cart charges it.
+    // The cart holds that variant twice (the card's add and the page's: one line, or two when
+    // the page sends an item option the card does not), each unit charged the card's price.
     await add.click();
     await expect(page.getByRole('button', { name: t('cart.added') })).toBeVisible();
     await page.goto('/panier');
     await waitForHydration(page);
-    const line = page.locator(`[data-cart-line="${variant.sku}"]`);
-    await expect(line).toHaveCount(1);
-    await expect(line).toContainText(price);
+    const lines = page.locator('[data-cart-line]');
+    await expect(lines.first()).toBeVisible();
+    const skus = await lines.evaluateAll((nodes) =>
+      nodes.map((node) => node.getAttribute('data-cart-line')),
+    );
+    expect(new Set(skus)).toEqual(new Set([variant.sku]));
+    const quantities = await lines
+      .getByRole('spinbutton')
+      .evaluateAll((inputs) => inputs.map((input) => Number((input as HTMLInputElement).value)));
+    expect(quantities.reduce((sum, n) => sum + n, 0)).toBe(2);
+    for (const line of await lines.all()) await expect(line).toContainText(price);
     await page.screenshot({ path: `${SHOTS}/price-display-cart-${String(width)}.png` });
   });
 }
