@@ -1,9 +1,10 @@
 /**
  * "Passer commande" (spec §4): the link to checkout with the `t` time-stamp, taken at the click
- * rather than when the link rendered.
+ * rather than when the link rendered; the click pushes begin_checkout (GA4) of the cart.
  */
 import { buttonClass } from '../../components/ui/classes.ts';
 import { checkoutLink } from '../../lib/commerce/cart.ts';
+import { beginCheckout } from '../../lib/stores/cart-tracking.ts';
 
 export function CheckoutLink({ label }: { label: string }) {
   return (
@@ -12,6 +13,7 @@ export function CheckoutLink({ label }: { label: string }) {
       className={buttonClass('primary', 'lg', { fullWidth: true })}
       onClick={(event) => {
         event.currentTarget.href = checkoutLink();
+        beginCheckout();
       }}
     >
       {label}
