@@ -1,10 +1,9 @@
 /**
  * "Passer commande" (spec §4): the link to checkout with the `t` time-stamp, taken at the click
- * rather than when the link rendered; the click pushes begin_checkout (GA4) of the cart.
+ * rather than when the link rendered.
  */
 import { buttonClass } from '../../components/ui/classes.ts';
 import { checkoutLink } from '../../lib/commerce/cart.ts';
-import { beginCheckout } from '../../lib/stores/cart-tracking.ts';
 
 export function CheckoutLink({ label }: { label: string }) {
   return (
@@ -13,7 +12,6 @@ export function CheckoutLink({ label }: { label: string }) {
       className={buttonClass('primary', 'lg', { fullWidth: true })}
       onClick={(event) => {
         event.currentTarget.href = checkoutLink();
-        beginCheckout();
       }}
     >
       {label}

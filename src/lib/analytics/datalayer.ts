@@ -274,6 +274,31 @@ export function parsePageItem(raw: string | null | undefined): AnalyticsItem | n
 }
 
 /**
+ * The checkout page's begin_checkout read back from its JSON (`beginCheckoutEvent` of the cart
+ * the server sends to the hosted checkout); null when it is not that event's shape.
+ */
+export function parseBeginCheckout(raw: string | null | undefined): EcommerceEvent | null {
+  const value = parseJson(raw) as Partial<EcommerceEvent> | null | undefined;
+  const ecommerce = value?.ecommerce as Partial<EcommerceData> | undefined;
+  if (value?.event !== 'begin_checkout' || ecommerce?.currency !== ANALYTICS_CURRENCY) return null;
+  const amount = ecommerce.value;
+  if (typeof amount !== 'number' || !Number.isFinite(amount) || amount < 0) return null;
+  if (!Array.isArray(ecommerce.items) || ecommerce.items.length === 0) return null;
+  const items: AnalyticsItem[] = [];
+  for (const entry of ecommerce.items as unknown[]) {
+    const item = parsePageItem(JSON.stringify(entry));
+    if (item === null) return null;
+    const index = (entry as { index?: unknown }).index;
+    if (Number.isSafeInteger(index)) item.index = index as number;
+    items.push(item);
+  }
+  return {
+    event: 'begin_checkout',
+    ecommerce: { currency: ANALYTICS_CURRENCY, value: amount, items },
+  };
+}
+
+/**
  * A list read back from its JSON in the page; null when it is not the shape the page writes
  * (a page edited by hand, an extension): its events are then not sent rather than wrong.
  */

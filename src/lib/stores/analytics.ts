@@ -12,7 +12,6 @@
 import {
   addToCartEvent,
   addToWishlistEvent,
-  beginCheckoutEvent,
   cartQuantityEvent,
   loginEvent,
   podcastPlayEvent,
@@ -28,10 +27,11 @@ import {
   withCustomer,
   type AnalyticsItem,
   type DataLayerEvent,
+  type EcommerceEvent,
   type PurchaseEvent,
   type ShippingInfoEvent,
 } from '../analytics/datalayer.ts';
-import { cartItems, type CartState } from '../commerce/cart.ts';
+import type { CartState } from '../commerce/cart.ts';
 import { $customer, $customerSettled, initCustomer } from './customer.ts';
 
 export type { AnalyticsItem } from '../analytics/datalayer.ts';
@@ -141,9 +141,12 @@ export function trackAddToWishlist(item: AnalyticsItem): void {
   send(addToWishlistEvent(item));
 }
 
-/** The shopper leaves for the hosted checkout with this cart. */
-export function trackBeginCheckout(cart: CartState): void {
-  if (cart.id !== null && cartItems(cart).length > 0) send(beginCheckoutEvent(cart));
+/**
+ * The shopper leaves for the hosted checkout: begin_checkout of the cart the server sends there
+ * (`beginCheckoutEvent`, written by the checkout page).
+ */
+export function trackBeginCheckout(event: EcommerceEvent): void {
+  if (event.event === 'begin_checkout' && event.ecommerce.items.length > 0) send(event);
 }
 
 /** A search's results were shown (nothing for an empty term). */

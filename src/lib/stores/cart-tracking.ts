@@ -1,11 +1,11 @@
 /**
- * The cart lines' quantity changes and the way to checkout, with their analytics (GA4
- * `add_to_cart` / `remove_from_cart` of the units that changed, `begin_checkout`): the cart
- * islands call these instead of the cart store's actions, so each change the cart took is
- * pushed once, and a refused one (the action resolved false) not at all.
+ * The cart lines' quantity changes with their analytics (GA4 `add_to_cart` /
+ * `remove_from_cart` of the units that changed): the cart islands call these instead of the
+ * cart store's actions, so each change the cart took is pushed once, and a refused one (the
+ * action resolved false) not at all.
  */
 import { cartItems } from '../commerce/cart.ts';
-import { trackBeginCheckout, trackCartQuantity } from './analytics.ts';
+import { trackCartQuantity } from './analytics.ts';
 import { $cart, removeCartItem, updateCartItemQuantity } from './cart.ts';
 
 const lineOf = (itemId: string) => cartItems($cart.get()).find((item) => item.id === itemId);
@@ -27,9 +27,4 @@ export async function removeCartLine(itemId: string): Promise<boolean> {
   const removed = await removeCartItem(itemId);
   if (removed && before !== undefined) trackCartQuantity(before, lineOf(itemId)?.quantity ?? 0);
   return removed;
-}
-
-/** The shopper follows "Passer commande": begin_checkout of the cart they leave with. */
-export function beginCheckout(): void {
-  trackBeginCheckout($cart.get());
 }
