@@ -7,7 +7,7 @@ import { useStore } from '@nanostores/react';
 import { useEffect, useId, useMemo } from 'react';
 import { chosenVariantItem, type AnalyticsItem } from '../lib/analytics/datalayer.ts';
 import { maxQuantity } from '../lib/commerce/cart.ts';
-import { setChosenItem } from '../lib/stores/analytics-items.ts';
+import { setChosenItem } from '../lib/stores/chosen-item.ts';
 import { formatPrice } from '../lib/commerce/money.ts';
 import {
   defaultVariant,

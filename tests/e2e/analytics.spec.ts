@@ -366,18 +366,25 @@ test.describe('the whole funnel, GA4-shaped', () => {
     expect(viewed).toMatchObject({ item_id: first?.item_id, item_brand: first?.item_brand });
     expect(viewed?.item_category).toBeTruthy();
 
-    // Another size than the default, at the price the page shows for it.
-    const sizes = page.locator('fieldset input[type="radio"]:not(:checked)');
+    // Another size than the default (one with two units left at least), at the price the page
+    // shows for it.
+    const defaultPrice = await shownPrice(page);
+    const sizes = page.locator('fieldset input[type="radio"]');
     await waitForIsland(sizes.first());
-    const label = (await sizes.last().getAttribute('id')) ?? '';
-    const sizeName = (await page.locator(`label[for="${label}"]`).textContent())?.trim() ?? '';
-    await page.locator(`label[for="${label}"]`).click();
-    await expect(page.locator(`input[id="${label}"]`)).toBeChecked();
+    const increase = page.getByRole('button', { name: t('cart.increase') }).first();
+    let sizeName = '';
+    for (const id of await sizes.evaluateAll((inputs) =>
+      inputs.filter((input) => !(input as HTMLInputElement).checked).map((input) => input.id),
+    )) {
+      await page.locator(`input[id="${id}"]`).check();
+      if ((await increase.isEnabled()) && (await shownPrice(page)) !== defaultPrice) {
+        sizeName = (await page.locator(`label[for="${id}"]`).textContent())?.trim() ?? '';
+        break;
+      }
+    }
+    expect(sizeName).not.toBe('');
     const price = await shownPrice(page);
-    await page
-      .getByRole('button', { name: t('cart.increase') })
-      .first()
-      .click();
+    await increase.click();
     await page
       .getByRole('button', { name: /^Ajouter au panier/ })
       .first()
@@ -413,6 +420,7 @@ test.describe('the whole funnel, GA4-shaped', () => {
     await page.goto('/paiement');
     await containerLoaded(page);
     await page.getByRole('button', { name: t('checkout.asGuest') }).click();
+    await page.getByLabel('Adresse e-mail', { exact: true }).fill(uniqueEmail('funnel-guest'));
     await payOnHostedCheckout(page);
     const orderId = new URL(page.url()).searchParams.get('commande');
     await containerLoaded(page);

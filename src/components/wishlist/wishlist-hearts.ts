@@ -9,7 +9,7 @@ import type { AnalyticsItem } from '../../lib/analytics/datalayer.ts';
 import { parsePageItem } from '../../lib/analytics/datalayer.ts';
 import { parseCardButton } from '../../lib/commerce/card-button.ts';
 import { trackAddToWishlist } from '../../lib/stores/analytics.ts';
-import { $chosenItem } from '../../lib/stores/analytics-items.ts';
+import { $chosenItem } from '../../lib/stores/chosen-item.ts';
 import { $productSelection } from '../../lib/stores/product.ts';
 import { $wishlist, isInWishlist, toggleWishlist } from '../../lib/stores/wishlist.ts';
 import { cardListItem } from '../catalogue/card-list-item.ts';
