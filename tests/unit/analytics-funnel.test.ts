@@ -16,9 +16,7 @@ import {
   chosenVariantItem,
   listedItem,
   loginEvent,
-  orderPushesOnce,
   pageListItem,
-  parseBeginCheckout,
   parsePageItem,
   parsePageList,
   productItem,
@@ -32,8 +30,12 @@ import {
   viewCartEvent,
   wishlistLineItem,
   type AnalyticsItem,
-  type PushRecord,
 } from '../../src/lib/analytics/datalayer.ts';
+import {
+  orderPushesOnce,
+  parseBeginCheckout,
+  type PushRecord,
+} from '../../src/lib/analytics/checkout-pushes.ts';
 import { lineVariantLabel, variantLabel } from '../../src/lib/commerce/item-options.ts';
 import { displayPrice, effectivePrice } from '../../src/lib/commerce/price.ts';
 import type { OptionValue } from '../../src/lib/commerce/types.ts';
