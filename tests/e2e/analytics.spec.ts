@@ -169,10 +169,18 @@ async function addToCartAndOpenSidebar(page: Page): Promise<void> {
   await expect(page.getByRole('dialog', { name: t('cart.title') })).toBeVisible();
 }
 
+/** The container URLs the current test's pages requested (`recordContainer`). */
+let requested: string[] = [];
+
+// Every test starts here: the container answered by the recorder. When the shop asks for
+// consent first, granting it belongs here too, once for every test of this file.
+test.beforeEach(async ({ page }) => {
+  requested = await recordContainer(page);
+});
+
 test('a visitor: the container loads after the page; each event once, without customer fields', async ({
   page,
 }) => {
-  const requested = await recordContainer(page);
   await page.goto('/c/matelas');
   await containerLoaded(page);
   await expect.poll(() => counts(page)).toEqual({ 'gtm.js': 1, view_item_list: 1 });
@@ -207,7 +215,6 @@ test('a visitor: the container loads after the page; each event once, without cu
 test('Marie logged in: user_data once per page, then each event once with her fields', async ({
   page,
 }) => {
-  await recordContainer(page);
   await logIn(page, CUSTOMERS.marie.email, CUSTOMERS.marie.password);
   const email = CUSTOMERS.marie.email;
 
@@ -241,7 +248,6 @@ test('a customer fills the cart and pays: add_to_cart, view_cart and the shippin
   page,
 }) => {
   test.setTimeout(90_000);
-  await recordContainer(page);
   // A new account (Marie's cart and orders stay as the other suites expect them).
   const email = uniqueEmail('gtm');
   await page.goto('/inscription');
@@ -284,8 +290,7 @@ test('a customer fills the cart and pays: add_to_cart, view_cart and the shippin
 });
 
 // ---------------------------------------------------------------------------------------------
-// The whole funnel (docs/analytics.md). Each test starts the same way (`beforeEach`): the
-// container answered by the recorder. Consent, when the shop asks for it, is granted there.
+// The whole funnel (docs/analytics.md), from the same start (the file's `beforeEach`).
 
 /** Every entry the containers of this tab received, page after page (the recorder's log). */
 const tabLog = (page: Page): Promise<FunnelEntry[]> =>
@@ -332,10 +337,6 @@ async function shownPrice(page: Page): Promise<number> {
 }
 
 test.describe('the whole funnel, GA4-shaped', () => {
-  test.beforeEach(async ({ page }) => {
-    await recordContainer(page);
-  });
-
   test('list → select_item → view_item → add_to_cart of another size → view_cart → remove_from_cart → begin_checkout → purchase once', async ({
     page,
   }) => {
