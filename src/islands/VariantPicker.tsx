@@ -5,9 +5,9 @@
  */
 import { useStore } from '@nanostores/react';
 import { useEffect, useId, useMemo } from 'react';
-import type { AnalyticsItem } from '../lib/analytics/datalayer.ts';
+import { chosenVariantItem, type AnalyticsItem } from '../lib/analytics/datalayer.ts';
 import { maxQuantity } from '../lib/commerce/cart.ts';
-import { trackViewItem } from '../lib/stores/analytics.ts';
+import { setChosenItem } from '../lib/stores/chosen-item.ts';
 import { formatPrice } from '../lib/commerce/money.ts';
 import { variantFromSearch } from '../lib/commerce/offer.ts';
 import {
@@ -46,7 +46,10 @@ export interface VariantPickerProps {
    * IslandMessages.astro (id `VARIANT_PICKER_MESSAGES_ID`) rather than as props.
    */
   messages?: Messages;
-  /** The product's GA4 item (spec §9): view_item on mount, add_to_cart with the button. */
+  /**
+   * The product's GA4 item (spec §9) of its default variant: add_to_cart sends it priced and
+   * labelled as the chosen variant (`chosenVariantItem`). view_item is the page's (ProductView).
+   */
   analyticsItem: AnalyticsItem;
   /** The quantity and add-to-cart (transactional flag on, spec §6). */
   addToCart?: boolean;
@@ -98,11 +101,17 @@ export function VariantPicker({
   const quantity = current?.quantity ?? 1;
   const ticked = current?.ticked ?? {};
   const view = selectionView(product, options, quantity);
+  const { regular, special, hidden } = view.price;
+  const chosenItem = useMemo(
+    () => chosenVariantItem(analyticsItem, view.variant, { regular, special, hidden }),
+    [analyticsItem, view.variant, regular, special, hidden],
+  );
+  const chosenVariantId = view.variant?.id ?? null;
 
-  // spec §9 analytics: view_item once per page.
+  // The chosen variant's GA4 item, for the wishlist heart beside the island.
   useEffect(() => {
-    trackViewItem(analyticsItem);
-  }, [analyticsItem]);
+    setChosenItem({ productId: product.id, variantId: chosenVariantId, item: chosenItem });
+  }, [product.id, chosenVariantId, chosenItem]);
 
   // Publish the default selection once mounted, so the add-to-cart island reads a variant
   // even before the shopper touches an option; a link naming a variant (`?variante=ID`, a
@@ -176,10 +185,7 @@ export function VariantPicker({
             quantity={quantity}
             purchasable={view.purchasable && !product.isPriceHidden}
             name={product.name}
-            analyticsItem={{
-              ...analyticsItem,
-              ...(view.variant ? { item_variant: view.variant.sku } : {}),
-            }}
+            analyticsItem={chosenItem}
             messages={messages}
             size="lg"
           />

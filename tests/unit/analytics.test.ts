@@ -59,20 +59,20 @@ describe('productItem (GA4 item, price shown as paid)', () => {
       'product without variant',
       matelas,
       {},
-      {
-        item_id: '12',
-        item_name: 'Matelas Confort',
-        item_variant: 'MAT-12',
-        price: 599,
-        quantity: 1,
-      },
+      { item_id: '12', item_name: 'Matelas Confort', price: 599, quantity: 1 },
     ],
     [
       'variant on sale, brand, list position',
       matelas,
       {
-        variant: variant({ sku: 'MAT-12-140', price: 69_900, salePrice: 55_920 }),
+        variant: variant({
+          sku: 'MAT-12-140',
+          price: 69_900,
+          salePrice: 55_920,
+          optionValues: [{ id: 1, label: '140x190', optionDisplayName: 'Taille', optionId: 7 }],
+        }),
         brand: 'Dunlopillo',
+        category: 'Matelas mousse',
         index: 3,
         listName: 'Matelas',
         quantity: 2,
@@ -81,7 +81,8 @@ describe('productItem (GA4 item, price shown as paid)', () => {
         item_id: '12',
         item_name: 'Matelas Confort',
         item_brand: 'Dunlopillo',
-        item_variant: 'MAT-12-140',
+        item_category: 'Matelas mousse',
+        item_variant: '140x190',
         item_list_name: 'Matelas',
         index: 3,
         price: 559.2,
@@ -92,13 +93,7 @@ describe('productItem (GA4 item, price shown as paid)', () => {
       'hidden price: 0',
       { ...matelas, isPriceHidden: true },
       {},
-      {
-        item_id: '12',
-        item_name: 'Matelas Confort',
-        item_variant: 'MAT-12',
-        price: 0,
-        quantity: 1,
-      },
+      { item_id: '12', item_name: 'Matelas Confort', price: 0, quantity: 1 },
     ],
   ] as const)('%s', (_case, input, options, expected) => {
     expect(productItem(input, options)).toEqual(expected);
@@ -107,13 +102,24 @@ describe('productItem (GA4 item, price shown as paid)', () => {
   test('cart line: unit sale price and quantity', () => {
     expect(
       cartLineItem(
-        line({ productId: 1, sku: 'SKU-100', listPrice: 50_000, salePrice: 40_000, quantity: 2 }),
+        line({
+          productId: 1,
+          sku: 'SKU-100',
+          listPrice: 50_000,
+          salePrice: 40_000,
+          quantity: 2,
+          options: [
+            { name: 'Taille', nameId: 7, value: '160x200', valueId: 3 },
+            // A checkbox modifier makes no variant.
+            { name: 'Housse', nameId: 8, value: 'Yes', valueId: 4 },
+          ],
+        }),
         { index: 0 },
       ),
     ).toEqual({
       item_id: '1',
       item_name: 'Matelas Confort',
-      item_variant: 'SKU-100',
+      item_variant: '160x200',
       index: 0,
       price: 400,
       quantity: 2,
@@ -168,7 +174,6 @@ describe('events (GA4 ecommerce shape, currency EUR)', () => {
           {
             item_id: '13',
             item_name: 'Oreiller',
-            item_variant: 'O-13',
             price: 49.9,
             quantity: 1,
             item_list_name: 'Matelas',
@@ -198,7 +203,15 @@ describe('events (GA4 ecommerce shape, currency EUR)', () => {
   test('view_cart: the lines, value = cart_amount', () => {
     const lines = [
       line({ id: 'a', listPrice: 50_000, salePrice: 40_000 }),
-      line({ id: 'b', productId: 2, sku: 'P-2', name: 'Oreiller', listPrice: 5_000, quantity: 2 }),
+      line({
+        id: 'b',
+        productId: 2,
+        sku: 'P-2',
+        name: 'Oreiller',
+        listPrice: 5_000,
+        quantity: 2,
+        options: [{ name: 'Taille', nameId: 7, value: '60x60', valueId: 9 }],
+      }),
     ];
     expect(viewCartEvent(cart(CART_A, lines))).toEqual({
       event: 'view_cart',
@@ -209,7 +222,6 @@ describe('events (GA4 ecommerce shape, currency EUR)', () => {
           {
             item_id: '1',
             item_name: 'Matelas Confort',
-            item_variant: 'SKU-100',
             index: 0,
             price: 400,
             quantity: 1,
@@ -217,7 +229,7 @@ describe('events (GA4 ecommerce shape, currency EUR)', () => {
           {
             item_id: '2',
             item_name: 'Oreiller',
-            item_variant: 'P-2',
+            item_variant: '60x60',
             index: 1,
             price: 50,
             quantity: 2,
@@ -421,8 +433,9 @@ describe('shippingInfoEvent (spec §7 shipping push, GA4 add_shipping_info)', ()
       sku: 'MAT-12-140',
       quantity: 2,
       totalIncTax: 119_800,
+      options: [{ displayName: 'Taille', displayValue: '140x190' }],
     },
-    { productId: 13, name: 'Oreiller', sku: '', quantity: 1, totalIncTax: 10_000 },
+    { productId: 13, name: 'Oreiller', sku: '', quantity: 1, totalIncTax: 10_000, options: [] },
   ];
   const address = {
     city: 'Lyon',
@@ -449,7 +462,7 @@ describe('shippingInfoEvent (spec §7 shipping push, GA4 add_shipping_info)', ()
           {
             item_id: '12',
             item_name: 'Matelas Confort',
-            item_variant: 'MAT-12-140',
+            item_variant: '140x190',
             index: 0,
             price: 599,
             quantity: 2,

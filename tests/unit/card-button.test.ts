@@ -68,10 +68,10 @@ describe('parseCardButton (what a card adds, read back from the page)', () => {
   it("writes no more than the click needs (the texts are the page's)", () => {
     const attribute = cardButtonAttribute(122, 1102, {
       price: 1349,
-      item_variant: 'MAT-122-140x190',
+      item_variant: '140x190',
     });
     expect(JSON.stringify(attribute)).toBe(
-      '{"productId":122,"variantId":1102,"price":1349,"sku":"MAT-122-140x190"}',
+      '{"productId":122,"variantId":1102,"price":1349,"variant":"140x190"}',
     );
   });
 
@@ -101,8 +101,8 @@ describe('parseCardButton (what a card adds, read back from the page)', () => {
       (d) => (d.price = -1),
       (d) => (d.price = '12'),
       (d) => delete d.price,
-      (d) => (d.sku = 7),
-      (d) => (d.sku = ''),
+      (d) => (d.variant = 7),
+      (d) => (d.variant = ''),
     ];
     fc.assert(
       fc.property(cardData, fc.constantFrom(...breakages), ({ attribute, name }, breakIt) => {

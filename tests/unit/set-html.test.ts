@@ -16,6 +16,9 @@ const REVIEWED: Record<string, string[]> = {
   // scriptJson: `<` escaped, the data cannot leave its script element.
   'components/cart/ShippingPush.astro': ['json'],
   'components/ui/IslandMessages.astro': ['json'],
+  'components/catalogue/ProductView.astro': ['scriptJson(analyticsItem)'],
+  'pages/resultats-de-recherche/[...term].astro': ['scriptJson(term)'],
+  'pages/paiement.astro': ['scriptJson(beginCheckoutEvent(cart))'],
   // Slots re-inserted: markup Astro rendered from our own components (already escaped).
   'components/layout/Footer.astro': ['newsletterHtml', 'reviewsHtml', 'navHtml'],
   'components/layout/Header.astro': ['resellerBadge', 'searchHtml', 'accountHtml', 'menuExtraHtml'],

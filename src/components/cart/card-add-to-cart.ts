@@ -1,7 +1,8 @@
 /**
  * Runs every product card's add-to-cart button of the page (`CardAddToCart.astro`), by one
  * click listener on the document: adds the card's variant (spec §2, §4), shows "Ajout en
- * cours…" then "Ajouté ✓" for 1 s (spec §9), pushes add_to_cart, notifies "Added to cart"
+ * cours…" then "Ajouté ✓" for 1 s (spec §9), pushes add_to_cart (the variant added at its
+ * price, with the card's list, place, brand and category: `cardListItem`), notifies "Added to cart"
  * with a link to the sidebar, and keeps the buttons disabled while the cart loads. Buttons
  * that a later script adds to the page are handled too (the listener is delegated).
  */
@@ -16,6 +17,7 @@ import {
 import { pageMessages, PAGE_MESSAGES_ID } from '../../lib/i18n/translate.ts';
 import { ADD_TO_CART_FEEDBACK_MS } from '../../lib/commerce/cart.ts';
 import { addToCartAndNotify } from '../../lib/stores/add-to-cart.ts';
+import { cardListItem } from '../catalogue/card-list-item.ts';
 import { $cartLoading } from '../../lib/stores/cart.ts';
 
 const SELECTOR = 'button[data-add-to-cart]';
@@ -69,11 +71,15 @@ async function add(button: HTMLButtonElement): Promise<void> {
   const state = stateOf(button);
   if (state === null || state.phase === 'adding' || button.disabled) return;
   const { data, messages } = state;
+  const card = button.closest('[data-card]');
+  const listed = card === null ? null : cardListItem(card, data.productId);
+  // The list's item (its name, place, brand, category), priced as the variant the card adds.
+  const item = listed === null ? data.item : { ...listed, ...data.item };
   state.phase = 'adding';
   render(button, state);
   const added = await addToCartAndNotify(
     { productId: data.productId, variantId: data.variantId, quantity: 1 },
-    data.item,
+    item,
     {
       added: messages['Added to cart'],
       viewCart: messages['cart.viewCart'],

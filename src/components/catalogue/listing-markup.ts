@@ -391,16 +391,59 @@ export function emptyListingHtml(
   );
 }
 
+/** The names an item of a list carries besides the product's own (GA4 item_brand, item_category). */
+export type ItemNames = (product: Product) => {
+  brand?: string | undefined;
+  category?: string | undefined;
+};
+
 /**
  * spec §9 analytics: the items of a list of product cards (GA4 shape, EUR) as JSON in the page,
- * for its view_item_list push, without what the list gives them (its name, their place from
- * `offset`, quantity one: `listedItem`). Nothing for an empty list. `scriptJson`: `<` escaped,
- * the data cannot leave its script element.
+ * for its view_item_list push and the cards' select_item and add_to_cart, without what the list
+ * gives them (its name, their place from `offset`, quantity one: `listedItem`); with their
+ * brand and main category when `names` says them. Nothing for an empty list. `scriptJson`:
+ * `<` escaped, the data cannot leave its script element.
  */
-export function analyticsListHtml(name: string, products: readonly Product[], offset = 0): string {
+export function analyticsListHtml(
+  name: string,
+  products: readonly Product[],
+  offset = 0,
+  names?: ItemNames,
+): string {
   if (products.length === 0) return '';
-  const items = products.map((product) => listedItem(productItem(product)));
+  const items = products.map((product) => {
+    const known = names?.(product) ?? {};
+    return listedItem(
+      productItem(product, {
+        ...(known.brand ? { brand: known.brand } : {}),
+        ...(known.category ? { category: known.category } : {}),
+      }),
+    );
+  });
   return `<script type="application/json" data-analytics-list>${scriptJson({ name, offset, items })}</script>`;
+}
+
+/**
+ * The names of a category listing's items: the brand from the source's brands, the category
+ * the most specific of the listing's own tree (its sub-categories, itself, its parents) that
+ * lists the product, which is the product's main category whenever it lies in that tree.
+ */
+export function listingItemNames(
+  source: Pick<ListingSource, 'brands' | 'category' | 'children' | 'trail'>,
+): ItemNames {
+  const brands = new Map(source.brands.map((brand) => [brand.id, brand.name]));
+  const tree = [
+    ...source.children,
+    { id: source.category.id, name: source.category.name },
+    ...[...source.trail].reverse(),
+  ];
+  return (product) => {
+    const ids = new Set(product.categories);
+    return {
+      brand: brands.get(product.brandId),
+      category: tree.find((category) => ids.has(category.id))?.name ?? source.category.name,
+    };
+  };
 }
 
 /**
@@ -455,6 +498,7 @@ export function listingPartsHtml(
       source.category.name,
       result.items,
       (pagination.currentPage - 1) * params.perPage,
+      listingItemNames(source),
     ),
     empty:
       result.items.length > 0

@@ -30,6 +30,7 @@ import {
   staticListingSource,
   type ListingSource,
 } from '../../lib/server/loaders/listing-source.ts';
+import type { ItemNames } from './listing-markup.ts';
 import { RELATED_COUNT, relatedProducts } from './related.ts';
 
 /** Products of each home section (best sellers, on sale) and of `/produit`'s best sellers. */
@@ -189,4 +190,15 @@ export function productPageData(
     related: relatedProducts(cat, product, RELATED_COUNT),
     technologies: technologiesFor(technologies, technologyNames(product)),
   };
+}
+
+/**
+ * The names a list of the catalogue's cards gives its items (GA4 item_brand, item_category):
+ * the product's brand and its main category (the most specific shown one, as its page's trail).
+ */
+export function catalogueItemNames(cat: Catalogue): ItemNames {
+  return (product) => ({
+    brand: cat.brandById.get(product.brandId)?.name,
+    category: productCategories(cat, product)[0]?.name,
+  });
 }

@@ -2,10 +2,17 @@
  * Runs every wishlist heart of the page (WishlistHeart.astro): shows them, keeps `aria-pressed`
  * in step with the wishlist store (spec §4: in the wishlist when product and variant both
  * match) and toggles on click. A heart of the product page (`data-variant-id="selected"`)
- * follows the variant chosen in the picker; with no such variant it is disabled.
+ * follows the variant chosen in the picker; with no such variant it is disabled. An add the
+ * wishlist took pushes add_to_wishlist (GA4) of the heart's item: `heartItem`.
  */
+import type { AnalyticsItem } from '../../lib/analytics/datalayer.ts';
+import { parsePageItem } from '../../lib/analytics/datalayer.ts';
+import { parseCardButton } from '../../lib/commerce/card-button.ts';
+import { trackAddToWishlist } from '../../lib/stores/analytics.ts';
+import { $chosenItem } from '../../lib/stores/chosen-item.ts';
 import { $productSelection } from '../../lib/stores/product.ts';
 import { $wishlist, isInWishlist, toggleWishlist } from '../../lib/stores/wishlist.ts';
+import { cardListItem } from '../catalogue/card-list-item.ts';
 
 const SELECTOR = 'button[data-wishlist-heart]';
 
@@ -39,6 +46,33 @@ render();
 $wishlist.listen(render);
 $productSelection.listen(render);
 
+/**
+ * The GA4 item of what a heart adds: on the product page, the chosen variant's (the picker's
+ * `$chosenItem`, else the page's item of the default variant); on a card, the card's list item
+ * priced and labelled as the variant its add-to-cart button adds (the heart's too). Null when
+ * the page does not say (no event rather than a wrong one).
+ */
+function heartItem(
+  button: HTMLButtonElement,
+  productId: number,
+  variantId: number,
+): AnalyticsItem | null {
+  if (button.dataset.variantId === 'selected') {
+    const chosen = $chosenItem.get();
+    if (chosen?.productId === productId && chosen.variantId === variantId) return chosen.item;
+    if (idOf(button.dataset.defaultVariantId) !== variantId) return null;
+    return parsePageItem(document.querySelector('script[data-view-item]')?.textContent);
+  }
+  const card = button.closest('[data-card]');
+  if (card === null) return null;
+  const title = card.querySelector(':is(h2, h3)')?.textContent;
+  const adds = card.querySelector<HTMLElement>('button[data-add-to-cart]')?.dataset.addToCart;
+  const data = parseCardButton(adds, title);
+  if (data?.variantId !== variantId) return null;
+  const listed = cardListItem(card, productId);
+  return listed === null ? data.item : { ...listed, ...data.item };
+}
+
 document.addEventListener('click', (event) => {
   const button = event.target instanceof Element ? event.target.closest(SELECTOR) : null;
   if (!(button instanceof HTMLButtonElement) || button.disabled) return;
@@ -46,6 +80,11 @@ document.addEventListener('click', (event) => {
   const variantId = variantOf(button);
   if (productId === null || variantId === null) return;
   // Shown at once; the store's reply (or its failure) sets it right.
-  button.setAttribute('aria-pressed', String(!isInWishlist(productId, variantId)));
-  void toggleWishlist(productId, variantId).then(render);
+  const adding = !isInWishlist(productId, variantId);
+  button.setAttribute('aria-pressed', String(adding));
+  void toggleWishlist(productId, variantId).then((done) => {
+    render();
+    const item = done && adding ? heartItem(button, productId, variantId) : null;
+    if (item !== null) trackAddToWishlist(item);
+  });
 });

@@ -14,6 +14,7 @@ import {
   validateForm,
 } from '../../lib/commerce/validation.ts';
 import type { Translate } from '../../lib/i18n/translate.ts';
+import { trackLogin, trackSignUp } from '../../lib/stores/analytics.ts';
 import {
   $customerErrors,
   login,
@@ -143,7 +144,10 @@ function LoginForm({
     setPending(true);
     const ok = await login(input);
     setPending(false);
-    if (ok) onSuccess();
+    if (!ok) return;
+    // GA4 login, before onSuccess leaves the page.
+    trackLogin();
+    onSuccess();
   }
 
   return (
@@ -201,7 +205,10 @@ function RegisterForm({ onScreenChange, onSuccess, t, headingLevel }: AuthFormsP
     setPending(true);
     const ok = await register(result.data);
     setPending(false);
-    if (ok) onSuccess();
+    if (!ok) return;
+    // GA4 sign_up, before onSuccess leaves the page.
+    trackSignUp();
+    onSuccess();
   }
 
   return (

@@ -14,9 +14,8 @@ import {
   $cartItems,
   cartErrorText,
   CART_ERROR_MESSAGES,
-  removeCartItem,
-  updateCartItemQuantity,
 } from '../../lib/stores/cart.ts';
+import { changeCartLineQuantity, removeCartLine } from '../../lib/stores/cart-tracking.ts';
 import { PRICE_TAG_MESSAGES, PriceTag } from '../ui/PriceTag.tsx';
 import { QuantitySelector } from '../ui/QuantitySelector.tsx';
 import { Thumbnail } from '../ui/Thumbnail.tsx';
@@ -76,7 +75,7 @@ export function CartLines({ t, size = 'sm' }: { t: Translate; size?: 'sm' | 'lg'
                       increase: t('cart.increase'),
                     }}
                     onCommit={(quantity) => {
-                      void updateCartItemQuantity(view.id, quantity);
+                      void changeCartLineQuantity(view.id, quantity);
                     }}
                   />
                   <span className="font-semibold tabular-nums">
@@ -88,7 +87,7 @@ export function CartLines({ t, size = 'sm' }: { t: Translate; size?: 'sm' | 'lg'
                   type="button"
                   className="self-start text-sm text-neutral-700 underline underline-offset-4 hover:text-danger"
                   onClick={() => {
-                    void removeCartItem(view.id);
+                    void removeCartLine(view.id);
                   }}
                 >
                   {t('cart.removeItem', { name: view.name })}

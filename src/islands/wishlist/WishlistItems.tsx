@@ -9,6 +9,7 @@ import { useEffect } from 'react';
 import { STOCK_MESSAGE_KEYS } from '../../lib/commerce/stock.ts';
 import type { WishlistItemView } from '../../lib/commerce/wishlist.ts';
 import type { Translate } from '../../lib/i18n/translate.ts';
+import { wishlistLineItem } from '../../lib/analytics/datalayer.ts';
 import { ADD_ERROR_MESSAGES, addToCartAndNotify } from '../../lib/stores/add-to-cart.ts';
 export { WISHLIST_ITEMS_MESSAGES } from './wishlist-messages.ts';
 import { $cartLoading } from '../../lib/stores/cart.ts';
@@ -47,12 +48,7 @@ export function WishlistItems({ t }: { t: Translate }) {
   const move = (item: WishlistItemView) =>
     addToCartAndNotify(
       { productId: item.line.productId, variantId: item.variantId, quantity: 1 },
-      {
-        item_id: String(item.line.productId),
-        item_name: item.name,
-        price: (item.price?.special ?? item.price?.regular ?? 0) / 100,
-        quantity: 1,
-      },
+      wishlistLineItem(item),
       {
         added: t('Added to cart'),
         viewCart: t('cart.viewCart'),

@@ -4,9 +4,11 @@
  * euros. The builders are pure (domain types in, plain objects out); `pushDataLayer` is the
  * one place that touches `window.dataLayer`.
  */
-import { displayPrice, effectivePrice } from '../commerce/price.ts';
+import { displayPrice, effectivePrice, type DisplayPrice } from '../commerce/price.ts';
 import type { CartState } from '../commerce/cart.ts';
 import { cartItems } from '../commerce/cart.ts';
+import { lineVariantLabel, variantLabel } from '../commerce/item-options.ts';
+import type { WishlistItemView } from '../commerce/wishlist.ts';
 import type {
   CartLineItem,
   Cents,
@@ -21,11 +23,17 @@ import type {
 /** spec §9: analytics always in EUR. */
 export const ANALYTICS_CURRENCY = 'EUR';
 
+export { lineVariantLabel, variantLabel };
+
 /** A GA4 ecommerce item. */
 export interface AnalyticsItem {
+  /** The product's id (the shop's `/p/{id}/…`), the same on every event and in the cart. */
   item_id: string;
   item_name: string;
   item_brand?: string;
+  /** The product's main category name (its most specific category the shop shows). */
+  item_category?: string;
+  /** The variant's option values ("160x200", "160x200 / Gris"), never a SKU. */
   item_variant?: string;
   item_list_name?: string;
   index?: number;
@@ -41,8 +49,12 @@ export interface EcommerceData {
   item_list_name?: string;
   /** add_shipping_info: the shipping method chosen. */
   shipping_tier?: string;
-  /** add_shipping_info: the shipping cost paid, in euros. */
+  /** add_shipping_info, purchase: the shipping cost paid, in euros. */
   shipping?: number;
+  /** purchase: the order id. */
+  transaction_id?: string;
+  /** purchase: the tax included in `value`, in euros. */
+  tax?: number;
   items: AnalyticsItem[];
 }
 
@@ -58,9 +70,44 @@ export interface UserDataEvent extends CustomerData {
   event: 'user_data';
 }
 
+export type EcommerceEventName =
+  | 'view_item_list'
+  | 'select_item'
+  | 'view_item'
+  | 'add_to_cart'
+  | 'remove_from_cart'
+  | 'add_to_wishlist'
+  | 'view_cart'
+  | 'begin_checkout'
+  | 'add_shipping_info'
+  | 'purchase';
+
 export interface EcommerceEvent extends Partial<CustomerData> {
-  event: 'view_item_list' | 'view_item' | 'add_to_cart' | 'view_cart' | 'add_shipping_info';
+  event: EcommerceEventName;
   ecommerce: EcommerceData;
+}
+
+/** GA4's `purchase`, on the order confirmation: the order as the platform recorded it. */
+export interface PurchaseEvent extends EcommerceEvent {
+  event: 'purchase';
+  ecommerce: EcommerceData & {
+    transaction_id: string;
+    value: number;
+    tax: number;
+    shipping: number;
+  };
+}
+
+/** GA4's `search`: the term of a search whose results were shown. */
+export interface SearchEvent extends Partial<CustomerData> {
+  event: 'search';
+  search_term: string;
+}
+
+/** GA4's `login` and `sign_up`: how the shopper logged in or registered. */
+export interface AuthEvent extends Partial<CustomerData> {
+  event: 'login' | 'sign_up';
+  method: string;
 }
 
 /**
@@ -83,7 +130,20 @@ export interface PodcastPlayEvent extends Partial<CustomerData> {
   podcast_format?: string;
 }
 
-export type DataLayerEvent = UserDataEvent | EcommerceEvent | ShippingInfoEvent | PodcastPlayEvent;
+export type DataLayerEvent =
+  | UserDataEvent
+  | EcommerceEvent
+  | ShippingInfoEvent
+  | PurchaseEvent
+  | PodcastPlayEvent
+  | SearchEvent
+  | AuthEvent;
+
+/** The sign-in method of `login` and `sign_up`: the shop's own e-mail and password form. */
+export const AUTH_METHOD = 'email';
+
+/** The longest search term sent (GA4 truncates event parameters at 100 characters). */
+export const SEARCH_TERM_MAX = 100;
 
 /** Integer cents to euros with at most 2 decimals (12990 → 129.9). */
 export function toEuros(cents: Cents): number {
@@ -94,8 +154,10 @@ const sumValue = (items: readonly AnalyticsItem[]): number =>
   toEuros(items.reduce((sum, item) => sum + Math.round(item.price * 100) * item.quantity, 0));
 
 export interface ProductItemOptions {
-  variant?: Pick<Variant, 'sku' | 'price' | 'salePrice'> | null;
+  variant?: Pick<Variant, 'price' | 'salePrice' | 'optionValues'> | null;
   brand?: string;
+  /** The product's main category name. */
+  category?: string;
   quantity?: number;
   /** Position in the list, from 0. */
   index?: number;
@@ -104,7 +166,7 @@ export interface ProductItemOptions {
 
 /** A product (and chosen variant) as an item: the price the shop shows as paid (spec §5). */
 export function productItem(
-  product: Pick<Product, 'id' | 'name' | 'sku' | 'price' | 'salePrice' | 'isPriceHidden'>,
+  product: Pick<Product, 'id' | 'name' | 'price' | 'salePrice' | 'isPriceHidden'>,
   options: ProductItemOptions = {},
 ): AnalyticsItem {
   const item: AnalyticsItem = {
@@ -114,11 +176,29 @@ export function productItem(
     quantity: options.quantity ?? 1,
   };
   if (options.brand) item.item_brand = options.brand;
-  const variantSku = options.variant?.sku ?? product.sku;
-  if (variantSku) item.item_variant = variantSku;
+  if (options.category) item.item_category = options.category;
+  const label = variantLabel(options.variant);
+  if (label !== undefined) item.item_variant = label;
   if (options.listName !== undefined) item.item_list_name = options.listName;
   if (options.index !== undefined) item.index = options.index;
   return item;
+}
+
+/**
+ * The product page's item (`productItem` of the default variant) as the shopper chose: the
+ * chosen variant's label and the price the page shows for it (`displayPrice`: its special
+ * price when lower, a hidden price 0).
+ */
+export function chosenVariantItem(
+  item: AnalyticsItem,
+  variant: Parameters<typeof variantLabel>[0],
+  price: DisplayPrice,
+): AnalyticsItem {
+  const chosen: AnalyticsItem = { ...item, price: toEuros(effectivePrice(price)) };
+  const label = variantLabel(variant);
+  if (label === undefined) delete chosen.item_variant;
+  else chosen.item_variant = label;
+  return chosen;
 }
 
 /**
@@ -135,6 +215,7 @@ export function listedItem(item: AnalyticsItem): ListedItem {
     price: item.price,
   };
   if (item.item_brand !== undefined) listed.item_brand = item.item_brand;
+  if (item.item_category !== undefined) listed.item_category = item.item_category;
   if (item.item_variant !== undefined) listed.item_variant = item.item_variant;
   return listed;
 }
@@ -144,9 +225,103 @@ export function listItems(listed: readonly ListedItem[], offset: number): Analyt
   return listed.map((item, index) => ({ ...item, quantity: 1, index: offset + index }));
 }
 
+/** A list of cards as the page writes it (`analyticsListHtml`): its name, first place, items. */
+export interface PageList {
+  name: string;
+  offset: number;
+  items: ListedItem[];
+}
+
+const isShortText = (value: unknown): value is string =>
+  typeof value === 'string' && value !== '' && value.length <= 500;
+
+/** An item's fields but its quantity and list place, checked; null for anything else. */
+function readListed(entry: unknown): ListedItem | null {
+  if (typeof entry !== 'object' || entry === null) return null;
+  const fields = entry as Record<string, unknown>;
+  const price = fields.price;
+  if (!isShortText(fields.item_id) || !isShortText(fields.item_name)) return null;
+  if (typeof price !== 'number' || !Number.isFinite(price) || price < 0) return null;
+  const item: ListedItem = { item_id: fields.item_id, item_name: fields.item_name, price };
+  for (const key of ['item_brand', 'item_category', 'item_variant'] as const) {
+    const field = fields[key];
+    if (field === undefined) continue;
+    if (!isShortText(field)) return null;
+    item[key] = field;
+  }
+  return item;
+}
+
+/** JSON the page wrote, parsed; undefined when it is not JSON or too long to be the page's. */
+export const parseJson = (raw: string | null | undefined): unknown => {
+  if (typeof raw !== 'string' || raw.length > 200_000) return undefined;
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * The product page's item read back from its JSON (ProductView.astro, for view_item); null
+ * when it is not an item's shape.
+ */
+export function parsePageItem(raw: string | null | undefined): AnalyticsItem | null {
+  const value = parseJson(raw);
+  const listed = readListed(value);
+  const quantity = (value as { quantity?: unknown } | undefined)?.quantity;
+  if (listed === null || !Number.isSafeInteger(quantity) || (quantity as number) < 1) return null;
+  return { ...listed, quantity: quantity as number };
+}
+
+/**
+ * A list read back from its JSON in the page; null when it is not the shape the page writes
+ * (a page edited by hand, an extension): its events are then not sent rather than wrong.
+ */
+export function parsePageList(raw: string | null | undefined): PageList | null {
+  const value = parseJson(raw);
+  if (typeof value !== 'object' || value === null) return null;
+  const { name, offset, items } = value as Record<string, unknown>;
+  if (!isShortText(name) || !Number.isSafeInteger(offset) || (offset as number) < 0) return null;
+  if (!Array.isArray(items)) return null;
+  const listed: ListedItem[] = [];
+  for (const entry of items as unknown[]) {
+    const item = readListed(entry);
+    if (item === null) return null;
+    listed.push(item);
+  }
+  return { name, offset: offset as number, items: listed };
+}
+
+/**
+ * The item of product `productId` in a list, as select_item and a card's add_to_cart send it:
+ * with the list's name and its place; null when the list does not show it.
+ */
+export function pageListItem(list: PageList, productId: number | string): AnalyticsItem | null {
+  const id = String(productId);
+  const index = list.items.findIndex((item) => item.item_id === id);
+  const found = list.items[index];
+  if (found === undefined) return null;
+  return { ...found, quantity: 1, item_list_name: list.name, index: list.offset + index };
+}
+
+/** A wishlist line as an item (its move to the cart): the variant's label and price shown. */
+export function wishlistLineItem(
+  view: Pick<WishlistItemView, 'line' | 'name' | 'price' | 'variantLabel'>,
+): AnalyticsItem {
+  const item: AnalyticsItem = {
+    item_id: String(view.line.productId),
+    item_name: view.name,
+    price: toEuros(view.price?.special ?? view.price?.regular ?? 0),
+    quantity: 1,
+  };
+  if (view.variantLabel !== null) item.item_variant = view.variantLabel;
+  return item;
+}
+
 /** A cart line as an item: unit sale price, its quantity (or `quantity` when given). */
 export function cartLineItem(
-  line: Pick<CartLineItem, 'productId' | 'name' | 'sku' | 'salePrice' | 'quantity'>,
+  line: Pick<CartLineItem, 'productId' | 'name' | 'salePrice' | 'quantity' | 'options'>,
   options: { index?: number; quantity?: number } = {},
 ): AnalyticsItem {
   const item: AnalyticsItem = {
@@ -155,7 +330,8 @@ export function cartLineItem(
     price: toEuros(line.salePrice),
     quantity: options.quantity ?? line.quantity,
   };
-  if (line.sku) item.item_variant = line.sku;
+  const label = lineVariantLabel(line.options.map((option) => option.value));
+  if (label !== undefined) item.item_variant = label;
   if (options.index !== undefined) item.index = options.index;
   return item;
 }
@@ -250,9 +426,69 @@ export function viewCartEvent(cart: CartState): EcommerceEvent {
   };
 }
 
+/** A card of a list was clicked: the item with its list's name and its place in it. */
+export function selectItemEvent(item: AnalyticsItem): EcommerceEvent {
+  const ecommerce: EcommerceData = { currency: ANALYTICS_CURRENCY, items: [item] };
+  if (item.item_list_name !== undefined) ecommerce.item_list_name = item.item_list_name;
+  return { event: 'select_item', ecommerce };
+}
+
+/** Items left the cart (a removed line, a lowered quantity: the quantity removed). */
+export function removeFromCartEvent(items: readonly AnalyticsItem[]): EcommerceEvent {
+  return {
+    event: 'remove_from_cart',
+    ecommerce: { currency: ANALYTICS_CURRENCY, value: sumValue(items), items: [...items] },
+  };
+}
+
+/**
+ * A cart line's quantity went from `line.quantity` to `quantity` (0: the line is removed):
+ * `add_to_cart` of the units added, `remove_from_cart` of the units removed, null when
+ * nothing changed or the new quantity is not a whole number of units.
+ */
+export function cartQuantityEvent(
+  line: Parameters<typeof cartLineItem>[0],
+  quantity: number,
+): EcommerceEvent | null {
+  if (!Number.isSafeInteger(quantity) || quantity < 0) return null;
+  const change = quantity - line.quantity;
+  if (change === 0) return null;
+  const item = cartLineItem(line, { quantity: Math.abs(change) });
+  return change > 0 ? addToCartEvent([item]) : removeFromCartEvent([item]);
+}
+
+/** An item was added to the wishlist. */
+export function addToWishlistEvent(item: AnalyticsItem): EcommerceEvent {
+  return {
+    event: 'add_to_wishlist',
+    ecommerce: { currency: ANALYTICS_CURRENCY, value: sumValue([item]), items: [item] },
+  };
+}
+
+/** The shopper leaves for the hosted checkout: the cart's lines, value = what they pay. */
+export function beginCheckoutEvent(cart: CartState): EcommerceEvent {
+  return { ...viewCartEvent(cart), event: 'begin_checkout' };
+}
+
+/** A search's results were shown: its term (trimmed, at most `SEARCH_TERM_MAX` characters). */
+export function searchEvent(term: string): SearchEvent | null {
+  const searchTerm = term.trim().replace(/\s+/g, ' ').slice(0, SEARCH_TERM_MAX).trim();
+  return searchTerm === '' ? null : { event: 'search', search_term: searchTerm };
+}
+
+/** The shopper logged in with the shop's form. */
+export function loginEvent(method: string = AUTH_METHOD): AuthEvent {
+  return { event: 'login', method };
+}
+
+/** The shopper created an account with the shop's form. */
+export function signUpEvent(method: string = AUTH_METHOD): AuthEvent {
+  return { event: 'sign_up', method };
+}
+
 /** An order line as an item: unit price paid (tax included), its quantity. */
 export function orderProductItem(
-  line: Pick<OrderProduct, 'productId' | 'name' | 'sku' | 'quantity' | 'totalIncTax'>,
+  line: Pick<OrderProduct, 'productId' | 'name' | 'quantity' | 'totalIncTax' | 'options'>,
   index?: number,
 ): AnalyticsItem {
   const quantity = Math.max(1, line.quantity);
@@ -262,7 +498,8 @@ export function orderProductItem(
     price: toEuros(Math.round(line.totalIncTax / quantity)),
     quantity: line.quantity,
   };
-  if (line.sku) item.item_variant = line.sku;
+  const label = lineVariantLabel(line.options.map((option) => option.displayValue));
+  if (label !== undefined) item.item_variant = label;
   if (index !== undefined) item.index = index;
   return item;
 }
@@ -302,6 +539,29 @@ export function shippingInfoEvent(
     };
   }
   return event;
+}
+
+/**
+ * GA4's `purchase` of an order (its confirmation page), from the order the platform recorded,
+ * never from the browser's cart: transaction_id = the order id, value = what was paid for the
+ * goods (the total, tax included, less the shipping), tax = the order's tax, shipping = its
+ * cost, items = its lines at the unit price paid.
+ */
+export function purchaseEvent(
+  order: Pick<Order, 'id' | 'totalIncTax' | 'totalTax' | 'shippingCostIncTax'>,
+  lines: readonly Parameters<typeof orderProductItem>[0][],
+): PurchaseEvent {
+  return {
+    event: 'purchase',
+    ecommerce: {
+      currency: ANALYTICS_CURRENCY,
+      transaction_id: String(order.id),
+      value: toEuros(Math.max(0, order.totalIncTax - order.shippingCostIncTax)),
+      tax: toEuros(order.totalTax),
+      shipping: toEuros(order.shippingCostIncTax),
+      items: lines.map((line, index) => orderProductItem(line, index)),
+    },
+  };
 }
 
 /** The event with the customer fields of a logged-in shopper (spec §9), unchanged otherwise. */

@@ -26,7 +26,7 @@ export type CardButtonMessages = Record<(typeof CARD_BUTTON_MESSAGES)[number], s
 /**
  * What a card's button carries as the JSON of its `data-add-to-cart` attribute: what the
  * click adds (the product's default variant) and the fields of its GA4 item that are neither
- * the id nor the name (its price in euros, the variant's SKU). The name is the card's title;
+ * the id nor the name (its price in euros, the variant's label, e.g. "160x200"). The name is the card's title;
  * the texts a click shows are the page's, written once (the page's messages,
  * `CARD_BUTTON_MESSAGES` among them), not on each of the 20 buttons of a listing.
  */
@@ -34,7 +34,8 @@ export interface CardButtonAttribute {
   productId: number;
   variantId: number;
   price: number;
-  sku?: string;
+  /** The variant's label (GA4 item_variant), never its SKU. */
+  variant?: string;
 }
 
 /** What a card's button adds, read back from its attribute. */
@@ -62,7 +63,7 @@ export function cardButtonAttribute(
   item: Pick<AnalyticsItem, 'price' | 'item_variant'>,
 ): CardButtonAttribute {
   const attribute: CardButtonAttribute = { productId, variantId, price: item.price };
-  if (item.item_variant !== undefined) attribute.sku = item.item_variant;
+  if (item.item_variant !== undefined) attribute.variant = item.item_variant;
   return attribute;
 }
 
@@ -84,13 +85,13 @@ export function parseCardButton(
     return null;
   }
   if (!isRecord(value)) return null;
-  const { productId, variantId, price, sku } = value;
+  const { productId, variantId, price, variant } = value;
   name = name?.trim();
   if (!isId(productId) || !isId(variantId) || !isText(name)) return null;
   if (typeof price !== 'number' || !Number.isFinite(price) || price < 0) return null;
-  if (sku !== undefined && !isText(sku)) return null;
+  if (variant !== undefined && !isText(variant)) return null;
   const item: AnalyticsItem = { item_id: String(productId), item_name: name, price, quantity: 1 };
-  if (sku !== undefined) item.item_variant = sku;
+  if (variant !== undefined) item.item_variant = variant;
   return { productId, variantId, name, item };
 }
 

@@ -5,7 +5,7 @@
  * (keys 'Yes' and 'No', spec §9 text as the key: "Oui", "Non"), and sends the chosen value with
  * every write of the line (add, quantity change, login merge) so that no write drops it. Pure.
  */
-import type { CartLineItem, ProductModifier } from './types.ts';
+import type { CartLineItem, OptionValue, ProductModifier } from './types.ts';
 
 export type BooleanOptionValue = 'Yes' | 'No';
 
@@ -26,6 +26,33 @@ export function optionValueText(
 
 /** Message keys `optionValueText` may ask for. */
 export const BOOLEAN_OPTION_MESSAGES = ['Yes', 'No'] as const;
+
+/**
+ * The variant's label for `item_variant`: its option values in order ("160x200",
+ * "160x200 / Gris"); undefined for a product without options. Never the SKU: a marketer
+ * reads sizes, not references.
+ */
+export function variantLabel(
+  variant: { optionValues: readonly Pick<OptionValue, 'label'>[] } | null | undefined,
+): string | undefined {
+  const label = (variant?.optionValues ?? [])
+    .map((value) => value.label.trim())
+    .filter((value) => value !== '')
+    .join(' / ');
+  return label === '' ? undefined : label;
+}
+
+/**
+ * A cart or order line's variant label: its option values but the checkbox modifiers' ('Yes'
+ * / 'No', which make no variant), as `variantLabel` gives for the same variant.
+ */
+export function lineVariantLabel(values: readonly string[]): string | undefined {
+  return variantLabel({
+    optionValues: values
+      .filter((value) => booleanOptionValue(value) === null)
+      .map((value) => ({ label: value })),
+  });
+}
 
 /** An option selection of a cart write (BigCommerce `option_selections`, camelCase). */
 export interface OptionSelection {

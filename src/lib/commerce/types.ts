@@ -387,6 +387,8 @@ export interface Order {
   subtotalIncTax: Cents;
   shippingCostIncTax: Cents;
   totalIncTax: Cents;
+  /** The tax included in `totalIncTax`. */
+  totalTax: Cents;
   itemsTotal: number;
   itemsShipped: number;
   paymentMethod: string;

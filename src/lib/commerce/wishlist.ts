@@ -2,6 +2,7 @@
  * The wishlist's rules (spec §3 wishlist and wishlist item as displayed, §4 wishlist, §5 guest
  * duplicates, §9 page size 50): pure, shared by the store, the islands and the tests.
  */
+import { variantLabel } from './item-options.ts';
 import { displayPrice, type DisplayPrice } from './price.ts';
 import { productPath } from './slug.ts';
 import { isPurchasable, stockLevel, stockStatus, type StockStatus } from './stock.ts';
@@ -122,6 +123,8 @@ export interface WishlistItemView {
   stockStatus: StockStatus;
   color: string | null;
   size: string | null;
+  /** The variant's option values ("160x200 / Gris", `variantLabel`); null without options. */
+  variantLabel: string | null;
   variantId: number;
   purchasable: boolean;
 }
@@ -158,6 +161,7 @@ export function wishlistItemView(
     stockStatus: stockStatus(product, variant),
     color: value(COLOUR),
     size: value(SIZE),
+    variantLabel: variantLabel(variant) ?? null,
     variantId: variant?.id ?? line.variantId,
     purchasable: isPurchasable(product, variant) && !product.isPriceHidden,
   };

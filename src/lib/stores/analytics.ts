@@ -11,8 +11,15 @@
  */
 import {
   addToCartEvent,
+  addToWishlistEvent,
+  cartQuantityEvent,
+  loginEvent,
   podcastPlayEvent,
   pushDataLayer,
+  removeFromCartEvent,
+  searchEvent,
+  selectItemEvent,
+  signUpEvent,
   userDataEvent,
   viewCartEvent,
   viewItemEvent,
@@ -20,6 +27,8 @@ import {
   withCustomer,
   type AnalyticsItem,
   type DataLayerEvent,
+  type EcommerceEvent,
+  type PurchaseEvent,
   type ShippingInfoEvent,
 } from '../analytics/datalayer.ts';
 import type { CartState } from '../commerce/cart.ts';
@@ -103,5 +112,59 @@ export function trackPodcastPlay(entry: Parameters<typeof podcastPlayEvent>[0]):
 
 /** spec §7: the shipping push of an order the hosted checkout made (`shippingInfoEvent`). */
 export function trackShippingInfo(event: ShippingInfoEvent): void {
+  send(event);
+}
+
+/** A card of a list was clicked (`item` with its list's name and place). */
+export function trackSelectItem(item: AnalyticsItem): void {
+  send(selectItemEvent(item));
+}
+
+/** Items left the cart (call after the removal resolved true). */
+export function trackRemoveFromCart(items: readonly AnalyticsItem[]): void {
+  if (items.length > 0) send(removeFromCartEvent(items));
+}
+
+/**
+ * A cart line's quantity changed from `line.quantity` to `quantity` (0: removed), once the
+ * cart took it: add_to_cart or remove_from_cart of the difference (`cartQuantityEvent`).
+ */
+export function trackCartQuantity(
+  line: Parameters<typeof cartQuantityEvent>[0],
+  quantity: number,
+): void {
+  send(cartQuantityEvent(line, quantity));
+}
+
+/** An item was added to the wishlist (call after the add resolved true). */
+export function trackAddToWishlist(item: AnalyticsItem): void {
+  send(addToWishlistEvent(item));
+}
+
+/**
+ * The shopper leaves for the hosted checkout: begin_checkout of the cart the server sends there
+ * (`beginCheckoutEvent`, written by the checkout page).
+ */
+export function trackBeginCheckout(event: EcommerceEvent): void {
+  if (event.event === 'begin_checkout' && event.ecommerce.items.length > 0) send(event);
+}
+
+/** A search's results were shown (nothing for an empty term). */
+export function trackSearch(term: string): void {
+  send(searchEvent(term));
+}
+
+/** The shopper logged in (call once the login succeeded). */
+export function trackLogin(): void {
+  send(loginEvent());
+}
+
+/** The shopper created an account (call once the registration succeeded). */
+export function trackSignUp(): void {
+  send(signUpEvent());
+}
+
+/** GA4's purchase of an order (`purchaseEvent`, built by the server from the order). */
+export function trackPurchase(event: PurchaseEvent): void {
   send(event);
 }
