@@ -9,6 +9,8 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { cardView, listingCardKey, cardMarkupKey } from '../../src/components/catalogue/view.ts';
+import { analyticsListHtml } from '../../src/components/catalogue/listing-markup.ts';
+import { parsePageList } from '../../src/lib/analytics/datalayer.ts';
 import {
   applyListing,
   NO_FILTERS,
@@ -242,6 +244,21 @@ describe('the price shown is the price paid (offer.ts)', () => {
         expect(suggestion.from).toBe(plain.from);
       }),
       { numRuns: 1000 },
+    );
+  });
+
+  test("a list's analytics item (view_item_list, select_item) is priced as its card", () => {
+    fc.assert(
+      fc.property(productArb, fc.option(filterArb, { nil: undefined }), (product, given) => {
+        const filter = given === undefined ? undefined : variantFilter(given);
+        const html = analyticsListHtml('Liste', [product], 0, undefined, filter);
+        const item = parsePageList(/<script[^>]*>(.*)<\/script>/s.exec(html)?.[1])?.items[0];
+        if (item === undefined) throw new Error('the list writes its product');
+        expect(Math.round(item.price * 100)).toBe(effectivePrice(cardView(product, filter).price));
+        // Named by a variant only when a filter chose it, not for a "from" price.
+        if (!productOffer(product, filter).narrowed) expect(item.item_variant).toBeUndefined();
+      }),
+      { numRuns: 300 },
     );
   });
 

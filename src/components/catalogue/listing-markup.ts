@@ -5,6 +5,7 @@
  */
 import { listedItem, productItem } from '../../lib/analytics/datalayer.ts';
 import { formatPrice } from '../../lib/commerce/money.ts';
+import { productOffer, variantFilter, type VariantFilter } from '../../lib/commerce/offer.ts';
 import {
   DEFAULT_SORT_OPTION,
   hasFilters,
@@ -409,16 +410,21 @@ export function analyticsListHtml(
   products: readonly Product[],
   offset = 0,
   names?: ItemNames,
+  filter?: VariantFilter,
 ): string {
   if (products.length === 0) return '';
   const items = products.map((product) => {
     const known = names?.(product) ?? {};
-    return listedItem(
-      productItem(product, {
-        ...(known.brand ? { brand: known.brand } : {}),
-        ...(known.category ? { category: known.category } : {}),
-      }),
-    );
+    // Priced as its card (`productOffer`: the variant the card shows and adds); named by
+    // that variant only when a size or colour filter chose it, not for a "from" price.
+    const offer = productOffer(product, filter);
+    const item = productItem(product, {
+      ...(offer.variant === null ? {} : { variant: offer.variant }),
+      ...(known.brand ? { brand: known.brand } : {}),
+      ...(known.category ? { category: known.category } : {}),
+    });
+    if (!offer.narrowed) delete item.item_variant;
+    return listedItem(item);
   });
   return `<script type="application/json" data-analytics-list>${scriptJson({ name, offset, items })}</script>`;
 }
@@ -499,6 +505,7 @@ export function listingPartsHtml(
       result.items,
       (pagination.currentPage - 1) * params.perPage,
       listingItemNames(source),
+      variantFilter(params.filters),
     ),
     empty:
       result.items.length > 0
