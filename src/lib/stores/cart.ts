@@ -51,6 +51,11 @@ export const $cartErrors = map<Record<CartAction, ActionError | null>>({
   clear: null,
   send: null,
 });
+/**
+ * issue 30: the cart could not be loaded (a fault, not a missing cart): it is unknown, so the
+ * cart views say it is momentarily unavailable rather than empty.
+ */
+export const $cartUnavailable = computed($cartErrors, (errors) => errors.load !== null);
 /** spec §3 derived totals (cents). */
 export const $cartTotals = computed($cart, cartTotals);
 /** spec §3 total item count (badge of the cart button). */
