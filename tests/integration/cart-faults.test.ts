@@ -5,7 +5,9 @@
  * (`/__sandbox/faults`) makes `/v3/carts` answer 5xx or 429, reset or hang its connections, or
  * answer slowly. Random sequences of cart operations and page loads run between faults; after
  * each step, with the faults cleared and the cart read again, no item the shopper put in is
- * lost, the cookie still names the same cart, and no second cart was created upstream.
+ * lost, the cookie still names the same cart, and no second cart was created upstream. A
+ * customer's login merge that meets a fault keeps the login, creates no cart and leaves the
+ * saved 'Cart ID' alone; "Réessayer" (`retryCart`) merges once the platform answers again.
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
@@ -27,6 +29,8 @@ const UPSTREAM_TIMEOUT_MS = 3_000;
 let shop: ShopApi;
 let variants: Variant[];
 const realFetch = globalThis.fetch;
+/** The cookies the shop's server set in this "browser" (httpOnly: not in the store's jar). */
+const serverCookies = new Map<string, string>();
 
 beforeAll(async () => {
   shop = await startShopApi({ upstreamTimeoutMs: UPSTREAM_TIMEOUT_MS });
@@ -34,11 +38,26 @@ beforeAll(async () => {
   for (let i = 0; i < 4; i += 1) variants.push(await someVariant(shop, i));
   // The store calls `/api/...` of its page: the bridge's, same origin; anything else (the
   // bridge's own upstream calls, the tests' sandbox calls) goes out as it is.
-  vi.stubGlobal('fetch', (input: RequestInfo | URL, init?: RequestInit) => {
+  vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
     if (typeof input === 'string' && input.startsWith('/api/')) {
       const headers = new Headers(init?.headers);
       headers.set('Origin', shop.base);
-      return realFetch(`${shop.base}${input}`, { ...init, headers });
+      // The browser's cookies the server sets (the session, httpOnly): sent back.
+      if (serverCookies.size > 0) {
+        headers.set(
+          'Cookie',
+          [...serverCookies].map(([name, value]) => `${name}=${value}`).join('; '),
+        );
+      }
+      const response = await realFetch(`${shop.base}${input}`, { ...init, headers });
+      for (const cookie of response.headers.getSetCookie()) {
+        const [pair = '', ...attributes] = cookie.split(';');
+        const at = pair.indexOf('=');
+        const name = pair.slice(0, at).trim();
+        if (attributes.some((a) => /^\s*max-age=0\s*$/i.test(a))) serverCookies.delete(name);
+        else serverCookies.set(name, pair.slice(at + 1).trim());
+      }
+      return response;
     }
     return realFetch(input, init);
   });
@@ -68,6 +87,9 @@ async function page(jar: Jar): Promise<CartStore> {
   jarModule.setCookieJar(jar);
   return import('../../src/lib/stores/cart.ts');
 }
+
+/** The customer store of the same page (after `page`, before the next reset). */
+const customerStore = () => import('../../src/lib/stores/customer.ts');
 
 const lines = (cart: Cart) => [...cart.lineItems.physicalItems, ...cart.lineItems.digitalItems];
 
@@ -235,4 +257,64 @@ describe('carts survive upstream faults (issue 30)', () => {
       { numRuns: 8 },
     );
   }, 600_000);
+
+  test("a customer's login merge meets a fault: the login stands, no cart is created, the saved 'Cart ID' is kept, the retry merges", async () => {
+    await faults('DELETE');
+    serverCookies.clear();
+    const jar = memoryCookieJar();
+    let store = await page(jar);
+    let customers = await customerStore();
+    const email = `merge.${String(Date.now())}@example.fr`;
+    const credentials = { email, password: 'Literie2026' };
+    // A customer whose saved cart holds the first item.
+    expect(
+      await customers.register({
+        ...credentials,
+        firstName: 'Camille',
+        lastName: 'Durand',
+        createAccount: true,
+      }),
+    ).toBe(true);
+    expect(await store.addCartItem({ ...variantAt(0), quantity: 1 })).toBe(true);
+    const saved = jar.values.get('cart-id') ?? '';
+    expect(saved).not.toBe('');
+    expect(await customers.logout()).toBe(true);
+    // Then, as a guest, a cart with the second item.
+    store = await page(jar);
+    customers = await customerStore();
+    expect(await store.addCartItem({ ...variantAt(1), quantity: 2 })).toBe(true);
+    const guest = jar.values.get('cart-id') ?? '';
+    expect(guest).not.toBe(saved);
+    shop.clearUpstream();
+
+    // The platform's carts fail while the customer logs in.
+    await faults('POST', { status: 503, match: `/stores/${shop.sandbox.storeHash}/v3/carts` });
+    expect(await customers.login(credentials)).toBe(true);
+    expect(customers.$customer.get()?.email).toBe(email);
+    expect(customers.$customer.get()?.savedCartId).toBe(saved);
+    expect(store.$cartErrors.get().load).not.toBeNull();
+    expect(store.$cartMergePending.get()).toBe(true);
+    // Nothing dropped: the guest cart and its cookie stay; no cart was made.
+    expect(jar.values.get('cart-id')).toBe(guest);
+    expect(store.$cartItems.get().map(key)).toEqual([key(variantAt(1))]);
+    expect(cartsCreated()).toBe(0);
+    // The saved 'Cart ID' is not touched (read again from the platform).
+    expect(await customers.loadCustomer()).toBe(true);
+    expect(customers.$customer.get()?.savedCartId).toBe(saved);
+
+    // The service is back: "Réessayer" runs the merge.
+    await faults('DELETE');
+    expect(await store.retryCart()).toBe(true);
+    expect(store.$cartMergePending.get()).toBe(false);
+    expect(jar.values.get('cart-id')).toBe(saved);
+    const merged = await upstreamCart(saved);
+    if (merged === null) throw new Error('the saved cart is gone');
+    expect(new Set(lines(merged).map(key))).toEqual(
+      new Set([key(variantAt(0)), key(variantAt(1))]),
+    );
+    expect(cartsCreated()).toBe(0);
+    // The customer's 'Cart ID' still names the saved cart.
+    expect(await customers.loadCustomer()).toBe(true);
+    expect(customers.$customer.get()?.savedCartId).toBe(saved);
+  }, 120_000);
 });
