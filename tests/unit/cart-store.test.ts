@@ -349,6 +349,53 @@ describe('addCartItem', () => {
     expect(store.$cartItemCount.get()).toBe(3);
   });
 
+  test('issue 30: an add after a failed load reads the cart of the cookie first, never a second cart', async () => {
+    await setup({ 'cart-id': CART_A });
+    let down = true;
+    const calls = stubShopApi({
+      getCart: () => {
+        if (down) throw new ApiReplyError('error.upstreamUnavailable', 503);
+        return cart(CART_A, [mattress]);
+      },
+      addCartItems: () => cart(CART_A, [mattress, pillow]),
+      createCart: () => cart(CART_B, [pillow]),
+    });
+    await expect(store.loadCart()).resolves.toBe(false);
+    // Still down: the add fails, and makes no cart.
+    await expect(store.addCartItem({ productId: 2, variantId: 200, quantity: 2 })).resolves.toBe(
+      false,
+    );
+    expect(methods(calls)).toEqual(['getCart', 'getCart']);
+    expect(jar.values.get('cart-id')).toBe(CART_A);
+    // Back: the add reads the cart, then adds to it.
+    down = false;
+    await expect(store.addCartItem({ productId: 2, variantId: 200, quantity: 2 })).resolves.toBe(
+      true,
+    );
+    expect(methods(calls)).toEqual(['getCart', 'getCart', 'getCart', 'addCartItems']);
+    expect(store.$cart.get().id).toBe(CART_A);
+    expect(store.$cartErrors.get().load).toBeNull();
+    expect(jar.values.get('cart-id')).toBe(CART_A);
+  });
+
+  test('the cart of the cookie is gone (404): the add starts a new cart with the line', async () => {
+    await setup({ 'cart-id': CART_A });
+    const calls = stubShopApi({
+      getCart: () => {
+        throw new ApiReplyError('Cart not found', 404);
+      },
+      addCartItems: () => {
+        throw new ApiReplyError('Cart not found', 404);
+      },
+      createCart: () => cart(CART_B, [pillow]),
+    });
+    await expect(store.addCartItem({ productId: 2, variantId: 200, quantity: 2 })).resolves.toBe(
+      true,
+    );
+    expect(methods(calls)).toEqual(['getCart', 'createCart']);
+    expect(jar.values.get('cart-id')).toBe(CART_B);
+  });
+
   test('a failed add keeps the cart (nothing is lost) and fills the add slot', async () => {
     await setup({ 'cart-id': CART_A });
     stubShopApi({

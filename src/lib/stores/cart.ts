@@ -292,7 +292,13 @@ export function addCartItem(input: LineItemInput | readonly LineItemInput[]): Pr
   return enqueue(async () => {
     $cartErrors.setKey('add', null);
     try {
-      const cartId = $cart.get().id;
+      let cartId = $cart.get().id;
+      if (cartId === null && parseCartId(cookieJar().get(CART_COOKIE_NAME)) !== null) {
+        // issue 30: the cookie names a cart this page could not load (a fault): read it first,
+        // or this add would start a second cart and leave the shopper's items in the first.
+        cartId = (await load(false)).id;
+        $cartErrors.setKey('load', null);
+      }
       if (cartId === null) {
         // The first add creates the upstream cart; for a logged-in customer the server assigns
         // it and saves it as their 'Cart ID'.
