@@ -13,6 +13,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import type { FaultSpec } from '../../scripts/sandbox/faults.ts';
 import type { Cart } from '../../src/lib/commerce/types.ts';
+import { CUSTOMERS } from '../../scripts/sandbox/fixtures.ts';
 import { memoryCookieJar } from '../unit/helpers/shop-api.ts';
 import { someVariant, startShopApi, type ShopApi } from './helpers/shop-api.ts';
 
@@ -317,4 +318,27 @@ describe('carts survive upstream faults (issue 30)', () => {
     expect(await customers.loadCustomer()).toBe(true);
     expect(customers.$customer.get()?.savedCartId).toBe(saved);
   }, 120_000);
+
+  test("createCart for a customer answers the new cart even when saving its 'Cart ID' fails (a retry would make a second cart)", async () => {
+    await faults('DELETE');
+    const customer = shop.shopper();
+    await customer.login(CUSTOMERS.marie.email, CUSTOMERS.marie.password);
+    shop.clearUpstream();
+    await faults('POST', {
+      status: 503,
+      method: 'PUT',
+      match: `/stores/${shop.sandbox.storeHash}/v3/customers/form-field-values`,
+    });
+    const reply = await customer.call('createCart', [
+      { lineItems: [{ ...variantAt(0), quantity: 1 }] },
+    ]);
+    expect(reply.status).toBe(200);
+    const created = reply.json.data as Cart;
+    expect(created.customerId).toBe(CUSTOMERS.marie.id);
+    expect(cartsCreated()).toBe(1);
+    // The save was tried, and failed: the platform still has the cart.
+    expect(shop.upstream.some((call) => call.url.includes('form-field-values'))).toBe(true);
+    await faults('DELETE');
+    expect(await upstreamCart(created.id)).not.toBeNull();
+  });
 });
