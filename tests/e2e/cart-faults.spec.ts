@@ -16,17 +16,12 @@ import { waitForHydration, waitForIsland } from './helpers.ts';
 const SANDBOX = `http://127.0.0.1:${TEST_ENV.SANDBOX_PORT}`;
 const FAULTS = `${SANDBOX}/__sandbox/faults`;
 
-/** Sets a fault on the sandbox (or clears them all, with no rule), as the tests' admin. */
-async function fault(page: Page, rule?: Record<string, unknown>): Promise<number[]> {
+/** Sets a fault rule on the sandbox, as the tests' admin; `clearFaults` removes it. */
+async function fault(page: Page, rule: Record<string, unknown>): Promise<void> {
   const headers = { 'X-Auth-Token': SANDBOX_TOKEN, 'Content-Type': 'application/json' };
-  if (rule === undefined) {
-    const res = await page.request.delete(FAULTS, { headers });
-    expect(res.ok()).toBe(true);
-    return [];
-  }
   const res = await page.request.post(FAULTS, { headers, data: rule });
   expect(res.status()).toBe(201);
-  return ((await res.json()) as { data: { id: number }[] }).data.map((r) => r.id);
+  faultIds.push(...((await res.json()) as { data: { id: number }[] }).data.map((r) => r.id));
 }
 
 async function cartCookie(page: Page): Promise<string | undefined> {
@@ -34,9 +29,22 @@ async function cartCookie(page: Page): Promise<string | undefined> {
   return cookies.find((cookie) => cookie.name === 'cart-id')?.value;
 }
 
+let faultIds: number[] = [];
+
 test.afterEach(async ({ page }) => {
-  await fault(page);
+  await clearFaults(page);
 });
+
+/** Removes this test's fault rules (only them: other tests share the sandbox). */
+async function clearFaults(page: Page): Promise<void> {
+  for (const id of faultIds) {
+    const res = await page.request.delete(`${FAULTS}/${String(id)}`, {
+      headers: { 'X-Auth-Token': SANDBOX_TOKEN },
+    });
+    expect([200, 204, 404]).toContain(res.status());
+  }
+  faultIds = [];
+}
 
 for (const width of [390, 1280]) {
   test(`a guest cart through a 503 and back (${String(width)} px)`, async ({ page }) => {
@@ -50,13 +58,15 @@ for (const width of [390, 1280]) {
     await expect(page.getByRole('button', { name: t('cart.added') })).toBeVisible();
     await expect.poll(() => cartCookie(page)).toBeTruthy();
     const cartId = await cartCookie(page);
+    if (cartId === undefined) throw new Error('no cart-id cookie after the add');
     await page.goto('/panier');
     await waitForHydration(page);
     await expect(page.locator('[data-cart-line]')).toHaveCount(1);
     const name = await page.locator('[data-cart-line] a').first().innerText();
 
-    // 2. The platform fails: every cart call answers 503.
-    await fault(page, { status: 503, match: '/stores/sandbox/v3/carts' });
+    // 2. The platform fails: every call about this cart answers 503 (this cart's path only:
+    // the other browser tests share the sandbox).
+    await fault(page, { status: 503, match: `/stores/sandbox/v3/carts/${cartId}` });
     await page.reload();
     await waitForHydration(page);
     const main = page.getByRole('main');
@@ -96,7 +106,7 @@ for (const width of [390, 1280]) {
     expect(await cartCookie(page)).toBe(cartId);
 
     // 4. The platform is back: "Réessayer" brings the item back, same cart.
-    await fault(page);
+    await clearFaults(page);
     await retry.click();
     await expect(page.locator('[data-cart-unavailable]')).toHaveCount(0);
     await expect(main.locator('[data-cart-line]')).toHaveCount(1);
