@@ -98,7 +98,7 @@ export function CartSidebar({ t }: { t: Translate }) {
       }
     >
       <p className="sr-only" aria-live="polite">
-        {t('header.cartCount', { count })}
+        {empty && unavailable ? '' : t('header.cartCount', { count })}
       </p>
       <CartUnavailable t={t} />
       {empty && unavailable ? null : empty ? (
