@@ -5,6 +5,7 @@
 import { CARD_BUTTON_MESSAGES } from '../lib/commerce/card-button.ts';
 import { AUTH_FORMS_MESSAGES } from './auth/AuthForms.tsx';
 import { CART_LINES_MESSAGES } from './cart/CartLines.tsx';
+import { CART_UNAVAILABLE_MESSAGES } from './cart/CartUnavailable.tsx';
 import { NOTIFICATIONS_MESSAGES } from './Notifications.tsx';
 import { WISHLIST_ITEMS_MESSAGES } from './wishlist/wishlist-messages.ts';
 
@@ -17,6 +18,7 @@ const LOGIN_MODAL_MESSAGES = [...AUTH_FORMS_MESSAGES, 'account.title', 'login.cl
 /** Message keys the sidebar reads. */
 const CART_SIDEBAR_MESSAGES = [
   ...CART_LINES_MESSAGES,
+  ...CART_UNAVAILABLE_MESSAGES,
   'cart.title',
   'cart.close',
   'cart.empty',

@@ -108,13 +108,7 @@ describe('loadCart (spec §4 cart lifecycle)', () => {
         throw new ApiReplyError('Cart not found', 404);
       },
     ],
-    [
-      'the API is down (500)',
-      () => {
-        throw new ApiReplyError('An error occured', 500);
-      },
-    ],
-  ])('fetching fails when %s: a new (empty) cart, the cookie cleared', async (_case, getCart) => {
+  ])('the cart is gone when %s: a new (empty) cart, the cookie cleared', async (_case, getCart) => {
     await setup({ 'cart-id': CART_A });
     const calls = stubShopApi({ getCart });
     const carts = record(store.$cart);
@@ -125,6 +119,51 @@ describe('loadCart (spec §4 cart lifecycle)', () => {
     expect(store.$cart.get()).toMatchObject({ id: null });
     expect(jar.writes).toEqual([deleteCookie]);
     expect(store.$cartErrors.get().load).toBeNull();
+  });
+
+  test.each([
+    ['the API is down (500)', 500, 'An error occured'],
+    ['the platform answers 503', 503, 'error.upstreamUnavailable'],
+    ['the platform times out', 504, 'error.upstreamTimeout'],
+    ['too many requests', 429, 'Too many requests'],
+    ['a 404 that is not about the cart', 404, 'Not found'],
+  ])(
+    'issue 30: when %s the cart is unknown, not gone: the cookie kept, the load slot filled',
+    async (_case, status, message) => {
+      await setup({ 'cart-id': CART_A });
+      const calls = stubShopApi({
+        getCart: () => {
+          throw new ApiReplyError(message, status);
+        },
+      });
+      await expect(store.loadCart()).resolves.toBe(false);
+      expect(methods(calls)).toEqual(['getCart']);
+      expect(jar.writes).toEqual([]);
+      expect(jar.values.get('cart-id')).toBe(CART_A);
+      expect(store.$cartErrors.get().load).toMatchObject({ statusCode: status, message });
+    },
+  );
+
+  test('issue 30: a failed reload keeps the last known cart; the retry brings it back', async () => {
+    await setup({ 'cart-id': CART_A });
+    let down = false;
+    const calls = stubShopApi({
+      getCart: () => {
+        if (down) throw new ApiReplyError('error.upstreamUnavailable', 503);
+        return cart(CART_A, [mattress, pillow]);
+      },
+    });
+    await store.loadCart();
+    down = true;
+    await expect(store.loadCart()).resolves.toBe(false);
+    expect(store.$cart.get().id).toBe(CART_A);
+    expect(store.$cartItemCount.get()).toBe(3);
+    down = false;
+    await expect(store.retryCart()).resolves.toBe(true);
+    expect(methods(calls)).toEqual(['getCart', 'getCart', 'getCart']);
+    expect(store.$cartErrors.get().load).toBeNull();
+    expect(store.$cartItemCount.get()).toBe(3);
+    expect(jar.writes).toEqual([]);
   });
 
   test('a reply cut while its body streams in (the page being left): the cookie kept', async () => {
@@ -308,6 +347,53 @@ describe('addCartItem', () => {
     await expect(Promise.all([load, add])).resolves.toEqual([true, true]);
     expect(methods(calls)).toEqual(['getCart', 'addCartItems']);
     expect(store.$cartItemCount.get()).toBe(3);
+  });
+
+  test('issue 30: an add after a failed load reads the cart of the cookie first, never a second cart', async () => {
+    await setup({ 'cart-id': CART_A });
+    let down = true;
+    const calls = stubShopApi({
+      getCart: () => {
+        if (down) throw new ApiReplyError('error.upstreamUnavailable', 503);
+        return cart(CART_A, [mattress]);
+      },
+      addCartItems: () => cart(CART_A, [mattress, pillow]),
+      createCart: () => cart(CART_B, [pillow]),
+    });
+    await expect(store.loadCart()).resolves.toBe(false);
+    // Still down: the add fails, and makes no cart.
+    await expect(store.addCartItem({ productId: 2, variantId: 200, quantity: 2 })).resolves.toBe(
+      false,
+    );
+    expect(methods(calls)).toEqual(['getCart', 'getCart']);
+    expect(jar.values.get('cart-id')).toBe(CART_A);
+    // Back: the add reads the cart, then adds to it.
+    down = false;
+    await expect(store.addCartItem({ productId: 2, variantId: 200, quantity: 2 })).resolves.toBe(
+      true,
+    );
+    expect(methods(calls)).toEqual(['getCart', 'getCart', 'getCart', 'addCartItems']);
+    expect(store.$cart.get().id).toBe(CART_A);
+    expect(store.$cartErrors.get().load).toBeNull();
+    expect(jar.values.get('cart-id')).toBe(CART_A);
+  });
+
+  test('the cart of the cookie is gone (404): the add starts a new cart with the line', async () => {
+    await setup({ 'cart-id': CART_A });
+    const calls = stubShopApi({
+      getCart: () => {
+        throw new ApiReplyError('Cart not found', 404);
+      },
+      addCartItems: () => {
+        throw new ApiReplyError('Cart not found', 404);
+      },
+      createCart: () => cart(CART_B, [pillow]),
+    });
+    await expect(store.addCartItem({ productId: 2, variantId: 200, quantity: 2 })).resolves.toBe(
+      true,
+    );
+    expect(methods(calls)).toEqual(['getCart', 'createCart']);
+    expect(jar.values.get('cart-id')).toBe(CART_B);
   });
 
   test('a failed add keeps the cart (nothing is lost) and fills the add slot', async () => {
@@ -559,7 +645,8 @@ describe('mergeCartOnLogin (spec §4 login merge)', () => {
       },
       { method: 'updateCart', args: [{ id: CART_B }] },
     ]);
-    expect(ids(carts)).toEqual([CART_B]);
+    // The saved cart with the guest items, then assigned: never another cart.
+    expect(ids(carts)).toEqual([CART_B, CART_B]);
     expect(store.$cartItemCount.get()).toBe(3);
     expect(jar.values.get('cart-id')).toBe(CART_B);
   });
@@ -577,49 +664,119 @@ describe('mergeCartOnLogin (spec §4 login merge)', () => {
     expect(jar.values.get('cart-id')).toBe(CART_B);
   });
 
+  test("the saved cart is gone (404): the guest cart becomes the customer's, no new cart", async () => {
+    await setup({ 'cart-id': CART_A });
+    const calls = stubShopApi({
+      getCart: () => cart(CART_A, [mattress]),
+      addCartItems: () => {
+        throw new ApiReplyError('Cart not found', 404);
+      },
+      updateCart: () => cart(CART_A, [mattress], { customerId: 1 }),
+    });
+    await store.loadCart();
+    await expect(store.mergeCartOnLogin({ savedCartId: CART_B })).resolves.toBe(true);
+    expect(calls.slice(1)).toEqual([
+      {
+        method: 'addCartItems',
+        args: [{ cartId: CART_B, lineItems: [{ productId: 1, variantId: 100, quantity: 1 }] }],
+      },
+      { method: 'updateCart', args: [{ id: CART_A }] },
+    ]);
+    expect(store.$cart.get()).toMatchObject({ id: CART_A, customerId: 1 });
+    expect(jar.values.get('cart-id')).toBe(CART_A);
+  });
+
+  test('a definite refusal (another browser pays for the guest cart): a new cart with the guest items', async () => {
+    await setup({ 'cart-id': CART_A });
+    const calls = stubShopApi({
+      getCart: () => cart(CART_A, [mattress]),
+      createCart: () => cart(CART_C, [mattress], { customerId: 1 }),
+      updateCart: () => {
+        throw new ApiReplyError('This cart is being paid for in another browser', 409);
+      },
+    });
+    await store.loadCart();
+    await expect(store.mergeCartOnLogin({ savedCartId: null })).resolves.toBe(true);
+    expect(methods(calls.slice(1))).toEqual(['updateCart', 'createCart']);
+    expect(calls[2]?.args).toEqual([
+      { lineItems: [{ productId: 1, variantId: 100, quantity: 1 }] },
+    ]);
+    expect(store.$cart.get().id).toBe(CART_C);
+    expect(jar.values.get('cart-id')).toBe(CART_C);
+  });
+
   test.each([
-    [
-      'adding to the saved cart fails',
-      CART_B,
-      {
-        addCartItems: () => {
-          throw new ApiReplyError('Cart not found', 404);
-        },
-      },
-      ['addCartItems', 'createCart'],
-    ],
-    [
-      'assigning the current cart fails',
-      null,
-      {
-        updateCart: ({ id }: { id: string }) => {
-          if (id === CART_A) throw new ApiReplyError('An error occured', 500);
-          return cart(CART_C, [mattress], { customerId: 1 });
-        },
-      },
-      ['updateCart', 'createCart'],
-    ],
+    ['assigning the guest cart', null, 'updateCart'],
+    ['adding to the saved cart', CART_B, 'addCartItems'],
+    ['loading the saved cart', CART_B, 'getCart'],
   ])(
-    'on any failure (%s) a new cart with the guest items is created (the server assigns it)',
-    async (_case, savedCartId, handlers, sequence) => {
+    'issue 30: a transient fault while %s: the login stands, no cart is created, the retry merges',
+    async (_case, savedCartId, faulty) => {
+      const guestLines = faulty === 'getCart' ? [] : [mattress];
       await setup({ 'cart-id': CART_A });
+      let down = false;
       const calls = stubShopApi({
-        getCart: () => cart(CART_A, [mattress]),
+        getCart: ({ id }: { id: string }) => {
+          if (down && faulty === 'getCart') throw new ApiReplyError('error.upstreamTimeout', 504);
+          return id === CART_A
+            ? cart(CART_A, guestLines)
+            : cart(CART_B, [pillow], { customerId: 1 });
+        },
+        addCartItems: () => {
+          if (down && faulty === 'addCartItems') throw new NetworkFailure();
+          return cart(CART_B, [pillow, mattress], { customerId: 1 });
+        },
+        updateCart: ({ id }: { id: string }) => {
+          if (down && faulty === 'updateCart') {
+            throw new ApiReplyError('error.upstreamUnavailable', 503);
+          }
+          return id === CART_A
+            ? cart(CART_A, guestLines, { customerId: 1 })
+            : cart(CART_B, [pillow, mattress], { customerId: 1 });
+        },
         createCart: () => cart(CART_C, [mattress], { customerId: 1 }),
-        updateCart: () => cart(CART_C, [mattress], { customerId: 1 }),
-        ...handlers,
       });
       await store.loadCart();
-      await expect(store.mergeCartOnLogin({ savedCartId })).resolves.toBe(true);
-      expect(methods(calls.slice(1))).toEqual(sequence);
-      expect(calls.find((c) => c.method === 'createCart')?.args).toEqual([
-        { lineItems: [{ productId: 1, variantId: 100, quantity: 1 }] },
-      ]);
-      expect(store.$cart.get().id).toBe(CART_C);
-      expect(store.$cartItemCount.get()).toBe(1);
-      expect(jar.values.get('cart-id')).toBe(CART_C);
+      down = true;
+      await expect(store.mergeCartOnLogin({ savedCartId })).resolves.toBe(false);
+      // Nothing created, nothing dropped: the guest cart and its cookie stay.
+      expect(methods(calls)).not.toContain('createCart');
+      expect(jar.writes).toEqual([]);
+      expect(store.$cart.get().id).toBe(CART_A);
+      expect(store.$cartItemCount.get()).toBe(guestLines.length);
+      expect(store.$cartErrors.get().load).not.toBeNull();
+      expect(store.$cartMergePending.get()).toBe(true);
+      down = false;
+      await expect(store.retryCart()).resolves.toBe(true);
+      expect(methods(calls)).not.toContain('createCart');
+      expect(store.$cartMergePending.get()).toBe(false);
+      expect(store.$cartErrors.get().load).toBeNull();
+      const expected = savedCartId === null ? CART_A : CART_B;
+      expect(store.$cart.get()).toMatchObject({ id: expected, customerId: 1 });
+      expect(jar.values.get('cart-id')).toBe(expected);
     },
   );
+
+  test('issue 30: a fault after the guest items reached the saved cart: the retry never adds them twice', async () => {
+    await setup({ 'cart-id': CART_A });
+    let down = true;
+    const calls = stubShopApi({
+      getCart: () => cart(CART_A, [mattress]),
+      addCartItems: () => cart(CART_B, [pillow, mattress], { customerId: 1 }),
+      updateCart: () => {
+        if (down) throw new ApiReplyError('error.upstreamUnavailable', 503);
+        return cart(CART_B, [pillow, mattress], { customerId: 1 });
+      },
+    });
+    await store.loadCart();
+    await expect(store.mergeCartOnLogin({ savedCartId: CART_B })).resolves.toBe(false);
+    // The saved cart holds the guest items: it is the cart of the cookie now.
+    expect(jar.values.get('cart-id')).toBe(CART_B);
+    down = false;
+    await expect(store.retryCart()).resolves.toBe(true);
+    expect(methods(calls)).toEqual(['getCart', 'addCartItems', 'updateCart', 'updateCart']);
+    expect(store.$cart.get().id).toBe(CART_B);
+  });
 
   test('the saved cart is gone (null) and the guest cart is empty: the empty cart, no cookie', async () => {
     await setup({ 'cart-id': CART_A });
@@ -633,7 +790,7 @@ describe('mergeCartOnLogin (spec §4 login merge)', () => {
     expect(jar.writes).toEqual([deleteCookie]);
   });
 
-  test('everything fails: the guest cart stays in the store, the load slot says why', async () => {
+  test('no reply at all: the guest cart stays in the store, no cart is created, the load slot says why', async () => {
     await setup({ 'cart-id': CART_A });
     stubShopApi({
       getCart: () => cart(CART_A, [mattress]),

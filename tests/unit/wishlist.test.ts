@@ -10,7 +10,7 @@ import {
   WISHLIST_PAGE_SIZE,
   type WishlistLine,
 } from '../../src/lib/commerce/wishlist.ts';
-import { customer, methods, stubShopApi } from './helpers/shop-api.ts';
+import { ApiReplyError, customer, methods, stubShopApi } from './helpers/shop-api.ts';
 
 const guest = (productId: number, variantId: number): WishlistLine => ({
   id: null,
@@ -237,6 +237,92 @@ describe('wishlist store', () => {
     customers.$customer.set(null);
     await vi.waitFor(() => {
       expect(store.$wishlist.get().owner).toBe('guest');
+    });
+  });
+
+  describe('issue 30: a transient fault never deletes, recreates or drops a wishlist', () => {
+    async function customerWith(handlers: Parameters<typeof stubShopApi>[0]) {
+      customers.$isAuthenticated.set(true);
+      customers.$customer.set(customer());
+      const calls = stubShopApi({
+        getAllWishlists: () => [wishlist(5, [[51, 4, 40]])],
+        ...handlers,
+      });
+      store.initWishlist();
+      await vi.waitFor(() => {
+        expect(store.$wishlist.get().id).toBe(5);
+      });
+      return calls;
+    }
+
+    test('clear: only the API\'s 404 "Wishlist not found" goes on to a new one (property)', async () => {
+      const failure = fc.record({
+        status: fc.oneof(
+          fc.constantFrom(404, 429, 500, 502, 503, 504),
+          fc.integer({ min: 400, max: 599 }),
+        ),
+        message: fc.constantFrom('Wishlist not found', 'Not found', 'error.upstreamUnavailable'),
+      });
+      await fc.assert(
+        fc.asyncProperty(failure, async ({ status, message }) => {
+          const calls = stubShopApi({
+            deleteWishlist: () => {
+              throw new ApiReplyError(message, status);
+            },
+            createWishlist: () => wishlist(8, []),
+          });
+          store.$customerWishlist.set({
+            owner: 'customer',
+            id: 5,
+            lines: [{ id: 51, productId: 4, variantId: 40 }],
+            ready: true,
+          });
+          const ok = await store.clearWishlist();
+          const gone = status === 404 && message === 'Wishlist not found';
+          expect(ok).toBe(gone);
+          expect(methods(calls)).toEqual(
+            gone ? ['deleteWishlist', 'createWishlist'] : ['deleteWishlist'],
+          );
+          expect(store.$wishlist.get()).toMatchObject(
+            gone ? { id: 8, lines: [] } : { id: 5, lines: [{ productId: 4, variantId: 40 }] },
+          );
+        }),
+        { numRuns: 60 },
+      );
+    });
+
+    test('clear: deleted, then the creation fails: no stale id, the next add makes one wishlist', async () => {
+      await customerWith({
+        deleteWishlist: () => null,
+        createWishlist: () => {
+          throw new ApiReplyError('error.upstreamUnavailable', 503);
+        },
+      });
+      await expect(store.clearWishlist()).resolves.toBe(false);
+      expect(store.$wishlist.get()).toMatchObject({ id: null, lines: [] });
+      const calls = stubShopApi({
+        getAllWishlists: () => [],
+        createWishlist: () => wishlist(9, [[91, 6, 60]]),
+      });
+      await expect(store.addToWishlist(6, 60)).resolves.toBe(true);
+      expect(methods(calls)).toEqual(['getAllWishlists', 'createWishlist']);
+      expect(store.$wishlist.get()).toMatchObject({ id: 9 });
+    });
+
+    test('login merge: a 503 while adding the guest lines keeps the local copy', async () => {
+      await store.addToWishlist(3, 30);
+      stubShopApi({
+        getAllWishlists: () => [wishlist(5, [])],
+        addWishlistItems: () => {
+          throw new ApiReplyError('error.upstreamUnavailable', 503);
+        },
+      });
+      store.initWishlist();
+      customers.$customer.set(customer());
+      await vi.waitFor(() => {
+        expect(store.$wishlistErrors.get().merge).toBe('error.upstreamUnavailable');
+      });
+      expect(store.$guestWishlist.get()).toHaveLength(1);
     });
   });
 });

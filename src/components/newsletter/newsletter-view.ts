@@ -5,14 +5,17 @@
 import type { NewsletterInput } from '../../lib/commerce/validation.ts';
 import type { FieldErrors } from '../../lib/commerce/validation.ts';
 import type { MessageKey } from '../../lib/i18n/index.ts';
-import type { Translate } from '../../lib/i18n/translate.ts';
+import { errorText, type Translate } from '../../lib/i18n/translate.ts';
 import type { NewsletterFormState } from '../../lib/stores/newsletter.ts';
+import { CALL_ERROR_MESSAGES } from '../../lib/api/client.ts';
 
 /** Id of the newsletter panel (its opening buttons' `popovertarget`). */
 export const NEWSLETTER_PANEL_ID = 'newsletter-panel';
 
 /** Every text the form may show: its validation, API and store messages. */
 export const NEWSLETTER_FORM_MESSAGES = [
+  // Any call may fail with these (upstream down or slow...): the island shows them in French.
+  ...CALL_ERROR_MESSAGES,
   'newsletter.submit',
   'newsletter.success',
   'newsletter.error.exists',
@@ -23,9 +26,6 @@ export const NEWSLETTER_FORM_MESSAGES = [
   'Invalid email',
   'Too many attempts',
   'common.loading',
-  'error.generic',
-  'error.upstreamTimeout',
-  'error.upstreamUnavailable',
   'error.forbidden',
 ] as const satisfies readonly MessageKey[];
 
@@ -49,7 +49,7 @@ export function newsletterFormView(
   return {
     emailError: text(errors.email),
     consentError: text(errors.consent ?? errors['']),
-    formError: text(state.error),
+    formError: errorText(t, state.error),
     status: state.done ? t('newsletter.success') : '',
     button: state.pending ? t('common.loading') : t('newsletter.submit'),
     pending: state.pending,

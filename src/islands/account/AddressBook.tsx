@@ -13,16 +13,24 @@ import {
   AddressInputSchema,
   fieldErrors,
 } from '../../lib/commerce/validation.ts';
-import { createTranslator, type Messages, type Translate } from '../../lib/i18n/translate.ts';
+import {
+  createTranslator,
+  errorText,
+  type Messages,
+  type Translate,
+} from '../../lib/i18n/translate.ts';
 import { notify } from '../../lib/stores/notifications.ts';
 import { buttonClass, inputClass } from '../../components/ui/classes.ts';
 import { FormError, formText, SubmitButton } from '../ui/form.tsx';
 import { TextField } from '../ui/TextField.tsx';
+import { CALL_ERROR_MESSAGES } from '../../lib/api/client.ts';
 
 /** Countries of the locale config (spec §3): France first, then the supported ones. */
 export const ADDRESS_COUNTRIES = ['FR', 'AT', 'DE', 'NL', 'US'] as const;
 
 export const ADDRESS_BOOK_MESSAGES = [
+  // Any call may fail with these (upstream down or slow...): the island shows them in French.
+  ...CALL_ERROR_MESSAGES,
   'address.add',
   'address.edit',
   'address.delete',
@@ -52,7 +60,6 @@ export const ADDRESS_BOOK_MESSAGES = [
   'validation.postalCode',
   'validation.phone',
   'validation.countryCode',
-  'error.generic',
   'Login required',
   'Address not found',
   'Create address failed',
@@ -80,7 +87,7 @@ export function AddressBook({ addresses: initial, messages }: AddressBookProps) 
       setAddresses((list) => list.filter((address) => address.id !== id));
       notify({ message: t('address.deleted'), type: 'success' });
     } catch (error) {
-      notify({ message: t(errorMessage(error)), type: 'danger' });
+      notify({ message: errorText(t, errorMessage(error)), type: 'danger' });
     }
   }
 

@@ -11,8 +11,11 @@ import { $customerErrors, updateProfile } from '../../lib/stores/customer.ts';
 import { notify } from '../../lib/stores/notifications.ts';
 import { FormError, formChecked, formText, SubmitButton } from '../ui/form.tsx';
 import { CheckboxField, TextField } from '../ui/TextField.tsx';
+import { CALL_ERROR_MESSAGES } from '../../lib/api/client.ts';
 
 export const PROFILE_FORM_MESSAGES = [
+  // Any call may fail with these (upstream down or slow...): the island shows them in French.
+  ...CALL_ERROR_MESSAGES,
   'register.firstName',
   'register.lastName',
   'login.email',
@@ -29,7 +32,6 @@ export const PROFILE_FORM_MESSAGES = [
   'Invalid email',
   'Update client failed',
   'Email already in use',
-  'error.generic',
 ] as const;
 
 export function ProfileForm({

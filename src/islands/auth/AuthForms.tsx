@@ -24,11 +24,14 @@ import {
 import { buttonClass } from '../../components/ui/classes.ts';
 import { FormError, formChecked, formText, SubmitButton } from '../ui/form.tsx';
 import { CheckboxField, TextField } from '../ui/TextField.tsx';
+import { CALL_ERROR_MESSAGES } from '../../lib/api/client.ts';
 
 export type AuthScreen = 'login' | 'register' | 'forgot';
 
 /** Message keys the forms read (validation and API error keys included). */
 export const AUTH_FORMS_MESSAGES = [
+  // Any call may fail with these (upstream down or slow...): the island shows them in French.
+  ...CALL_ERROR_MESSAGES,
   'login.title',
   'login.email',
   'login.password',
@@ -60,7 +63,6 @@ export const AUTH_FORMS_MESSAGES = [
   'Too many attempts',
   'Get user data failed',
   'Email already in use',
-  'error.generic',
 ] as const;
 
 export interface AuthFormsProps {

@@ -10,8 +10,11 @@ import { createTranslator, type Messages } from '../../lib/i18n/translate.ts';
 import { $customerErrors, resetPassword } from '../../lib/stores/customer.ts';
 import { FormError, SubmitButton } from '../ui/form.tsx';
 import { TextField } from '../ui/TextField.tsx';
+import { CALL_ERROR_MESSAGES } from '../../lib/api/client.ts';
 
 export const PASSWORD_RESET_MESSAGES = [
+  // Any call may fail with these (upstream down or slow...): the island shows them in French.
+  ...CALL_ERROR_MESSAGES,
   'password.new',
   'password.submit',
   'register.passwordHint',
@@ -21,7 +24,6 @@ export const PASSWORD_RESET_MESSAGES = [
   'Invalid or expired reset link',
   'Invalid credentials',
   'Too many attempts',
-  'error.generic',
 ] as const;
 
 export function PasswordResetForm({

@@ -14,17 +14,20 @@ import {
   $cartItems,
   $cartLoading,
   $cartTotals,
+  $cartUnavailable,
   clearCart,
   initCart,
 } from '../../lib/stores/cart.ts';
 import { buttonClass } from '../../components/ui/classes.ts';
 import { PriceTag } from '../ui/PriceTag.tsx';
 import { CART_LINES_MESSAGES, CartLines } from './CartLines.tsx';
+import { CART_UNAVAILABLE_MESSAGES, CartUnavailable } from './CartUnavailable.tsx';
 import { CheckoutLink } from './CheckoutLink.tsx';
 import { SEND_CART_MESSAGES, SendCartForm } from '../reseller/SendCartForm.tsx';
 
 export const CART_PAGE_MESSAGES = [
   ...CART_LINES_MESSAGES,
+  ...CART_UNAVAILABLE_MESSAGES,
   'cart.empty',
   'cart.subtotal',
   'cart.discount',
@@ -59,6 +62,8 @@ export function CartPage({
   const items = useStore($cartItems);
   const totals = cartTotalsView(useStore($cartTotals));
   const loading = useStore($cartLoading);
+  // issue 30: a cart that could not be loaded is unknown, never shown as empty.
+  const unavailable = useStore($cartUnavailable);
   // The cart is known once the page's first load is done (an empty cart has no id).
   const [loaded, setLoaded] = useState(false);
   // The address the reseller's last cart went to (the cart is then a new, empty one).
@@ -79,6 +84,13 @@ export function CartPage({
       <p className="py-10 text-neutral-700" aria-busy={loading}>
         {t('common.loading')}
       </p>
+    );
+  }
+  if (items.length === 0 && unavailable) {
+    return (
+      <div className="py-10">
+        <CartUnavailable t={t} />
+      </div>
     );
   }
   if (items.length === 0) {
@@ -102,6 +114,7 @@ export function CartPage({
   return (
     <div className="grid gap-8 lg:grid-cols-[2fr_1fr]">
       <div className="flex flex-col gap-4">
+        <CartUnavailable t={t} />
         <CartLines t={t} size="lg" />
         <button
           type="button"

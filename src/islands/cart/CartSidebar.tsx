@@ -18,12 +18,14 @@ import {
   $cartItemCount,
   $cartItems,
   $cartTotals,
+  $cartUnavailable,
   clearCart,
 } from '../../lib/stores/cart.ts';
 import { $cartSidebarOpen, closeCartSidebar } from '../../lib/stores/ui.ts';
 import { buttonClass } from '../../components/ui/classes.ts';
 import { Dialog } from '../ui/Dialog.tsx';
 import { CartLines } from './CartLines.tsx';
+import { CartUnavailable } from './CartUnavailable.tsx';
 import { CheckoutLink } from './CheckoutLink.tsx';
 
 export function CartSidebar({ t }: { t: Translate }) {
@@ -32,6 +34,8 @@ export function CartSidebar({ t }: { t: Translate }) {
   const count = useStore($cartItemCount);
   const totals = cartTotalsView(useStore($cartTotals));
   const empty = items.length === 0;
+  // issue 30: a cart that could not be loaded is unknown, never shown as empty.
+  const unavailable = useStore($cartUnavailable);
   const reseller = inResellerMode(useStore($customer), features.resellerArea);
 
   // spec §9 analytics: view_cart each time the sidebar opens.
@@ -94,9 +98,10 @@ export function CartSidebar({ t }: { t: Translate }) {
       }
     >
       <p className="sr-only" aria-live="polite">
-        {t('header.cartCount', { count })}
+        {empty && unavailable ? '' : t('header.cartCount', { count })}
       </p>
-      {empty ? (
+      <CartUnavailable t={t} />
+      {empty && unavailable ? null : empty ? (
         <div className="flex flex-col items-start gap-4 py-6">
           <p className="text-neutral-700">{t('cart.empty')}</p>
           <button type="button" className={buttonClass('outline')} onClick={closeCartSidebar}>

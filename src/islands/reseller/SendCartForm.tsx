@@ -11,8 +11,11 @@ import type { Translate } from '../../lib/i18n/translate.ts';
 import { $cartErrors, $cartLoading, sendCartToClient } from '../../lib/stores/cart.ts';
 import { TextField } from '../ui/TextField.tsx';
 import { FormError, formText, SubmitButton } from '../ui/form.tsx';
+import { CALL_ERROR_MESSAGES } from '../../lib/api/client.ts';
 
 export const SEND_CART_MESSAGES = [
+  // Any call may fail with these (upstream down or slow...): the island shows them in French.
+  ...CALL_ERROR_MESSAGES,
   'reseller.sendCart',
   'reseller.sendIntro',
   'reseller.seller',
@@ -28,7 +31,6 @@ export const SEND_CART_MESSAGES = [
   'Forbidden',
   'Cart not found',
   'Cart is empty',
-  'error.generic',
   'common.loading',
 ] as const;
 

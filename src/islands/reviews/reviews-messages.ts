@@ -2,7 +2,10 @@
  * Message keys of the product page's reviews (list, chart, form), handed to the island by its
  * section's `data-messages`.
  */
+import { CALL_ERROR_MESSAGES } from '../../lib/api/client.ts';
 export const PRODUCT_REVIEWS_MESSAGES = [
+  // Any call may fail with these (upstream down or slow...): the island shows them in French.
+  ...CALL_ERROR_MESSAGES,
   'reviews.write',
   'reviews.rating',
   'reviews.stars_one',
@@ -37,7 +40,4 @@ export const PRODUCT_REVIEWS_MESSAGES = [
   'Invalid email',
   'Too many attempts',
   'Product not found',
-  'error.generic',
-  'error.upstreamTimeout',
-  'error.upstreamUnavailable',
 ] as const;

@@ -17,7 +17,7 @@ import { useStore } from '@nanostores/react';
 import { useCallback, useEffect, useId, useState, type ReactNode } from 'react';
 import { localPath } from '../../lib/commerce/redirect-target.ts';
 import { searchResultsPath, type SearchProductView } from '../../lib/commerce/search.ts';
-import type { Translate } from '../../lib/i18n/translate.ts';
+import { errorText, GENERIC_ERROR_KEY, type Translate } from '../../lib/i18n/translate.ts';
 import { $search, $searchErrors, clearSearch, setSearchInput } from '../../lib/stores/search.ts';
 import { $searchOpen, closeSearch, openSearch } from '../../lib/stores/ui.ts';
 import { PriceTag } from '../ui/PriceTag.tsx';
@@ -196,7 +196,7 @@ export function SearchPanel({ form, input, t }: SearchPanelProps) {
           >
             {search.status === 'idle' && t("You haven't searched for items yet")}
             {search.status === 'loading' && t('common.loading')}
-            {search.status === 'error' && t(error ?? 'error.generic')}
+            {search.status === 'error' && errorText(t, error ?? GENERIC_ERROR_KEY)}
             {showing &&
               search.products.length === 0 &&
               t('No products found matching your search criteria.')}

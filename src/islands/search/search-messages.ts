@@ -4,9 +4,12 @@
  * import the island).
  */
 import { PRICE_TAG_MESSAGES } from '../ui/PriceTag.tsx';
+import { CALL_ERROR_MESSAGES } from '../../lib/api/client.ts';
 
 /** Message keys the panel reads. */
 export const SEARCH_PANEL_MESSAGES = [
+  // Any call may fail with these (upstream down or slow...): the island shows them in French.
+  ...CALL_ERROR_MESSAGES,
   ...PRICE_TAG_MESSAGES,
   "You haven't searched for items yet",
   'No products found matching your search criteria.',
@@ -17,7 +20,4 @@ export const SEARCH_PANEL_MESSAGES = [
   'search.close',
   'search.seeAll',
   'common.loading',
-  'error.generic',
-  'error.upstreamTimeout',
-  'error.upstreamUnavailable',
 ] as const;

@@ -2,7 +2,7 @@
  * Small pieces the islands' forms share: reading a submitted field, the submit button with
  * its pending label, and the API or store error shown above it (spec §8).
  */
-import type { Translate } from '../../lib/i18n/translate.ts';
+import { errorText, type Translate } from '../../lib/i18n/translate.ts';
 import { buttonClass } from '../../components/ui/classes.ts';
 
 /** The text of field `name` in submitted form data ('' when absent or a file). */
@@ -44,7 +44,10 @@ export function SubmitButton({
   );
 }
 
-/** The error of an action (a message key, or a text) above the submit button, as an alert. */
+/**
+ * The error of an action (a message key) above the submit button, as an alert: its French
+ * text, or the generic error for a key the island has no text for (`errorText`).
+ */
 export function FormError({ message, t }: { message: string | null | undefined; t: Translate }) {
   if (message === null || message === undefined || message === '') return null;
   return (
@@ -52,7 +55,7 @@ export function FormError({ message, t }: { message: string | null | undefined; 
       role="alert"
       className="rounded-control bg-danger/10 px-3 py-2 text-sm font-semibold text-danger"
     >
-      {t(message)}
+      {errorText(t, message)}
     </p>
   );
 }

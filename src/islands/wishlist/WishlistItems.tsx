@@ -8,7 +8,7 @@ import { useStore } from '@nanostores/react';
 import { useEffect } from 'react';
 import { STOCK_MESSAGE_KEYS } from '../../lib/commerce/stock.ts';
 import type { WishlistItemView } from '../../lib/commerce/wishlist.ts';
-import type { Translate } from '../../lib/i18n/translate.ts';
+import { errorText, type Translate } from '../../lib/i18n/translate.ts';
 import { wishlistLineItem } from '../../lib/analytics/datalayer.ts';
 import { ADD_ERROR_MESSAGES, addToCartAndNotify } from '../../lib/stores/add-to-cart.ts';
 export { WISHLIST_ITEMS_MESSAGES } from './wishlist-messages.ts';
@@ -60,7 +60,7 @@ export function WishlistItems({ t }: { t: Translate }) {
   return (
     <div className="flex flex-col gap-3" aria-busy={loading}>
       <p aria-live="assertive" className="text-sm font-semibold text-danger" data-wishlist-error>
-        {error === null ? '' : t(error)}
+        {errorText(t, error)}
       </p>
       {!wishlist.ready ? (
         <p className="py-6 text-neutral-700">{t('common.loading')}</p>

@@ -4,9 +4,12 @@
  */
 import { ADD_ERROR_MESSAGES } from '../../lib/stores/add-to-cart.ts';
 import { PRICE_TAG_MESSAGES } from '../ui/PriceTag.tsx';
+import { CALL_ERROR_MESSAGES } from '../../lib/api/client.ts';
 
 /** Message keys the items read. */
 export const WISHLIST_ITEMS_MESSAGES = [
+  // Any call may fail with these (upstream down or slow...): the island shows them in French.
+  ...CALL_ERROR_MESSAGES,
   ...PRICE_TAG_MESSAGES,
   ...ADD_ERROR_MESSAGES,
   'wishlist.empty',

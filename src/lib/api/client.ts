@@ -16,6 +16,20 @@ export type ApiCallErrorCode =
 /** Message key shown when the API gave no message of its own. */
 export const GENERIC_ERROR_MESSAGE = 'error.generic';
 
+/**
+ * Message keys any call may fail with, whatever the method: no reply, an upstream down or too
+ * slow (the API's 502/503/504), a refused cross-site call, a session gone. Every island that
+ * shows a call's error is handed their texts, and shows anything else it has no text for as
+ * the generic error (`errorText` of `src/lib/i18n/translate.ts`), never as a raw key.
+ */
+export const CALL_ERROR_MESSAGES = [
+  GENERIC_ERROR_MESSAGE,
+  'error.upstreamTimeout',
+  'error.upstreamUnavailable',
+  'Forbidden',
+  'Login required',
+] as const;
+
 /** spec §8: errors of the call layer are a message plus a statusCode (else 500). */
 export class ApiCallError extends Error {
   override readonly name = 'ApiCallError';

@@ -26,6 +26,22 @@ export function createTranslator(messages: Messages): Translate {
   };
 }
 
+/** The message key of the generic error, the text of an error an island has no text for. */
+export const GENERIC_ERROR_KEY = 'error.generic';
+
+/**
+ * The text of an error an island shows (a store's error slot: a message key, often the API's
+ * own message): its French text when the island was handed it, else the generic error. Never
+ * the raw key nor the API's English: the login form with the customer service down used to
+ * show `error.upstreamUnavailable` as it is. The one home of that rule: forms (`FormError`),
+ * lists and notifications show errors through it.
+ */
+export function errorText(t: Translate, key: string | null | undefined): string {
+  if (key === null || key === undefined || key === '') return '';
+  const text = t(key);
+  return text === key ? t(GENERIC_ERROR_KEY) : text;
+}
+
 /**
  * Messages the page wrote as JSON (a `data-messages` attribute, a JSON script): the string
  * entries of an object; {} for anything else (absent, not JSON, an array...), so a page edited

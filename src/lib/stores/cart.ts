@@ -51,6 +51,11 @@ export const $cartErrors = map<Record<CartAction, ActionError | null>>({
   clear: null,
   send: null,
 });
+/**
+ * issue 30: the cart could not be loaded (a fault, not a missing cart): it is unknown, so the
+ * cart views say it is momentarily unavailable rather than empty.
+ */
+export const $cartUnavailable = computed($cartErrors, (errors) => errors.load !== null);
 /** spec §3 derived totals (cents). */
 export const $cartTotals = computed($cart, cartTotals);
 /** spec §3 total item count (badge of the cart button). */
@@ -160,24 +165,52 @@ function forget(): void {
 }
 
 /**
- * spec §4 load: no cookie or forced → the empty cart; else fetch, and start again from the
- * empty cart when fetching fails. BigCommerce creates no cart without a line item
- * (`line_items` is required by POST /v3/carts), so "an empty cart is created" lives in the
- * browser: the upstream cart is created by the first add. A fetch that got no reply at all
- * (offline, or the browser cutting the call because the shopper is leaving the page) says
- * nothing of the cart: it throws, and the cookie stays for the next page, where it used to be
- * cleared and the cart lost on a quick click away.
+ * What a failed cart call says of the cart (issue 30, carts survive faults):
+ * - `gone`: the API's 404 'Cart not found' for that id: the platform no longer has it (or it is
+ *   not this session's). Only this replaces the cart.
+ * - `refused`: a definite answer about the request (a 4xx other than 404 and 429, a call the
+ *   store refused itself): the cart is as it was.
+ * - `transient`: anything else: 5xx, 429, 408, a timeout, no reply, a reply that is not the
+ *   API's JSON, an unexpected error. The cart is unknown for now, never gone: the cookie and
+ *   the last known cart stay, and the shopper may retry.
+ */
+export type CartFault = 'gone' | 'refused' | 'transient';
+
+export function cartFault(error: unknown): CartFault {
+  if (error instanceof CartActionError) return 'refused';
+  if (!(error instanceof ApiCallError) || error.code !== 'api') return 'transient';
+  if (error.statusCode === 404 && error.message === 'Cart not found') return 'gone';
+  const status = error.statusCode;
+  return status >= 400 && status < 500 && status !== 408 && status !== 429
+    ? 'refused'
+    : 'transient';
+}
+
+/** The cart of `cartId`, or null when the API says it is gone; throws on any other failure. */
+async function fetchCart(cartId: string): Promise<Cart | null> {
+  try {
+    return (await api.getCart({ id: cartId })) ?? null;
+  } catch (error) {
+    if (cartFault(error) === 'gone') return null;
+    throw error;
+  }
+}
+
+/**
+ * spec §4 load: no cookie or forced → the empty cart; else fetch it. BigCommerce creates no
+ * cart without a line item (`line_items` is required by POST /v3/carts), so "an empty cart is
+ * created" lives in the browser: the upstream cart is created by the first add. Only a
+ * definite "this cart does not exist" (a null reply, or 404 'Cart not found', `cartFault`)
+ * forgets the cookie; any other failure (5xx, 429, timeout, no reply, a malformed reply)
+ * throws, keeping the cookie and the last known cart for a retry (issue 30: a three-second
+ * outage used to empty the cart for good).
  */
 async function load(force: boolean): Promise<CartState> {
   const cartId = force ? null : parseCartId(cookieJar().get(CART_COOKIE_NAME));
   if (cartId !== null) {
-    try {
-      const cart = await api.getCart({ id: cartId });
-      if (cart) return keep(cart);
-    } catch (error) {
-      if (error instanceof ApiCallError && error.code === 'network') throw error;
-      console.error('cart fetch failed, starting a new cart:', error);
-    }
+    const cart = await fetchCart(cartId);
+    if (cart) return keep(cart);
+    console.info('the cart of the cookie is gone, starting a new cart');
   }
   if (force || cartId !== null) forget();
   return $cart.get();
@@ -259,7 +292,13 @@ export function addCartItem(input: LineItemInput | readonly LineItemInput[]): Pr
   return enqueue(async () => {
     $cartErrors.setKey('add', null);
     try {
-      const cartId = $cart.get().id;
+      let cartId = $cart.get().id;
+      if (cartId === null && parseCartId(cookieJar().get(CART_COOKIE_NAME)) !== null) {
+        // issue 30: the cookie names a cart this page could not load (a fault): read it first,
+        // or this add would start a second cart and leave the shopper's items in the first.
+        cartId = (await load(false)).id;
+        $cartErrors.setKey('load', null);
+      }
       if (cartId === null) {
         // The first add creates the upstream cart; for a logged-in customer the server assigns
         // it and saves it as their 'Cart ID'.
@@ -267,7 +306,20 @@ export function addCartItem(input: LineItemInput | readonly LineItemInput[]): Pr
         if (created === null) throw new CartActionError('cart-missing');
         keep(created);
       } else {
-        keep(await api.addCartItems({ cartId, lineItems }));
+        let cart: Cart | null;
+        try {
+          cart = await api.addCartItems({ cartId, lineItems });
+        } catch (error) {
+          if (cartFault(error) !== 'gone') throw error;
+          cart = null;
+        }
+        if (cart === null) {
+          // The cart is gone (ordered, expired): the lines start a new one.
+          forget();
+          cart = await api.createCart({ lineItems });
+          if (cart === null) throw new CartActionError('cart-missing');
+        }
+        keep(cart);
       }
       return true;
     } catch (error) {
@@ -276,7 +328,11 @@ export function addCartItem(input: LineItemInput | readonly LineItemInput[]): Pr
   });
 }
 
-/** Removes a line; when it was the last one the cart is gone: a new cart is loaded (spec §4). */
+/**
+ * Removes a line; when it was the last one the cart is gone: a new cart is loaded (spec §4).
+ * Only that definite reply (no data), or the API's 'Cart not found', forgets the cart; a failed
+ * call keeps it.
+ */
 export function removeCartItem(itemId: string): Promise<boolean> {
   return enqueue(async () => {
     $cartErrors.setKey('remove', null);
@@ -291,6 +347,10 @@ export function removeCartItem(itemId: string): Promise<boolean> {
       forget();
       return true;
     } catch (error) {
+      if (cartFault(error) === 'gone') {
+        forget();
+        return true;
+      }
       return fail('remove', error);
     }
   });
@@ -327,7 +387,8 @@ export function clearCart(): Promise<boolean> {
     try {
       await api.deleteCart({ id: currentCartId() });
     } catch (error) {
-      return fail('clear', error);
+      // Already gone is cleared; any other failure keeps the cart as it was.
+      if (cartFault(error) !== 'gone') return fail('clear', error);
     }
     forget();
     return true;
@@ -353,27 +414,33 @@ export function sendCartToClient(input: SendCartInput): Promise<string | null> {
   });
 }
 
-/**
- * spec §4 login merge, run right after a login or a registration:
- * no saved cart → the current cart is assigned to the customer; a saved cart and a non-empty
- * guest cart → the guest items are added to the saved cart, which is then assigned; a saved
- * cart and an empty guest cart → the saved cart is loaded. On any failure a new cart is created
- * (with the guest's items, so none is lost) and assigned.
- */
-export function mergeCartOnLogin(
-  customer: Pick<CurrentCustomer, 'savedCartId'> & Partial<Pick<CurrentCustomer, 'isReseller'>>,
-): Promise<boolean> {
-  return enqueue(async () => {
-    $cartErrors.setKey('load', null);
-    let guest = $cart.get();
+type MergeCustomer = Pick<CurrentCustomer, 'savedCartId'> &
+  Partial<Pick<CurrentCustomer, 'isReseller'>>;
+
+/** The login merge a transient fault deferred (retried by `retryCart`), or null. */
+let pendingMerge: MergeCustomer | null = null;
+
+/** Whether a login merge waits for a retry (a transient fault deferred it). */
+export const $cartMergePending = atom(false);
+
+/** Assigns `cartId` to the customer; a cart that is gone is forgotten (the empty cart). */
+async function assign(cartId: string): Promise<void> {
+  try {
+    keep(await api.updateCart({ id: cartId }));
+  } catch (error) {
+    if (cartFault(error) !== 'gone') throw error;
+    forget();
+  }
+}
+
+async function runMerge(customer: MergeCustomer): Promise<boolean> {
+  $cartErrors.setKey('load', null);
+  let guest = $cart.get();
+  try {
     if (guest.id === null) {
       // Logged in before the page loaded the cart of the cookie (initCart waits for the
       // browser to be idle): read it now, or its items would be left out of the merge.
-      try {
-        guest = await load(false);
-      } catch (error) {
-        console.error('the guest cart could not be read before the login merge:', error);
-      }
+      guest = await load(false);
     }
     // A reseller's cart is the one of the cookie, assigned to them (spec §4 reseller area).
     const reseller = resellerArea && customer.isReseller === true;
@@ -381,39 +448,91 @@ export function mergeCartOnLogin(
     try {
       switch (plan.action) {
         case 'assign':
-          keep(await api.updateCart({ id: plan.cartId }));
-          return true;
+          await assign(plan.cartId);
+          break;
         case 'create':
           // Nothing saved, nothing in the cart: the empty cart stays until the first add.
-          return true;
-        case 'merge':
-          await api.addCartItems({ cartId: plan.savedCartId, lineItems: plan.lineItems });
-          keep(await api.updateCart({ id: plan.savedCartId }));
-          return true;
+          break;
+        case 'merge': {
+          let merged: Cart | null;
+          try {
+            merged = await api.addCartItems({
+              cartId: plan.savedCartId,
+              lineItems: plan.lineItems,
+            });
+          } catch (error) {
+            if (cartFault(error) !== 'gone') throw error;
+            merged = null;
+          }
+          if (merged === null) {
+            // The saved cart is gone: the guest cart becomes the customer's.
+            if (guest.id !== null) await assign(guest.id);
+          } else {
+            // The guest items are in the saved cart now: it is the shopper's cart from here
+            // on, so a retry after a fault below assigns it, never adds the items twice.
+            keep(merged);
+            await assign(plan.savedCartId);
+          }
+          break;
+        }
         case 'load-saved': {
-          const saved = await api.getCart({ id: plan.savedCartId });
-          if (!saved) throw new ApiCallError('Cart not found', 404, 'api');
-          keep(saved);
-          return true;
+          const saved = await fetchCart(plan.savedCartId);
+          // The saved cart is gone: the empty cart, until the first add makes one.
+          if (saved) keep(saved);
+          else forget();
+          break;
         }
       }
     } catch (error) {
-      console.error(`cart login merge (${plan.action}) failed, creating a new cart:`, error);
-    }
-    try {
+      if (cartFault(error) === 'transient') throw error;
+      // spec §4: "On any failure a new cart is created and assigned": a definite refusal
+      // (another browser paying for the guest cart...), with the guest's items, so none is
+      // lost.
+      console.error(`cart login merge (${plan.action}) refused, creating a new cart:`, error);
       const lineItems = guestLineItems(guest);
       if (lineItems.length === 0) {
         forget();
-        return true;
+      } else {
+        const created = await api.createCart({ lineItems });
+        if (created === null) throw new CartActionError('cart-missing');
+        keep(created);
       }
-      const created = await api.createCart({ lineItems });
-      if (created === null) throw new CartActionError('cart-missing');
-      keep(created);
-      return true;
-    } catch (error) {
-      return fail('load', error);
     }
-  });
+    pendingMerge = null;
+    $cartMergePending.set(false);
+    return true;
+  } catch (error) {
+    // issue 30: a transient fault never makes a second cart nor touches the saved 'Cart ID':
+    // the login stands, the cart of the cookie stays (with every guest item), and the merge
+    // waits for `retryCart`.
+    pendingMerge = customer;
+    $cartMergePending.set(true);
+    return fail('load', error);
+  }
+}
+
+/**
+ * spec §4 login merge, run right after a login or a registration:
+ * no saved cart → the current cart is assigned to the customer; a saved cart and a non-empty
+ * guest cart → the guest items are added to the saved cart, which is then assigned; a saved
+ * cart and an empty guest cart → the saved cart is loaded. A cart the API says is gone is
+ * replaced (the saved one by the guest cart, the guest one by the empty cart). On a definite
+ * refusal a new cart is created (with the guest's items, so none is lost) and assigned. On a
+ * transient fault (5xx, timeout, no reply) nothing is created or dropped: the cart of the
+ * cookie stays, the load slot says why, and `retryCart` runs the merge again.
+ */
+export function mergeCartOnLogin(customer: MergeCustomer): Promise<boolean> {
+  return enqueue(() => runMerge(customer));
+}
+
+/**
+ * The "Réessayer" of a cart that could not be loaded: the deferred login merge if a fault
+ * stopped one, else the cart of the cookie again.
+ */
+export function retryCart(): Promise<boolean> {
+  const customer = pendingMerge;
+  if (customer !== null) return enqueue(() => runMerge(customer));
+  return loadCart();
 }
 
 /**
@@ -423,6 +542,8 @@ export function mergeCartOnLogin(
 export function resetCartOnLogout(): Promise<boolean> {
   return enqueue(() => {
     $cartErrors.setKey('load', null);
+    pendingMerge = null;
+    $cartMergePending.set(false);
     forget();
     return Promise.resolve(true);
   });

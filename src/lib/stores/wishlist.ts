@@ -259,6 +259,16 @@ export function toggleWishlist(productId: number, variantId: number): Promise<bo
   return line ? removeFromWishlist(line) : addToWishlist(productId, variantId);
 }
 
+/** Whether a failed call says the wishlist no longer exists (the API's 404 'Wishlist not found'). */
+export function wishlistGone(error: unknown): boolean {
+  return (
+    error instanceof ApiCallError &&
+    error.code === 'api' &&
+    error.statusCode === 404 &&
+    error.message === 'Wishlist not found'
+  );
+}
+
 /**
  * spec §4 clear: a customer's wishlist is deleted and a new empty one created; a guest's local
  * storage is emptied.
@@ -274,9 +284,13 @@ export function clearWishlist(): Promise<boolean> {
       try {
         await api.deleteWishlist(current.id);
       } catch (error) {
-        // Already gone (another tab cleared it): go on with a new one.
-        if (!(error instanceof ApiCallError && error.statusCode === 404)) throw error;
+        // Already gone (another tab cleared it): go on with a new one. Any other failure (a
+        // 5xx, a timeout, no reply) keeps the wishlist as it is (issue 30).
+        if (!wishlistGone(error)) throw error;
       }
+      // Deleted: until the new one exists the customer has none (an add then creates it,
+      // never a second one), whether or not the creation below gets through.
+      keep(null);
     }
     keep(await createWishlist([]));
   });

@@ -111,6 +111,8 @@ export interface ShopApiOptions {
   trustedProxies?: string;
   /** The feature flags (default: every feature on). */
   features?: Features;
+  /** Per-attempt timeout of the BigCommerce client, ms (default the client's, 10 s). */
+  upstreamTimeoutMs?: number;
 }
 
 export async function startShopApi(options: ShopApiOptions = {}): Promise<ShopApi> {
@@ -123,6 +125,7 @@ export async function startShopApi(options: ShopApiOptions = {}): Promise<ShopAp
     storeHash: sandbox.storeHash,
     accessToken: sandbox.token,
     channelId: 1,
+    ...(options.upstreamTimeoutMs === undefined ? {} : { timeout: options.upstreamTimeoutMs }),
     fetch: (input, init) => {
       const request = input instanceof Request ? input : new Request(input, init);
       upstream.push({ method: request.method, url: request.url });

@@ -36,6 +36,7 @@ import {
   OptionSelectionSchema,
 } from '../bigcommerce/queries.ts';
 import { checkoutUrlFor } from '../customer-login.ts';
+import { logFailure } from '../failures.ts';
 import { mayUseCart, usableCart } from '../ownership.ts';
 import { accountOf, requireCustomer, type ShopContext } from './context.ts';
 import { FORM_FIELDS } from './customer-view.ts';
@@ -155,7 +156,20 @@ export const cartMethods = {
       const cart = await stockChecked(
         createCart(context.client, { lineItems, customerId: customerId ?? 0 }),
       );
-      if (customerId !== null) await saveCartId(context.client, customerId, cart.id);
+      // issue 30: the cart exists now: a failure to save its id must not answer an error, or
+      // the shopper's retry would make a second cart. The cookie holds the new cart; the
+      // 'Cart ID' keeps its former value until the next assignment (updateCart) saves it.
+      if (customerId !== null) {
+        try {
+          await saveCartId(context.client, customerId, cart.id);
+        } catch (error) {
+          logFailure(
+            'cart',
+            `the new cart's id could not be saved for customer ${String(customerId)}`,
+            error,
+          );
+        }
+      }
       return cart;
     },
     { mutates: true },
