@@ -36,6 +36,7 @@ import {
   OptionSelectionSchema,
 } from '../bigcommerce/queries.ts';
 import { checkoutUrlFor } from '../customer-login.ts';
+import { cartStockBlockers, withLineStock } from './cart-stock.ts';
 import { mayUseCart, usableCart } from '../ownership.ts';
 import { accountOf, requireCustomer, type ShopContext } from './context.ts';
 import { FORM_FIELDS } from './customer-view.ts';
@@ -46,6 +47,11 @@ export const checkoutElsewhere = () =>
   new ApiError(409, 'CHECKOUT_ELSEWHERE', 'This cart is being paid for in another browser');
 
 const cartNotFound = () => new ApiError(404, 'CART_NOT_FOUND', 'Cart not found');
+/**
+ * 409: a line is out of stock or over what is left (spec §4 Stock): the hand-over to the hosted
+ * checkout is refused until the shopper reduces or removes it (the cart's lines say which).
+ */
+export const stockChanged = () => new ApiError(409, 'STOCK_CHANGED', 'cart.stock.checkoutBlocked');
 const itemNotFound = () => new ApiError(404, 'CART_ITEM_NOT_FOUND', 'Cart item not found');
 
 /**
@@ -130,7 +136,7 @@ export const cartMethods = {
       const cart = await getCart(context.client, id, include);
       if (cart === null) return null;
       if (!mayUseCart(cart, context.session.customerId)) throw cartNotFound();
-      return cart;
+      return withLineStock(context.client, cart);
     },
   ),
 
@@ -156,7 +162,7 @@ export const cartMethods = {
         createCart(context.client, { lineItems, customerId: customerId ?? 0 }),
       );
       if (customerId !== null) await saveCartId(context.client, customerId, cart.id);
-      return cart;
+      return withLineStock(context.client, cart);
     },
     { mutates: true },
   ),
@@ -175,7 +181,7 @@ export const cartMethods = {
         return updateCartCustomer(context.client, id, customerId);
       });
       await saveCartId(context.client, customerId, id);
-      return cart;
+      return withLineStock(context.client, cart);
     },
     { mutates: true },
   ),
@@ -189,19 +195,25 @@ export const cartMethods = {
         })
         .describe('items'),
     ]),
-    (context: ShopContext, [{ cartId, lineItems }]) =>
-      writeCart(context, cartId, () => addCartItems(context.client, cartId, lineItems)),
+    async (context: ShopContext, [{ cartId, lineItems }]) =>
+      withLineStock(
+        context.client,
+        await writeCart(context, cartId, () => addCartItems(context.client, cartId, lineItems)),
+      ),
     { mutates: true },
   ),
 
   /** spec §4: null when the last item went with the cart ("the reply has no data"). */
   removeCartItem: defineMethod(
     z.tuple([z.strictObject({ cartId: CartIdSchema, itemId: LineItemIdSchema }).describe('item')]),
-    (context: ShopContext, [{ cartId, itemId }]) =>
-      writeCart(context, cartId, (cart) => {
-        if (!hasItem(cart, itemId)) throw itemNotFound();
-        return removeCartItem(context.client, cartId, itemId);
-      }),
+    async (context: ShopContext, [{ cartId, itemId }]) =>
+      withLineStock(
+        context.client,
+        await writeCart(context, cartId, (cart) => {
+          if (!hasItem(cart, itemId)) throw itemNotFound();
+          return removeCartItem(context.client, cartId, itemId);
+        }),
+      ),
     { mutates: true },
   ),
 
@@ -215,11 +227,14 @@ export const cartMethods = {
         })
         .describe('item'),
     ]),
-    (context: ShopContext, [{ cartId, itemId, lineItem }]) =>
-      writeCart(context, cartId, (cart) => {
-        if (!hasItem(cart, itemId)) throw itemNotFound();
-        return updateCartItem(context.client, cartId, itemId, lineItem);
-      }),
+    async (context: ShopContext, [{ cartId, itemId, lineItem }]) =>
+      withLineStock(
+        context.client,
+        await writeCart(context, cartId, (cart) => {
+          if (!hasItem(cart, itemId)) throw itemNotFound();
+          return updateCartItem(context.client, cartId, itemId, lineItem);
+        }),
+      ),
     { mutates: true },
   ),
 
@@ -237,16 +252,19 @@ export const cartMethods = {
         })
         .describe('item'),
     ]),
-    (context: ShopContext, [input]) =>
-      writeCart(context, input.cartId, (cart) => {
-        if (!hasItem(cart, input.itemId)) throw itemNotFound();
-        return updateCartItem(context.client, input.cartId, input.itemId, {
-          productId: input.productId,
-          variantId: input.variantId,
-          quantity: input.quantity,
-          optionSelections: [{ optionId: input.optionId, optionValue: input.optionValue }],
-        });
-      }),
+    async (context: ShopContext, [input]) =>
+      withLineStock(
+        context.client,
+        await writeCart(context, input.cartId, (cart) => {
+          if (!hasItem(cart, input.itemId)) throw itemNotFound();
+          return updateCartItem(context.client, input.cartId, input.itemId, {
+            productId: input.productId,
+            variantId: input.variantId,
+            quantity: input.quantity,
+            optionSelections: [{ optionId: input.optionId, optionValue: input.optionValue }],
+          });
+        }),
+      ),
     { mutates: true },
   ),
 
@@ -263,11 +281,14 @@ export const cartMethods = {
   /** Makes the session customer's cart a guest cart again (a reseller sending it on). */
   unassignCart: defineMethod(
     z.tuple([z.strictObject({ cartId: CartIdSchema }).describe('cart')]),
-    (context: ShopContext, [{ cartId }]) =>
-      writeCart(context, cartId, (cart) =>
-        cart.customerId === 0
-          ? Promise.resolve(cart)
-          : updateCartCustomer(context.client, cartId, 0),
+    async (context: ShopContext, [{ cartId }]) =>
+      withLineStock(
+        context.client,
+        await writeCart(context, cartId, (cart) =>
+          cart.customerId === 0
+            ? Promise.resolve(cart)
+            : updateCartCustomer(context.client, cartId, 0),
+        ),
       ),
     { mutates: true },
   ),
@@ -276,12 +297,14 @@ export const cartMethods = {
    * The hosted checkout of the cart. For a logged-in customer, the cart is theirs (a guest
    * cart is assigned first) and the URL logs them in on the way (Customer Login API). This
    * browser claims the cart's checkout (`checkout-holder.ts`); one another browser holds
-   * answers 409.
+   * answers 409. A line out of stock or over what is left (read fresh) answers 409
+   * 'cart.stock.checkoutBlocked' (spec §4 Stock): the browser's check can be bypassed.
    */
   getCheckoutUrl: defineMethod(
     z.tuple([z.strictObject({ cartId: CartIdSchema }).describe('cart')]),
     (context: ShopContext, [{ cartId }]) =>
       writeCart(context, cartId, async (cart) => {
+        if ((await cartStockBlockers(context.client, cart)).length > 0) throw stockChanged();
         const account = accountOf(context);
         // A guest cart's checkout is one browser's (a customer's cart is theirs already).
         if (
