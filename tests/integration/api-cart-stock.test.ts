@@ -176,6 +176,37 @@ describe('an editor lowers the stock of a line in the cart', () => {
   });
 });
 
+describe('an add past the stock says which line and how many are left', () => {
+  test('422 with the spec §8 message and details.lines: the units left of the refused line', async () => {
+    const id = PRODUCTS.trackingProduct;
+    await setStock(id, 2);
+    const variantId = (await adminProduct(id)).variants[0]?.id ?? 0;
+    const first = await someVariant(api, 0);
+    const guest = api.shopper();
+    const cart = await guest.data<Cart>('createCart', [{ lineItems: [{ ...first, quantity: 1 }] }]);
+    const tooMany = await guest.call('addCartItems', [
+      { cartId: cart.id, lineItems: [{ productId: id, variantId, quantity: 5 }] },
+    ]);
+    expect(tooMany).toMatchObject({
+      status: 422,
+      json: {
+        message: 'The selected quantity exceeds available stock.',
+        statusCode: 422,
+        details: { lines: [{ productId: id, variantId, left: 2 }] },
+      },
+    });
+    // A new cart refused the same way says it too.
+    const created = await api
+      .shopper()
+      .call('createCart', [{ lineItems: [{ productId: id, variantId, quantity: 3 }] }]);
+    expect(created).toMatchObject({
+      status: 422,
+      json: { details: { lines: [{ productId: id, variantId, left: 2 }] } },
+    });
+    await setStock(id, 20);
+  });
+});
+
 describe('a catalogue that fails never blocks the cart', () => {
   test.each([
     ['503', { status: 503 }],

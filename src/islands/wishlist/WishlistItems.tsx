@@ -9,7 +9,11 @@ import { useEffect } from 'react';
 import { STOCK_MESSAGE_KEYS } from '../../lib/commerce/stock.ts';
 import type { WishlistItemView } from '../../lib/commerce/wishlist.ts';
 import type { Translate } from '../../lib/i18n/translate.ts';
-import { ADD_ERROR_MESSAGES, addToCartAndNotify } from '../../lib/stores/add-to-cart.ts';
+import {
+  ADD_ERROR_MESSAGES,
+  ADD_LEFT_MESSAGE,
+  addToCartAndNotify,
+} from '../../lib/stores/add-to-cart.ts';
 export { WISHLIST_ITEMS_MESSAGES } from './wishlist-messages.ts';
 import { $cartLoading } from '../../lib/stores/cart.ts';
 import {
@@ -58,6 +62,7 @@ export function WishlistItems({ t }: { t: Translate }) {
         viewCart: t('cart.viewCart'),
         error: t('cart.error.add'),
         errors: Object.fromEntries(ADD_ERROR_MESSAGES.map((key) => [key, t(key)])),
+        left: t(ADD_LEFT_MESSAGE),
       },
     );
 

@@ -37,6 +37,8 @@ export interface ActionError {
   message: string;
   statusCode: number;
   code: string;
+  /** The API's details of the error (a refused add: the stock left per line), if any. */
+  details?: Readonly<Record<string, unknown>>;
 }
 
 export const $cart = atom<CartState>(EMPTY_CART);
@@ -96,6 +98,10 @@ function enqueue<T>(task: () => Promise<T>): Promise<T> {
 }
 
 function toActionError(error: unknown): ActionError {
+  if (error instanceof ApiCallError && error.details !== undefined) {
+    const { message, statusCode, code, details } = error;
+    return { message, statusCode, code, details };
+  }
   if (error instanceof ApiCallError || error instanceof CartActionError) {
     return { message: error.message, statusCode: error.statusCode, code: error.code };
   }

@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { isReservedNamespace } from '../../commerce/cart-link.ts';
+import type { LineItemInput as CartLineInput } from '../../commerce/cart.ts';
 import type { Cart } from '../../commerce/types.ts';
 import {
   addCartItems,
@@ -36,7 +37,7 @@ import {
   OptionSelectionSchema,
 } from '../bigcommerce/queries.ts';
 import { checkoutUrlFor } from '../customer-login.ts';
-import { cartStockBlockers, withLineStock } from './cart-stock.ts';
+import { cartStockBlockers, refusedLinesStock, withLineStock } from './cart-stock.ts';
 import { mayUseCart, usableCart } from '../ownership.ts';
 import { accountOf, requireCustomer, type ShopContext } from './context.ts';
 import { FORM_FIELDS } from './customer-view.ts';
@@ -73,15 +74,28 @@ async function sessionCart(context: ShopContext, cartId: string): Promise<Cart> 
 
 /**
  * spec §8: a write BigCommerce refused for stock is answered 422 with the stock message the
- * shopper is shown ('Out of stock'...), not the upstream English title.
+ * shopper is shown ('Out of stock'...), not the upstream English title. With the lines of an
+ * add, the reply's `details.lines` says how many units each has left (`refusedLinesStock`), so
+ * the shopper reads which item and how many are left.
  */
-async function stockChecked<T>(write: Promise<T>): Promise<T> {
+async function stockChecked<T>(
+  context: ShopContext,
+  write: Promise<T>,
+  lines?: readonly CartLineInput[],
+): Promise<T> {
   try {
     return await write;
   } catch (error) {
     const refusal = stockRefusal(error);
     if (refusal === null) throw error;
-    throw new ApiError(422, 'INSUFFICIENT_STOCK', refusal);
+    const left = lines === undefined ? [] : await refusedLinesStock(context.client, lines);
+    throw new ApiError(
+      422,
+      'INSUFFICIENT_STOCK',
+      refusal,
+      {},
+      left.length === 0 ? undefined : { lines: left },
+    );
   }
 }
 
@@ -90,9 +104,10 @@ export function writeCart<T>(
   context: ShopContext,
   cartId: string,
   write: (cart: Cart) => Promise<T>,
+  lines?: readonly CartLineInput[],
 ): Promise<T> {
   return accountOf(context).cartQueue.run(cartId, async () =>
-    stockChecked(write(await sessionCart(context, cartId))),
+    stockChecked(context, write(await sessionCart(context, cartId)), lines),
   );
 }
 
@@ -159,7 +174,9 @@ export const cartMethods = {
       if (lineItems.length === 0) return null;
       const { customerId } = context.session;
       const cart = await stockChecked(
+        context,
         createCart(context.client, { lineItems, customerId: customerId ?? 0 }),
+        lineItems,
       );
       if (customerId !== null) await saveCartId(context.client, customerId, cart.id);
       return withLineStock(context.client, cart);
@@ -198,7 +215,12 @@ export const cartMethods = {
     async (context: ShopContext, [{ cartId, lineItems }]) =>
       withLineStock(
         context.client,
-        await writeCart(context, cartId, () => addCartItems(context.client, cartId, lineItems)),
+        await writeCart(
+          context,
+          cartId,
+          () => addCartItems(context.client, cartId, lineItems),
+          lineItems,
+        ),
       ),
     { mutates: true },
   ),

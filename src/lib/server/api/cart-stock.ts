@@ -75,6 +75,37 @@ export async function withLineStock<C extends Cart | null>(
   };
 }
 
+/** What is left of one line of a refused add: null when the stock is not tracked. */
+export interface RefusedLineStock {
+  productId: number;
+  variantId: number;
+  left: number | null;
+}
+
+/**
+ * What is left of each line of an add the platform refused for stock (the variant given, else
+ * the product's base variant): 0 when purchasing is disabled. Empty when the catalogue could
+ * not be read: the refusal's own message still says why.
+ */
+export async function refusedLinesStock(
+  client: BigCommerceClient,
+  lines: readonly { productId: number; variantId?: number | undefined }[],
+): Promise<RefusedLineStock[]> {
+  const products = await readStock(
+    client,
+    lines.map((line) => line.productId),
+  );
+  if (products === null) return [];
+  return lines.flatMap((line) => {
+    const product = products.get(line.productId);
+    const variantId = line.variantId ?? product?.baseVariantId ?? product?.variants[0]?.id;
+    if (product === undefined || variantId === undefined) return [];
+    const stock = lineStockOf(product, variantId);
+    if (stock === undefined) return [];
+    return [{ productId: line.productId, variantId, left: stock.purchasable ? stock.level : 0 }];
+  });
+}
+
 /** The lines of `cart` that stop its checkout, read fresh from the catalogue. */
 export async function cartStockBlockers(
   client: BigCommerceClient,
