@@ -302,9 +302,31 @@ export function removeCartItem(itemId: string): Promise<boolean> {
   });
 }
 
+/** A write refused for stock (spec §8: the API's 422 'INSUFFICIENT_STOCK'). */
+function isStockRefusal(error: unknown): boolean {
+  return error instanceof ApiCallError && error.statusCode === 422;
+}
+
+/**
+ * After a write refused for stock, the cart is read again so its lines carry the stock as it
+ * is now (the line is flagged with what is left, spec §4 Stock). A read that fails changes
+ * nothing: the cart stays as it was.
+ */
+async function refreshStock(): Promise<void> {
+  const id = $cart.get().id;
+  if (id === null) return;
+  try {
+    const cart = await api.getCart({ id });
+    if (cart) keep(cart);
+  } catch (error) {
+    console.error('cart read after a stock refusal failed:', error);
+  }
+}
+
 /**
  * Sets the quantity of a line (clamped to 1..99; the island debounces the selector, spec §9
- * 500 ms). Removing is `removeCartItem`.
+ * 500 ms). Removing is `removeCartItem`. A quantity refused for stock keeps the cart's own
+ * quantity and reads the line's stock again.
  */
 export function updateCartItemQuantity(itemId: string, quantity: number): Promise<boolean> {
   return enqueue(async () => {
@@ -321,6 +343,7 @@ export function updateCartItemQuantity(itemId: string, quantity: number): Promis
       keep(cart);
       return true;
     } catch (error) {
+      if (isStockRefusal(error)) await refreshStock();
       return fail('update', error);
     }
   });
