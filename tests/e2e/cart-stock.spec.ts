@@ -6,6 +6,7 @@
  * one click, and checkout goes on. Screenshots of the flagged page and sidebar at 390 and
  * 1280 px (test-results/visual/cart-stock-*.png).
  */
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { CHECKOUT_PATH } from '../../src/lib/commerce/guards.ts';
 import { t } from '../../src/lib/i18n/index.ts';
@@ -43,6 +44,15 @@ async function createProduct(page: Page): Promise<CreatedProduct> {
     headers: ADMIN,
   });
   return ((await full.json()) as { data: CreatedProduct }).data;
+}
+
+async function axeViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
+  return results.violations.map(
+    (v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+  );
 }
 
 /** Sets the product's stock as an editor would. */
@@ -116,6 +126,7 @@ test('a line over stock is flagged, checkout is stopped, one click fixes it', as
     page.getByRole('alert').filter({ hasText: t('cart.stock.checkoutBlocked') }),
   ).toBeVisible();
   await page.screenshot({ path: 'test-results/visual/cart-stock-page-1280.png', fullPage: true });
+  expect(await axeViolations(page)).toEqual([]);
   await page.setViewportSize({ width: 390, height: 844 });
   await page.screenshot({ path: 'test-results/visual/cart-stock-page-390.png', fullPage: true });
 
@@ -137,18 +148,29 @@ test('a line over stock is flagged, checkout is stopped, one click fixes it', as
   await expect(sidebar.locator('[data-line-stock-issue]')).toHaveCount(1);
   await expect(sidebar.locator('[data-checkout-stock-blocked]')).toBeVisible();
   await page.screenshot({ path: 'test-results/visual/cart-stock-sidebar-1280.png' });
+  expect(await axeViolations(page)).toEqual([]);
   await page.setViewportSize({ width: 390, height: 844 });
   await page.screenshot({ path: 'test-results/visual/cart-stock-sidebar-390.png' });
   await page.keyboard.press('Escape');
   await expect(sidebar).toBeHidden();
 
-  // 5. "Réduire à 1 article": the line holds what is left, the flag goes.
+  // 5. /paiement flags the line too, and offers no hand-over.
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto(CHECKOUT_PATH);
+  await expect(page.locator('[data-line-stock-issue]')).toContainText(product.name);
+  await expect(page.locator('[data-checkout-stock-blocked]')).toBeVisible();
+  await expect(page.getByRole('button', { name: t('checkout.asGuest') })).toHaveCount(0);
+  expect(await axeViolations(page)).toEqual([]);
+  await page.goto('/panier');
+  await waitForHydration(page);
+
+  // 6. "Réduire à 1 article": the line holds what is left, the flag goes.
   await line.getByRole('button', { name: t('cart.stock.reduce', { count: 1 }) }).click();
   await expect(line.locator('[data-line-stock-issue]')).toHaveCount(0);
   await expect(line.getByRole('spinbutton')).toHaveValue('1');
   await expect(checkout).not.toHaveAttribute('aria-disabled', 'true');
 
-  // 6. Sold out: "Retirer …" takes the line away; the rest of the cart goes to checkout.
+  // 7. Sold out: "Retirer …" takes the line away; the rest of the cart goes to checkout.
   await setStock(page, product.id, 0);
   await page.reload();
   await waitForHydration(page);
