@@ -116,6 +116,11 @@ test('a line over stock is flagged, checkout is stopped, one click fixes it', as
   await expect(increase).toBeDisabled();
   await expect(quantity).toHaveValue('2');
   await expect(line.locator('[data-line-stock-issue]')).toHaveCount(0);
+  // The refusal is said on that line, naming the item.
+  await expect(line.locator('[data-line-error]')).toHaveText(
+    `${product.name} : ${t('The selected quantity exceeds available stock.')}`,
+  );
+  await expect(main.locator('[data-cart-error]')).toHaveText('');
 
   // 1. The editor leaves one unit: the line says so, with the item's name.
   await setStock(page, product.id, 1);

@@ -496,7 +496,12 @@ describe('updateCartItemQuantity', () => {
     expect(store.$cartItems.get().map((item) => [item.quantity, item.stock])).toEqual([
       [1, { level: 1, purchasable: true }],
     ]);
-    expect(store.$cartErrors.get().update).toMatchObject({ statusCode: 422 });
+    expect(store.$cartErrors.get().update).toMatchObject({ statusCode: 422, itemId: 'line-1' });
+    // Shown on that line (with its name), not as a message of the whole cart.
+    const message = 'The selected quantity exceeds available stock.';
+    expect(store.lineErrorText(store.$cartErrors.get(), 'line-1')).toBe(message);
+    expect(store.lineErrorText(store.$cartErrors.get(), 'line-2')).toBeNull();
+    expect(store.cartErrorText(store.$cartErrors.get())).toBeNull();
   });
 
   test('another failed update does not read the cart again; a failed read keeps the cart', async () => {

@@ -17,6 +17,7 @@ import {
   $cartItems,
   cartErrorText,
   CART_ERROR_MESSAGES,
+  lineErrorText,
   removeCartItem,
   updateCartItemQuantity,
 } from '../../lib/stores/cart.ts';
@@ -51,6 +52,7 @@ export function CartLines({ t, size = 'sm' }: { t: Translate; size?: 'sm' | 'lg'
       <ul className="flex flex-col divide-y divide-neutral-200" data-cart-lines>
         {items.map((item) => {
           const view = cartItemView(item);
+          const lineError = lineErrorText(errors, view.id);
           return (
             <li key={view.id} className="flex gap-4 py-4" data-cart-line={view.sku}>
               <Thumbnail src={view.image} size={96} className={image} />
@@ -72,6 +74,11 @@ export function CartLines({ t, size = 'sm' }: { t: Translate; size?: 'sm' | 'lg'
                 )}
                 <PriceTag price={view.price} t={t} className="text-sm" />
                 <CartLineStock item={item} t={t} />
+                {lineError !== null && (
+                  <p role="alert" className="text-sm font-semibold text-danger" data-line-error>
+                    {view.name} : {t(lineError)}
+                  </p>
+                )}
                 <div className="mt-1 flex flex-wrap items-center justify-between gap-3">
                   <QuantitySelector
                     value={view.quantity}

@@ -39,6 +39,8 @@ export interface ActionError {
   code: string;
   /** The API's details of the error (a refused add: the stock left per line), if any. */
   details?: Readonly<Record<string, unknown>>;
+  /** The cart line a quantity change refused for stock was about: shown on that line. */
+  itemId?: string;
 }
 
 export const $cart = atom<CartState>(EMPTY_CART);
@@ -128,22 +130,37 @@ const SHOWN_AS_IS: ReadonlySet<string> = new Set(CART_ERROR_MESSAGES);
 /**
  * The error the cart's lines show (spec §8: each action's own slot reaches the shopper): that
  * of a failed quantity change, removal or clearing, as its message when it is one the shopper
- * can read (a stock refusal...), else the action's own text. Add errors are notified instead.
+ * can read (a stock refusal...), else the action's own text. Add errors are notified instead;
+ * a quantity change refused for stock is shown on its line (`lineErrorText`), not here.
  */
 export function cartErrorText(
   errors: Readonly<Record<CartAction, ActionError | null>>,
 ): string | null {
   for (const action of ['update', 'remove', 'clear'] as const) {
     const error = errors[action];
-    if (error !== null)
+    if (error !== null && error.itemId === undefined)
       return SHOWN_AS_IS.has(error.message) ? error.message : `cart.error.${action}`;
   }
   return null;
 }
 
-function fail(action: CartAction, error: unknown): false {
+/**
+ * The stock refusal of a quantity change of line `itemId` (spec §8 message key), shown on that
+ * line with the item's name; null when the last change of that line was not refused for stock.
+ */
+export function lineErrorText(
+  errors: Readonly<Record<CartAction, ActionError | null>>,
+  itemId: string,
+): string | null {
+  const error = errors.update;
+  if (error?.itemId !== itemId) return null;
+  return SHOWN_AS_IS.has(error.message) ? error.message : 'cart.error.update';
+}
+
+function fail(action: CartAction, error: unknown, itemId?: string): false {
   console.error(`cart ${action} failed:`, error);
-  $cartErrors.setKey(action, toActionError(error));
+  const slot = toActionError(error);
+  $cartErrors.setKey(action, itemId === undefined ? slot : { ...slot, itemId });
   return false;
 }
 
@@ -343,8 +360,9 @@ export function updateCartItemQuantity(itemId: string, quantity: number): Promis
       keep(cart);
       return true;
     } catch (error) {
-      if (isStockRefusal(error)) await refreshStock();
-      return fail('update', error);
+      if (!isStockRefusal(error)) return fail('update', error);
+      await refreshStock();
+      return fail('update', error, itemId);
     }
   });
 }
