@@ -11,7 +11,11 @@ import { ADD_TO_CART_FEEDBACK_MS } from '../lib/commerce/cart.ts';
 import type { OptionSelection } from '../lib/commerce/item-options.ts';
 import { createTranslator, type Messages } from '../lib/i18n/translate.ts';
 import type { AnalyticsItem } from '../lib/analytics/datalayer.ts';
-import { ADD_ERROR_MESSAGES, addToCartAndNotify } from '../lib/stores/add-to-cart.ts';
+import {
+  ADD_ERROR_MESSAGES,
+  ADD_LEFT_MESSAGE,
+  addToCartAndNotify,
+} from '../lib/stores/add-to-cart.ts';
 import { $cartLoading } from '../lib/stores/cart.ts';
 import { buttonClass } from '../components/ui/classes.ts';
 
@@ -25,6 +29,7 @@ export const ADD_TO_CART_MESSAGES = [
   'cart.viewCart',
   'cart.error.add',
   ...ADD_ERROR_MESSAGES,
+  ADD_LEFT_MESSAGE,
 ] as const;
 
 export interface AddToCartButtonProps {
@@ -89,6 +94,7 @@ export function AddToCartButton({
         viewCart: t('cart.viewCart'),
         error: t('cart.error.add'),
         errors: Object.fromEntries(ADD_ERROR_MESSAGES.map((key) => [key, t(key)])),
+        left: t(ADD_LEFT_MESSAGE),
       },
     );
     if (!added) {

@@ -22,8 +22,10 @@ const CART_SIDEBAR_MESSAGES = [
   'cart.title',
   'cart.close',
   'cart.empty',
+  // CartSummary.tsx (CART_SUMMARY_MESSAGES).
   'cart.subtotal',
   'cart.discount',
+  'cart.due',
   'cart.clear',
   'cart.checkout',
   'cart.continueShopping',

@@ -75,7 +75,7 @@ test('a guest fills the cart, registers on the way and pays: the order shows in 
   await expect(page).toHaveURL(/\/panier$/);
   await waitForHydration(page);
   await expect(page.locator('[data-cart-line]')).toHaveCount(2);
-  // spec §3: the total is base_amount, with cart_amount (what is paid) as its special price.
+  // The bottom line is the amount due (cart_amount, spec §3 special), on /paiement too.
   const total = amounts(await page.locator('[data-cart-total]').innerText());
   expect(total.length).toBeGreaterThan(0);
   await page

@@ -81,10 +81,13 @@ describe('addToCartAndNotify shows the add slot’s stock message (spec §8)', (
       'Out of stock': 'Rupture de stock',
       'The selected quantity exceeds available stock.': 'La quantité dépasse le stock disponible.',
     },
+    left: 'Plus que {{count}} en stock.',
   };
   const item = { item_id: '1', item_name: 'Drap', price: 49, quantity: 1 };
 
-  test('a stock refusal notifies its own text; another failure the generic one', async () => {
+  // issue 30: a stock refusal names the item around the spec §8 message (it used to be the
+  // bare message, "Rupture de stock", which does not say which item).
+  test('a stock refusal notifies its own text, naming the item; another failure the generic one', async () => {
     let reason = 'Out of stock';
     stubShopApi({
       getCart: () => cart(CART_A, [line()]),
@@ -96,12 +99,97 @@ describe('addToCartAndNotify shows the add slot’s stock message (spec §8)', (
       await flow.addToCartAndNotify({ productId: 1, variantId: 2, quantity: 1 }, item, texts),
     ).toBe(false);
     expect(notifications.$notifications.get().at(-1)).toMatchObject({
-      message: 'Rupture de stock',
+      message: 'Drap : Rupture de stock',
       type: 'danger',
     });
     reason = 'Cart not found';
     await flow.addToCartAndNotify({ productId: 1, variantId: 2, quantity: 1 }, item, texts);
     expect(notifications.$notifications.get().at(-1)).toMatchObject({ message: texts.error });
+  });
+});
+
+describe('a refused add says which item and how many are left (issue 30)', () => {
+  type Flow = typeof import('../../src/lib/stores/add-to-cart.ts');
+  type Notifications = typeof import('../../src/lib/stores/notifications.ts');
+  let flow: Flow;
+  let notifications: Notifications;
+
+  beforeEach(async () => {
+    vi.resetModules();
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const jar = await import('../../src/lib/stores/cookie-jar.ts');
+    jar.setCookieJar(memoryCookieJar({ 'cart-id': CART_A }));
+    flow = await import('../../src/lib/stores/add-to-cart.ts');
+    notifications = await import('../../src/lib/stores/notifications.ts');
+  });
+
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    vi.restoreAllMocks();
+  });
+
+  const texts = {
+    added: 'Ajouté au panier',
+    viewCart: 'Voir le panier',
+    error: "Impossible d'ajouter l'article au panier.",
+    errors: {
+      'The selected quantity exceeds available stock.':
+        'La quantité sélectionnée dépasse le stock disponible.',
+    },
+    left: 'Plus que {{count}} en stock.',
+  };
+
+  test('the API’s details.lines give the units left of the refused line', async () => {
+    stubShopApi({
+      getCart: () => cart(CART_A, [line()]),
+      addCartItems: () => {
+        throw new ApiReplyError('The selected quantity exceeds available stock.', 422, {
+          lines: [
+            { productId: 9, variantId: 9, left: 7 },
+            { productId: 1, variantId: 2, left: 2 },
+          ],
+        });
+      },
+    });
+    await flow.addToCartAndNotify(
+      { productId: 1, variantId: 2, quantity: 3 },
+      { item_id: '1', item_name: 'Oreiller Papillon', price: 59, quantity: 3 },
+      texts,
+    );
+    expect(notifications.$notifications.get().at(-1)).toMatchObject({
+      message:
+        'Oreiller Papillon : La quantité sélectionnée dépasse le stock disponible. Plus que 2 en stock.',
+      type: 'danger',
+    });
+  });
+
+  test('refusedLineLeft: hostile details never throw, and give a whole count or null', () => {
+    fc.assert(
+      fc.property(fc.anything(), fc.integer({ min: 1, max: 5 }), (details, productId) => {
+        const left = flow.refusedLineLeft(
+          { lines: details },
+          {
+            productId,
+            variantId: 2,
+          },
+        );
+        expect(left === null || (Number.isSafeInteger(left) && left >= 0)).toBe(true);
+      }),
+    );
+    expect(flow.refusedLineLeft(undefined, { productId: 1 })).toBeNull();
+    expect(
+      flow.refusedLineLeft({ lines: [{ productId: 1, variantId: 3, left: -4 }] }, { productId: 1 }),
+    ).toBeNull();
+  });
+
+  test('refusedAddText: name, message, then what is left (nothing left: not said again)', () => {
+    expect(flow.refusedAddText('Drap', 'Rupture de stock', 0, texts.left)).toBe(
+      'Drap : Rupture de stock',
+    );
+    expect(flow.refusedAddText(' ', 'Rupture de stock', 3, undefined)).toBe('Rupture de stock');
+    expect(flow.refusedAddText('Drap', 'Trop.', 1, texts.left)).toBe(
+      'Drap : Trop. Plus que 1 en stock.',
+    );
   });
 });
 

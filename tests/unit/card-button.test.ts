@@ -21,6 +21,7 @@ const messages: CardButtonMessages = {
   'Out of stock': 'Rupture de stock',
   'The selected quantity exceeds available stock.': 'La quantité dépasse le stock disponible.',
   'Currently unavailable': 'Actuellement indisponible',
+  'cart.stock.addLeft': 'Plus que {{count}} en stock.',
 };
 /**
  * What CardAddToCart.astro writes on a button, the card's title, and what the click reads

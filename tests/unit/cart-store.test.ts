@@ -564,6 +564,56 @@ describe('updateCartItemQuantity', () => {
     expect(store.$cartItemCount.get()).toBe(1);
     expect(store.$cartErrors.get().update).toMatchObject({ statusCode: 422 });
   });
+
+  test('a quantity refused for stock reads the cart again: the line carries its stock now', async () => {
+    await setup({ 'cart-id': CART_A });
+    let level = 20;
+    const calls = stubShopApi({
+      getCart: () => cart(CART_A, [{ ...mattress, stock: { level, purchasable: true } }]),
+      updateCartItem: () => {
+        throw new ApiReplyError('The selected quantity exceeds available stock.', 422);
+      },
+    });
+    await store.loadCart();
+    level = 1;
+    await expect(store.updateCartItemQuantity('line-1', 2)).resolves.toBe(false);
+    expect(methods(calls)).toEqual(['getCart', 'updateCartItem', 'getCart']);
+    // The cart's own quantity, and the stock as it is now (the line is flagged from it).
+    expect(store.$cartItems.get().map((item) => [item.quantity, item.stock])).toEqual([
+      [1, { level: 1, purchasable: true }],
+    ]);
+    expect(store.$cartErrors.get().update).toMatchObject({ statusCode: 422, itemId: 'line-1' });
+    // Shown on that line (with its name), not as a message of the whole cart.
+    const message = 'The selected quantity exceeds available stock.';
+    expect(store.lineErrorText(store.$cartErrors.get(), 'line-1')).toBe(message);
+    expect(store.lineErrorText(store.$cartErrors.get(), 'line-2')).toBeNull();
+    expect(store.cartErrorText(store.$cartErrors.get())).toBeNull();
+  });
+
+  test('another failed update does not read the cart again; a failed read keeps the cart', async () => {
+    await setup({ 'cart-id': CART_A });
+    let reads = 0;
+    const calls = stubShopApi({
+      getCart: () => {
+        reads += 1;
+        if (reads > 1) throw new ApiReplyError('error.upstreamUnavailable', 503);
+        return cart(CART_A, [mattress]);
+      },
+      updateCartItem: () => {
+        throw new ApiReplyError(
+          reads > 1 ? 'x' : 'The selected quantity exceeds available stock.',
+          reads > 1 ? 500 : 422,
+        );
+      },
+    });
+    await store.loadCart();
+    await store.updateCartItemQuantity('line-1', 2);
+    expect(store.$cart.get().id).toBe(CART_A);
+    expect(store.$cartItemCount.get()).toBe(1);
+    await store.updateCartItemQuantity('line-1', 2);
+    expect(methods(calls)).toEqual(['getCart', 'updateCartItem', 'getCart', 'updateCartItem']);
+    expect(store.$cart.get().id).toBe(CART_A);
+  });
 });
 
 describe('clearCart (spec §4: deletes the cart and creates a new one)', () => {

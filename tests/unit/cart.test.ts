@@ -55,27 +55,32 @@ describe('cartTotalsView (what the cart shows: Sous-total and Total are base_amo
     [
       'no cart: everything 0',
       { total: 0, subtotal: 0, special: 0 },
-      { subtotal: 0, total: { regular: 0, special: null }, discount: 0 },
+      { subtotal: 0, total: { regular: 0, special: null }, discount: 0, due: 0 },
     ],
     [
       'no discount: the total alone',
       { total: 50_000, subtotal: 50_000, special: 50_000 },
-      { subtotal: 50_000, total: { regular: 50_000, special: null }, discount: 0 },
+      { subtotal: 50_000, total: { regular: 50_000, special: null }, discount: 0, due: 50_000 },
     ],
     [
       'cart_amount lower: base_amount struck, cart_amount as special, the difference as discount',
       { total: 100_000, subtotal: 100_000, special: 80_000 },
-      { subtotal: 100_000, total: { regular: 100_000, special: 80_000 }, discount: 20_000 },
+      {
+        subtotal: 100_000,
+        total: { regular: 100_000, special: 80_000 },
+        discount: 20_000,
+        due: 80_000,
+      },
     ],
     [
       'a free cart (special 0 below a total): special 0',
       { total: 1_000, subtotal: 1_000, special: 0 },
-      { subtotal: 1_000, total: { regular: 1_000, special: 0 }, discount: 1_000 },
+      { subtotal: 1_000, total: { regular: 1_000, special: 0 }, discount: 1_000, due: 0 },
     ],
     [
       'cart_amount higher (taxes added): no special, no discount',
       { total: 10_000, subtotal: 10_000, special: 12_000 },
-      { subtotal: 10_000, total: { regular: 10_000, special: null }, discount: 0 },
+      { subtotal: 10_000, total: { regular: 10_000, special: null }, discount: 0, due: 12_000 },
     ],
   ] as const)('%s', (_case, totals, expected) => {
     expect(cartTotalsView(totals)).toEqual(expected);
@@ -86,6 +91,8 @@ describe('cartTotalsView (what the cart shows: Sous-total and Total are base_amo
     expect(view.subtotal).toBe(100_000);
     expect(view.total.regular).toBe(100_000);
     expect(view.total.special).toBe(80_000);
+    // The amount due is cart_amount, after the discount.
+    expect(view.due).toBe(80_000);
   });
 });
 

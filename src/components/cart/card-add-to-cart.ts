@@ -85,6 +85,7 @@ async function add(button: HTMLButtonElement): Promise<void> {
       viewCart: messages['cart.viewCart'],
       error: messages['cart.error.add'],
       errors: messages,
+      left: messages['cart.stock.addLeft'],
     },
   );
   if (!added) {

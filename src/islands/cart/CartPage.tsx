@@ -1,37 +1,33 @@
 /**
- * /panier (spec §2): the cart's lines with quantities, the totals (spec §3: subtotal = total =
- * base amount, the cart amount as the total's special price when lower, `cartTotalsView`), clear, go to checkout (with `t`, spec §4) and back to
- * shopping. Pushes view_cart (spec §9) once the cart is loaded.
+ * /panier (spec §2): the cart's lines with quantities and stock flags, the amounts
+ * (`CartSummary`, spec §3: subtotal = base amount, the discount, then the amount due = cart
+ * amount), clear, go to checkout (with `t`, spec §4; stopped while a line is over stock) and
+ * back to shopping. Pushes view_cart (spec §9) once the cart is loaded.
  */
 import { useStore } from '@nanostores/react';
 import { useEffect, useMemo, useState } from 'react';
-import { cartTotalsView } from '../../lib/commerce/cart.ts';
-import { formatPrice } from '../../lib/commerce/money.ts';
 import { createTranslator, type Messages } from '../../lib/i18n/translate.ts';
 import { trackViewCart } from '../../lib/stores/analytics.ts';
 import {
   $cart,
   $cartItems,
   $cartLoading,
-  $cartTotals,
   $cartUnavailable,
   clearCart,
   initCart,
 } from '../../lib/stores/cart.ts';
 import { buttonClass } from '../../components/ui/classes.ts';
-import { PriceTag } from '../ui/PriceTag.tsx';
 import { CART_LINES_MESSAGES, CartLines } from './CartLines.tsx';
 import { CART_UNAVAILABLE_MESSAGES, CartUnavailable } from './CartUnavailable.tsx';
+import { CART_SUMMARY_MESSAGES, CartSummary } from './CartSummary.tsx';
 import { CheckoutLink } from './CheckoutLink.tsx';
 import { SEND_CART_MESSAGES, SendCartForm } from '../reseller/SendCartForm.tsx';
 
 export const CART_PAGE_MESSAGES = [
   ...CART_LINES_MESSAGES,
   ...CART_UNAVAILABLE_MESSAGES,
+  ...CART_SUMMARY_MESSAGES,
   'cart.empty',
-  'cart.subtotal',
-  'cart.discount',
-  'cart.total',
   'cart.clear',
   'cart.checkout',
   'cart.continueShopping',
@@ -60,7 +56,6 @@ export function CartPage({
   const t = useMemo(() => createTranslator(messages), [messages]);
   const cart = useStore($cart);
   const items = useStore($cartItems);
-  const totals = cartTotalsView(useStore($cartTotals));
   const loading = useStore($cartLoading);
   // issue 30: a cart that could not be loaded is unknown, never shown as empty.
   const unavailable = useStore($cartUnavailable);
@@ -110,7 +105,6 @@ export function CartPage({
       </div>
     );
   }
-  const { discount } = totals;
   return (
     <div className="grid gap-8 lg:grid-cols-[2fr_1fr]">
       <div className="flex flex-col gap-4">
@@ -131,26 +125,9 @@ export function CartPage({
         <h2 id="cart-summary" className="text-xl font-semibold">
           {t('cart.summary')}
         </h2>
-        <dl className="flex flex-col gap-2">
-          <div className="flex justify-between">
-            <dt>{t('cart.subtotal')}</dt>
-            <dd className="tabular-nums">{formatPrice(totals.subtotal)}</dd>
-          </div>
-          {discount > 0 && (
-            <div className="flex justify-between text-sale">
-              <dt>{t('cart.discount')}</dt>
-              <dd className="tabular-nums">−{formatPrice(discount)}</dd>
-            </div>
-          )}
-          <div className="flex justify-between border-t border-neutral-200 pt-2 text-lg font-semibold">
-            <dt>{t('cart.total')}</dt>
-            <dd data-cart-total>
-              <PriceTag price={totals.total} t={t} />
-            </dd>
-          </div>
-        </dl>
+        <CartSummary t={t} size="lg" />
         {reseller === undefined ? (
-          <CheckoutLink label={t('cart.checkout')} />
+          <CheckoutLink label={t('cart.checkout')} t={t} />
         ) : (
           <SendCartForm sellers={reseller.sellers} t={t} onSent={setSentTo} />
         )}

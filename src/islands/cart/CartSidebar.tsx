@@ -1,6 +1,7 @@
 /**
- * Cart sidebar (spec §2): the lines, subtotal, clear cart, go to checkout (with the `t`
- * time-stamp, spec §4) and back to shopping. Opened by the header's cart button and by the
+ * Cart sidebar (spec §2): the lines, the amounts (`CartSummary`: subtotal, discount, amount
+ * due), clear cart, go to checkout (with the `t` time-stamp, spec §4; stopped while a line is
+ * over stock) and back to shopping. Opened by the header's cart button and by the
  * "added to cart" notification; a drawer on the native `<dialog>`.
  */
 import { useStore } from '@nanostores/react';
@@ -9,15 +10,12 @@ import { CART_PATH, RESELLER_CART_PATH } from '../../lib/commerce/routes.ts';
 import { inResellerMode } from '../../lib/commerce/shop-mode.ts';
 import { $customer } from '../../lib/stores/customer.ts';
 import { useEffect } from 'react';
-import { cartTotalsView } from '../../lib/commerce/cart.ts';
-import { formatPrice } from '../../lib/commerce/money.ts';
 import type { Translate } from '../../lib/i18n/translate.ts';
 import { trackViewCart } from '../../lib/stores/analytics.ts';
 import {
   $cart,
   $cartItemCount,
   $cartItems,
-  $cartTotals,
   $cartUnavailable,
   clearCart,
 } from '../../lib/stores/cart.ts';
@@ -26,13 +24,13 @@ import { buttonClass } from '../../components/ui/classes.ts';
 import { Dialog } from '../ui/Dialog.tsx';
 import { CartLines } from './CartLines.tsx';
 import { CartUnavailable } from './CartUnavailable.tsx';
+import { CartSummary } from './CartSummary.tsx';
 import { CheckoutLink } from './CheckoutLink.tsx';
 
 export function CartSidebar({ t }: { t: Translate }) {
   const open = useStore($cartSidebarOpen);
   const items = useStore($cartItems);
   const count = useStore($cartItemCount);
-  const totals = cartTotalsView(useStore($cartTotals));
   const empty = items.length === 0;
   // issue 30: a cart that could not be loaded is unknown, never shown as empty.
   const unavailable = useStore($cartUnavailable);
@@ -53,18 +51,7 @@ export function CartSidebar({ t }: { t: Translate }) {
       footer={
         empty ? undefined : (
           <div className="flex flex-col gap-3">
-            <p className="flex items-baseline justify-between text-lg">
-              <span>{t('cart.subtotal')}</span>
-              <span className="font-semibold tabular-nums" data-cart-subtotal>
-                {formatPrice(totals.subtotal)}
-              </span>
-            </p>
-            {totals.discount > 0 && (
-              <p className="flex items-baseline justify-between text-sale" data-cart-discount>
-                <span>{t('cart.discount')}</span>
-                <span className="tabular-nums">−{formatPrice(totals.discount)}</span>
-              </p>
-            )}
+            <CartSummary t={t} />
             {reseller ? (
               // spec §6: a reseller sends the cart to a client from the reseller cart page.
               <a
@@ -74,7 +61,7 @@ export function CartSidebar({ t }: { t: Translate }) {
                 {t('reseller.sendCart')}
               </a>
             ) : (
-              <CheckoutLink label={t('cart.checkout')} />
+              <CheckoutLink label={t('cart.checkout')} t={t} />
             )}
             <div className="flex flex-wrap items-center justify-between gap-2">
               <a

@@ -1,7 +1,9 @@
 /**
  * Quantity selector: − and + buttons around a number field. Shows every change at once and
  * reports it through `onCommit` only after `debounceMs` without another change (spec §9: the
- * cart quantity is debounced 500 ms), so five clicks make one cart update.
+ * cart quantity is debounced 500 ms), so five clicks make one cart update. When `onCommit`
+ * returns a promise (a cart update), the field goes back to `value` once it settles with no
+ * newer change pending: a refused update (stock) shows what the cart holds, never the draft.
  */
 import { useEffect, useId, useRef, useState } from 'react';
 
@@ -11,7 +13,8 @@ export interface QuantitySelectorProps {
   max?: number;
   debounceMs?: number;
   disabled?: boolean;
-  onCommit: (quantity: number) => void;
+  /** Reports the chosen quantity; a returned promise is waited for (see above). */
+  onCommit: (quantity: number) => unknown;
   labels: { quantity: string; decrease: string; increase: string };
 }
 
@@ -27,6 +30,10 @@ export function QuantitySelector({
   const [draft, setDraft] = useState(value);
   const [shown, setShown] = useState(value);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  // The latest `value` and the number of the latest change, read when a commit settles.
+  const latest = useRef(value);
+  latest.current = value;
+  const changes = useRef(0);
   const id = useId();
 
   // A new value from the cart (after the update, or another tab) replaces the draft.
@@ -46,8 +53,18 @@ export function QuantitySelector({
     if (!Number.isFinite(clamped)) return;
     setDraft(clamped);
     clearTimeout(timer.current);
+    changes.current += 1;
+    const change = changes.current;
     timer.current = setTimeout(() => {
-      if (clamped !== value) onCommit(clamped);
+      if (clamped === value) return;
+      const result = onCommit(clamped);
+      if (result instanceof Promise) {
+        const settle = () => {
+          // A newer change is the shopper's: it stays. Otherwise the cart's quantity shows.
+          if (changes.current === change) setDraft(latest.current);
+        };
+        result.then(settle, settle);
+      }
     }, debounceMs);
   }
 

@@ -10,7 +10,11 @@ import { STOCK_MESSAGE_KEYS } from '../../lib/commerce/stock.ts';
 import type { WishlistItemView } from '../../lib/commerce/wishlist.ts';
 import { errorText, type Translate } from '../../lib/i18n/translate.ts';
 import { wishlistLineItem } from '../../lib/analytics/datalayer.ts';
-import { ADD_ERROR_MESSAGES, addToCartAndNotify } from '../../lib/stores/add-to-cart.ts';
+import {
+  ADD_ERROR_MESSAGES,
+  ADD_LEFT_MESSAGE,
+  addToCartAndNotify,
+} from '../../lib/stores/add-to-cart.ts';
 export { WISHLIST_ITEMS_MESSAGES } from './wishlist-messages.ts';
 import { $cartLoading } from '../../lib/stores/cart.ts';
 import {
@@ -54,6 +58,7 @@ export function WishlistItems({ t }: { t: Translate }) {
         viewCart: t('cart.viewCart'),
         error: t('cart.error.add'),
         errors: Object.fromEntries(ADD_ERROR_MESSAGES.map((key) => [key, t(key)])),
+        left: t(ADD_LEFT_MESSAGE),
       },
     );
 

@@ -2,7 +2,7 @@
  * Message keys of the wishlist's items (sidebar and account page), apart from the island so the
  * shell lists them without importing the lazy sidebar.
  */
-import { ADD_ERROR_MESSAGES } from '../../lib/stores/add-to-cart.ts';
+import { ADD_ERROR_MESSAGES, ADD_LEFT_MESSAGE } from '../../lib/stores/add-to-cart.ts';
 import { PRICE_TAG_MESSAGES } from '../ui/PriceTag.tsx';
 import { CALL_ERROR_MESSAGES } from '../../lib/api/client.ts';
 
@@ -12,6 +12,7 @@ export const WISHLIST_ITEMS_MESSAGES = [
   ...CALL_ERROR_MESSAGES,
   ...PRICE_TAG_MESSAGES,
   ...ADD_ERROR_MESSAGES,
+  ADD_LEFT_MESSAGE,
   'wishlist.empty',
   'wishlist.sku',
   'wishlist.color',

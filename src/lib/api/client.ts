@@ -35,11 +35,19 @@ export class ApiCallError extends Error {
   override readonly name = 'ApiCallError';
   readonly statusCode: number;
   readonly code: ApiCallErrorCode;
+  /** The reply's `details` (an object), e.g. a refused add's stock left per line. */
+  readonly details: Readonly<Record<string, unknown>> | undefined;
 
-  constructor(message: string, statusCode: number, code: ApiCallErrorCode, options?: ErrorOptions) {
+  constructor(
+    message: string,
+    statusCode: number,
+    code: ApiCallErrorCode,
+    options?: ErrorOptions & { details?: Readonly<Record<string, unknown>> | undefined },
+  ) {
     super(message, options);
     this.statusCode = statusCode;
     this.code = code;
+    this.details = options?.details;
   }
 }
 
@@ -106,7 +114,9 @@ export async function callApi<T>(
           : response.ok
             ? 500
             : response.status;
-      throw new ApiCallError(body.message || GENERIC_ERROR_MESSAGE, statusCode, 'api');
+      throw new ApiCallError(body.message || GENERIC_ERROR_MESSAGE, statusCode, 'api', {
+        details: isRecord(body.details) ? body.details : undefined,
+      });
     }
     if (response.ok && 'data' in body) return body.data as T;
   }

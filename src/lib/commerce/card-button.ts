@@ -19,6 +19,8 @@ export const CARD_BUTTON_MESSAGES = [
   'Out of stock',
   'The selected quantity exceeds available stock.',
   'Currently unavailable',
+  // The units left after a refused add (ADD_LEFT_MESSAGE of stores/add-to-cart.ts).
+  'cart.stock.addLeft',
 ] as const;
 
 export type CardButtonMessages = Record<(typeof CARD_BUTTON_MESSAGES)[number], string>;

@@ -68,6 +68,11 @@ export interface CartTotalsView {
   total: Pick<DisplayPrice, 'regular' | 'special'>;
   /** base_amount − cart_amount when positive, else 0 (the "Remise" line). */
   discount: Cents;
+  /**
+   * What the shopper pays: cart_amount (spec §3 special), the bold bottom line "Total à payer"
+   * of the sidebar and the cart page, under the subtotal and the discount.
+   */
+  due: Cents;
 }
 
 /**
@@ -80,6 +85,7 @@ export function cartTotalsView(totals: CartTotals): CartTotalsView {
     subtotal: totals.subtotal,
     total: { regular: totals.total, special: reduced ? totals.special : null },
     discount: reduced ? totals.total - totals.special : 0,
+    due: Math.max(0, totals.special),
   };
 }
 

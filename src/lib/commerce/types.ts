@@ -230,6 +230,17 @@ export interface CartLineItemOption {
   valueId: number | null;
 }
 
+/**
+ * What the catalogue says of a cart line's variant (spec §4 Stock), added by the shop API to the
+ * carts it returns (`src/lib/server/api/cart-stock.ts`); absent when it could not be read.
+ */
+export interface LineStock {
+  /** Units left of the line's variant; null when the product tracks no stock (always available). */
+  level: number | null;
+  /** false when the variant's purchasing is disabled (`purchasing_disabled`). */
+  purchasable: boolean;
+}
+
 /** spec §3 line item: a physical or digital line of a cart. */
 export interface CartLineItem {
   /** BigCommerce line item id (a UUID string). */
@@ -250,6 +261,8 @@ export interface CartLineItem {
   extendedListPrice: Cents;
   extendedSalePrice: Cents;
   options: CartLineItemOption[];
+  /** The variant's stock when the shop API could read it; absent: unknown (never blocks). */
+  stock?: LineStock;
 }
 
 export interface CartGiftCertificate {

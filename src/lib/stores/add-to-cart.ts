@@ -1,8 +1,11 @@
 /**
  * Adding a line from a button (spec §2, §4, §9): the one flow of the product page's button
- * (`islands/AddToCartButton.tsx`) and of the product cards' (`components/cart/`). Starts the
- * cart load if the shell has not yet, adds, then notifies "Added to cart" with a link to the
- * sidebar and pushes add_to_cart, or notifies the add error. Never throws.
+ * (`islands/AddToCartButton.tsx`), the product cards' (`components/cart/`) and the wishlist's
+ * move to cart. Starts the cart load if the shell has not yet, adds, then notifies "Added to
+ * cart" with a link to the sidebar and pushes add_to_cart, or notifies the add error. A stock
+ * refusal names the item and says how many are left around the spec §8 message ("Oreiller
+ * Papillon : La quantité sélectionnée dépasse le stock disponible. Plus que 2 en stock.").
+ * Never throws.
  */
 import type { AnalyticsItem } from '../analytics/datalayer.ts';
 import type { LineItemInput } from '../commerce/cart.ts';
@@ -19,6 +22,46 @@ export interface AddToCartTexts {
   error: string;
   /** Texts of the add slot's known messages: the stock refusals of spec §8 (ADD_ERROR_MESSAGES). */
   errors?: Partial<Record<string, string>>;
+  /** The template of what is left, `{{count}}` units ('cart.stock.addLeft'). */
+  left?: string;
+}
+
+/** Message key of the units left after a refused add (`{{count}}`). */
+export const ADD_LEFT_MESSAGE = 'cart.stock.addLeft';
+
+/**
+ * The units left of `line` in a refused add's details (`details.lines` of the API's 422:
+ * `{ productId, variantId, left }`), or null when the reply does not say (untracked, unread).
+ */
+export function refusedLineLeft(
+  details: Readonly<Record<string, unknown>> | undefined,
+  line: Pick<LineItemInput, 'productId' | 'variantId'>,
+): number | null {
+  const lines = details?.lines;
+  if (!Array.isArray(lines)) return null;
+  for (const entry of lines as unknown[]) {
+    if (typeof entry !== 'object' || entry === null) continue;
+    const { productId, variantId, left } = entry as Record<string, unknown>;
+    if (productId !== line.productId) continue;
+    if (line.variantId !== undefined && variantId !== line.variantId) continue;
+    return typeof left === 'number' && Number.isSafeInteger(left) && left >= 0 ? left : null;
+  }
+  return null;
+}
+
+/**
+ * The text of a refused add: the item's name before the spec §8 message, and the units left
+ * after it when the reply says (a template without `left` leaves it out).
+ */
+export function refusedAddText(
+  name: string,
+  reason: string,
+  left: number | null,
+  leftTemplate: string | undefined,
+): string {
+  const named = name.trim() === '' ? reason : `${name.trim()} : ${reason}`;
+  if (left === null || left === 0 || leftTemplate === undefined) return named;
+  return `${named} ${leftTemplate.replace(/\{\{\s*count\s*\}\}/g, String(left))}`;
 }
 
 /** spec §8 stock dictionary messages a refused add answers with (shown as they are). */
@@ -39,10 +82,22 @@ export async function addToCartAndNotify(
   // Store actions do not throw: a failure is `false`, its error in the add slot.
   const added = await addCartItem(line);
   if (!added) {
-    // The add slot says why (spec §8): a stock refusal shows its own text.
-    const reason = $cartErrors.get().add?.message;
-    const text = reason === undefined ? undefined : texts.errors?.[reason];
-    notify({ message: text ?? texts.error, type: 'danger' });
+    // The add slot says why (spec §8): a stock refusal shows its own text, naming the item
+    // and what is left of it.
+    const failure = $cartErrors.get().add;
+    const text = failure === null ? undefined : texts.errors?.[failure.message];
+    notify({
+      message:
+        failure === null || text === undefined
+          ? texts.error
+          : refusedAddText(
+              item.item_name,
+              text,
+              refusedLineLeft(failure.details, line),
+              texts.left,
+            ),
+      type: 'danger',
+    });
     return false;
   }
   trackAddToCart(item);

@@ -37,6 +37,10 @@ export interface ActionError {
   message: string;
   statusCode: number;
   code: string;
+  /** The API's details of the error (a refused add: the stock left per line), if any. */
+  details?: Readonly<Record<string, unknown>>;
+  /** The cart line a quantity change refused for stock was about: shown on that line. */
+  itemId?: string;
 }
 
 export const $cart = atom<CartState>(EMPTY_CART);
@@ -101,6 +105,10 @@ function enqueue<T>(task: () => Promise<T>): Promise<T> {
 }
 
 function toActionError(error: unknown): ActionError {
+  if (error instanceof ApiCallError && error.details !== undefined) {
+    const { message, statusCode, code, details } = error;
+    return { message, statusCode, code, details };
+  }
   if (error instanceof ApiCallError || error instanceof CartActionError) {
     return { message: error.message, statusCode: error.statusCode, code: error.code };
   }
@@ -127,22 +135,37 @@ const SHOWN_AS_IS: ReadonlySet<string> = new Set(CART_ERROR_MESSAGES);
 /**
  * The error the cart's lines show (spec §8: each action's own slot reaches the shopper): that
  * of a failed quantity change, removal or clearing, as its message when it is one the shopper
- * can read (a stock refusal...), else the action's own text. Add errors are notified instead.
+ * can read (a stock refusal...), else the action's own text. Add errors are notified instead;
+ * a quantity change refused for stock is shown on its line (`lineErrorText`), not here.
  */
 export function cartErrorText(
   errors: Readonly<Record<CartAction, ActionError | null>>,
 ): string | null {
   for (const action of ['update', 'remove', 'clear'] as const) {
     const error = errors[action];
-    if (error !== null)
+    if (error !== null && error.itemId === undefined)
       return SHOWN_AS_IS.has(error.message) ? error.message : `cart.error.${action}`;
   }
   return null;
 }
 
-function fail(action: CartAction, error: unknown): false {
+/**
+ * The stock refusal of a quantity change of line `itemId` (spec §8 message key), shown on that
+ * line with the item's name; null when the last change of that line was not refused for stock.
+ */
+export function lineErrorText(
+  errors: Readonly<Record<CartAction, ActionError | null>>,
+  itemId: string,
+): string | null {
+  const error = errors.update;
+  if (error?.itemId !== itemId) return null;
+  return SHOWN_AS_IS.has(error.message) ? error.message : 'cart.error.update';
+}
+
+function fail(action: CartAction, error: unknown, itemId?: string): false {
   console.error(`cart ${action} failed:`, error);
-  $cartErrors.setKey(action, toActionError(error));
+  const slot = toActionError(error);
+  $cartErrors.setKey(action, itemId === undefined ? slot : { ...slot, itemId });
   return false;
 }
 
@@ -356,9 +379,31 @@ export function removeCartItem(itemId: string): Promise<boolean> {
   });
 }
 
+/** A write refused for stock (spec §8: the API's 422 'INSUFFICIENT_STOCK'). */
+function isStockRefusal(error: unknown): boolean {
+  return error instanceof ApiCallError && error.statusCode === 422;
+}
+
+/**
+ * After a write refused for stock, the cart is read again so its lines carry the stock as it
+ * is now (the line is flagged with what is left, spec §4 Stock). A read that fails changes
+ * nothing: the cart stays as it was.
+ */
+async function refreshStock(): Promise<void> {
+  const id = $cart.get().id;
+  if (id === null) return;
+  try {
+    const cart = await api.getCart({ id });
+    if (cart) keep(cart);
+  } catch (error) {
+    console.error('cart read after a stock refusal failed:', error);
+  }
+}
+
 /**
  * Sets the quantity of a line (clamped to 1..99; the island debounces the selector, spec §9
- * 500 ms). Removing is `removeCartItem`.
+ * 500 ms). Removing is `removeCartItem`. A quantity refused for stock keeps the cart's own
+ * quantity and reads the line's stock again.
  */
 export function updateCartItemQuantity(itemId: string, quantity: number): Promise<boolean> {
   return enqueue(async () => {
@@ -375,7 +420,9 @@ export function updateCartItemQuantity(itemId: string, quantity: number): Promis
       keep(cart);
       return true;
     } catch (error) {
-      return fail('update', error);
+      if (!isStockRefusal(error)) return fail('update', error);
+      await refreshStock();
+      return fail('update', error, itemId);
     }
   });
 }

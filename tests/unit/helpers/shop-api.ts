@@ -10,9 +10,12 @@ import type { CookieJar } from '../../../src/lib/stores/cookie-jar.ts';
 /** Thrown by a handler: the API answers `{ message, statusCode }` with that status. */
 export class ApiReplyError extends Error {
   readonly statusCode: number;
-  constructor(message: string, statusCode: number) {
+  /** The reply's `details` (a refused add's stock left per line), when given. */
+  readonly details: Record<string, unknown> | undefined;
+  constructor(message: string, statusCode: number, details?: Record<string, unknown>) {
     super(message);
     this.statusCode = statusCode;
+    this.details = details;
   }
 }
 
@@ -69,7 +72,14 @@ export function stubShopApi(handlers: Record<string, Handler>): ApiCall[] {
       } catch (error) {
         if (error instanceof CutReply) return cutReply();
         if (error instanceof ApiReplyError) {
-          return json({ message: error.message, statusCode: error.statusCode }, error.statusCode);
+          return json(
+            {
+              message: error.message,
+              statusCode: error.statusCode,
+              ...(error.details === undefined ? {} : { details: error.details }),
+            },
+            error.statusCode,
+          );
         }
         throw new TypeError('fetch failed', { cause: error });
       }

@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { isReservedNamespace } from '../../commerce/cart-link.ts';
+import type { LineItemInput as CartLineInput } from '../../commerce/cart.ts';
 import type { Cart } from '../../commerce/types.ts';
 import {
   addCartItems,
@@ -37,6 +38,7 @@ import {
 } from '../bigcommerce/queries.ts';
 import { checkoutUrlFor } from '../customer-login.ts';
 import { logFailure } from '../failures.ts';
+import { cartStockBlockers, refusedLinesStock, withLineStock } from './cart-stock.ts';
 import { mayUseCart, usableCart } from '../ownership.ts';
 import { accountOf, requireCustomer, type ShopContext } from './context.ts';
 import { FORM_FIELDS } from './customer-view.ts';
@@ -47,6 +49,11 @@ export const checkoutElsewhere = () =>
   new ApiError(409, 'CHECKOUT_ELSEWHERE', 'This cart is being paid for in another browser');
 
 const cartNotFound = () => new ApiError(404, 'CART_NOT_FOUND', 'Cart not found');
+/**
+ * 409: a line is out of stock or over what is left (spec §4 Stock): the hand-over to the hosted
+ * checkout is refused until the shopper reduces or removes it (the cart's lines say which).
+ */
+export const stockChanged = () => new ApiError(409, 'STOCK_CHANGED', 'cart.stock.checkoutBlocked');
 const itemNotFound = () => new ApiError(404, 'CART_ITEM_NOT_FOUND', 'Cart item not found');
 
 /**
@@ -68,15 +75,28 @@ async function sessionCart(context: ShopContext, cartId: string): Promise<Cart> 
 
 /**
  * spec §8: a write BigCommerce refused for stock is answered 422 with the stock message the
- * shopper is shown ('Out of stock'...), not the upstream English title.
+ * shopper is shown ('Out of stock'...), not the upstream English title. With the lines of an
+ * add, the reply's `details.lines` says how many units each has left (`refusedLinesStock`), so
+ * the shopper reads which item and how many are left.
  */
-async function stockChecked<T>(write: Promise<T>): Promise<T> {
+async function stockChecked<T>(
+  context: ShopContext,
+  write: Promise<T>,
+  lines?: readonly CartLineInput[],
+): Promise<T> {
   try {
     return await write;
   } catch (error) {
     const refusal = stockRefusal(error);
     if (refusal === null) throw error;
-    throw new ApiError(422, 'INSUFFICIENT_STOCK', refusal);
+    const left = lines === undefined ? [] : await refusedLinesStock(context.client, lines);
+    throw new ApiError(
+      422,
+      'INSUFFICIENT_STOCK',
+      refusal,
+      {},
+      left.length === 0 ? undefined : { lines: left },
+    );
   }
 }
 
@@ -85,9 +105,10 @@ export function writeCart<T>(
   context: ShopContext,
   cartId: string,
   write: (cart: Cart) => Promise<T>,
+  lines?: readonly CartLineInput[],
 ): Promise<T> {
   return accountOf(context).cartQueue.run(cartId, async () =>
-    stockChecked(write(await sessionCart(context, cartId))),
+    stockChecked(context, write(await sessionCart(context, cartId)), lines),
   );
 }
 
@@ -131,7 +152,7 @@ export const cartMethods = {
       const cart = await getCart(context.client, id, include);
       if (cart === null) return null;
       if (!mayUseCart(cart, context.session.customerId)) throw cartNotFound();
-      return cart;
+      return withLineStock(context.client, cart);
     },
   ),
 
@@ -154,7 +175,9 @@ export const cartMethods = {
       if (lineItems.length === 0) return null;
       const { customerId } = context.session;
       const cart = await stockChecked(
+        context,
         createCart(context.client, { lineItems, customerId: customerId ?? 0 }),
+        lineItems,
       );
       // issue 30: the cart exists now: a failure to save its id must not answer an error, or
       // the shopper's retry would make a second cart. The cookie holds the new cart; the
@@ -170,7 +193,7 @@ export const cartMethods = {
           );
         }
       }
-      return cart;
+      return withLineStock(context.client, cart);
     },
     { mutates: true },
   ),
@@ -189,7 +212,7 @@ export const cartMethods = {
         return updateCartCustomer(context.client, id, customerId);
       });
       await saveCartId(context.client, customerId, id);
-      return cart;
+      return withLineStock(context.client, cart);
     },
     { mutates: true },
   ),
@@ -203,19 +226,30 @@ export const cartMethods = {
         })
         .describe('items'),
     ]),
-    (context: ShopContext, [{ cartId, lineItems }]) =>
-      writeCart(context, cartId, () => addCartItems(context.client, cartId, lineItems)),
+    async (context: ShopContext, [{ cartId, lineItems }]) =>
+      withLineStock(
+        context.client,
+        await writeCart(
+          context,
+          cartId,
+          () => addCartItems(context.client, cartId, lineItems),
+          lineItems,
+        ),
+      ),
     { mutates: true },
   ),
 
   /** spec §4: null when the last item went with the cart ("the reply has no data"). */
   removeCartItem: defineMethod(
     z.tuple([z.strictObject({ cartId: CartIdSchema, itemId: LineItemIdSchema }).describe('item')]),
-    (context: ShopContext, [{ cartId, itemId }]) =>
-      writeCart(context, cartId, (cart) => {
-        if (!hasItem(cart, itemId)) throw itemNotFound();
-        return removeCartItem(context.client, cartId, itemId);
-      }),
+    async (context: ShopContext, [{ cartId, itemId }]) =>
+      withLineStock(
+        context.client,
+        await writeCart(context, cartId, (cart) => {
+          if (!hasItem(cart, itemId)) throw itemNotFound();
+          return removeCartItem(context.client, cartId, itemId);
+        }),
+      ),
     { mutates: true },
   ),
 
@@ -229,11 +263,14 @@ export const cartMethods = {
         })
         .describe('item'),
     ]),
-    (context: ShopContext, [{ cartId, itemId, lineItem }]) =>
-      writeCart(context, cartId, (cart) => {
-        if (!hasItem(cart, itemId)) throw itemNotFound();
-        return updateCartItem(context.client, cartId, itemId, lineItem);
-      }),
+    async (context: ShopContext, [{ cartId, itemId, lineItem }]) =>
+      withLineStock(
+        context.client,
+        await writeCart(context, cartId, (cart) => {
+          if (!hasItem(cart, itemId)) throw itemNotFound();
+          return updateCartItem(context.client, cartId, itemId, lineItem);
+        }),
+      ),
     { mutates: true },
   ),
 
@@ -251,16 +288,19 @@ export const cartMethods = {
         })
         .describe('item'),
     ]),
-    (context: ShopContext, [input]) =>
-      writeCart(context, input.cartId, (cart) => {
-        if (!hasItem(cart, input.itemId)) throw itemNotFound();
-        return updateCartItem(context.client, input.cartId, input.itemId, {
-          productId: input.productId,
-          variantId: input.variantId,
-          quantity: input.quantity,
-          optionSelections: [{ optionId: input.optionId, optionValue: input.optionValue }],
-        });
-      }),
+    async (context: ShopContext, [input]) =>
+      withLineStock(
+        context.client,
+        await writeCart(context, input.cartId, (cart) => {
+          if (!hasItem(cart, input.itemId)) throw itemNotFound();
+          return updateCartItem(context.client, input.cartId, input.itemId, {
+            productId: input.productId,
+            variantId: input.variantId,
+            quantity: input.quantity,
+            optionSelections: [{ optionId: input.optionId, optionValue: input.optionValue }],
+          });
+        }),
+      ),
     { mutates: true },
   ),
 
@@ -277,11 +317,14 @@ export const cartMethods = {
   /** Makes the session customer's cart a guest cart again (a reseller sending it on). */
   unassignCart: defineMethod(
     z.tuple([z.strictObject({ cartId: CartIdSchema }).describe('cart')]),
-    (context: ShopContext, [{ cartId }]) =>
-      writeCart(context, cartId, (cart) =>
-        cart.customerId === 0
-          ? Promise.resolve(cart)
-          : updateCartCustomer(context.client, cartId, 0),
+    async (context: ShopContext, [{ cartId }]) =>
+      withLineStock(
+        context.client,
+        await writeCart(context, cartId, (cart) =>
+          cart.customerId === 0
+            ? Promise.resolve(cart)
+            : updateCartCustomer(context.client, cartId, 0),
+        ),
       ),
     { mutates: true },
   ),
@@ -290,12 +333,14 @@ export const cartMethods = {
    * The hosted checkout of the cart. For a logged-in customer, the cart is theirs (a guest
    * cart is assigned first) and the URL logs them in on the way (Customer Login API). This
    * browser claims the cart's checkout (`checkout-holder.ts`); one another browser holds
-   * answers 409.
+   * answers 409. A line out of stock or over what is left (read fresh) answers 409
+   * 'cart.stock.checkoutBlocked' (spec §4 Stock): the browser's check can be bypassed.
    */
   getCheckoutUrl: defineMethod(
     z.tuple([z.strictObject({ cartId: CartIdSchema }).describe('cart')]),
     (context: ShopContext, [{ cartId }]) =>
       writeCart(context, cartId, async (cart) => {
+        if ((await cartStockBlockers(context.client, cart)).length > 0) throw stockChanged();
         const account = accountOf(context);
         // A guest cart's checkout is one browser's (a customer's cart is theirs already).
         if (

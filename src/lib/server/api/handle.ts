@@ -133,17 +133,24 @@ export class ApiError extends Error {
   readonly status: number;
   /** Headers of the error reply (`Retry-After` of a 429). */
   readonly headers: Readonly<Record<string, string>>;
+  /**
+   * What the shopper's screen needs beside the message, sent as the reply's `details` (a
+   * refused add's stock left per line); JSON-safe, never internals.
+   */
+  readonly details: Readonly<Record<string, unknown>> | undefined;
 
   constructor(
     status: number,
     code: string,
     message: string,
     headers: Readonly<Record<string, string>> = {},
+    details?: Readonly<Record<string, unknown>>,
   ) {
     super(message);
     this.status = status;
     this.code = code;
     this.headers = headers;
+    this.details = details;
   }
 }
 
@@ -166,6 +173,8 @@ export interface ApiCall {
 export interface ApiErrorBody {
   message: string;
   statusCode: number;
+  /** An `ApiError`'s details, when it has some. */
+  details?: Readonly<Record<string, unknown>>;
 }
 
 export interface ApiCallOptions {
@@ -255,6 +264,9 @@ export async function handleApiCall(
 export function normaliseError(error: unknown): ApiErrorBody {
   const failure = upstreamFailure(error);
   if (failure !== undefined) return { message: failure.message, statusCode: failure.status };
+  if (error instanceof ApiError && error.details !== undefined) {
+    return { message: error.message, statusCode: error.status, details: error.details };
+  }
   const status = httpStatus(readProp(error, 'status'));
   const responseStatus = httpStatus(readProp(readProp(error, 'response'), 'status'));
   const statusCode = status ?? responseStatus ?? 500;

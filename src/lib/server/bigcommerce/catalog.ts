@@ -178,6 +178,31 @@ export async function getProductsById(
   return entityIds.flatMap((id) => byId.get(id) ?? []);
 }
 
+/** Most products one stock read asks for (a cart's distinct products; 5 requests of 50). */
+export const MAX_STOCK_PRODUCTS = 250;
+
+/**
+ * The stock of these products (cart lines, spec §4 Stock): each with its variants only (levels,
+ * purchasing disabled), one `id:in` read per 50 ids, never one read per product. At most
+ * `MAX_STOCK_PRODUCTS` distinct ids; unknown ids are left out.
+ */
+export async function getProductsStock(
+  client: BigCommerceClient,
+  ids: readonly number[],
+): Promise<Product[]> {
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) return [];
+  if (unique.length > MAX_STOCK_PRODUCTS) {
+    throw new RangeError(`A stock read asks for at most ${String(MAX_STOCK_PRODUCTS)} products`);
+  }
+  const pages = await Promise.all(
+    chunk(unique, ID_CHUNK).map((part) =>
+      getProducts(client, { ids: part, include: ['variants'], limit: MAX_PAGE_SIZE }),
+    ),
+  );
+  return pages.flatMap((page) => page.items);
+}
+
 /** Products with these SKUs, in the order asked; unknown SKUs are left out. */
 export async function getProductsBySku(
   client: BigCommerceClient,

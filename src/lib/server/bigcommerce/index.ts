@@ -29,7 +29,9 @@ export {
   getProducts,
   getProductsById,
   getProductsBySku,
+  getProductsStock,
   getProductsWithFilter,
+  MAX_STOCK_PRODUCTS,
   type ProductSearchResult,
 } from './catalog.ts';
 export {
