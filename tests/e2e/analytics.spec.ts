@@ -5,13 +5,15 @@
  * later push. It proves the container loads after the page under the CSP (no violation), and
  * that each event of spec §9 (user_data, view_item_list, view_item, add_to_cart, view_cart,
  * podcast_play) and the shipping push of spec §7 (add_shipping_info) reach it once per page,
- * with the customer fields when logged in and without them for a visitor.
+ * with the customer fields when logged in and without them for a visitor. Each test grants
+ * consent first (`grantConsent`): without it there is no container (consent.spec.ts).
  */
 import { expect, test, type Page } from '@playwright/test';
 import { productPath } from '../../src/lib/commerce/slug.ts';
 import { t } from '../../src/lib/i18n/index.ts';
 import { CUSTOMERS, PRODUCTS } from '../../scripts/sandbox/fixtures.ts';
 import {
+  grantConsent,
   payOnHostedCheckout,
   submitRegistration,
   uniqueEmail,
@@ -56,10 +58,12 @@ interface Received {
 }
 
 /**
- * Answers the container script with the recorder and records, per document, the container
- * requests and the CSP violations. Returns the container URLs requested.
+ * Grants consent (the container loads only after it, tests/e2e/consent.spec.ts), answers the
+ * container script with the recorder and records, per document, the container requests and
+ * the CSP violations. Returns the container URLs requested.
  */
 async function recordContainer(page: Page): Promise<string[]> {
+  await grantConsent(page);
   const requested: string[] = [];
   await page.route('https://www.googletagmanager.com/gtm.js*', (route) => {
     requested.push(route.request().url());

@@ -79,3 +79,27 @@ export function loadContainer(
   document.head.append(script as never);
   return true;
 }
+
+/** A Consent Mode v2 command: the page's defaults, or the shopper's choice. */
+export type ConsentCommand = 'default' | 'update';
+
+/**
+ * Pushes Google's `gtag('consent', command, state)` onto the data layer. Tag Manager reads a
+ * gtag command only from an `Arguments` object (a plain array is taken for data, and ignored),
+ * so this pushes the `arguments` of a function called like Google's
+ * `function gtag(){dataLayer.push(arguments)}`.
+ */
+export function pushConsentCommand(
+  host: ContainerHost,
+  command: ConsentCommand,
+  state: Readonly<Record<string, string>>,
+): void {
+  const layer = (host.dataLayer ??= []);
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars -- read through `arguments`
+  function gtag(..._command: unknown[]): void {
+    // The Arguments object itself, not a copy: Tag Manager reads gtag commands only so.
+    // eslint-disable-next-line prefer-rest-params
+    layer.push(arguments);
+  }
+  gtag('consent', command, { ...state });
+}
