@@ -121,6 +121,24 @@ function config(): CookieConsent.CookieConsentConfig {
   };
 }
 
+/**
+ * The main thread's next idle moment: the library's start and its first drawing are separate
+ * tasks, so neither is a long one on a slow phone (total blocking time).
+ */
+const idle = () =>
+  new Promise<void>((resolve) => {
+    if ('requestIdleCallback' in window) {
+      requestIdleCallback(
+        () => {
+          resolve();
+        },
+        { timeout: 1_000 },
+      );
+    } else {
+      setTimeout(resolve, 0);
+    }
+  });
+
 let started: Promise<void> | null = null;
 
 /**
@@ -128,8 +146,12 @@ let started: Promise<void> | null = null;
  * (`preferences` true: "Gérer les cookies").
  */
 export async function showConsent(preferences: boolean): Promise<void> {
-  started ??= CookieConsent.run(config());
+  started ??= idle().then(() => CookieConsent.run(config()));
   await started;
-  if (preferences) CookieConsent.showPreferences();
-  else CookieConsent.show(true);
+  if (preferences) {
+    CookieConsent.showPreferences();
+    return;
+  }
+  await idle();
+  CookieConsent.show(true);
 }
