@@ -132,10 +132,28 @@ for (const [name, viewport] of [
           ];
         });
       expect(await look(accept)).toEqual(await look(refuse));
+      // And no button over another.
+      const customise = banner.getByRole('button', { name: t('consent.customise') });
+      const boxes = await Promise.all([accept, refuse, customise].map((b) => b.boundingBox()));
+      for (const [i, a] of boxes.entries()) {
+        for (const b of boxes.slice(i + 1)) {
+          if (!a || !b) throw new Error('a banner button has no box');
+          const apart =
+            a.x + a.width <= b.x ||
+            b.x + b.width <= a.x ||
+            a.y + a.height <= b.y ||
+            b.y + b.height <= a.y;
+          expect(apart).toBe(true);
+        }
+      }
       await expect.poll(() => lines(page)).toContain('view_item_list:-');
       expect((await lines(page))[0]).toBe('consent:default:denied/denied');
       expect(JSON.stringify(await dataLayer(page))).not.toContain(marie.email);
       expect(await lines(page)).not.toContain(`user_data:${marie.email}`);
+      await page.waitForFunction(
+        () =>
+          getComputedStyle(document.querySelector('#cc-main .cm') ?? document.body).opacity === '1',
+      );
       await page.screenshot({ path: `test-results/visual/consent-banner-${name}.png` });
       expect(await axe(page)).toEqual([]);
 
@@ -173,6 +191,11 @@ for (const [name, viewport] of [
       await expect(
         preferences.getByRole('checkbox', { name: t('consent.necessaryTitle') }),
       ).toBeDisabled();
+      // Its fade-in done (the library's transition) before the screenshot.
+      await page.waitForFunction(
+        () =>
+          getComputedStyle(document.querySelector('#cc-main .pm') ?? document.body).opacity === '1',
+      );
       await page.screenshot({ path: `test-results/visual/consent-preferences-${name}.png` });
       // The dialog (the footer behind it holds the reviews provider's frame, not the shop's).
       expect(await axe(page, '#cc-main')).toEqual([]);
