@@ -2,8 +2,10 @@
  * The tag-manager container of spec §7 ("a tag manager script receives data pushes"): which
  * container ids the shop accepts, the container's script URL, and the `gtm.js` start push that
  * Google's snippet makes, here made by a bundled module (no inline snippet: the CSP allows no
- * `'unsafe-inline'` script). Pure; `loadContainer` takes the document and the data layer.
+ * `'unsafe-inline'` script). Pure; `loadContainer` takes the document and the data layer;
+ * `pushConsentCommand` pushes gtag's Consent Mode commands.
  */
+import type { ConsentModeState } from './consent.ts';
 
 /** Google Tag Manager's origin: the container script comes from there. */
 export const TAG_MANAGER_ORIGIN = 'https://www.googletagmanager.com';
@@ -92,7 +94,7 @@ export type ConsentCommand = 'default' | 'update';
 export function pushConsentCommand(
   host: ContainerHost,
   command: ConsentCommand,
-  state: Readonly<Record<string, string>>,
+  state: Readonly<ConsentModeState>,
 ): void {
   const layer = (host.dataLayer ??= []);
   // eslint-disable-next-line @typescript-eslint/no-unused-vars -- read through `arguments`

@@ -42,9 +42,9 @@ export function ensureConsentDefault(): void {
   const layer = host();
   if (layer === null || defaultSent) return;
   defaultSent = true;
-  pushConsentCommand(layer, 'default', { ...consentModeState(null) });
+  pushConsentCommand(layer, 'default', consentModeState(null));
   const stored = readStoredConsent();
-  if (stored !== null) pushConsentCommand(layer, 'update', { ...consentModeState(stored) });
+  if (stored !== null) pushConsentCommand(layer, 'update', consentModeState(stored));
   $consent.set(stored);
 }
 
@@ -53,7 +53,7 @@ export function chooseConsent(choice: ConsentChoice): void {
   const layer = host();
   if (layer === null) return;
   ensureConsentDefault();
-  pushConsentCommand(layer, 'update', { ...consentModeState(choice) });
+  pushConsentCommand(layer, 'update', consentModeState(choice));
   $consent.set(choice);
 }
 
