@@ -2,6 +2,7 @@ import { defineConfig, devices } from '@playwright/test';
 import { CHROMIUM_FLAGS, chromiumPath } from './scripts/lib/browser.ts';
 import { TAG_MANAGER_ORIGIN } from './src/lib/analytics/tag-manager.ts';
 import { TEST_BASE_URL, TEST_ENV } from './scripts/lib/test-env.ts';
+import { consentCookie } from './tests/e2e/consent-cookie.ts';
 
 const executablePath = chromiumPath();
 // The test build sets GTM_CONTAINER_ID: the tag manager's host resolves nowhere, so no test
@@ -32,6 +33,10 @@ export default defineConfig({
     serviceWorkers: 'block',
     trace: 'off',
     launchOptions: { executablePath, args },
+    // Every suite starts as a shopper who refused cookies: the consent banner covers nothing
+    // a test clicks. tests/e2e/consent.spec.ts starts without a choice (the first visit);
+    // suites that need the container call `grantConsent` (helpers.ts).
+    storageState: { cookies: [consentCookie({ analytics: false, ads: false })], origins: [] },
   },
   projects: [
     {

@@ -8,13 +8,15 @@
  * with the customer fields when logged in and without them for a visitor; then the whole GA4
  * funnel a shopper walks (docs/analytics.md): select_item, view_item at load on a phone too,
  * add_to_cart priced as the chosen size, remove_from_cart, begin_checkout, purchase once per
- * order, search, login, sign_up and add_to_wishlist.
+ * order, search, login, sign_up and add_to_wishlist. Each test grants consent first
+ * (`grantConsent`): without it there is no container (consent.spec.ts).
  */
 import { expect, test, type Page } from '@playwright/test';
 import { productPath } from '../../src/lib/commerce/slug.ts';
 import { t } from '../../src/lib/i18n/index.ts';
 import { CUSTOMERS, PRODUCTS } from '../../scripts/sandbox/fixtures.ts';
 import {
+  grantConsent,
   payOnHostedCheckout,
   submitRegistration,
   uniqueEmail,
@@ -69,10 +71,12 @@ interface Received {
 }
 
 /**
- * Answers the container script with the recorder and records, per document, the container
- * requests and the CSP violations. Returns the container URLs requested.
+ * Grants consent (the container loads only after it, tests/e2e/consent.spec.ts), answers the
+ * container script with the recorder and records, per document, the container requests and
+ * the CSP violations. Returns the container URLs requested.
  */
 async function recordContainer(page: Page): Promise<string[]> {
+  await grantConsent(page);
   const requested: string[] = [];
   await page.route('https://www.googletagmanager.com/gtm.js*', (route) => {
     requested.push(route.request().url());

@@ -170,9 +170,14 @@ test('arriving on the list opens it scrolled to 900 (desktop) or 500 (mobile); r
 test('every legal page of the footer exists; one opens from the footer', async ({ page }) => {
   await page.goto('/');
   const legal = page.getByRole('contentinfo').getByRole('navigation', { name: t('footer.legal') });
+  // The legal pages; "Gérer les cookies" (the cookie choice, consent.spec.ts) comes after them.
   const hrefs = await legal
-    .getByRole('link')
+    .locator('a:not([data-consent-open])')
     .evaluateAll((links) => links.map((link) => link.getAttribute('href')));
+  await expect(legal.getByRole('link', { name: t('consent.manage') })).toHaveAttribute(
+    'href',
+    '/cookies',
+  );
   expect(hrefs).toEqual([
     '/protection-des-donnees-personnelles',
     '/mentions-legales',

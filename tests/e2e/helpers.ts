@@ -1,8 +1,16 @@
-import { expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
+import {
+  expect,
+  type APIRequestContext,
+  type BrowserContext,
+  type Locator,
+  type Page,
+} from '@playwright/test';
+import { CONSENT_COOKIE } from '../../src/lib/analytics/consent.ts';
 import { formatPrice } from '../../src/lib/commerce/money.ts';
 import { displayPrice } from '../../src/lib/commerce/price.ts';
 import type { Product, Variant } from '../../src/lib/commerce/types.ts';
 import { t } from '../../src/lib/i18n/index.ts';
+import { consentCookie } from './consent-cookie.ts';
 
 /** An e-mail address no account has yet (registrations in the shared sandbox). */
 export function uniqueEmail(prefix: string): string {
@@ -103,4 +111,33 @@ export async function submitRegistration(page: Page, email: string): Promise<voi
   await page.getByLabel(t('login.password')).fill('Literie2026');
   await page.getByLabel(t('I want to create an account')).check();
   await page.getByRole('button', { name: t('register.submit') }).click();
+}
+
+/**
+ * The shopper's kept cookie choice (the consent banner's cookie), preset before the pages load.
+ * Every suite starts with a refusal (playwright.config.ts): call `grantConsent` before the
+ * first `goto` of a test that needs the tag-manager container or the customer's personal
+ * fields in the data layer (by default analytics and ads granted; `{ ads: false }` for
+ * analytics only). `refuseConsent` records "Tout refuser"; `forgetConsent` makes the next page
+ * a first visit (the banner shows).
+ */
+export async function grantConsent(
+  target: BrowserContext | Page,
+  choice: { analytics?: boolean; ads?: boolean } = {},
+): Promise<void> {
+  const context = 'context' in target ? target.context() : target;
+  await context.addCookies([
+    consentCookie({ analytics: choice.analytics ?? true, ads: choice.ads ?? true }),
+  ]);
+}
+
+/** The kept choice "Tout refuser" (what every suite starts with). */
+export async function refuseConsent(target: BrowserContext | Page): Promise<void> {
+  await grantConsent(target, { analytics: false, ads: false });
+}
+
+/** No kept choice: the next page asks (the consent banner shows). */
+export async function forgetConsent(target: BrowserContext | Page): Promise<void> {
+  const context = 'context' in target ? target.context() : target;
+  await context.clearCookies({ name: CONSENT_COOKIE });
 }

@@ -15,6 +15,7 @@ import {
   viewItemListEvent,
   withCustomer,
 } from '../../src/lib/analytics/datalayer.ts';
+import { CONSENT_COOKIE, storedConsentValue } from '../../src/lib/analytics/consent.ts';
 import { EMPTY_CART } from '../../src/lib/commerce/cart.ts';
 import { product, variant } from './fixtures.ts';
 import {
@@ -293,21 +294,36 @@ interface Pushed {
   customer_id?: number;
   ecommerce?: unknown;
 }
+/** Consent Mode's gtag commands (an Arguments object), which lead the data layer. */
+const isConsentCommand = (entry: unknown) =>
+  Object.prototype.toString.call(entry) === '[object Arguments]';
+
 type AnalyticsStore = typeof import('../../src/lib/stores/analytics.ts');
 type CustomerStore = typeof import('../../src/lib/stores/customer.ts');
 
-/** Fresh stores (one page load) with the given cookies and a recorded window.dataLayer. */
+/**
+ * Fresh stores (one page load) with the given cookies and a recorded window.dataLayer. The
+ * shopper granted analytics (the kept choice of `CONSENT_COOKIE`): without it no personal field
+ * is pushed (tests/unit/consent.test.ts).
+ */
 async function page(cookies: Record<string, string>) {
   vi.resetModules();
   const jarModule = await import('../../src/lib/stores/cookie-jar.ts');
-  jarModule.setCookieJar(memoryCookieJar(cookies));
+  jarModule.setCookieJar(
+    memoryCookieJar({
+      [CONSENT_COOKIE]: storedConsentValue({ analytics: true, ads: false }, Date.now()),
+      ...cookies,
+    }),
+  );
   const win: { dataLayer?: Pushed[] } = {};
   vi.stubGlobal('window', win);
   const analytics: AnalyticsStore = await import('../../src/lib/stores/analytics.ts');
   const customers: CustomerStore = await import('../../src/lib/stores/customer.ts');
   /** The pushes so far as `event:customer_id` (`reset` for `{ ecommerce: null }`). */
   const pushed = () =>
-    (win.dataLayer ?? []).map((e) => `${e.event ?? 'reset'}:${e.customer_id ?? '-'}`);
+    (win.dataLayer ?? [])
+      .filter((e) => !isConsentCommand(e))
+      .map((e) => `${e.event ?? 'reset'}:${e.customer_id ?? '-'}`);
   return { analytics, customers, pushed };
 }
 

@@ -2,8 +2,10 @@
  * The tag-manager container of spec §7 ("a tag manager script receives data pushes"): which
  * container ids the shop accepts, the container's script URL, and the `gtm.js` start push that
  * Google's snippet makes, here made by a bundled module (no inline snippet: the CSP allows no
- * `'unsafe-inline'` script). Pure; `loadContainer` takes the document and the data layer.
+ * `'unsafe-inline'` script). Pure; `loadContainer` takes the document and the data layer;
+ * `pushConsentCommand` pushes gtag's Consent Mode commands.
  */
+import type { ConsentModeState } from './consent.ts';
 
 /** Google Tag Manager's origin: the container script comes from there. */
 export const TAG_MANAGER_ORIGIN = 'https://www.googletagmanager.com';
@@ -78,4 +80,28 @@ export function loadContainer(
   script.dataset.tagManager = containerId;
   document.head.append(script as never);
   return true;
+}
+
+/** A Consent Mode v2 command: the page's defaults, or the shopper's choice. */
+export type ConsentCommand = 'default' | 'update';
+
+/**
+ * Pushes Google's `gtag('consent', command, state)` onto the data layer. Tag Manager reads a
+ * gtag command only from an `Arguments` object (a plain array is taken for data, and ignored),
+ * so this pushes the `arguments` of a function called like Google's
+ * `function gtag(){dataLayer.push(arguments)}`.
+ */
+export function pushConsentCommand(
+  host: ContainerHost,
+  command: ConsentCommand,
+  state: Readonly<ConsentModeState>,
+): void {
+  const layer = (host.dataLayer ??= []);
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars -- read through `arguments`
+  function gtag(..._command: unknown[]): void {
+    // The Arguments object itself, not a copy: Tag Manager reads gtag commands only so.
+    // eslint-disable-next-line prefer-rest-params
+    layer.push(arguments);
+  }
+  gtag('consent', command, { ...state });
 }

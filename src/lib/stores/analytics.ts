@@ -8,6 +8,13 @@
  * before the customer loaded still sends the customer's fields. Then `user_data` goes first
  * when logged in (spec §4: on each page load while authenticated), and every waiting event
  * once, in the order it happened. No-ops on the server.
+ *
+ * Consent first: the Consent Mode default leads the data layer (`ensureConsentDefault`), and
+ * personal data is pushed only with analytics consent (`consentedEvent`): without it no
+ * `user_data`, and events go without the customer's fields. A consent granted later on the
+ * page pushes `user_data` then. `userDataReady()` resolves once the page's `user_data` went
+ * (or the page knows there is none to send): the tag-manager loader waits for it before the
+ * container, so tags firing at its start see the customer.
  */
 import {
   addToCartEvent,
@@ -31,7 +38,10 @@ import {
   type PurchaseEvent,
   type ShippingInfoEvent,
 } from '../analytics/datalayer.ts';
+import { consentedEvent } from '../analytics/consent.ts';
 import type { CartState } from '../commerce/cart.ts';
+import { atom } from 'nanostores';
+import { $consent, ensureConsentDefault } from './consent.ts';
 import { $customer, $customerSettled, initCustomer } from './customer.ts';
 
 export type { AnalyticsItem } from '../analytics/datalayer.ts';
@@ -41,16 +51,42 @@ let waiting: DataLayerEvent[] = [];
 let userDataSent = false;
 let listening = false;
 
-/** Pushes `user_data` (once per page, when logged in), then every waiting event once. */
-function flush(): void {
+/**
+ * True once this page's `user_data` was pushed, or the page knows it has none to push (a
+ * visitor, or no analytics consent yet): what the container waits for.
+ */
+export const $userDataSettled = atom(false);
+
+/** `user_data` once per page, when logged in and with analytics consent. */
+function pushUserData(): void {
   const customer = $customer.get();
-  if (customer !== null && !userDataSent) {
-    userDataSent = true;
-    pushDataLayer(userDataEvent(customer));
-  }
+  if (customer === null || userDataSent) return;
+  const event = consentedEvent(userDataEvent(customer), $consent.get());
+  if (event === null) return;
+  userDataSent = true;
+  pushDataLayer(event);
+}
+
+/** Pushes `user_data` (once per page, when allowed), then every waiting event once. */
+function flush(): void {
+  ensureConsentDefault();
+  pushUserData();
+  const customer = $customer.get();
   const events = waiting;
   waiting = [];
-  for (const event of events) pushDataLayer(withCustomer(event, customer));
+  for (const event of events) {
+    const allowed = consentedEvent(withCustomer(event, customer), $consent.get());
+    if (allowed !== null) pushDataLayer(allowed);
+  }
+  $userDataSettled.set(true);
+}
+
+// A consent given on the page: the customer's user_data goes at once (before the container,
+// which the loader appends only after this listener, registered first, has run).
+if (typeof window !== 'undefined') {
+  $consent.listen(() => {
+    if ($customerSettled.get()) pushUserData();
+  });
 }
 
 /** Sends `event` (without customer fields: they are added when it is pushed) once settled. */
@@ -79,6 +115,22 @@ function send(event: DataLayerEvent | null): void {
  */
 export function trackUserData(): void {
   send(null);
+}
+
+/**
+ * Resolves once this page's `user_data` was pushed or the page knows there is none to push
+ * (starts loading the customer if nobody did yet). The tag-manager loader bounds the wait.
+ */
+export function userDataReady(): Promise<void> {
+  send(null);
+  if ($userDataSettled.get()) return Promise.resolve();
+  return new Promise((resolve) => {
+    const stop = $userDataSettled.listen((settled) => {
+      if (!settled) return;
+      stop();
+      resolve();
+    });
+  });
 }
 
 /** A list of products was shown (`items` from `productItem`, in display order). */
