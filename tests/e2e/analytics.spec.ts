@@ -176,8 +176,7 @@ async function addToCartAndOpenSidebar(page: Page): Promise<void> {
 /** The container URLs the current test's pages requested (`recordContainer`). */
 let requested: string[] = [];
 
-// Every test starts here: the container answered by the recorder. When the shop asks for
-// consent first, granting it belongs here too, once for every test of this file.
+// Every test starts here: consent granted and the container answered by the recorder.
 test.beforeEach(async ({ page }) => {
   requested = await recordContainer(page);
 });
