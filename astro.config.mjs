@@ -128,7 +128,30 @@ export default defineConfig({
   // No Markdown page; Shiki's highlighting would need inline styles the CSP refuses.
   markdown: { syntaxHighlight: false },
   vite: {
-    plugins: [tailwindcss(), devServer()],
+    plugins: [
+      tailwindcss(),
+      devServer(),
+      {
+        // The scripts of the product cards and wishlist hearts (on every catalogue page) and
+        // the stores and rules they import, as one chunk of the browser build instead of some
+        // twenty small ones, each compressed on its own: product pages 100.3 → 95.0 KB of JS
+        // gzipped, home 25.9 → 22.5 KB (`npm test -- --only=build,size`). What a page fetches
+        // later (the analytics store, the consent banner, the shell) keeps its own chunks.
+        name: 'card-scripts-chunk',
+        configEnvironment(name) {
+          if (name !== 'client') return undefined;
+          const scripts =
+            /\/src\/components\/(cart\/card-add-to-cart|wishlist\/wishlist-hearts)\.ts$/;
+          return {
+            build: {
+              rolldownOptions: {
+                output: { codeSplitting: { groups: [{ name: 'card-scripts', test: scripts }] } },
+              },
+            },
+          };
+        },
+      },
+    ],
     // Build outputs and sandbox data are not sources: keep the dev watcher off them.
     server: { watch: { ignored: ['**/dist-test/**', '**/.bench/**', '**/.sandbox/**'] } },
   },

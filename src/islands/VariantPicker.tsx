@@ -5,11 +5,12 @@
  */
 import { useStore } from '@nanostores/react';
 import { useEffect, useId, useMemo } from 'react';
-import { chosenVariantItem, type AnalyticsItem } from '../lib/analytics/datalayer.ts';
+import type { AnalyticsItem } from '../lib/analytics/datalayer.ts';
+import { chosenVariantItem } from '../lib/analytics/page-json.ts';
 import { maxQuantity } from '../lib/commerce/cart.ts';
 import { setChosenItem } from '../lib/stores/chosen-item.ts';
 import { formatPrice } from '../lib/commerce/money.ts';
-import { variantFromSearch } from '../lib/commerce/offer.ts';
+import { variantFromSearch } from '../lib/commerce/variant-link.ts';
 import {
   defaultVariant,
   STOCK_MESSAGE_KEYS,

@@ -13,12 +13,7 @@ import {
   beginCheckoutEvent,
   cartLineItem,
   cartQuantityEvent,
-  chosenVariantItem,
-  listedItem,
   loginEvent,
-  pageListItem,
-  parsePageItem,
-  parsePageList,
   productItem,
   purchaseEvent,
   removeFromCartEvent,
@@ -31,6 +26,13 @@ import {
   wishlistLineItem,
   type AnalyticsItem,
 } from '../../src/lib/analytics/datalayer.ts';
+import {
+  chosenVariantItem,
+  listedItem,
+  pageListItem,
+  parsePageItem,
+  parsePageList,
+} from '../../src/lib/analytics/page-json.ts';
 import {
   orderPushesOnce,
   parseBeginCheckout,

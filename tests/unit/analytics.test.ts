@@ -2,10 +2,7 @@ import { afterEach, describe, expect, test, vi } from 'vitest';
 import {
   addToCartEvent,
   cartLineItem,
-  listedItem,
-  listItems,
   productItem,
-  type ListedItem,
   pushDataLayer,
   shippingInfoEvent,
   toEuros,
@@ -15,6 +12,7 @@ import {
   viewItemListEvent,
   withCustomer,
 } from '../../src/lib/analytics/datalayer.ts';
+import { listedItem, listItems, type ListedItem } from '../../src/lib/analytics/page-json.ts';
 import { CONSENT_COOKIE, storedConsentValue } from '../../src/lib/analytics/consent.ts';
 import { EMPTY_CART } from '../../src/lib/commerce/cart.ts';
 import { product, variant } from './fixtures.ts';

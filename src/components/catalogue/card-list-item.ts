@@ -5,12 +5,8 @@
  * main category. The card itself carries none of it: its markup is shared by every page that
  * shows the product (ProductCard.astro).
  */
-import {
-  pageListItem,
-  parsePageList,
-  type AnalyticsItem,
-  type PageList,
-} from '../../lib/analytics/datalayer.ts';
+import { pageListItem, parsePageList, type PageList } from '../../lib/analytics/page-json.ts';
+import type { AnalyticsItem } from '../../lib/analytics/datalayer.ts';
 
 const LIST_SELECTOR = 'script[data-analytics-list]';
 const PRODUCT_PATH = /^\/p\/(\d{1,10})(?:\/|$)/;

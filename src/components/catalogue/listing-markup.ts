@@ -3,7 +3,8 @@
  * the listing's components, so the pre-rendered page and an on-demand view share one home for
  * each part's markup.
  */
-import { listedItem, productItem } from '../../lib/analytics/datalayer.ts';
+import { productItem } from '../../lib/analytics/datalayer.ts';
+import { listedItem } from '../../lib/analytics/page-json.ts';
 import { formatPrice } from '../../lib/commerce/money.ts';
 import { productOffer, variantFilter, type VariantFilter } from '../../lib/commerce/offer.ts';
 import {

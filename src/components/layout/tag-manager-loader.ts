@@ -16,7 +16,7 @@
  */
 import { allowsContainer } from '../../lib/analytics/consent.ts';
 import { loadContainer } from '../../lib/analytics/tag-manager.ts';
-import { userDataReady } from '../../lib/stores/analytics.ts';
+import { analyticsStore } from '../../lib/stores/track.ts';
 import { $consent, ensureConsentDefault } from '../../lib/stores/consent.ts';
 import { afterLoadAndIdle } from './after-load.ts';
 
@@ -39,7 +39,12 @@ if (id !== undefined) {
       const waited = new Promise<void>((resolve) => {
         bound = setTimeout(resolve, USER_DATA_WAIT_MS);
       });
-      void Promise.race([userDataReady(), waited]).then(() => {
+      // The analytics store is fetched only now (track.ts): not in the page's first download.
+      const ready = analyticsStore().then(
+        (store) => store.userDataReady(),
+        () => undefined,
+      );
+      void Promise.race([ready, waited]).then(() => {
         clearTimeout(bound);
         loadContainer(id, document, window as { dataLayer?: unknown[] });
       });

@@ -6,9 +6,9 @@
  * wishlist took pushes add_to_wishlist (GA4) of the heart's item: `heartItem`.
  */
 import type { AnalyticsItem } from '../../lib/analytics/datalayer.ts';
-import { parsePageItem } from '../../lib/analytics/datalayer.ts';
+import { parsePageItem } from '../../lib/analytics/page-json.ts';
 import { parseCardButton } from '../../lib/commerce/card-button.ts';
-import { trackAddToWishlist } from '../../lib/stores/analytics.ts';
+import { track } from '../../lib/stores/track.ts';
 import { $chosenItem } from '../../lib/stores/chosen-item.ts';
 import { $productSelection } from '../../lib/stores/product.ts';
 import { $wishlist, isInWishlist, toggleWishlist } from '../../lib/stores/wishlist.ts';
@@ -85,6 +85,6 @@ document.addEventListener('click', (event) => {
   void toggleWishlist(productId, variantId).then((done) => {
     render();
     const item = done && adding ? heartItem(button, productId, variantId) : null;
-    if (item !== null) trackAddToWishlist(item);
+    if (item !== null) track('trackAddToWishlist', item);
   });
 });

@@ -4,10 +4,9 @@
  * and purchase, once per order in a browser (`orderPushesOnce`). Apart from `datalayer.ts` so
  * that only those pages load them.
  */
+import { parseJson, parsePageItem } from './page-json.ts';
 import {
   ANALYTICS_CURRENCY,
-  parseJson,
-  parsePageItem,
   type AnalyticsItem,
   type DataLayerEvent,
   type EcommerceData,

@@ -22,8 +22,7 @@ import { isPurchasable } from './stock.ts';
 import { isColourOption } from './swatches.ts';
 import type { Product, ProductOption, Variant } from './types.ts';
 
-/** Query parameter of a product page naming the variant it opens on (a variant id). */
-export const VARIANT_PARAM = 'variante';
+export { VARIANT_PARAM, variantFromSearch, variantPath } from './variant-link.ts';
 
 /** The variant options a listing filters on: size and colour labels (`taille`, `couleur`). */
 export interface VariantFilter {
@@ -141,24 +140,4 @@ export function productOffer(product: OfferProduct, filter?: VariantFilter): Off
   return best === null
     ? { price: displayPrice(product), from: false, variant: null, narrowed }
     : { price: best.price, from, variant: best.variant, narrowed };
-}
-
-/** The product page's path opening on `variant` (a card of a filtered listing links there). */
-export function variantPath(path: string, variant: Pick<Variant, 'id'>): string {
-  return `${path}?${VARIANT_PARAM}=${String(variant.id)}`;
-}
-
-/**
- * The variant a product page's query names (`?variante=ID`), when it is one of the product's;
- * anything else (absent, not a whole number, another product's variant) is undefined and the
- * page keeps its default variant (spec §4).
- */
-export function variantFromSearch(
-  product: Pick<Product, 'variants'>,
-  search: string,
-): Variant | undefined {
-  const value = new URLSearchParams(search).get(VARIANT_PARAM)?.trim() ?? '';
-  if (!/^\d{1,15}$/.test(value)) return undefined;
-  const id = Number(value);
-  return product.variants.find((variant) => variant.id === id);
 }

@@ -9,7 +9,7 @@
  */
 import type { AnalyticsItem } from '../analytics/datalayer.ts';
 import type { LineItemInput } from '../commerce/cart.ts';
-import { trackAddToCart } from './analytics.ts';
+import { track } from './track.ts';
 import { $cartErrors, addCartItem, initCart } from './cart.ts';
 import { notify } from './notifications.ts';
 import { openCartSidebar } from './ui.ts';
@@ -100,7 +100,7 @@ export async function addToCartAndNotify(
     });
     return false;
   }
-  trackAddToCart(item);
+  track('trackAddToCart', item);
   notify({
     message: texts.added,
     type: 'success',

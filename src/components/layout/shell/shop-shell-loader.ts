@@ -11,7 +11,7 @@
  * screen reader hears the first notification too.
  */
 import { cartCookieMaxAge, features } from '../../../lib/env-client.ts';
-import { trackUserData } from '../../../lib/stores/analytics.ts';
+import { track } from '../../../lib/stores/track.ts';
 import { configureCartCookie, configureResellerArea, initCart } from '../../../lib/stores/cart.ts';
 import { initCustomer } from '../../../lib/stores/customer.ts';
 import { $notifications } from '../../../lib/stores/notifications.ts';
@@ -33,7 +33,7 @@ if (container !== null && region !== null) {
     void initCustomer().then(initWishlist);
     // spec §4: on route change while authenticated, user data goes to the tag manager. Each
     // page load is a route change here (multi-page site); it waits for the customer.
-    trackUserData();
+    track('trackUserData');
   };
   if ('requestIdleCallback' in window) requestIdleCallback(load);
   else setTimeout(load, 200);
