@@ -12,6 +12,7 @@
  * (`grantConsent`): without it there is no container (consent.spec.ts).
  */
 import { expect, test, type Page } from '@playwright/test';
+import type { AnalyticsItem } from '../../src/lib/analytics/page-json.ts';
 import { productPath } from '../../src/lib/commerce/slug.ts';
 import { t } from '../../src/lib/i18n/index.ts';
 import { CUSTOMERS, PRODUCTS } from '../../scripts/sandbox/fixtures.ts';
@@ -299,18 +300,6 @@ test('a customer fills the cart and pays: add_to_cart, view_cart and the shippin
 const tabLog = (page: Page): Promise<FunnelEntry[]> =>
   page.evaluate(() => JSON.parse(sessionStorage.getItem('__gtm_log') ?? '[]') as FunnelEntry[]);
 
-interface FunnelItem {
-  item_id: string;
-  item_name: string;
-  item_brand?: string;
-  item_category?: string;
-  item_variant?: string;
-  item_list_name?: string;
-  index?: number;
-  price: number;
-  quantity: number;
-}
-
 interface FunnelEntry {
   event?: string;
   search_term?: string;
@@ -322,7 +311,7 @@ interface FunnelEntry {
     shipping?: number;
     transaction_id?: string;
     item_list_name?: string;
-    items: FunnelItem[];
+    items: AnalyticsItem[];
   } | null;
 }
 

@@ -11,6 +11,7 @@
  * Browser-safe, no zod (this runs on every page: a hand-written strict reader keeps the page's
  * script small), no i18n.
  */
+import { readJsonRecord } from '../script-json.ts';
 
 /** The shop's cookies page (a legal page): where the banner and "Gérer les cookies" point. */
 export const COOKIES_PAGE_PATH = '/cookies';
@@ -48,9 +49,6 @@ const MAX_STORED_LENGTH = 4_096;
 // A choice dated this far in the future is from a wrong clock or forged: ask again.
 const MAX_CLOCK_SKEW_MS = DAY_MS;
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
 function timestamp(value: unknown): number | null {
   if (typeof value !== 'string' || value.length > 40) return null;
   const time = Date.parse(value);
@@ -66,14 +64,8 @@ export function parseStoredConsent(
   raw: string | null | undefined,
   now: number,
 ): ConsentChoice | null {
-  if (typeof raw !== 'string' || raw === '' || raw.length > MAX_STORED_LENGTH) return null;
-  let value: unknown;
-  try {
-    value = JSON.parse(raw);
-  } catch {
-    return null;
-  }
-  if (!isRecord(value)) return null;
+  const value = readJsonRecord(raw, MAX_STORED_LENGTH);
+  if (value === null) return null;
   const { categories, revision, expirationTime } = value;
   if (revision !== CONSENT_REVISION) return null;
   if (!Array.isArray(categories) || categories.length > CONSENT_PURPOSES.length * 4) return null;

@@ -11,6 +11,7 @@
 import { effectivePrice, type DisplayPrice } from '../commerce/price.ts';
 import { variantLabel } from '../commerce/item-options.ts';
 import type { Cents } from '../commerce/types.ts';
+import { readJson } from '../script-json.ts';
 /** A GA4 ecommerce item. */
 export interface AnalyticsItem {
   /** The product's id (the shop's `/p/{id}/…`), the same on every event and in the cart. */
@@ -102,14 +103,7 @@ function readListed(entry: unknown): ListedItem | null {
 }
 
 /** JSON the page wrote, parsed; undefined when it is not JSON or too long to be the page's. */
-export const parseJson = (raw: string | null | undefined): unknown => {
-  if (typeof raw !== 'string' || raw.length > 200_000) return undefined;
-  try {
-    return JSON.parse(raw);
-  } catch {
-    return undefined;
-  }
-};
+export const parseJson = (raw: string | null | undefined): unknown => readJson(raw, 200_000);
 
 /**
  * The product page's item read back from its JSON (ProductView.astro, for view_item); null

@@ -6,6 +6,7 @@
  * to hydrate a React island of its own (up to 20 roots on a listing page, and as many renders
  * at build).
  */
+import { readJsonRecord } from '../script-json.ts';
 import type { AnalyticsItem } from '../analytics/datalayer.ts';
 
 /** Message keys a card's button shows once clicked (its idle label is rendered at build). */
@@ -55,9 +56,6 @@ const isId = (value: unknown): value is number =>
   typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
 const isText = (value: unknown, max = 500): value is string =>
   typeof value === 'string' && value.length > 0 && value.length <= max;
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
 /** The attribute of a card adding `variantId` of `productId`, whose GA4 item is `item`. */
 export function cardButtonAttribute(
   productId: number,
@@ -79,14 +77,8 @@ export function parseCardButton(
   raw: string | null | undefined,
   name: string | null | undefined,
 ): CardButtonData | null {
-  if (raw === null || raw === undefined || raw.length > 2_000) return null;
-  let value: unknown;
-  try {
-    value = JSON.parse(raw);
-  } catch {
-    return null;
-  }
-  if (!isRecord(value)) return null;
+  const value = readJsonRecord(raw, 2_000);
+  if (value === null) return null;
   const { productId, variantId, price, variant } = value;
   name = name?.trim();
   if (!isId(productId) || !isId(variantId) || !isText(name)) return null;
