@@ -9,6 +9,7 @@ import { serviceWorker } from './src/integrations/service-worker.ts';
 import { buildFlags } from './src/integrations/build-flags.ts';
 import { listingStore } from './src/integrations/listing-store.ts';
 import { parallelPrerender } from './src/integrations/parallel-prerender.ts';
+import { linkedVariantDirective } from './src/integrations/linked-variant.ts';
 import { isSitemapPage } from './src/lib/commerce/routes.ts';
 import { INLINE_SCRIPTS } from './src/components/layout/inline-scripts.ts';
 import { CONTENTFUL_MEDIA_ORIGINS, cspConfig, parseCheckoutOrigins } from './src/lib/server/csp.ts';
@@ -64,6 +65,8 @@ export default defineConfig({
     listingStore(),
     // Pages rendered on a second core too (BUILD_RENDER_THREADS; parallel-prerender.ts).
     parallelPrerender(),
+    // The product page's picker hydrates at once on a link naming a variant, else when seen.
+    linkedVariantDirective(),
     {
       // Reads the catalogue while Vite bundles (catalogue-prefetch.ts): the pages take it.
       name: 'catalogue-prefetch',

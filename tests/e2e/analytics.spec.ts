@@ -455,7 +455,7 @@ test.describe('the whole funnel, GA4-shaped', () => {
     await containerLoaded(page);
     await expect.poll(() => counts(page)).toEqual({ 'gtm.js': 1, view_item: 1 });
     // Nothing was scrolled: the picker island has not hydrated.
-    expect(await page.locator('astro-island[client="visible"][ssr]').count()).toBeGreaterThan(0);
+    expect(await page.locator('astro-island[client="linked"][ssr]').count()).toBeGreaterThan(0);
     await page.screenshot({ path: 'test-results/visual/funnel-view-item-390.png' });
   });
 

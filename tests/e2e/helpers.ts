@@ -36,10 +36,13 @@ export function shownPrice(product: Product, variant: Variant): string {
 
 /**
  * Waits until the page's islands have hydrated (Astro removes the `ssr` attribute). Islands
- * hydrated `client:visible` only do so once scrolled to: wait for those with `waitForIsland`.
+ * hydrated `client:visible` (or `client:linked` without a linked variant) only do so once
+ * scrolled to: wait for those with `waitForIsland`.
  */
 export async function waitForHydration(page: Page): Promise<void> {
-  await expect(page.locator('astro-island[ssr]:not([client="visible"])')).toHaveCount(0);
+  await expect(
+    page.locator('astro-island[ssr]:not([client="visible"]):not([client="linked"])'),
+  ).toHaveCount(0);
 }
 
 /**

@@ -72,6 +72,21 @@ for (const width of [390, 1280]) {
     // The product page opens on 160x200, at the card's price; its canonical URL has no variant.
     await link.click();
     await expect(page).toHaveURL(href);
+    // Before any scroll, on a phone too (`client:linked` hydrates the picker at once on a
+    // linked variant): the price shown is the card's, and view_item names that variant.
+    await expect(page.locator('astro-island [aria-live="polite"]').first()).toContainText(price);
+    await expect
+      .poll(() =>
+        page.evaluate(() =>
+          ((window as { dataLayer?: unknown[] }).dataLayer ?? [])
+            .map((entry) => entry as { event?: string; ecommerce?: { items: unknown[] } })
+            .filter((entry) => entry.event === 'view_item')
+            .map((entry) => entry.ecommerce?.items[0]),
+        ),
+      )
+      .toMatchObject([
+        { item_variant: SIZE, price: effectivePrice(displayPrice(product, variant)) / 100 },
+      ]);
     await expect(page.locator('link[rel="canonical"]')).toHaveAttribute(
       'href',
       new RegExp(`${productPath(product)}$`),
