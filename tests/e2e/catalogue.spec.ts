@@ -5,7 +5,7 @@ import { findVariant, stockStatus } from '../../src/lib/commerce/stock.ts';
 import type { Page as ResultPage, Product } from '../../src/lib/commerce/types.ts';
 import { t } from '../../src/lib/i18n/index.ts';
 import { BRANDS, CATEGORIES, PRODUCTS } from '../../scripts/sandbox/fixtures.ts';
-import { api, shownPrice, waitForHydration } from './helpers.ts';
+import { api, shownPrice, waitForHydration, waitForIsland } from './helpers.ts';
 
 const cardTitles = (page: import('@playwright/test').Page) =>
   page.locator('[data-card] :is(h2, h3)').allInnerTexts();
@@ -162,6 +162,9 @@ test('a product page: changing the variant updates price and stock', async ({ pa
 
   // Pick a variant whose shown price differs from the current one, then one out of stock.
   const priceArea = page.locator('[aria-live="polite"]').first();
+  // The picker hydrates once seen (`client:linked`): wait for it before ticking options
+  // (a tick before it hydrates is the browser's alone, and the price does not follow).
+  await waitForIsland(priceArea);
   for (const variant of product.variants) {
     for (const value of variant.optionValues) {
       await page
