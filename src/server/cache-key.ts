@@ -14,6 +14,7 @@ import {
   pageNumber,
   parseListingParams,
 } from '../lib/commerce/listing.ts';
+import { searchIsExact, searchQueryString } from '../lib/commerce/search.ts';
 import {
   parseSleepListQuery,
   SLEEP_CONTENT_VIEW,
@@ -54,8 +55,11 @@ function canonicalQuery(path: string, params: URLSearchParams): string | null {
   if (path === SEARCH_ROUTE || path.startsWith(`${SEARCH_ROUTE}/`)) {
     // `?term=` is the header form's redirect to the path form (resultats-de-recherche page).
     if (params.has('term')) return null;
-    const page = pageNumber(params.get('page'));
-    return page > 1 ? `?page=${page}` : '';
+    // Page and the "as typed" switch (issue 31): both change what the page shows.
+    return searchQueryString({
+      page: pageNumber(params.get('page')),
+      exact: searchIsExact(params),
+    });
   }
   return null;
 }

@@ -245,6 +245,47 @@ describe('happy path: every bigcommerce method answers { data }', () => {
     expect((await search('zzzqqqxxx')).categories).toEqual([]);
   });
 
+  // Issue 31: BigCommerce's keyword search (the sandbox, faithfully) matches words as typed; the
+  // shop corrects a term that found nothing to the catalogue's closest words and searches that.
+  test('getProductsWithFilter: a typo is searched corrected (matelat → matelas), the vocabulary read once', async () => {
+    interface Reply {
+      products: { name: string }[];
+      categories: { label: string }[];
+      correctedTerm: string | null;
+    }
+    const search = async (searchTerm: string) =>
+      data(
+        await call('/api/bigcommerce/getProductsWithFilter', [{ searchTerm, limit: 6 }]),
+      ) as Reply;
+    const keywords = () =>
+      upstream.flatMap((r) => new URL(r.url).searchParams.get('keyword') ?? []);
+
+    const typo = await search('matelat');
+    expect(typo.correctedTerm).toBe('matelas');
+    expect(typo.products.length).toBeGreaterThan(0);
+    expect(typo.categories.length).toBeGreaterThan(0);
+    // The sandbox itself finds nothing for the typo: the tolerance is the shop's.
+    expect(keywords()).toEqual(['matelat', 'matelas']);
+
+    for (const [typed, expected] of [
+      ['couete', 'couette'],
+      ['OREILÉ', 'oreiller'],
+    ] as const) {
+      upstream = [];
+      const reply = await search(typed);
+      expect(reply.correctedTerm).toBe(expected);
+      expect(reply.products.length).toBeGreaterThan(0);
+      // The vocabulary (tree, brands, best sellers' names) was read once, for the first typo.
+      expect(upstream.filter((r) => !r.url.includes('keyword=')).map((r) => r.url)).toEqual([]);
+    }
+
+    // A word the catalogue has is searched as typed, never corrected.
+    expect((await search('matelas')).correctedTerm).toBeNull();
+    // Nothing close: nothing found, nothing corrected.
+    const nonsense = await search('zzzqqqxxx');
+    expect(nonsense).toMatchObject({ products: [], categories: [], correctedTerm: null });
+  });
+
   test('getCategoryTree, getCategory, getCategoriesBatchMetafields', async () => {
     const tree = data(await call('/api/bigcommerce/getCategoryTree', [])) as {
       id: number;

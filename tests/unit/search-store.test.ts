@@ -85,6 +85,28 @@ describe('debounce (spec §9: 1000 ms after the last keystroke)', () => {
     ]);
   });
 
+  test('a typo the server corrected: the suggestions say for which term (issue 31)', async () => {
+    stubShopApi({
+      getProductsWithFilter: () => ({
+        ...reply([product(1, 'Matelas Aube')]),
+        correctedTerm: 'matelas',
+      }),
+    });
+    store.setSearchInput('matelat');
+    await vi.runAllTimersAsync();
+    expect(store.$search.get()).toMatchObject({
+      term: 'matelat',
+      status: 'done',
+      correctedTerm: 'matelas',
+    });
+    expect(store.$search.get().products.map((p) => p.name)).toEqual(['Matelas Aube']);
+    // A reply without the field (an older server): the typed term's own suggestions.
+    stubShopApi({ getProductsWithFilter: () => reply([product(2, 'Couette Nuage')]) });
+    store.setSearchInput('couette');
+    await vi.runAllTimersAsync();
+    expect(store.$search.get()).toMatchObject({ term: 'couette', correctedTerm: null });
+  });
+
   test('the same term again (spaces aside) sends nothing more; empty resets at once', async () => {
     const calls = stubShopApi({ getProductsWithFilter: () => reply([]) });
     store.setSearchInput('couette');

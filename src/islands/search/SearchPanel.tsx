@@ -6,10 +6,14 @@
  * (`mount.tsx`), so pages load none of it up front; without JavaScript the form still sends
  * `?term=` to the results page.
  *
- * - Opens on focus; closes on Escape, a click outside, its close button, leaving the page and
- *   the opening of the details menu (ui store).
+ * - Opens on focus; closes on Escape, a click outside, leaving the page and the opening of the
+ *   details menu (ui store).
  * - A magnifier (the form's submit button) when the input is empty, a cross that clears and
- *   refocuses when it holds text.
+ *   refocuses when it holds text: the one cross of the search (issue 31: the browser's own
+ *   cancel button is hidden, `.search-input` in components.css, and the panel has no second
+ *   one). The status line shows only when it says something: no empty band on top.
+ * - A term that found nothing is searched corrected by the server (issue 31): the panel then
+ *   says so and shows the corrected term's suggestions.
  * - Arrows move through the suggestions, Enter opens the active one, else the results page
  *   `/resultats-de-recherche/{term}` when the trimmed term is not empty.
  */
@@ -166,6 +170,25 @@ export function SearchPanel({ form, input, t }: SearchPanelProps) {
   };
 
   const resultsPath = searchResultsPath(text);
+  const corrected = showing ? search.correctedTerm : null;
+  const status: ReactNode =
+    search.status === 'idle' ? (
+      t("You haven't searched for items yet")
+    ) : search.status === 'loading' ? (
+      t('common.loading')
+    ) : search.status === 'error' ? (
+      errorText(t, error ?? GENERIC_ERROR_KEY)
+    ) : showing && search.products.length === 0 ? (
+      t('No products found matching your search criteria.')
+    ) : corrected !== null ? (
+      // A typo still gives suggestions: they are the corrected term's (issue 31).
+      <span className="flex flex-col">
+        <span>{t('search.noResultsFor', { term: search.term })}</span>
+        <strong className="font-semibold text-neutral-900">
+          {t('search.suggestionsFor', { term: corrected })}
+        </strong>
+      </span>
+    ) : null;
   const optionClass = (index: number) =>
     `flex items-center gap-3 rounded-control px-3 py-2 text-sm text-neutral-900 hover:bg-neutral-100 ${
       index === active ? 'bg-neutral-100 outline-2 outline-primary-600' : ''
@@ -188,28 +211,15 @@ export function SearchPanel({ form, input, t }: SearchPanelProps) {
         className="absolute inset-x-0 top-full z-40 mt-2 max-h-[min(70vh,36rem)] overflow-y-auto rounded-card border border-neutral-200 bg-white p-4 text-start shadow-xl"
         data-search-panel
       >
-        <div className="mb-2 flex items-center justify-between gap-4">
-          <p
-            className="text-sm text-neutral-700"
-            aria-live="polite"
-            aria-busy={search.status === 'loading'}
-          >
-            {search.status === 'idle' && t("You haven't searched for items yet")}
-            {search.status === 'loading' && t('common.loading')}
-            {search.status === 'error' && errorText(t, error ?? GENERIC_ERROR_KEY)}
-            {showing &&
-              search.products.length === 0 &&
-              t('No products found matching your search criteria.')}
-          </p>
-          <button
-            type="button"
-            onClick={closeSearch}
-            className="-me-2 inline-flex size-11 shrink-0 items-center justify-center rounded-full text-primary-800 hover:bg-neutral-100"
-          >
-            <CloseIcon />
-            <span className="sr-only">{t('search.close')}</span>
-          </button>
-        </div>
+        {/* One status line, only when it says something: no empty band above the suggestions. */}
+        <p
+          className={status === null ? 'sr-only' : 'mb-3 text-sm text-neutral-700'}
+          aria-live="polite"
+          aria-busy={search.status === 'loading'}
+          data-search-status
+        >
+          {status}
+        </p>
         <div
           id={listboxId}
           role="listbox"

@@ -17,7 +17,8 @@ export const SEARCH_PANEL_MESSAGES = [
   'search.categories',
   'search.products',
   'search.clear',
-  'search.close',
+  'search.noResultsFor',
+  'search.suggestionsFor',
   'search.seeAll',
   'common.loading',
 ] as const;

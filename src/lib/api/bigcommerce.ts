@@ -54,6 +54,11 @@ export interface ProductSearchReply {
   products: Product[];
   pagination: Pagination;
   categories: SearchCategory[];
+  /**
+   * The term these products were found for when the typed one found none (issue 31: the
+   * closest words of the catalogue, "matelat" → "matelas"); null: the typed term's own.
+   */
+  correctedTerm: string | null;
 }
 
 /** The contract says `{ isValid: true, customer }`; read defensively (spec §5 login rules). */

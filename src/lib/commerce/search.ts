@@ -36,6 +36,26 @@ export function searchResultsPath(raw: string): string | null {
 }
 
 /**
+ * The results page's parameter that asks for the typed term as is (the "Rechercher plutôt
+ * « … »" link, issue 31): without it, a term that finds nothing is corrected.
+ */
+export const SEARCH_EXACT_PARAM = 'exact';
+
+/** The results page's query, canonical: `exact` first, then `page` past 1; '' for neither. */
+export function searchQueryString({ page, exact }: { page: number; exact: boolean }): string {
+  const parts = [
+    ...(exact ? [`${SEARCH_EXACT_PARAM}=1`] : []),
+    ...(page > 1 ? [`page=${page}`] : []),
+  ];
+  return parts.length === 0 ? '' : `?${parts.join('&')}`;
+}
+
+/** Whether a results page's query asks for the typed term as is. */
+export function searchIsExact(params: URLSearchParams): boolean {
+  return params.has(SEARCH_EXACT_PARAM);
+}
+
+/**
  * The categories of the found products that the shop shows (in `tree`, the visible tree), most
  * found first, then in the order met; each once.
  */

@@ -2,7 +2,9 @@
  * The search panel's suggestions (spec §2 search panel, §4 "typed input triggers a debounced
  * search", §7 getProductsWithFilter, §9 debounce 1000 ms). The typed text is trimmed; the
  * search is sent 1000 ms after the last keystroke, the previous one aborted, and a reply for
- * another term than the latest is ignored. The state says which term the suggestions are for.
+ * another term than the latest is ignored. The state says which term the suggestions are for,
+ * and the corrected term the server searched instead when the typed one found none (a typo
+ * still gives suggestions, issue 31).
  */
 import { atom, map } from 'nanostores';
 import { api } from '../api/bigcommerce.ts';
@@ -32,9 +34,17 @@ export interface SearchState {
   status: SearchStatus;
   products: SearchProductView[];
   categories: SearchCategory[];
+  /** The corrected term the suggestions are for when the typed one found none (issue 31). */
+  correctedTerm: string | null;
 }
 
-export const IDLE_SEARCH: SearchState = { term: '', status: 'idle', products: [], categories: [] };
+export const IDLE_SEARCH: SearchState = {
+  term: '',
+  status: 'idle',
+  products: [],
+  categories: [],
+  correctedTerm: null,
+};
 
 export const $search = atom<SearchState>(IDLE_SEARCH);
 /** spec §8: the search action's own error slot (a message key or a text). */
@@ -86,12 +96,14 @@ async function runSearch(term: string): Promise<void> {
       status: 'done',
       products: reply.products.slice(0, SUGGESTED_PRODUCTS).map(searchProductView),
       categories: reply.categories,
+      // An older server's reply has none.
+      correctedTerm: typeof reply.correctedTerm === 'string' ? reply.correctedTerm : null,
     });
   } catch (error) {
     if (controller.signal.aborted || $search.get().term !== term) return;
     console.error('search failed:', error);
     $searchErrors.setKey('search', errorMessage(error));
-    $search.set({ term, status: 'error', products: [], categories: [] });
+    $search.set({ term, status: 'error', products: [], categories: [], correctedTerm: null });
   } finally {
     if (inFlight === controller) inFlight = undefined;
   }

@@ -4,11 +4,9 @@
  * storefront (`is_visible: false`) are never returned, whatever the arguments say.
  */
 import { z } from 'zod';
-import { hiddenCategoryIds, HIDE_CATEGORY_KEY, visibleTree } from '../../commerce/category.ts';
 import { searchCategories } from '../../commerce/search.ts';
 import type { Features } from '../../features.ts';
-import type { CategoryNode, Product } from '../../commerce/types.ts';
-import { createCache } from '../cache.ts';
+import type { Product } from '../../commerce/types.ts';
 import {
   getAllBanners,
   getCategoriesBatchMetafields,
@@ -19,7 +17,6 @@ import {
   getProducts,
   getProductsById,
   getProductsBySku,
-  getProductsWithFilter,
   getRedirects,
   getStoreMeta,
   type BigCommerceClient,
@@ -33,6 +30,7 @@ import {
   ProductSearchQuerySchema,
   ProductsQuerySchema,
 } from '../bigcommerce/queries.ts';
+import { searchProducts, shownCategoryTree } from '../loaders/search-vocabulary.ts';
 import { cartMethodAliases, cartMethods } from './cart-methods.ts';
 import type { AccountServices, ShopContext } from './context.ts';
 import { customerMethods } from './customer-methods.ts';
@@ -48,24 +46,6 @@ const ShopperProductsQuerySchema = ProductsQuerySchema.omit({ isVisible: true })
 
 // Catalogue and store reads: the same for every shopper of a storefront, so cached briefly.
 const catalogueRead = { cacheable: true };
-
-// The tree of shown categories (spec §5: visible and not hide-category) of each channel, for
-// the categories of search results: read once a few minutes, not at each search.
-const shownTrees = createCache<CategoryNode[]>({
-  ttlMs: 5 * 60_000,
-  graceMs: 60 * 60_000,
-  maxEntries: 32,
-});
-
-function shownCategoryTree(client: BigCommerceClient): Promise<CategoryNode[]> {
-  return shownTrees.get(String(client.channelId ?? 'default'), async () => {
-    const [tree, metafields] = await Promise.all([
-      getCategoryTree(client),
-      getCategoriesBatchMetafields(client, { key: HIDE_CATEGORY_KEY }),
-    ]);
-    return visibleTree(tree, hiddenCategoryIds(metafields));
-  });
-}
 
 export const bigcommerceMethods = {
   getProducts: defineMethod(
@@ -91,11 +71,14 @@ export const bigcommerceMethods = {
     async ({ client }: ShopContext, [query]) => visible(await getProductsBySku(client, query)),
     catalogueRead,
   ),
-  // spec §3 search result: the products, and the shown categories derived from them.
+  // spec §3 search result: the products, and the shown categories derived from them (the
+  // tree of shown categories read once a few minutes, not at each search). A term that finds
+  // nothing is corrected to the catalogue's closest words (issue 31): `correctedTerm` says
+  // which term the products are for, null for the typed one.
   getProductsWithFilter: defineMethod(
     z.tuple([ProductSearchQuerySchema.describe('query')]),
     async ({ client }: ShopContext, [query]) => {
-      const result = await getProductsWithFilter(client, query);
+      const result = await searchProducts(client, query);
       const categories =
         result.products.length === 0
           ? []
