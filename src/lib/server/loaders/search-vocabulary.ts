@@ -32,6 +32,7 @@ import {
   type ProductSearchResult,
 } from '../bigcommerce/index.ts';
 import type { ProductSearchQuery } from '../bigcommerce/queries.ts';
+import { budgetLeft, withBudget } from '../budget.ts';
 import { createCache } from '../cache.ts';
 import { logFailure } from '../failures.ts';
 
@@ -41,6 +42,11 @@ const VOCABULARY_TTL_MS = 10 * 60_000;
 const GRACE_MS = 60 * 60_000;
 /** Channels kept at once. */
 const MAX_CHANNELS = 16;
+/**
+ * Upstream time of a vocabulary read, its own: not the shopper's request budget (1.5 s for a
+ * page), which a first read of 4 pages of 250 products may outlast on the real platform.
+ */
+export const VOCABULARY_BUDGET_MS = 20_000;
 /** Best-selling products whose names join the vocabulary (pages of 250, read at once). */
 export const VOCABULARY_PRODUCTS = 1_000;
 const PRODUCTS_PAGE = 250;
@@ -115,13 +121,30 @@ async function readVocabulary(client: BigCommerceClient): Promise<SearchCorrecto
   return createSearchCorrector(buildVocabulary(sources));
 }
 
-/** The corrector of the client's channel, or null when its vocabulary cannot be read (logged). */
+/**
+ * The corrector of the client's channel, or null when its vocabulary cannot be read (logged
+ * once per read) or is not read within what is left of the request's budget: the read goes on
+ * under its own budget (`VOCABULARY_BUDGET_MS`) and serves the next searches; this one answers
+ * uncorrected.
+ */
 export async function searchCorrector(client: BigCommerceClient): Promise<SearchCorrector | null> {
+  const read = correctors.get(channelOf(client), () =>
+    withBudget(VOCABULARY_BUDGET_MS, () => readVocabulary(client)).catch((error: unknown) => {
+      logFailure('search', 'vocabulary not read', error);
+      throw error;
+    }),
+  );
+  const answer = read.catch(() => null);
+  const left = budgetLeft();
+  if (left === undefined) return answer;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<null>((resolve) => {
+    timer = setTimeout(resolve, left, null);
+  });
   try {
-    return await correctors.get(channelOf(client), () => readVocabulary(client));
-  } catch (error) {
-    logFailure('search', 'vocabulary not read', error);
-    return null;
+    return await Promise.race([answer, late]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 
