@@ -52,6 +52,9 @@ export function pagesToCheck(builtPages: readonly string[], sandbox: boolean): P
     { path: '/marque', status: 200 },
     { path: first('/marque/'), status: 200 },
     { path: '/resultats-de-recherche/matelas', status: 200 },
+    // Issue 31: a typo's corrected results, and the no-results page (categories, tips...).
+    { path: '/resultats-de-recherche/matelat', status: 200 },
+    { path: '/resultats-de-recherche/zzqxw', status: 200 },
     { path: '/panier', status: 200 },
     { path: '/connexion', status: 200 },
     { path: '/inscription', status: 200 },
