@@ -273,6 +273,13 @@ for (const size of WIDTHS) {
       path: `test-results/visual/search-none-${String(size.width)}.png`,
       fullPage: true,
     });
+    const axe = await new AxeBuilder({ page })
+      .include('main')
+      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+      .analyze();
+    expect(
+      axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+    ).toEqual([]);
     const first = categories.first();
     const href = (await first.getAttribute('href')) ?? '';
     await first.click();
