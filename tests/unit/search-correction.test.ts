@@ -55,6 +55,10 @@ describe('the shop’s typos', () => {
     expect(shop.correct('  Matelat  mémoire ')).toBe('matelas mémoire');
     expect(shop.correct('couete chaude')).toBe('couette chaude');
     expect(shop.correct('matelas mousse')).toBeNull();
+    // Words that signs split are searched as words, each corrected.
+    expect(shop.correct('matelas-mousse')).toBe('matelas mousse');
+    expect(shop.correct("l'oreilé ergonomique")).toBe('l oreiller ergonomique');
+    expect(shop.correct('«matelat»')).toBe('matelas');
     expect(shop.correct('zzzqqqxxx')).toBeNull();
     expect(shop.correct('')).toBeNull();
   });
@@ -161,13 +165,15 @@ describe('properties', () => {
     );
   });
 
-  test('hostile input: answered, never thrown; a correction keeps the term’s words', () => {
+  test('hostile input: answered, never thrown; a correction keeps every word of the term', () => {
     fc.assert(
       fc.property(hostile, (typed) => {
         const corrected = shop.correct(typed);
         if (corrected !== null) {
+          // Each typed word gives one word or more (its runs); nothing is lost but signs.
           const words = typed.trim().split(/\s+/u).filter(Boolean);
-          expect(corrected.split(' ')).toHaveLength(words.length);
+          expect(corrected.split(' ').length).toBeGreaterThanOrEqual(words.length);
+          expect(corrected.length).toBeLessThanOrEqual(typed.length * 3 + 32);
         }
         expect(Array.isArray(shop.suggest(typed))).toBe(true);
       }),

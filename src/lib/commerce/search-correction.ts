@@ -8,10 +8,11 @@
  *
  * - Accent- and case-insensitive: words are compared folded ("oreilé" → "oreile").
  * - A word of the vocabulary is kept as typed (identity); so are short words (< 3 letters),
- *   numbers, and words too long to be a typo of a catalogue word.
+ *   numbers, and words too long to be a typo of a catalogue word. A word that signs split
+ *   ("matelas-mousse") is searched as its words ("matelas mousse").
  * - A correction is always a word of the vocabulary, within a few edits of the typed one
  *   (`maxEdits`), in the spelling the catalogue uses most ("mémoire", not "memoire").
- * - Bounded: at most `MAX_CORRECTED_WORDS` words of a term are looked at, each at most
+ * - Bounded: at most `MAX_CORRECTED_WORDS` words of a term are looked up, each at most
  *   `MAX_WORD_LENGTH` characters; the vocabulary holds at most `VOCABULARY_LIMIT` words.
  */
 import Fuse from 'fuse.js';
@@ -232,13 +233,25 @@ export function createSearchCorrector(vocabulary: readonly VocabularyWord[]): Se
       const words = term.trim().split(/\s+/u).filter(Boolean);
       const corrected: string[] = [];
       let changed = 0;
-      for (const [index, word] of words.entries()) {
-        // Only the word's letters and digits are matched; a word with signs around it
-        // ("«matelat»") is corrected whole when its one run is.
-        const [run, ...more] = index < MAX_CORRECTED_WORDS ? wordsOf(word) : [];
-        const fix = run === undefined || more.length > 0 ? null : correctWord(run);
-        if (fix !== null) changed += 1;
-        corrected.push(fix ?? word);
+      // Words looked up in the vocabulary, across the term: the rest are kept as typed.
+      let lookUps = 0;
+      for (const word of words) {
+        // Only letters and digits are matched: a word with signs around it ("«matelat»") is
+        // corrected to its one run; one the signs split ("matelas-mousse", "l'oreilé") to its
+        // runs, each corrected ("matelas mousse", "l oreiller"), as the keyword search needs
+        // every word of the term in a product.
+        const runs = wordsOf(word);
+        const fixed = runs.map((run) => {
+          if (lookUps >= MAX_CORRECTED_WORDS) return run;
+          lookUps += 1;
+          return correctWord(run) ?? run;
+        });
+        if (runs.length > 1 || (runs.length === 1 && fixed[0] !== runs[0])) {
+          changed += 1;
+          corrected.push(fixed.join(' '));
+        } else {
+          corrected.push(word);
+        }
       }
       return changed > 0 ? corrected.join(' ') : null;
     },
