@@ -4,7 +4,7 @@
  * or page size chosen) fetches the URL the form would load without JavaScript
  * (`listingFormQuery`), the shop's own page of that view, and swaps in its filter panel (facet
  * counts, "Afficher N produits"), the count, the chips, the cards and the pagination: the
- * panel stays open, the focus stays on the field, the field stays where it was on the screen.
+ * panel stays open, the focus stays on the field, the page stays scrolled where it was.
  * The URL follows (pushState; back and forward show their view again). Quick ticks make one
  * request, a newer one aborts the one under way, and only the latest is shown
  * (`latestLoader`). A failed update keeps the panel as it is and says why (offline or not).
@@ -116,14 +116,13 @@ function show(view: ListingView, request: Request): void {
   const filters = document.querySelector(FILTER_LIST);
   const results = document.querySelector(RESULTS);
   if (!section || !filters || !results) return;
-  // The field in use, where it is on the screen, and what is typed in it (not applied yet).
+  // The field in use, and what is typed in it (not applied yet).
   const active = document.activeElement;
   const field =
     (active instanceof HTMLInputElement || active instanceof HTMLSelectElement) &&
     filters.contains(active)
       ? active
       : null;
-  const top = field?.getBoundingClientRect().top ?? null;
   const typed = field instanceof HTMLInputElement && field.type !== 'checkbox' ? field.value : null;
   const scroll = window.scrollY;
 
@@ -140,9 +139,8 @@ function show(view: ListingView, request: Request): void {
   const again = field === null ? null : sameField(field);
   if (again instanceof HTMLInputElement && typed !== null) again.value = typed;
   again?.focus({ preventScroll: true });
-  // The field stays where the shopper's finger was, even when the facets above it changed.
-  if (again !== null && top !== null) window.scrollBy(0, again.getBoundingClientRect().top - top);
-  else window.scrollTo(window.scrollX, scroll);
+  // The page stays where the shopper was (no jump to the top, no anchoring to a removed node).
+  window.scrollTo(window.scrollX, scroll);
 
   if (live) live.textContent = view.count;
   if (request.push && view.url !== window.location.href) window.history.pushState({}, '', view.url);
