@@ -6,9 +6,11 @@
  * for the same URL (its count and its cards), the URL carries the filters, one view_item_list
  * per update. Back shows the earlier view again; "Afficher N produits" closes the panel on the
  * results. Offline, the panel says so and stays usable. Without JavaScript the listing filters
- * by reload, as before. Screenshots with the panel open: test-results/visual/filters-*.png.
+ * by reload, as before. The updated panel passes axe. Screenshots with the panel open:
+ * test-results/visual/filters-*.png.
  */
 import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type Locator, type Page } from '@playwright/test';
 import { showProductsLabel } from '../../src/components/catalogue/listing-markup.ts';
 import { t } from '../../src/lib/i18n/index.ts';
@@ -145,6 +147,15 @@ test('phone 390×844: three ticks in a row in the open panel, back, then "Affich
     bottomBar?.y ?? PHONE.height,
   );
   await screenshot(page, 'filters-390');
+  // The panel as the update left it (its live region, alert slot, sticky button) passes axe.
+  const axe = await new AxeBuilder({ page })
+    .include('details[data-filters]')
+    .include('[data-listing-section]')
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
+  expect(
+    axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+  ).toEqual([]);
 
   // Back: the second view again, as the page without JavaScript shows it.
   await page.goBack();
