@@ -117,7 +117,7 @@ test('filtering by brand narrows the list, and removing the filter restores it',
   await waitForHydration(page);
   const all = await cardTitles(page);
   await page.getByRole('checkbox', { name: /Dormelune/ }).check();
-  // The filter form submits itself on change (progressive enhancement of a GET form).
+  // The filter applies itself on change (in place, listing-filters.ts; a GET form without JS).
   await expect(page).toHaveURL(new RegExp(`marque=${BRANDS.dormelune}`));
   const expected = applyListing(products, parseListingParams(`marque=${BRANDS.dormelune}`));
   await expect.poll(() => cardTitles(page)).toEqual(expected.items.map((p) => p.name));

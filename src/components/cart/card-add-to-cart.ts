@@ -19,6 +19,7 @@ import { ADD_TO_CART_FEEDBACK_MS } from '../../lib/commerce/cart.ts';
 import { addToCartAndNotify } from '../../lib/stores/add-to-cart.ts';
 import { cardListItem } from '../catalogue/card-list-item.ts';
 import { $cartLoading } from '../../lib/stores/cart.ts';
+import { $shownCards } from '../../lib/stores/shown-cards.ts';
 
 const SELECTOR = 'button[data-add-to-cart]';
 
@@ -108,10 +109,13 @@ document.addEventListener('click', (event) => {
   if (button instanceof HTMLButtonElement) void add(button);
 });
 
-// spec §4: disabled while any cart action runs; enabled again after (unless it is adding).
-$cartLoading.listen(() => {
+// spec §4: disabled while any cart action runs; enabled again after (unless it is adding),
+// new cards of a listing updated in place included.
+const renderAll = () => {
   for (const button of document.querySelectorAll<HTMLButtonElement>(SELECTOR)) {
     const state = stateOf(button);
     if (state !== null) render(button, state);
   }
-});
+};
+$cartLoading.listen(renderAll);
+$shownCards.listen(renderAll);

@@ -94,6 +94,13 @@ export interface FiltersProps {
   filters: ListingFilters;
   /** Id of the listing's GET form. */
   form: string;
+  /** Products in the whole listing (every page), for the "Afficher N produits" button. */
+  total: number;
+}
+
+/** The text of the filter panel's button that shows the results: "Afficher 3 produits". */
+export function showProductsLabel(total: number): string {
+  return total > 0 ? t('filter.show', { count: total }) : t('filter.showNone');
 }
 
 /** One checkbox of a filter, with its facet count; `swatch` is a colour's background. */
@@ -138,10 +145,12 @@ function priceInput(
 /**
  * Filter panel of a listing: brand, price range, size, colour and availability, each value
  * with its facet count (spec §5; a facet with nothing to choose is left out). Plain form
- * fields of the listing's GET form (`form` id), so filtering works without JavaScript; the
- * listing script submits on change.
+ * fields of the listing's GET form (`form` id), so filtering works without JavaScript (the
+ * apply button). With JavaScript (`listing-filters.ts`, which marks the panel `data-live`)
+ * a change applies in place; on a phone the apply button gives way to a sticky "Afficher N
+ * produits" (`filters-show`, components.css), and a failed update is said in `data-listing-error`.
  */
-export function filtersHtml({ facets, filters, form }: FiltersProps): string {
+export function filtersHtml({ facets, filters, form, total }: FiltersProps): string {
   const p = LISTING_PARAMS;
   const brands = facets.brands.filter((b) => b.count > 0 || filters.brands.includes(b.id));
   const sizes = facets.sizes.filter(
@@ -154,7 +163,7 @@ export function filtersHtml({ facets, filters, form }: FiltersProps): string {
   const showStock = facets.inStock > 0 || filters.inStock;
   const { price } = facets;
 
-  let html = '<div class="flex flex-col">';
+  let html = '<div class="flex flex-col" data-filter-list>';
   if (brands.length > 0) {
     html += filterSet(
       t('filter.brand'),
@@ -250,10 +259,14 @@ export function filtersHtml({ facets, filters, form }: FiltersProps): string {
     );
   }
   const apply = buttonClass('outline', 'sm', { fullWidth: true });
+  const show = buttonClass('primary', 'md', { fullWidth: true, className: 'filters-show' });
   return (
     html +
-    `<div class="pt-2"><button type="submit"${attr('class', apply)}${attr('form', form)}>` +
-    `${text(t('filter.apply'))}</button></div></div>`
+    '<div class="filters-actions"><p role="alert" class="filters-error" data-listing-error></p>' +
+    `<div class="filters-apply pt-2"><button type="submit"${attr('class', apply)}${attr('form', form)}>` +
+    `${text(t('filter.apply'))}</button></div>` +
+    `<button type="button"${attr('class', show)} data-filters-show${flag('disabled', total === 0)}>` +
+    `${text(showProductsLabel(total))}</button></div></div>`
   );
 }
 
@@ -498,7 +511,12 @@ export function listingPartsHtml(
   const { pagination, facets } = result;
   return {
     form: listingFormHtml(LISTING_FORM, path, params.term),
-    filters: filtersHtml({ facets, filters: params.filters, form: LISTING_FORM }),
+    filters: filtersHtml({
+      facets,
+      filters: params.filters,
+      form: LISTING_FORM,
+      total: pagination.total,
+    }),
     controls: listingControlsHtml({ total: pagination.total, params, form: LISTING_FORM }),
     chips: activeFiltersHtml(path, params, activeFilters(path, params, source.brands)),
     analytics: analyticsListHtml(

@@ -11,6 +11,7 @@ import { parseCardButton } from '../../lib/commerce/card-button.ts';
 import { track } from '../../lib/stores/track.ts';
 import { $chosenItem } from '../../lib/stores/chosen-item.ts';
 import { $productSelection } from '../../lib/stores/product.ts';
+import { $shownCards } from '../../lib/stores/shown-cards.ts';
 import { $wishlist, isInWishlist, toggleWishlist } from '../../lib/stores/wishlist.ts';
 import { cardListItem } from '../catalogue/card-list-item.ts';
 
@@ -45,6 +46,8 @@ function render(): void {
 render();
 $wishlist.listen(render);
 $productSelection.listen(render);
+// Cards a listing brought in place (listing-filters.ts): their hearts are hidden until shown.
+$shownCards.listen(render);
 
 /**
  * The GA4 item of what a heart adds: on the product page, the chosen variant's (the picker's
