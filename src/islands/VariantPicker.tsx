@@ -4,13 +4,17 @@
  * from the pure rules; the selection is shared through `$productSelection`.
  */
 import { useStore } from '@nanostores/react';
-import { useEffect, useId, useMemo } from 'react';
+import { useEffect, useId, useMemo, useRef } from 'react';
 import type { AnalyticsItem } from '../lib/analytics/datalayer.ts';
 import { chosenVariantItem } from '../lib/analytics/page-json.ts';
 import { maxQuantity } from '../lib/commerce/cart.ts';
 import { setChosenItem } from '../lib/stores/chosen-item.ts';
 import { formatPrice } from '../lib/commerce/money.ts';
-import { variantFromSearch } from '../lib/commerce/variant-link.ts';
+import {
+  tickedSelection,
+  variantFromSearch,
+  type TickedValue,
+} from '../lib/commerce/variant-link.ts';
 import {
   defaultVariant,
   STOCK_MESSAGE_KEYS,
@@ -18,6 +22,7 @@ import {
   variantSelection,
 } from '../lib/commerce/stock.ts';
 import { isColourOption } from '../lib/commerce/swatches.ts';
+import { showGallerySlide } from '../components/catalogue/gallery-slide.ts';
 import { imageKey } from '../components/catalogue/image-key.ts';
 import { swatchBackground } from '../components/catalogue/swatch.ts';
 import { isTicked, modifierSelections } from '../lib/commerce/item-options.ts';
@@ -108,6 +113,7 @@ export function VariantPicker({
     [analyticsItem, view.variant, regular, special, hidden],
   );
   const chosenVariantId = view.variant?.id ?? null;
+  const root = useRef<HTMLDivElement>(null);
 
   // The chosen variant's GA4 item, for the wishlist heart beside the island.
   useEffect(() => {
@@ -118,13 +124,24 @@ export function VariantPicker({
   // even before the shopper touches an option; a link naming a variant (`?variante=ID`, a
   // card of a size-filtered listing: offer.ts) opens on that one. The server rendered the
   // default (a pre-rendered page), so hydration renders it too and this effect switches.
+  // An option or modifier the shopper ticked before the island hydrated stays ticked (React
+  // keeps the DOM's checked state): it is read here, so the price follows what is shown.
   useEffect(() => {
     if ($productSelection.get()?.productId === product.id) return;
     const linked = variantFromSearch(product, window.location.search);
-    const chosen = linked ? variantSelection(linked) : initial;
+    const base = linked ? variantSelection(linked) : initial;
+    const chosen = tickedSelection(product, base, initial, tickedOptions(root.current));
     const first = selectionView(product, chosen);
     selectProductOptions(product.id, chosen, first.variant?.id ?? null);
-    if (linked?.imageUrl) showGalleryImage(linked.imageUrl);
+    for (const modifier of product.modifiers) {
+      const box = root.current?.querySelector<HTMLInputElement>(
+        `input[name="modifier-${String(modifier.id)}"]`,
+      );
+      if (box && box.checked !== isTicked(modifier, {}))
+        setModifierTicked(modifier.id, box.checked);
+    }
+    const moved = Object.entries(chosen).some(([id, value]) => initial[Number(id)] !== value);
+    if (moved && first.variant?.imageUrl) showGalleryImage(first.variant.imageUrl);
   }, [product, initial]);
 
   function choose(optionId: number, valueId: number) {
@@ -135,7 +152,7 @@ export function VariantPicker({
   }
 
   return (
-    <div className="flex flex-col gap-5">
+    <div ref={root} className="flex flex-col gap-5">
       <div aria-live="polite" aria-atomic="true" className="flex flex-col gap-1">
         <PriceLine product={product} view={view} t={t} />
         <p className={`text-sm font-medium ${STATUS_TONE[view.status]}`} data-stock={view.status}>
@@ -262,6 +279,7 @@ function OptionPicker({
         </label>
         <select
           id={`${id}-select`}
+          data-option-id={option.id}
           className="min-h-11 rounded-control border border-neutral-300 bg-white px-3 text-base"
           value={selected ?? ''}
           onChange={(event) => {
@@ -279,7 +297,7 @@ function OptionPicker({
   }
 
   return (
-    <fieldset className="flex flex-col gap-2">
+    <fieldset className="flex flex-col gap-2" data-option-id={option.id}>
       <legend className="mb-2 text-sm font-semibold text-neutral-800">
         {option.displayName}
         {chosen && <span className="font-normal text-neutral-700"> : {chosen.label}</span>}
@@ -331,13 +349,35 @@ function OptionPicker({
 }
 
 /**
- * Shows the chosen variant's picture in the page gallery (ProductGallery's radio of the same
+ * The option values the picker's controls show ticked (`data-option-id` on each option's
+ * fieldset or select), as the browser holds them: read once as the island mounts.
+ */
+function tickedOptions(root: HTMLElement | null): TickedValue[] {
+  if (!root) return [];
+  const ticked: TickedValue[] = [];
+  for (const control of root.querySelectorAll<HTMLElement>('[data-option-id]')) {
+    const optionId = Number(control.dataset.optionId);
+    const value =
+      control instanceof HTMLSelectElement
+        ? control.value
+        : control.querySelector<HTMLInputElement>('input[type="radio"]:checked')?.value;
+    const valueId = Number(value);
+    if (Number.isSafeInteger(optionId) && value !== undefined && Number.isSafeInteger(valueId)) {
+      ticked.push({ optionId, valueId });
+    }
+  }
+  return ticked;
+}
+
+/**
+ * Shows the chosen variant's picture in the page gallery (ProductGallery's slide of the same
  * picture), when the product has it; the gallery is static HTML, so this is a DOM lookup.
  */
 function showGalleryImage(url: string): void {
-  const key = CSS.escape(imageKey(url));
-  const radio = document.querySelector<HTMLInputElement>(
-    `[data-gallery] input[data-image-key="${key}"]`,
-  );
-  if (radio) radio.checked = true;
+  const key = imageKey(url);
+  for (const gallery of document.querySelectorAll('[data-gallery]')) {
+    const radios = [...gallery.querySelectorAll<HTMLInputElement>('input[data-image-key]')];
+    const index = radios.findIndex((radio) => radio.dataset.imageKey === key);
+    if (index >= 0) showGallerySlide(gallery, index);
+  }
 }

@@ -1,8 +1,8 @@
 import { expect, test } from '@playwright/test';
 import { applyListing, parseListingParams } from '../../src/lib/commerce/listing.ts';
 import { productPath } from '../../src/lib/commerce/slug.ts';
-import { findVariant, stockStatus } from '../../src/lib/commerce/stock.ts';
-import type { Page as ResultPage, Product } from '../../src/lib/commerce/types.ts';
+import { defaultVariant, findVariant, stockStatus } from '../../src/lib/commerce/stock.ts';
+import type { Page as ResultPage, Product, Variant } from '../../src/lib/commerce/types.ts';
 import { t } from '../../src/lib/i18n/index.ts';
 import { BRANDS, CATEGORIES, PRODUCTS } from '../../scripts/sandbox/fixtures.ts';
 import { api, shownPrice, waitForHydration, waitForIsland } from './helpers.ts';
@@ -180,6 +180,50 @@ test('a product page: changing the variant updates price and stock', async ({ pa
     const status = stockStatus(product, variant);
     await expect(priceArea.locator('[data-stock]')).toHaveAttribute('data-stock', status);
   }
+});
+
+test('options ticked before the picker hydrates are the ones priced once it has', async ({
+  page,
+  request,
+}) => {
+  const product = await api<Product>(request, 'getProductById', [PRODUCTS.trackingVariant]);
+  const fallback = defaultVariant(product);
+  const target = product.variants.find(
+    (variant) =>
+      fallback !== undefined &&
+      shownPrice(product, variant) !== shownPrice(product, fallback) &&
+      variant.optionValues.length > 0,
+  );
+  if (!target) throw new Error('The product needs a variant priced apart from its default');
+  // The island's code is held until the options are ticked: the shopper is quicker than it.
+  let release: (() => void) | undefined;
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route('**/_astro/VariantPicker.*.js', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto(productPath(product));
+  const priceArea = page.locator('[aria-live="polite"]').first();
+  const island = priceArea.locator('xpath=ancestor::astro-island[1]');
+  await expect(island).toHaveAttribute('ssr');
+  const radio = (value: Variant['optionValues'][number]) =>
+    page
+      .getByRole('group', { name: new RegExp(`^${value.optionDisplayName}`) })
+      .getByRole('radio', { name: value.label, exact: true });
+  for (const value of target.optionValues) await radio(value).check();
+  await expect(island).toHaveAttribute('ssr');
+  release?.();
+  await expect(island).not.toHaveAttribute('ssr');
+  await expect(priceArea).toContainText(shownPrice(product, target).replace(/\s/g, ' '), {
+    useInnerText: true,
+  });
+  await expect(priceArea.locator('[data-stock]')).toHaveAttribute(
+    'data-stock',
+    stockStatus(product, target),
+  );
+  for (const value of target.optionValues) await expect(radio(value)).toBeChecked();
 });
 
 test('a brand corner lists the brand products', async ({ page, request }) => {

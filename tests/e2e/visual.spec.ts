@@ -66,6 +66,45 @@ for (const [name, url] of anonymous) {
   });
 }
 
+// issue 31: on a phone the product itself is on the first screen (844 px tall): the title,
+// the price, the rating and the first option of the picker, at 360, 390 and 430 px wide.
+for (const width of [360, 390, 430] as const) {
+  test(`the product page's first screen shows the product: ${width} px`, async ({ page }) => {
+    const screen = { width, height: 844 };
+    await page.setViewportSize(screen);
+    await page.goto(productPath({ id: PRODUCTS.trackingVariant, name: 'produit' }));
+    const title = page.getByRole('heading', { level: 1 });
+    const price = page.locator('[aria-live="polite"] > p').first();
+    const rating = page.locator('main .rating').first();
+    const firstOption = page.locator('[data-option-id]').first().locator('label, select').first();
+    await expect(title).toHaveCount(1);
+    await expect(firstOption).toBeVisible();
+    await page.screenshot({ path: `${VISUAL_DIR}/product-first-screen-${width}.png` });
+    const boxes = {
+      title: await title.boundingBox(),
+      price: await price.boundingBox(),
+      rating: await rating.boundingBox(),
+      firstOption: await firstOption.boundingBox(),
+    };
+    for (const [name, box] of Object.entries(boxes)) {
+      expect(box, name).not.toBeNull();
+      expect(box?.y ?? -1, `${name} starts on the screen`).toBeGreaterThanOrEqual(0);
+    }
+    // The title, the price and the rating are whole on the first screen; the picker starts on it.
+    for (const name of ['title', 'price', 'rating'] as const) {
+      const box = boxes[name];
+      expect((box?.y ?? 0) + (box?.height ?? 0), `${name} ends on the screen`).toBeLessThanOrEqual(
+        screen.height,
+      );
+    }
+    expect(boxes.firstOption?.y ?? Infinity, 'the first option').toBeLessThan(screen.height);
+    // Nothing wider than the screen, and the page's own check of what shows.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      width,
+    );
+  });
+}
+
 test('looks right: cart with an item', async ({ page }) => {
   await page.goto(productPath({ id: PRODUCTS.trackingNone, name: 'produit' }));
   await addToCart(page);

@@ -28,3 +28,33 @@ export function variantFromSearch(
   const id = Number(value);
   return product.variants.find((variant) => variant.id === id);
 }
+
+/** An option value a control of the page shows ticked (the picker reads them as it mounts). */
+export interface TickedValue {
+  optionId: number;
+  valueId: number;
+}
+
+/**
+ * The selection the picker opens on, given what the page's controls show ticked when it
+ * mounts: `base` (the linked variant's options, else the default's), with every option the
+ * shopper ticked before the picker hydrated (a tick on the server's markup, which the
+ * browser keeps) taking that value. A tick is the shopper's when it differs from what the
+ * server rendered (`rendered`, the default variant's options) and names a value of one of the
+ * product's options; anything else (the rendered value, an unknown option or value) leaves
+ * `base` as it is. So the price shown always follows the options shown ticked.
+ */
+export function tickedSelection(
+  product: Pick<Product, 'options'>,
+  base: Readonly<Record<number, number>>,
+  rendered: Readonly<Record<number, number>>,
+  ticked: readonly TickedValue[],
+): Record<number, number> {
+  const selection: Record<number, number> = { ...base };
+  for (const { optionId, valueId } of ticked) {
+    if (rendered[optionId] === valueId) continue;
+    const option = product.options.find((candidate) => candidate.id === optionId);
+    if (option?.values.some((value) => value.id === valueId)) selection[optionId] = valueId;
+  }
+  return selection;
+}
