@@ -1,10 +1,9 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test } from '@playwright/test';
 import { productPath } from '../../src/lib/commerce/slug.ts';
 import type { Product } from '../../src/lib/commerce/types.ts';
 import { CUSTOMERS, PRODUCTS } from '../../scripts/sandbox/fixtures.ts';
 import { t } from '../../src/lib/i18n/index.ts';
-import { api, waitForHydration, waitForIsland } from './helpers.ts';
+import { api, expect, test, waitForHydration, waitForIsland } from './helpers.ts';
 
 // One axe pass per page kind: no violation of the WCAG 2.1 A/AA rules.
 // 'product' stands for the product page, whose path comes from the API.

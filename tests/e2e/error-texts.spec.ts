@@ -7,9 +7,9 @@
  * faulting the shared sandbox itself would fail the other browser tests running beside these.
  * The cart's own path is tests/e2e/cart-faults.spec.ts.
  */
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { type Locator, type Page } from '@playwright/test';
 import { t } from '../../src/lib/i18n/index.ts';
-import { submitRegistration, uniqueEmail, waitForHydration } from './helpers.ts';
+import { expect, submitRegistration, test, uniqueEmail, waitForHydration } from './helpers.ts';
 
 /** The API's reply for a call whose upstream service is down, on this page only. */
 async function serviceDown(page: Page, path: string): Promise<void> {

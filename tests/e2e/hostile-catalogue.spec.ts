@@ -8,11 +8,11 @@
  * violation either (the sanitiser stopped everything; the CSP is the second wall). The islands,
  * JSON-LD and dataLayer keep working under the CSP on these pages and on ordinary ones.
  */
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { type Locator, type Page } from '@playwright/test';
 import { productPath } from '../../src/lib/commerce/slug.ts';
 import { t } from '../../src/lib/i18n/index.ts';
 import { HOSTILE, HOSTILE_PAYLOADS, PRODUCTS } from '../../scripts/sandbox/fixtures.ts';
-import { waitForHydration, waitForIsland } from './helpers.ts';
+import { expect, test, waitForHydration, waitForIsland } from './helpers.ts';
 
 const HOSTILE_PRODUCT = productPath({ id: HOSTILE.productId, name: HOSTILE.productName });
 const HOSTILE_CATEGORY = `/c${HOSTILE.categoryUrl}`;

@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test } from '@playwright/test';
 import { t } from '../../src/lib/i18n/index.ts';
+import { expect, test } from './helpers.ts';
 
 // spec §2 footer newsletter form and panel, §4 success text, §5 rules, §8 error texts.
 

@@ -4,9 +4,10 @@
  * are never answered from a cache; axe on the offline page.
  */
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
 import { t } from '../../src/lib/i18n/index.ts';
 import { TEST_BASE_URL } from '../../scripts/lib/test-env.ts';
+import { expect, test } from './helpers.ts';
 
 test.use({ serviceWorkers: 'allow' });
 

@@ -1,7 +1,7 @@
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
 import { t } from '../../src/lib/i18n/index.ts';
 import { CHUNK_RELOAD_KEY } from '../../src/components/layout/shell/chunk-reload.ts';
-import { layoutShiftSince, watchLayoutShifts } from './helpers.ts';
+import { expect, layoutShiftSince, test, watchLayoutShifts } from './helpers.ts';
 
 // The shop shell's behaviours: sticky header (spec §2, §9 300 ms), navigation progress bar
 // (spec §4, §9 200 / 5000 / 500 ms), chunk-load reload guard (spec §4, §9 60000 ms), page

@@ -1,10 +1,9 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test } from '@playwright/test';
 import { productPath } from '../../src/lib/commerce/slug.ts';
 import type { Product } from '../../src/lib/commerce/types.ts';
 import { CUSTOMERS, PRODUCTS } from '../../scripts/sandbox/fixtures.ts';
 import { t } from '../../src/lib/i18n/index.ts';
-import { api, waitForHydration } from './helpers.ts';
+import { api, expect, test, waitForHydration } from './helpers.ts';
 
 // spec §3, §4 wishlist: guest hearts in local storage, login merge into the customer's
 // wishlist, the account page, move to cart; the sidebar passes axe.
