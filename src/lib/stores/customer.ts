@@ -51,7 +51,13 @@ const USER_DATA_FAILED = 'Get user data failed';
 
 function toActionError(error: unknown): ActionError {
   if (error instanceof ApiCallError) {
-    return { message: error.message, statusCode: error.statusCode, code: error.code };
+    // The details carry a throttle's wait or attempts left (issue 31, login-throttle.ts).
+    return {
+      message: error.message,
+      statusCode: error.statusCode,
+      code: error.code,
+      ...(error.details === undefined ? {} : { details: error.details }),
+    };
   }
   return { message: errorMessage(error), statusCode: 500, code: 'unknown' };
 }
