@@ -488,6 +488,9 @@ test.describe('the whole funnel, GA4-shaped', () => {
     await expect(page).toHaveURL(/mes-informations$/);
     expect(await events(page, 'sign_up')).toMatchObject([{ event: 'sign_up', method: 'email' }]);
 
+    // The account page's own loads (the wishlist) end before the session does: a call still in
+    // flight at logout would answer 401.
+    await page.waitForLoadState('networkidle');
     await page.goto('/deconnexion');
     await page.goto('/connexion');
     await waitForHydration(page);

@@ -68,6 +68,30 @@ export const test = base.extend<{
 
 export { expect };
 
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * The console line Chromium writes when a page the test opens on purpose answers `status` (a
+ * 404 page, a blocked checkout): for `allowedConsoleErrors`.
+ */
+export function documentStatus(path: string, status: number): RegExp {
+  const at = escape(path);
+  return new RegExp(
+    `^console\\.error on \\S+: Failed to load resource: the server responded with a status of ${String(status)} \\(.*\\S+${at}:0\\)$`,
+  );
+}
+
+/**
+ * The console line Chromium writes when an API call answers `status`, which the test provokes
+ * (a wrong password, a quantity over stock, an upstream fault injected): for
+ * `allowedConsoleErrors`. `method` may be an alternation (`loginCustomer|createCustomer`).
+ */
+export function apiStatus(method: string, status: number): RegExp {
+  return new RegExp(
+    `^console\\.error on \\S+: Failed to load resource: the server responded with a status of ${String(status)} \\(.*\\S+/api/\\w+/(?:${method}):0\\)$`,
+  );
+}
+
 /** An e-mail address no account has yet (registrations in the shared sandbox). */
 export function uniqueEmail(prefix: string): string {
   return `${prefix}.${Date.now()}.${Math.floor(Math.random() * 1e6)}@example.fr`;

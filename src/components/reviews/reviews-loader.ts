@@ -5,9 +5,15 @@
 const box = document.querySelector<HTMLElement>('[data-product-reviews]');
 if (box !== null) {
   const mount = () => {
-    void import('../../islands/reviews/mount.tsx').then((m) => {
-      m.mountProductReviews(box);
-    });
+    import('../../islands/reviews/mount.tsx').then(
+      (m) => {
+        m.mountProductReviews(box);
+      },
+      (error: unknown) => {
+        // A chunk gone with a new release: the page reloads once (chunk-reload-listener.ts).
+        console.warn('reviews not loaded:', error);
+      },
+    );
   };
   const observer = new IntersectionObserver(
     (entries) => {

@@ -7,7 +7,7 @@
  */
 import { atom, map } from 'nanostores';
 import { api } from '../api/bigcommerce.ts';
-import { ApiCallError, errorMessage } from '../api/client.ts';
+import { ApiCallError, errorMessage, logCallFailure } from '../api/client.ts';
 import { AUTHENTICATED_COOKIE_NAME, isAuthenticatedMarker } from '../commerce/account.ts';
 import type { CurrentCustomer } from '../commerce/types.ts';
 import type {
@@ -63,7 +63,7 @@ function toActionError(error: unknown): ActionError {
 }
 
 function fail(action: CustomerAction, error: unknown): false {
-  console.error(`customer ${action} failed:`, error);
+  logCallFailure(`customer ${action} failed:`, error);
   $customerErrors.setKey(action, toActionError(error));
   return false;
 }

@@ -47,9 +47,15 @@ if (container !== null && region !== null) {
   const mountWhenWanted = () => {
     if (!wanted()) return;
     for (const stop of stops.splice(0)) stop();
-    void import('../../../islands/shell-mount.tsx').then((shell) => {
-      shell.mountShopShell(container, region);
-    });
+    import('../../../islands/shell-mount.tsx').then(
+      (shell) => {
+        shell.mountShopShell(container, region);
+      },
+      (error: unknown) => {
+        // A chunk gone with a new release: the page reloads once (chunk-reload-listener.ts).
+        console.warn('shop shell not loaded:', error);
+      },
+    );
   };
   stops.push(
     $notifications.listen(mountWhenWanted),
