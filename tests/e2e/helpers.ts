@@ -21,13 +21,14 @@ import { consentCookie } from './consent-cookie.ts';
  * contexts it makes with `browser.newContext()`), and fails the test at teardown, listing
  * them. A spec that provokes errors on purpose (an injected upstream 5xx, a missing page)
  * declares the console lines it expects, narrowly, with
- * `test.use({ allowedConsoleErrors: [/…/] })`; page errors are never allowed.
+ * `test.use({ allowedConsoleErrors: anyOf(/…/, /…/) })`; page errors are never allowed.
  */
 export const test = base.extend<{
-  allowedConsoleErrors: RegExp[];
+  /** The console errors a spec provokes on purpose (one pattern: `anyOf`), or null. */
+  allowedConsoleErrors: RegExp | null;
   consoleErrorGuard: undefined;
 }>({
-  allowedConsoleErrors: [[], { option: true }],
+  allowedConsoleErrors: [null, { option: true }],
   consoleErrorGuard: [
     async ({ browser, context, allowedConsoleErrors }, use) => {
       const errors: string[] = [];
@@ -36,7 +37,7 @@ export const test = base.extend<{
           if (message.type() !== 'error') return;
           const { url, lineNumber } = message.location();
           const line = `console.error on ${page.url()}: ${message.text()}${url ? ` (${url}:${lineNumber})` : ''}`;
-          if (!allowedConsoleErrors.some((pattern) => pattern.test(line))) errors.push(line);
+          if (allowedConsoleErrors?.test(line) !== true) errors.push(line);
         });
         page.on('pageerror', (error) => {
           errors.push(`page error on ${page.url()}: ${error.stack ?? error.message}`);
@@ -67,6 +68,14 @@ export const test = base.extend<{
 });
 
 export { expect };
+
+/**
+ * One pattern matching any of `patterns` (for `allowedConsoleErrors`: Playwright reads an
+ * array given to `test.use` as a value and its options, so the option is one RegExp).
+ */
+export function anyOf(...patterns: RegExp[]): RegExp {
+  return new RegExp(patterns.map((pattern) => `(?:${pattern.source})`).join('|'));
+}
 
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 

@@ -1,7 +1,7 @@
 import { type Page } from '@playwright/test';
 import { t } from '../../src/lib/i18n/index.ts';
 import { CHUNK_RELOAD_KEY } from '../../src/components/layout/shell/chunk-reload.ts';
-import { expect, layoutShiftSince, test, watchLayoutShifts } from './helpers.ts';
+import { anyOf, expect, layoutShiftSince, test, watchLayoutShifts } from './helpers.ts';
 
 // The shop shell's behaviours: sticky header (spec §2, §9 300 ms), navigation progress bar
 // (spec §4, §9 200 / 5000 / 500 ms), chunk-load reload guard (spec §4, §9 60000 ms), page
@@ -286,9 +286,9 @@ test('a stopped navigation marks the bar failed (Navigation API), then hides it'
 test.describe('a chunk gone', () => {
   // The search panel's chunk is aborted on purpose.
   test.use({
-    allowedConsoleErrors: [
+    allowedConsoleErrors: anyOf(
       /^console\.error on \S+: Failed to load resource: net::ERR_FAILED \(\S+\/_astro\/mount\.[\w-]+\.js:0\)$/,
-    ],
+    ),
   });
 
   test('a chunk that fails to load reloads the page once, not again within 60 s', async ({

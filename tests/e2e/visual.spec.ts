@@ -7,7 +7,7 @@ import { type Page } from '@playwright/test';
 import { productPath } from '../../src/lib/commerce/slug.ts';
 import { t } from '../../src/lib/i18n/index.ts';
 import { CUSTOMERS, PRODUCTS } from '../../scripts/sandbox/fixtures.ts';
-import { documentStatus, expect, test, waitForHydration, waitForIsland } from './helpers.ts';
+import { anyOf, documentStatus, expect, test, waitForHydration, waitForIsland } from './helpers.ts';
 import { checkPage, formatFindings, VISUAL_DIR } from './visual/check.ts';
 
 const WIDTHS = [390, 1280] as const;
@@ -61,7 +61,7 @@ const anonymous: [name: string, url: string][] = [
 ];
 
 // The error page is opened on purpose: its document answers 404.
-test.use({ allowedConsoleErrors: [documentStatus('/page-inconnue', 404)] });
+test.use({ allowedConsoleErrors: anyOf(documentStatus('/page-inconnue', 404)) });
 
 for (const [name, url] of anonymous) {
   test(`looks right: ${name}`, async ({ page }) => {
