@@ -138,6 +138,26 @@ export default defineConfig(
     },
   },
   {
+    // The browser suite's `test` carries the console-error guard (tests/e2e/helpers.ts).
+    files: ['tests/e2e/**/*.ts'],
+    ignores: ['tests/e2e/helpers.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@playwright/test',
+              importNames: ['test', 'expect'],
+              message:
+                'Import test and expect from tests/e2e/helpers.ts (the console-error guard).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.js', '**/*.mjs'],
     ...tseslint.configs.disableTypeChecked,
   },

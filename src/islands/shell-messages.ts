@@ -26,7 +26,11 @@ const CART_SIDEBAR_MESSAGES = [
   'cart.subtotal',
   'cart.discount',
   'cart.due',
+  // ClearCartButton.tsx (CLEAR_CART_MESSAGES).
   'cart.clear',
+  'cart.clearConfirm',
+  'cart.clearConfirmYes',
+  'cart.clearCancel',
   'cart.checkout',
   'cart.continueShopping',
   'cart.viewCart',

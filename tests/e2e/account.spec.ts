@@ -3,12 +3,12 @@
  * modal (wrong password, spec §8 text, modal stays open), login merge of a guest cart into the
  * saved cart (spec §4), the login-required guard and its way back (spec §2), logout.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
 import { productPath } from '../../src/lib/commerce/slug.ts';
 import { t } from '../../src/lib/i18n/index.ts';
 import { CUSTOMERS, PRODUCTS, SANDBOX_BREVO_KEY } from '../../scripts/sandbox/fixtures.ts';
 import { TEST_ENV } from '../../scripts/lib/test-env.ts';
-import { waitForHydration, waitForIsland } from './helpers.ts';
+import { anyOf, apiStatus, expect, test, waitForHydration, waitForIsland } from './helpers.ts';
 
 /**
  * Logs out from a typed /deconnexion (`Sec-Fetch-Site: none`): the shopper asked for it, so
@@ -43,6 +43,14 @@ async function cartLineSkus(page: Page): Promise<string[]> {
     .locator('[data-cart-line]')
     .evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-cart-line') ?? ''));
 }
+
+// A wrong password (401) and a used reset link (400) are sent on purpose.
+test.use({
+  allowedConsoleErrors: anyOf(
+    apiStatus('loginCustomer', 401),
+    apiStatus('sendResetPasswordEmail', 400),
+  ),
+});
 
 test('registration shows each validation message, then succeeds', async ({ page }) => {
   await page.goto('/inscription');

@@ -11,15 +11,17 @@
  * order, search, login, sign_up and add_to_wishlist. Each test grants consent first
  * (`grantConsent`): without it there is no container (consent.spec.ts).
  */
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
 import type { AnalyticsItem } from '../../src/lib/analytics/page-json.ts';
 import { productPath } from '../../src/lib/commerce/slug.ts';
 import { t } from '../../src/lib/i18n/index.ts';
 import { CUSTOMERS, PRODUCTS } from '../../scripts/sandbox/fixtures.ts';
 import {
+  expect,
   grantConsent,
   payOnHostedCheckout,
   submitRegistration,
+  test,
   uniqueEmail,
   waitForHydration,
   waitForIsland,
@@ -486,6 +488,9 @@ test.describe('the whole funnel, GA4-shaped', () => {
     await expect(page).toHaveURL(/mes-informations$/);
     expect(await events(page, 'sign_up')).toMatchObject([{ event: 'sign_up', method: 'email' }]);
 
+    // The account page's own loads (the wishlist) end before the session does: a call still in
+    // flight at logout would answer 401.
+    await page.waitForLoadState('networkidle');
     await page.goto('/deconnexion');
     await page.goto('/connexion');
     await waitForHydration(page);

@@ -3,13 +3,15 @@
  * sidebar and /panier, goes to /paiement, registers on the way, pays on the sandbox's hosted
  * checkout and finds the order with its status colour in /mon-compte.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
 import { productPath } from '../../src/lib/commerce/slug.ts';
 import { t } from '../../src/lib/i18n/index.ts';
 import { PRODUCTS } from '../../scripts/sandbox/fixtures.ts';
 import {
+  expect,
   payOnHostedCheckout,
   submitRegistration,
+  test,
   uniqueEmail,
   waitForHydration,
   waitForIsland,

@@ -6,12 +6,20 @@
  * answers again, "Réessayer" shows the item, under the same cookie. Screenshots at 390 and
  * 1280 px in test-results/visual/.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
 import { productPath } from '../../src/lib/commerce/slug.ts';
 import { t } from '../../src/lib/i18n/index.ts';
 import { PRODUCTS, SANDBOX_TOKEN } from '../../scripts/sandbox/fixtures.ts';
 import { TEST_ENV } from '../../scripts/lib/test-env.ts';
-import { waitForHydration, waitForIsland } from './helpers.ts';
+import { anyOf, apiStatus, expect, test, waitForHydration, waitForIsland } from './helpers.ts';
+
+// The upstream cart service fails on purpose (503): the cart views log the failed load.
+test.use({
+  allowedConsoleErrors: anyOf(
+    apiStatus('\\w+', 503),
+    /^console\.error on \S+\/panier: cart load failed: ApiCallError: error\.upstreamUnavailable/,
+  ),
+});
 
 const SANDBOX = `http://127.0.0.1:${TEST_ENV.SANDBOX_PORT}`;
 const FAULTS = `${SANDBOX}/__sandbox/faults`;

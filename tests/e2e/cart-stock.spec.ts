@@ -7,12 +7,17 @@
  * 1280 px (test-results/visual/cart-stock-*.png).
  */
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
 import { CHECKOUT_PATH } from '../../src/lib/commerce/guards.ts';
 import { t } from '../../src/lib/i18n/index.ts';
 import { PRODUCTS, SANDBOX_TOKEN } from '../../scripts/sandbox/fixtures.ts';
 import { TEST_ENV } from '../../scripts/lib/test-env.ts';
-import { waitForHydration } from './helpers.ts';
+import { anyOf, apiStatus, documentStatus, expect, test, waitForHydration } from './helpers.ts';
+
+// A quantity over stock is refused on purpose (422), and the checkout hand-over with it (409).
+test.use({
+  allowedConsoleErrors: anyOf(apiStatus('updateCartItem', 422), documentStatus('/paiement', 409)),
+});
 
 const CATALOG = `http://127.0.0.1:${TEST_ENV.SANDBOX_PORT}/stores/sandbox/v3/catalog/products`;
 const ADMIN = { 'X-Auth-Token': SANDBOX_TOKEN, 'Content-Type': 'application/json' };

@@ -1,11 +1,10 @@
-import { expect, test } from '@playwright/test';
 import { applyListing, parseListingParams } from '../../src/lib/commerce/listing.ts';
 import { productPath } from '../../src/lib/commerce/slug.ts';
 import { defaultVariant, findVariant, stockStatus } from '../../src/lib/commerce/stock.ts';
 import type { Page as ResultPage, Product, Variant } from '../../src/lib/commerce/types.ts';
 import { t } from '../../src/lib/i18n/index.ts';
 import { BRANDS, CATEGORIES, PRODUCTS } from '../../scripts/sandbox/fixtures.ts';
-import { api, shownPrice, waitForHydration, waitForIsland } from './helpers.ts';
+import { api, expect, shownPrice, test, waitForHydration, waitForIsland } from './helpers.ts';
 
 const cardTitles = (page: import('@playwright/test').Page) =>
   page.locator('[data-card] :is(h2, h3)').allInnerTexts();

@@ -8,11 +8,12 @@
  * `gtm.js`. The banner and the choice by purpose pass axe. Screenshots in test-results/visual/.
  */
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
 import { CONSENT_COOKIE, parseStoredConsent } from '../../src/lib/analytics/consent.ts';
 import { t } from '../../src/lib/i18n/index.ts';
 import { TEST_BASE_URL } from '../../scripts/lib/test-env.ts';
 import { CUSTOMERS } from '../../scripts/sandbox/fixtures.ts';
+import { expect, test } from './helpers.ts';
 
 // A first visit: no kept choice (the other suites start with a refusal, playwright.config.ts).
 test.use({ storageState: { cookies: [], origins: [] } });

@@ -4,9 +4,9 @@
  * list pages, a legal page reached from the footer, the mega menu's promotional push, the
  * 404 of unknown content paths, and the sandbox's hostile rich text running nothing.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
 import { t } from '../../src/lib/i18n/index.ts';
-import { waitForHydration } from './helpers.ts';
+import { expect, test, waitForHydration } from './helpers.ts';
 
 const SLEEP = '/les-yeux-fermes';
 

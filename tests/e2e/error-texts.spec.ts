@@ -7,9 +7,17 @@
  * faulting the shared sandbox itself would fail the other browser tests running beside these.
  * The cart's own path is tests/e2e/cart-faults.spec.ts.
  */
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { type Locator, type Page } from '@playwright/test';
 import { t } from '../../src/lib/i18n/index.ts';
-import { submitRegistration, uniqueEmail, waitForHydration } from './helpers.ts';
+import {
+  anyOf,
+  apiStatus,
+  expect,
+  submitRegistration,
+  test,
+  uniqueEmail,
+  waitForHydration,
+} from './helpers.ts';
 
 /** The API's reply for a call whose upstream service is down, on this page only. */
 async function serviceDown(page: Page, path: string): Promise<void> {
@@ -27,6 +35,14 @@ async function expectFrenchDown(alert: Locator): Promise<void> {
   await expect(alert).toHaveText(t('error.upstreamUnavailable'));
   expect(await alert.innerText()).not.toMatch(/error\.|upstream/i);
 }
+
+// The customer and newsletter services fail on purpose (503): each form logs its fault.
+test.use({
+  allowedConsoleErrors: anyOf(
+    apiStatus('loginCustomer|createCustomer|updateCustomer|subscribe', 503),
+    /^console\.error on \S+: (?:customer (?:login|register|update)|newsletter subscribe) failed: ApiCallError: error\.upstreamUnavailable/,
+  ),
+});
 
 test('login with the customer service down: a French sentence', async ({ page }) => {
   await page.goto('/connexion');

@@ -1,6 +1,8 @@
 import {
+  test as base,
   expect,
   type APIRequestContext,
+  type Browser,
   type BrowserContext,
   type Locator,
   type Page,
@@ -11,6 +13,93 @@ import { displayPrice } from '../../src/lib/commerce/price.ts';
 import type { Product, Variant } from '../../src/lib/commerce/types.ts';
 import { t } from '../../src/lib/i18n/index.ts';
 import { consentCookie } from './consent-cookie.ts';
+
+/**
+ * The browser suite's `test` and `expect`: every spec imports them from here, never from
+ * `@playwright/test` (ESLint). An automatic fixture records every `console.error` message and
+ * every uncaught page error (`pageerror`) of every page the test opens (`page`, and pages of
+ * contexts it makes with `browser.newContext()`), and fails the test at teardown, listing
+ * them. A spec that provokes errors on purpose (an injected upstream 5xx, a missing page)
+ * declares the console lines it expects, narrowly, with
+ * `test.use({ allowedConsoleErrors: anyOf(/…/, /…/) })`; page errors are never allowed.
+ */
+export const test = base.extend<{
+  /** The console errors a spec provokes on purpose (one pattern: `anyOf`), or null. */
+  allowedConsoleErrors: RegExp | null;
+  consoleErrorGuard: undefined;
+}>({
+  allowedConsoleErrors: [null, { option: true }],
+  consoleErrorGuard: [
+    async ({ browser, context, allowedConsoleErrors }, use) => {
+      const errors: string[] = [];
+      const watch = (page: Page): void => {
+        page.on('console', (message) => {
+          if (message.type() !== 'error') return;
+          const { url, lineNumber } = message.location();
+          const line = `console.error on ${page.url()}: ${message.text()}${url ? ` (${url}:${lineNumber})` : ''}`;
+          if (allowedConsoleErrors?.test(line) !== true) errors.push(line);
+        });
+        page.on('pageerror', (error) => {
+          errors.push(`page error on ${page.url()}: ${error.stack ?? error.message}`);
+        });
+      };
+      const watchContext = (watched: BrowserContext): void => {
+        watched.pages().forEach(watch);
+        watched.on('page', watch);
+      };
+      watchContext(context);
+      // Contexts the test makes itself (a second shopper, a browser without JavaScript).
+      const newContext = browser.newContext.bind(browser);
+      const patched: Browser['newContext'] = async (options) => {
+        const made = await newContext(options);
+        watchContext(made);
+        return made;
+      };
+      browser.newContext = patched;
+      try {
+        await use(undefined);
+      } finally {
+        browser.newContext = newContext;
+      }
+      expect(errors, `console errors or page errors:\n${errors.join('\n')}`).toEqual([]);
+    },
+    { auto: true },
+  ],
+});
+
+export { expect };
+
+/**
+ * One pattern matching any of `patterns` (for `allowedConsoleErrors`: Playwright reads an
+ * array given to `test.use` as a value and its options, so the option is one RegExp).
+ */
+export function anyOf(...patterns: RegExp[]): RegExp {
+  return new RegExp(patterns.map((pattern) => `(?:${pattern.source})`).join('|'));
+}
+
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * The console line Chromium writes when a page the test opens on purpose answers `status` (a
+ * 404 page, a blocked checkout): for `allowedConsoleErrors`.
+ */
+export function documentStatus(path: string, status: number): RegExp {
+  const at = escape(path);
+  return new RegExp(
+    `^console\\.error on \\S+: Failed to load resource: the server responded with a status of ${String(status)} \\(.*\\S+${at}:0\\)$`,
+  );
+}
+
+/**
+ * The console line Chromium writes when an API call answers `status`, which the test provokes
+ * (a wrong password, a quantity over stock, an upstream fault injected): for
+ * `allowedConsoleErrors`. `method` may be an alternation (`loginCustomer|createCustomer`).
+ */
+export function apiStatus(method: string, status: number): RegExp {
+  return new RegExp(
+    `^console\\.error on \\S+: Failed to load resource: the server responded with a status of ${String(status)} \\(.*\\S+/api/\\w+/(?:${method}):0\\)$`,
+  );
+}
 
 /** An e-mail address no account has yet (registrations in the shared sandbox). */
 export function uniqueEmail(prefix: string): string {

@@ -8,11 +8,11 @@
  * violation either (the sanitiser stopped everything; the CSP is the second wall). The islands,
  * JSON-LD and dataLayer keep working under the CSP on these pages and on ordinary ones.
  */
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { type Locator, type Page } from '@playwright/test';
 import { productPath } from '../../src/lib/commerce/slug.ts';
 import { t } from '../../src/lib/i18n/index.ts';
 import { HOSTILE, HOSTILE_PAYLOADS, PRODUCTS } from '../../scripts/sandbox/fixtures.ts';
-import { waitForHydration, waitForIsland } from './helpers.ts';
+import { anyOf, documentStatus, expect, test, waitForHydration, waitForIsland } from './helpers.ts';
 
 const HOSTILE_PRODUCT = productPath({ id: HOSTILE.productId, name: HOSTILE.productName });
 const HOSTILE_CATEGORY = `/c${HOSTILE.categoryUrl}`;
@@ -132,6 +132,16 @@ async function scriptSrc(page: Page, header: string | undefined): Promise<string
   const policy = meta ?? header ?? '';
   return /script-src ([^;]*)/.exec(policy)?.[1] ?? '';
 }
+
+// The raw pages run the payloads without the shop: what they fetch (`/xss/…`, `x`) is missing
+// on purpose (404, or HTML where a stylesheet was asked); the CSP test opens the 404 page.
+test.use({
+  allowedConsoleErrors: anyOf(
+    /^console\.error on \S+\/(?:__hostile-raw\/\d+|xss\/\d+): Failed to load resource: the server responded with a status of 404 \(Not Found\) \(\S+\/(?:__hostile-raw\/x|xss\/[\w/.]+):0\)$/,
+    /^console\.error on \S+\/__hostile-raw\/\d+: Refused to apply style from '\S+\/xss\/\d+\.css' because its MIME type \('text\/html'\) is not a supported stylesheet MIME type/,
+    documentStatus('/page-inconnue', 404),
+  ),
+});
 
 // Each payload on its own fresh page, as its own test: one payload's leftovers (a refresh, a
 // dialog, a navigation) cannot reach the next, and a payload that stops running in this Chromium

@@ -5,11 +5,10 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { expect, test } from '@playwright/test';
 import type { Product } from '../../src/lib/commerce/types.ts';
 import { CARD_IMAGE } from '../../src/lib/picture-variants.ts';
 import { PRODUCTS } from '../../scripts/sandbox/fixtures.ts';
-import { api } from './helpers.ts';
+import { api, expect, test } from './helpers.ts';
 
 // A variant the shop shows (a product card): the proxy serves no other size (issue 29).
 const proxied = (href: string) =>

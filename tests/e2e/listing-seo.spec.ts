@@ -4,8 +4,9 @@
  * listed in the sitemap; refined views stay `noindex, follow` with the category as canonical; a
  * page past the last is a 404. The rule itself is table-tested (tests/unit/listing-seo.test.ts).
  */
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import { type APIRequestContext } from '@playwright/test';
 import { t } from '../../src/lib/i18n/index.ts';
+import { expect, test } from './helpers.ts';
 
 interface Head {
   status: number;

@@ -4,11 +4,18 @@
  * are never answered from a cache; axe on the offline page.
  */
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
 import { t } from '../../src/lib/i18n/index.ts';
 import { TEST_BASE_URL } from '../../scripts/lib/test-env.ts';
+import { anyOf, expect, test } from './helpers.ts';
 
-test.use({ serviceWorkers: 'allow' });
+test.use({
+  serviceWorkers: 'allow',
+  // The browser is taken offline on purpose: the page's API calls fail without a reply.
+  allowedConsoleErrors: anyOf(
+    /^console\.error on \S+: Failed to load resource: net::ERR_INTERNET_DISCONNECTED \(\S+\/api\/\w+\/\w+:0\)$/,
+  ),
+});
 
 /** Waits until the worker is active and controls the page (a first load is not controlled). */
 async function controlled(page: Page): Promise<void> {

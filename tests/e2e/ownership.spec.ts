@@ -4,11 +4,11 @@
  * guest order, to the browser that placed it: not to one merely holding the cart id); a cross-origin POST to
  * `/paiement` is refused.
  */
-import { expect, test, type APIRequest, type APIRequestContext } from '@playwright/test';
+import { type APIRequest, type APIRequestContext } from '@playwright/test';
 import type { Cart, Product } from '../../src/lib/commerce/types.ts';
 import { t } from '../../src/lib/i18n/index.ts';
 import { CUSTOMERS, PRODUCTS } from '../../scripts/sandbox/fixtures.ts';
-import { api } from './helpers.ts';
+import { api, expect, test } from './helpers.ts';
 
 const { marie, reseller: paul } = CUSTOMERS;
 const MARIE_ORDER = marie.orders.completed;

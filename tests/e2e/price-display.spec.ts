@@ -4,7 +4,7 @@
  * link opens the product page on 160x200 with the same price (the page's canonical URL without
  * the variant), and the cart charges that price. Screenshots in test-results/visual/.
  */
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import { type APIRequestContext } from '@playwright/test';
 import { applyListing, parseListingParams } from '../../src/lib/commerce/listing.ts';
 import { formatPrice } from '../../src/lib/commerce/money.ts';
 import { productOffer, variantFilter, VARIANT_PARAM } from '../../src/lib/commerce/offer.ts';
@@ -14,7 +14,7 @@ import { defaultVariant, isPurchasable } from '../../src/lib/commerce/stock.ts';
 import type { Page as ResultPage, Product } from '../../src/lib/commerce/types.ts';
 import { t } from '../../src/lib/i18n/index.ts';
 import { CATEGORIES } from '../../scripts/sandbox/fixtures.ts';
-import { api, waitForHydration, waitForIsland } from './helpers.ts';
+import { api, expect, test, waitForHydration, waitForIsland } from './helpers.ts';
 
 const SHOTS = 'test-results/visual';
 const SIZE = '160x200 cm';

@@ -6,10 +6,10 @@
  * Screenshots of each step at 390 and 1280 px go to test-results/reseller-mode/.
  */
 import { mkdirSync } from 'node:fs';
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
 import { CUSTOMERS } from '../../scripts/sandbox/fixtures.ts';
 import { t } from '../../src/lib/i18n/index.ts';
-import { waitForHydration, waitForIsland } from './helpers.ts';
+import { expect, test, waitForHydration, waitForIsland } from './helpers.ts';
 
 const reseller = CUSTOMERS.resellerWithSellers;
 const SHOTS = 'test-results/reseller-mode';

@@ -5,11 +5,11 @@
  * axe on the area's pages.
  */
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
 import { t } from '../../src/lib/i18n/index.ts';
 import { CUSTOMERS, SANDBOX_BREVO_KEY } from '../../scripts/sandbox/fixtures.ts';
 import { TEST_ENV } from '../../scripts/lib/test-env.ts';
-import { waitForHydration, waitForIsland } from './helpers.ts';
+import { expect, test, waitForHydration, waitForIsland } from './helpers.ts';
 
 const reseller = CUSTOMERS.resellerWithSellers;
 const sandbox = `http://127.0.0.1:${TEST_ENV.SANDBOX_PORT}`;

@@ -1,10 +1,9 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test } from '@playwright/test';
 import { productPath } from '../../src/lib/commerce/slug.ts';
 import type { Product } from '../../src/lib/commerce/types.ts';
 import { PRODUCTS } from '../../scripts/sandbox/fixtures.ts';
 import { t } from '../../src/lib/i18n/index.ts';
-import { api, layoutShiftSince, watchLayoutShifts } from './helpers.ts';
+import { api, expect, layoutShiftSince, test, watchLayoutShifts } from './helpers.ts';
 
 // spec §2 product page reviews: list, ratings bar chart, review form (§5 rules); pending.
 

@@ -1,9 +1,10 @@
-import { expect, test } from '@playwright/test';
 import { productPath } from '../../src/lib/commerce/slug.ts';
 import type { Product } from '../../src/lib/commerce/types.ts';
 import { t } from '../../src/lib/i18n/index.ts';
 import { P_RULE_REDIRECT, PRODUCTS } from '../../scripts/sandbox/fixtures.ts';
-import { api } from './helpers.ts';
+import { anyOf, api, documentStatus, expect, test } from './helpers.ts';
+
+test.use({ allowedConsoleErrors: anyOf(documentStatus('/cette-page-n-existe-pas', 404)) });
 
 test('an unknown page answers 404 with the error page and its buttons', async ({ page }) => {
   const res = await page.goto('/cette-page-n-existe-pas');

@@ -4,10 +4,10 @@
  * navigation groups without a URL kept as folds in the menu sidebar; the footer's three social
  * links out of the box (§1).
  */
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
 import { t } from '../../src/lib/i18n/index.ts';
 import { CUSTOMERS } from '../../scripts/sandbox/fixtures.ts';
-import { waitForHydration } from './helpers.ts';
+import { expect, test, waitForHydration } from './helpers.ts';
 
 const PHONE = { width: 390, height: 844 };
 

@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
 import { t } from '../../src/lib/i18n/index.ts';
+import { expect, test } from './helpers.ts';
 
 // spec §2 search panel, §4 search UI state, §5 search rule, §9 debounce 1000 ms.
 

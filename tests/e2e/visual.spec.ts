@@ -3,11 +3,11 @@
  * pixels (check.ts): no visible text the colour of what lies behind it, no interactive element
  * painting over another's text. The screenshots stay in test-results/visual/ to be looked at.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
 import { productPath } from '../../src/lib/commerce/slug.ts';
 import { t } from '../../src/lib/i18n/index.ts';
 import { CUSTOMERS, PRODUCTS } from '../../scripts/sandbox/fixtures.ts';
-import { waitForHydration, waitForIsland } from './helpers.ts';
+import { anyOf, documentStatus, expect, test, waitForHydration, waitForIsland } from './helpers.ts';
 import { checkPage, formatFindings, VISUAL_DIR } from './visual/check.ts';
 
 const WIDTHS = [390, 1280] as const;
@@ -59,6 +59,9 @@ const anonymous: [name: string, url: string][] = [
   ['error-404', '/page-inconnue'],
   ['reseller-login', '/espace-revendeur/connexion'],
 ];
+
+// The error page is opened on purpose: its document answers 404.
+test.use({ allowedConsoleErrors: anyOf(documentStatus('/page-inconnue', 404)) });
 
 for (const [name, url] of anonymous) {
   test(`looks right: ${name}`, async ({ page }) => {

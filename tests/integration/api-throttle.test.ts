@@ -77,18 +77,30 @@ describe('login: progressive delays per account', () => {
   test('5 failures from anywhere → 429 Too many attempts with Retry-After: 1, then the right password logs in', async () => {
     const email = newEmail();
     expect((await register('198.51.100.1', email)).status).toBe(200);
+    const warnings: unknown[] = [];
     for (let i = 0; i < 5; i += 1) {
       const reply = await api
         .shopper({ ip: `198.51.100.${10 + i}` })
         .call('loginCustomer', [{ email, password: 'Mauvais123' }]);
       expect(reply).toMatchObject(INVALID);
+      warnings.push((reply.json as { details?: unknown }).details);
     }
+    // issue 31: from 2 attempts left before the waits, the reply says how many.
+    expect(warnings).toEqual([
+      undefined,
+      undefined,
+      { attemptsLeft: 2 },
+      { attemptsLeft: 1 },
+      { attemptsLeft: 0 },
+    ]);
     const shopper = api.shopper({ ip: '198.51.100.99' });
     const limited = await shopper.call('loginCustomer', [
       { email: email.toUpperCase(), password: 'Dormir2025' },
     ]);
     expect(limited).toMatchObject(TOO_MANY);
     expect(retryAfter(limited)).toBe('1');
+    // The wait in the reply too, for the form to say it in words.
+    expect(limited.json).toMatchObject({ details: { retryAfter: 1 } });
     // Refused before the credentials are checked: no session, logged out.
     expect(limited.setCookies).toContain('authenticated=0; Max-Age=604800; Path=/; SameSite=Lax');
     // Other accounts are not affected.
@@ -110,6 +122,15 @@ describe('login: progressive delays per account', () => {
       );
     }
     expect(replies.map((r) => r.status)).toEqual([401, 401, 401, 401, 401, 429]);
+    // The same warnings as for an account: nothing says whether it exists.
+    expect(replies.map((r) => (r.json as { details?: unknown }).details)).toEqual([
+      undefined,
+      undefined,
+      { attemptsLeft: 2 },
+      { attemptsLeft: 1 },
+      { attemptsLeft: 0 },
+      { retryAfter: 1 },
+    ]);
     const [last] = replies.slice(-1);
     expect(last).toMatchObject(TOO_MANY);
     expect(last?.headers.get('retry-after')).toBe('1');

@@ -1,10 +1,11 @@
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { api } from '../../src/lib/api/bigcommerce.ts';
-import { ApiCallError, callApi } from '../../src/lib/api/client.ts';
+import { ApiCallError, callApi, isRefusal, logCallFailure } from '../../src/lib/api/client.ts';
 import { cutReply } from './helpers/shop-api.ts';
 
 afterEach(() => {
   vi.unstubAllGlobals();
+  vi.restoreAllMocks();
 });
 
 function stubFetch(reply: () => Response | Promise<Response>) {
@@ -143,5 +144,32 @@ describe('typed wrappers (contract: method name and argument tuple)', () => {
     const [url, init] = fetchMock.mock.calls[0] ?? [];
     expect(url).toBe(`/api/bigcommerce/${method.split(' ')[0] ?? ''}`);
     expect(JSON.parse(init?.body as string)).toEqual(args);
+  });
+});
+
+describe('logCallFailure (issue 31: a page logs console errors for faults only)', () => {
+  test.each([
+    ['Invalid credentials', 401, 'api', 'warn'],
+    ['The selected quantity exceeds available stock.', 422, 'api', 'warn'],
+    ['Unable to create contact', 400, 'api', 'warn'],
+    ['Too many attempts', 429, 'api', 'warn'],
+    ['error.upstreamUnavailable', 503, 'api', 'error'],
+    ['error.generic', 500, 'network', 'error'],
+    ['error.generic', 400, 'invalid-response', 'error'],
+  ] as const)('%s (%i, %s): console.%s', (message, status, code, level) => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const failure = new ApiCallError(message, status, code);
+    logCallFailure('login failed:', failure);
+    expect(isRefusal(failure)).toBe(level === 'warn');
+    expect((level === 'warn' ? warn : error).mock.calls).toEqual([['login failed:', failure]]);
+    expect((level === 'warn' ? error : warn).mock.calls).toEqual([]);
+  });
+
+  test('anything that is not a call error is a fault', () => {
+    const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    logCallFailure('x', new Error('boom'));
+    expect(error).toHaveBeenCalledTimes(1);
+    expect(isRefusal(new Error('boom'))).toBe(false);
   });
 });

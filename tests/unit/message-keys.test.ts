@@ -101,6 +101,8 @@ describe('every key src names has a French text', () => {
       'cart.error.': ['update', 'remove', 'clear'],
       // WishlistItems: the action of the slot shown.
       'wishlist.error.': ['products', 'load', 'merge', 'add', 'remove', 'clear'],
+      // waitInWords (i18n/wait.ts): the unit of a wait, with plural forms.
+      'wait.': ['seconds', 'minutes', 'hours'],
     };
     const built = found(/`(?<key>[a-z]+(?:\.[a-zA-Z]+)*\.)\$\{/g).filter(
       ([path]) => !path.startsWith('src/lib/server/') && !path.startsWith('src/server/'),

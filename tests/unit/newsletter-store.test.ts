@@ -205,6 +205,7 @@ describe('the form view (spec §4, §5, §8)', () => {
       emailError: '«validation.required»',
       consentError: '«validation.newsletterConsent»',
       formError: '',
+      info: '',
       status: '',
       button: '«newsletter.submit»',
       pending: false,
@@ -217,9 +218,21 @@ describe('the form view (spec §4, §5, §8)', () => {
       button: '«common.loading»',
       pending: true,
     });
+    // issue 31: an address already on the list is news, not a fault (no red alert).
     expect(
       newsletterFormView({ pending: false, done: false, error: 'newsletter.error.exists' }, {}, t),
-    ).toMatchObject({ formError: '«newsletter.error.exists»', status: '' });
+    ).toMatchObject({ formError: '', info: '«newsletter.error.exists»', status: '' });
+    expect(
+      newsletterFormView(
+        { pending: false, done: false, error: 'newsletter.error.existsOrMissing' },
+        {},
+        t,
+      ),
+    ).toMatchObject({ formError: '', info: '«newsletter.error.existsOrMissing»' });
+    // A real failure stays the error above the button.
+    expect(
+      newsletterFormView({ pending: false, done: false, error: 'Too many attempts' }, {}, t),
+    ).toMatchObject({ formError: '«Too many attempts»', info: '' });
     expect(newsletterFormView({ pending: false, done: true, error: null }, {}, t)).toMatchObject({
       formError: '',
       status: '«newsletter.success»',

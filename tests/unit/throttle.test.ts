@@ -175,6 +175,38 @@ describe('login throttle: untrusted clients', () => {
     expect(waits).toEqual([1000, 2000, 4000, 8000]);
   });
 
+  test('attemptsLeft counts down to the first wait, the same for an account or an unknown e-mail', async () => {
+    const { throttle } = setup();
+    const lefts = async (email: string) => {
+      const seen: number[] = [];
+      for (let i = 0; i < 5; i += 1) {
+        const { admission } = await loginOnce(throttle, { email, address: HOME }, 'fail');
+        if (!admission.allowed) throw new Error('refused within the free attempts');
+        seen.push(admission.attemptsLeft);
+      }
+      return seen;
+    };
+    // After the 5th failure the next attempt waits (1 s): none left.
+    expect(await lefts(VICTIM)).toEqual([4, 3, 2, 1, 0]);
+    // Counted per e-mail (the account's key), whether an account exists or not.
+    expect(await lefts('nobody.here@example.fr')).toEqual([4, 3, 2, 1, 0]);
+  });
+
+  test('a browser with a device cookie counts down on its own counter', async () => {
+    const { throttle } = setup();
+    const cookie = await victimCookie(throttle);
+    // Someone else's failures on the account do not touch the device's count.
+    for (let i = 0; i < 3; i += 1) {
+      await loginOnce(throttle, { email: VICTIM, address: `203.0.113.${i}` }, 'fail');
+    }
+    const { admission } = await loginOnce(
+      throttle,
+      { email: VICTIM, address: HOME, deviceCookie: cookie },
+      'fail',
+    );
+    expect(admission).toMatchObject({ allowed: true, trustedDevice: true, attemptsLeft: 4 });
+  });
+
   test('the count lasts an hour from its first attempt', async () => {
     const { clock, throttle } = setup();
     for (let i = 0; i < 5; i += 1) {

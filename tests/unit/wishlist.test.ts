@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import {
   addGuestLine,
   hasLine,
+  heartView,
   linesToMerge,
   MAX_WISHLIST_ITEMS,
   parseGuestLines,
@@ -10,6 +11,7 @@ import {
   WISHLIST_PAGE_SIZE,
   type WishlistLine,
 } from '../../src/lib/commerce/wishlist.ts';
+import { t } from '../../src/lib/i18n/index.ts';
 import { ApiReplyError, customer, methods, stubShopApi } from './helpers/shop-api.ts';
 
 const guest = (productId: number, variantId: number): WishlistLine => ({
@@ -324,5 +326,35 @@ describe('wishlist store', () => {
       });
       expect(store.$guestWishlist.get()).toHaveLength(1);
     });
+  });
+});
+
+describe('heartView (issue 31: the heart’s label follows its state)', () => {
+  test('pressed: "Retirer … des favoris"; not pressed: "Mettre … en favori"; aria-pressed alike', () => {
+    fc.assert(
+      fc.property(fc.string({ minLength: 1, maxLength: 80 }), fc.boolean(), (name, inList) => {
+        const labels = {
+          add: t('wishlist.heart', { name }),
+          remove: t('wishlist.removeItem', { name }),
+        };
+        const view = heartView(inList, labels, labels.add);
+        expect(view.pressed).toBe(inList ? 'true' : 'false');
+        expect(view.label).toBe(inList ? labels.remove : labels.add);
+      }),
+    );
+    const view = heartView(
+      true,
+      { add: 'x', remove: t('wishlist.removeItem', { name: 'Zen' }) },
+      'x',
+    );
+    expect(view.label).toBe('Retirer Zen des favoris');
+  });
+
+  test('a heart whose markup lost a label keeps the one it has', () => {
+    expect(heartView(true, { add: 'Mettre Zen en favori' }, 'Mettre Zen en favori')).toEqual({
+      pressed: 'true',
+      label: 'Mettre Zen en favori',
+    });
+    expect(heartView(false, { add: ' ', remove: 'R' }, 'current').label).toBe('current');
   });
 });

@@ -41,6 +41,8 @@ export const LOGIN_TOKEN_MAX_SKEW_S = 60;
 
 const euro = new Intl.NumberFormat('fr-FR', { style: 'currency', currency: 'EUR' });
 
+// The hosted checkout's pages name an empty icon: no /favicon.ico request answered 404 (the
+// browser suite fails on any console error, issue 31).
 function page(title: string, body: string): string {
   return `<!doctype html>
 <html lang="fr">
@@ -48,6 +50,7 @@ function page(title: string, body: string): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)} – Literie Lumière</title>
+<link rel="icon" href="data:,">
 <style>
 body{font-family:system-ui,sans-serif;max-width:44rem;margin:2rem auto;padding:0 1rem;color:#1f2937}
 table{width:100%;border-collapse:collapse;margin:1rem 0}th,td{text-align:left;padding:.4rem;border-bottom:1px solid #ddd}

@@ -29,6 +29,7 @@ function runner(form: HTMLFormElement): Runner {
   // Live regions from now on, before any text goes in (spec §8: the error above the button).
   form.querySelector('[data-form-error]')?.setAttribute('aria-live', 'assertive');
   form.querySelector('[data-form-status]')?.setAttribute('aria-live', 'polite');
+  form.querySelector('[data-form-info]')?.setAttribute('role', 'status');
 
   const setText = (selector: string, text: string) => {
     const node = form.querySelector(selector);
@@ -45,6 +46,7 @@ function runner(form: HTMLFormElement): Runner {
     setText('[data-field-error="email"]', view.emailError);
     setText('[data-field-error="consent"]', view.consentError);
     setText('[data-form-error]', view.formError);
+    setText('[data-form-info]', view.info);
     setText('[data-form-status]', view.status);
     markInvalid(email, view.emailError);
     markInvalid(consent, view.consentError);

@@ -8,6 +8,7 @@ import type { MessageKey } from '../../lib/i18n/index.ts';
 import { errorText, type Translate } from '../../lib/i18n/translate.ts';
 import type { NewsletterFormState } from '../../lib/stores/newsletter.ts';
 import { CALL_ERROR_MESSAGES } from '../../lib/api/client.ts';
+import { ADD_EXISTS_OR_MISSING, SUBSCRIBE_EXISTS } from '../../lib/stores/newsletter.ts';
 
 /** Id of the newsletter panel (its opening buttons' `popovertarget`). */
 export const NEWSLETTER_PANEL_ID = 'newsletter-panel';
@@ -34,6 +35,12 @@ export interface NewsletterFormView {
   consentError: string;
   /** Above the button (spec §8 "the error message appears above the button"). */
   formError: string;
+  /**
+   * Above the button too, as news rather than a fault (issue 31): the spec §8 texts of an
+   * address already on the list ("Le contact existe déjà dans la liste."), in a neutral box
+   * and a polite status, not the red alert.
+   */
+  info: string;
   /** Below it: the success text (spec §4). */
   status: string;
   button: string;
@@ -46,10 +53,12 @@ export function newsletterFormView(
   t: Translate,
 ): NewsletterFormView {
   const text = (key: string | null | undefined) => (key ? t(key) : '');
+  const already = state.error === SUBSCRIBE_EXISTS || state.error === ADD_EXISTS_OR_MISSING;
   return {
     emailError: text(errors.email),
     consentError: text(errors.consent ?? errors['']),
-    formError: errorText(t, state.error),
+    formError: already ? '' : errorText(t, state.error),
+    info: already ? errorText(t, state.error) : '',
     status: state.done ? t('newsletter.success') : '',
     button: state.pending ? t('common.loading') : t('newsletter.submit'),
     pending: state.pending,

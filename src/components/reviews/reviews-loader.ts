@@ -4,16 +4,21 @@
  */
 const box = document.querySelector<HTMLElement>('[data-product-reviews]');
 if (box !== null) {
-  const mount = () => {
-    void import('../../islands/reviews/mount.tsx').then((m) => {
+  const mount = async () => {
+    // `await` alone around the import, so Vite's preload helper reports a failure (the reload
+    // of chunk-reload-listener.ts) before this catch handles it (no uncaught rejection).
+    try {
+      const m = await import('../../islands/reviews/mount.tsx');
       m.mountProductReviews(box);
-    });
+    } catch (error) {
+      console.warn('reviews not loaded:', error);
+    }
   };
   const observer = new IntersectionObserver(
     (entries) => {
       if (entries.some((entry) => entry.isIntersecting)) {
         observer.disconnect();
-        mount();
+        void mount();
       }
     },
     { rootMargin: '400px 0px' },

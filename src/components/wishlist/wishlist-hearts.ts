@@ -1,6 +1,6 @@
 /**
  * Runs every wishlist heart of the page (WishlistHeart.astro): shows them, keeps `aria-pressed`
- * in step with the wishlist store (spec §4: in the wishlist when product and variant both
+ * and the label ("Mettre … en favori" / "Retirer … des favoris") in step with the wishlist store (spec §4: in the wishlist when product and variant both
  * match) and toggles on click. A heart of the product page (`data-variant-id="selected"`)
  * follows the variant chosen in the picker; with no such variant it is disabled. An add the
  * wishlist took pushes add_to_wishlist (GA4) of the heart's item: `heartItem`.
@@ -8,6 +8,7 @@
 import type { AnalyticsItem } from '../../lib/analytics/datalayer.ts';
 import { parsePageItem } from '../../lib/analytics/page-json.ts';
 import { parseCardButton } from '../../lib/commerce/card-button.ts';
+import { heartView } from '../../lib/commerce/wishlist.ts';
 import { track } from '../../lib/stores/track.ts';
 import { $chosenItem } from '../../lib/stores/chosen-item.ts';
 import { $productSelection } from '../../lib/stores/product.ts';
@@ -30,16 +31,24 @@ function variantOf(button: HTMLButtonElement): number | null {
     : idOf(button.dataset.defaultVariantId);
 }
 
+/** `aria-pressed` and the label of the state (issue 31: the label follows the state). */
+function show(button: HTMLButtonElement, inWishlist: boolean): void {
+  const view = heartView(
+    inWishlist,
+    { add: button.dataset.labelAdd, remove: button.dataset.labelRemove },
+    button.getAttribute('aria-label') ?? '',
+  );
+  button.setAttribute('aria-pressed', view.pressed);
+  if (view.label !== '') button.setAttribute('aria-label', view.label);
+}
+
 function render(): void {
   for (const button of document.querySelectorAll<HTMLButtonElement>(SELECTOR)) {
     const productId = Number(button.dataset.productId);
     const variantId = variantOf(button);
     button.hidden = false;
     button.disabled = variantId === null;
-    button.setAttribute(
-      'aria-pressed',
-      String(variantId !== null && isInWishlist(productId, variantId)),
-    );
+    show(button, variantId !== null && isInWishlist(productId, variantId));
   }
 }
 
@@ -84,7 +93,7 @@ document.addEventListener('click', (event) => {
   if (productId === null || variantId === null) return;
   // Shown at once; the store's reply (or its failure) sets it right.
   const adding = !isInWishlist(productId, variantId);
-  button.setAttribute('aria-pressed', String(adding));
+  show(button, adding);
   void toggleWishlist(productId, variantId).then((done) => {
     render();
     const item = done && adding ? heartItem(button, productId, variantId) : null;

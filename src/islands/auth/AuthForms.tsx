@@ -25,6 +25,9 @@ import { buttonClass } from '../../components/ui/classes.ts';
 import { FormError, formChecked, formText, SubmitButton } from '../ui/form.tsx';
 import { CheckboxField, TextField } from '../ui/TextField.tsx';
 import { CALL_ERROR_MESSAGES } from '../../lib/api/client.ts';
+import { throttleNotice } from '../../lib/commerce/login-throttle.ts';
+import { WAIT_MESSAGES, waitInWords } from '../../lib/i18n/wait.ts';
+import type { ActionError } from '../../lib/stores/cart.ts';
 
 export type AuthScreen = 'login' | 'register' | 'forgot';
 
@@ -61,6 +64,12 @@ export const AUTH_FORMS_MESSAGES = [
   'Invalid credentials',
   // 429 of the login and registration throttle (the form shows it, then the shopper waits).
   'Too many attempts',
+  // issue 31: the throttle's wait in words, and the attempts left before it (login-throttle.ts).
+  ...WAIT_MESSAGES,
+  'throttle.wait',
+  'login.attemptsLeft_one',
+  'login.attemptsLeft_other',
+  'login.attemptsLeftNone',
   'Get user data failed',
   'Email already in use',
 ] as const;
@@ -84,6 +93,33 @@ export function AuthForms(props: AuthFormsProps) {
 }
 
 type Errors = Partial<Record<string, string>>;
+
+/**
+ * The login or registration error, throttle included (issue 31): a refused attempt says how
+ * long to wait ("Veuillez réessayer dans 4 minutes"), a wrong password with few attempts left
+ * says how many. Without such details, the spec text alone.
+ */
+function AccountFormError({ error, t }: { error: ActionError | null; t: Translate }) {
+  const notice = throttleNotice(error);
+  return (
+    <FormError
+      message={error?.message}
+      t={t}
+      text={
+        notice?.kind === 'wait'
+          ? t('throttle.wait', { wait: waitInWords(t, notice.seconds) })
+          : undefined
+      }
+      note={
+        notice?.kind !== 'warning'
+          ? undefined
+          : notice.attemptsLeft === 0
+            ? t('login.attemptsLeftNone')
+            : t('login.attemptsLeft', { count: notice.attemptsLeft })
+      }
+    />
+  );
+}
 
 /** A link-styled button to another screen of the forms. */
 function ScreenLink({
@@ -174,7 +210,7 @@ function LoginForm({
       <ScreenLink to="forgot" onScreenChange={onScreenChange} align="start">
         {t('login.forgotPassword')}
       </ScreenLink>
-      <FormError message={apiError?.message} t={t} />
+      <AccountFormError error={apiError} t={t} />
       <SubmitButton pending={pending} label={t('login.submit')} t={t} size="lg" fullWidth />
       {allowRegister && (
         <ScreenLink to="register" onScreenChange={onScreenChange} align="center">
@@ -256,7 +292,7 @@ function RegisterForm({ onScreenChange, onSuccess, t, headingLevel }: AuthFormsP
         error={message(errors.createAccount)}
       />
       <CheckboxField name="acceptsMarketing" label={t('register.marketing')} />
-      <FormError message={apiError?.message} t={t} />
+      <AccountFormError error={apiError} t={t} />
       <SubmitButton pending={pending} label={t('register.submit')} t={t} size="lg" fullWidth />
       <ScreenLink to="login" onScreenChange={onScreenChange} align="center">
         {t('register.toLogin')}

@@ -13,7 +13,6 @@ import {
   $cartItems,
   $cartLoading,
   $cartUnavailable,
-  clearCart,
   initCart,
 } from '../../lib/stores/cart.ts';
 import { buttonClass } from '../../components/ui/classes.ts';
@@ -21,14 +20,15 @@ import { CART_LINES_MESSAGES, CartLines } from './CartLines.tsx';
 import { CART_UNAVAILABLE_MESSAGES, CartUnavailable } from './CartUnavailable.tsx';
 import { CART_SUMMARY_MESSAGES, CartSummary } from './CartSummary.tsx';
 import { CheckoutLink } from './CheckoutLink.tsx';
+import { CLEAR_CART_MESSAGES, ClearCartButton } from './ClearCartButton.tsx';
 import { SEND_CART_MESSAGES, SendCartForm } from '../reseller/SendCartForm.tsx';
 
 export const CART_PAGE_MESSAGES = [
   ...CART_LINES_MESSAGES,
   ...CART_UNAVAILABLE_MESSAGES,
   ...CART_SUMMARY_MESSAGES,
+  ...CLEAR_CART_MESSAGES,
   'cart.empty',
-  'cart.clear',
   'cart.checkout',
   'cart.continueShopping',
   'cart.summary',
@@ -110,13 +110,7 @@ export function CartPage({
       <div className="flex flex-col gap-4">
         <CartUnavailable t={t} />
         <CartLines t={t} size="lg" />
-        <button
-          type="button"
-          className={buttonClass('link', 'sm', { className: 'self-start' })}
-          onClick={() => void clearCart()}
-        >
-          {t('cart.clear')}
-        </button>
+        <ClearCartButton t={t} className="self-start" />
       </div>
       <section
         aria-labelledby="cart-summary"

@@ -12,18 +12,13 @@ import { $customer } from '../../lib/stores/customer.ts';
 import { useEffect } from 'react';
 import type { Translate } from '../../lib/i18n/translate.ts';
 import { trackViewCart } from '../../lib/stores/analytics.ts';
-import {
-  $cart,
-  $cartItemCount,
-  $cartItems,
-  $cartUnavailable,
-  clearCart,
-} from '../../lib/stores/cart.ts';
+import { $cart, $cartItemCount, $cartItems, $cartUnavailable } from '../../lib/stores/cart.ts';
 import { $cartSidebarOpen, closeCartSidebar } from '../../lib/stores/ui.ts';
 import { buttonClass } from '../../components/ui/classes.ts';
 import { Dialog } from '../ui/Dialog.tsx';
 import { CartLines } from './CartLines.tsx';
 import { CartUnavailable } from './CartUnavailable.tsx';
+import { ClearCartButton } from './ClearCartButton.tsx';
 import { CartSummary } from './CartSummary.tsx';
 import { CheckoutLink } from './CheckoutLink.tsx';
 
@@ -70,15 +65,7 @@ export function CartSidebar({ t }: { t: Translate }) {
               >
                 {t('cart.viewCart')}
               </a>
-              <button
-                type="button"
-                className={buttonClass('link', 'sm')}
-                onClick={() => {
-                  void clearCart();
-                }}
-              >
-                {t('cart.clear')}
-              </button>
+              <ClearCartButton t={t} />
             </div>
           </div>
         )

@@ -46,16 +46,29 @@ export function SubmitButton({
 
 /**
  * The error of an action (a message key) above the submit button, as an alert: its French
- * text, or the generic error for a key the island has no text for (`errorText`).
+ * text, or the generic error for a key the island has no text for (`errorText`). A throttled
+ * login's error has its own words (`text`: the wait) or a second line (`note`: the attempts
+ * left, issue 31).
  */
-export function FormError({ message, t }: { message: string | null | undefined; t: Translate }) {
+export function FormError({
+  message,
+  t,
+  text,
+  note,
+}: {
+  message: string | null | undefined;
+  t: Translate;
+  text?: string | undefined;
+  note?: string | undefined;
+}) {
   if (message === null || message === undefined || message === '') return null;
   return (
-    <p
+    <div
       role="alert"
       className="rounded-control bg-danger/10 px-3 py-2 text-sm font-semibold text-danger"
     >
-      {errorText(t, message)}
-    </p>
+      <p>{text ?? errorText(t, message)}</p>
+      {note !== undefined && <p className="mt-1">{note}</p>}
+    </div>
   );
 }

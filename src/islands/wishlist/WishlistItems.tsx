@@ -28,6 +28,7 @@ import {
 import { buttonClass } from '../../components/ui/classes.ts';
 import { PriceTag } from '../ui/PriceTag.tsx';
 import { Thumbnail } from '../ui/Thumbnail.tsx';
+import { useClientRender } from '../ui/client-render.ts';
 
 /** The slot to show (spec §8 each action's slot), as its action's text. */
 function errorKey(errors: Readonly<Record<string, string | null>>): string | null {
@@ -43,6 +44,9 @@ export function WishlistItems({ t }: { t: Translate }) {
   const loading = useStore($wishlistLoading);
   const cartLoading = useStore($cartLoading);
   const error = errorKey(useStore($wishlistErrors));
+  // The wishlist is the browser's (the login marker, the guest's list): the server and the
+  // hydration render say "loading" alike (a text rendered from browser state was React #418).
+  const client = useClientRender();
 
   // The products of the lines, read when the lines change (50 a page, spec §9).
   useEffect(() => {
@@ -65,9 +69,9 @@ export function WishlistItems({ t }: { t: Translate }) {
   return (
     <div className="flex flex-col gap-3" aria-busy={loading}>
       <p aria-live="assertive" className="text-sm font-semibold text-danger" data-wishlist-error>
-        {errorText(t, error)}
+        {client ? errorText(t, error) : ''}
       </p>
-      {!wishlist.ready ? (
+      {!client || !wishlist.ready ? (
         <p className="py-6 text-neutral-700">{t('common.loading')}</p>
       ) : wishlist.lines.length === 0 ? (
         <p className="py-6 text-neutral-700">{t('wishlist.empty')}</p>

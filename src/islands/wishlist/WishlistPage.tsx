@@ -9,12 +9,15 @@ import { initCustomer } from '../../lib/stores/customer.ts';
 import { $wishlistCount, clearWishlist, initWishlist } from '../../lib/stores/wishlist.ts';
 import { buttonClass } from '../../components/ui/classes.ts';
 import { WISHLIST_ITEMS_MESSAGES, WishlistItems } from './WishlistItems.tsx';
+import { useClientRender } from '../ui/client-render.ts';
 
 export const WISHLIST_PAGE_MESSAGES = [...WISHLIST_ITEMS_MESSAGES, 'wishlist.clear'] as const;
 
 export function WishlistPage({ messages }: { messages: Messages }) {
   const t = useMemo(() => createTranslator(messages), [messages]);
   const count = useStore($wishlistCount);
+  // Browser-only state: not rendered on the server nor in the hydration render (React #418).
+  const client = useClientRender();
   useEffect(() => {
     // The shell does the same when idle; both run once per page.
     void initCustomer().then(initWishlist);
@@ -22,7 +25,7 @@ export function WishlistPage({ messages }: { messages: Messages }) {
   return (
     <div className="flex flex-col gap-4" data-wishlist-page>
       <WishlistItems t={t} />
-      {count > 0 && (
+      {client && count > 0 && (
         <button
           type="button"
           className={buttonClass('outline', 'sm', { className: 'self-start' })}

@@ -51,6 +51,30 @@ export class ApiCallError extends Error {
   }
 }
 
+/**
+ * Whether a failed call is the shop's own answer to what the shopper asked: a 4xx the API sent
+ * (a wrong password, a quantity over stock, an address already on the list). The form shows
+ * it; it is no fault of the shop.
+ */
+export function isRefusal(error: unknown): boolean {
+  return (
+    error instanceof ApiCallError &&
+    error.code === 'api' &&
+    error.statusCode >= 400 &&
+    error.statusCode < 500
+  );
+}
+
+/**
+ * Logs a failed call of a store (spec §8: every failure is logged): a refusal (`isRefusal`) as a
+ * warning, a fault (5xx, no reply, a reply that is not the API's) as an error. The browser
+ * suite fails on any console error (issue 31), so a page logs errors for faults only.
+ */
+export function logCallFailure(what: string, error: unknown): void {
+  if (isRefusal(error)) console.warn(what, error);
+  else console.error(what, error);
+}
+
 export interface CallApiInit {
   signal?: AbortSignal;
   /** Origin or path prefix of the API (default: same origin, `''`). */

@@ -166,3 +166,28 @@ export function wishlistItemView(
     purchasable: isPurchasable(product, variant) && !product.isPriceHidden,
   };
 }
+
+/** The two labels of a wishlist heart, written into its markup (WishlistHeart.astro). */
+export interface HeartLabels {
+  /** "Mettre {name} en favori" (`wishlist.heart`). */
+  add: string;
+  /** "Retirer {name} des favoris" (`wishlist.removeItem`). */
+  remove: string;
+}
+
+/**
+ * What a heart says for its state (issue 31): `aria-pressed` and the label of what a press
+ * does, so a pressed heart reads "Retirer … des favoris", not "Mettre … en favori". A heart
+ * whose markup lost a label keeps the one it has (`current`).
+ */
+export function heartView(
+  inWishlist: boolean,
+  labels: Partial<HeartLabels>,
+  current: string,
+): { pressed: 'true' | 'false'; label: string } {
+  const label = inWishlist ? labels.remove : labels.add;
+  return {
+    pressed: inWishlist ? 'true' : 'false',
+    label: label !== undefined && label.trim() !== '' ? label : current,
+  };
+}

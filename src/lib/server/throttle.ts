@@ -186,6 +186,11 @@ export type Admission =
 
 interface Ticket {
   admission: Admission;
+  /**
+   * Attempts still free of any wait once this one is counted as failed: the smallest of
+   * `free - count` over the counters (0 when the next one may wait).
+   */
+  attemptsLeft: number;
   succeeded(): Promise<void>;
   failed(): Promise<void>;
 }
@@ -204,18 +209,21 @@ async function admit(store: SharedStore, counters: readonly Counter[]): Promise<
   const longest = Math.max(0, ...waits.map((w) => w ?? 0));
   const refused = (retryAfterMs: number): Ticket => ({
     admission: { allowed: false, retryAfterMs },
+    attemptsLeft: 0,
     succeeded: () => Promise.resolve(),
     failed: () => Promise.resolve(),
   });
   if (longest > 0) return refused(longest);
 
   const claimed: Counter[] = [];
+  let attemptsLeft = Number.POSITIVE_INFINITY;
   for (const counter of counters) {
     const { key, rule } = counter;
     const count =
       counter.counts === 'attempts'
         ? await store.increment(countKey(key), rule.windowMs)
         : Number((await store.get(countKey(key))) ?? '0') + 1;
+    attemptsLeft = Math.min(attemptsLeft, Math.max(0, rule.free - count));
     const delay = delayAfter(rule, count);
     if (delay === 0) continue;
     if (await store.setIfAbsent(waitKey(key), token, delay)) {
@@ -229,6 +237,7 @@ async function admit(store: SharedStore, counters: readonly Counter[]): Promise<
 
   return {
     admission: { allowed: true },
+    attemptsLeft,
     async succeeded() {
       await Promise.all(
         counters.map(async ({ key, counts }) => {
@@ -254,6 +263,13 @@ async function admit(store: SharedStore, counters: readonly Counter[]): Promise<
 export interface LoginTicket {
   /** Whether the attempt presented a valid device cookie for this account. */
   readonly trustedDevice: boolean;
+  /**
+   * If these credentials turn out invalid, how many more attempts go through before the next
+   * one may have to wait (issue 31: the login form warns from `LOGIN_WARNING_ATTEMPTS` left).
+   * It reads the counters this attempt was counted under (the account's or the device
+   * cookie's, and the address's), never whether the account exists.
+   */
+  readonly attemptsLeft: number;
   /**
    * Valid credentials: this browser's (or this account's untrusted) count is forgotten, and
    * the value of a new device cookie bound to the account is returned.
@@ -404,6 +420,7 @@ export function createAccountThrottle(options: AccountThrottleOptions): AccountT
       return {
         allowed: true,
         trustedDevice: device !== null,
+        attemptsLeft: ticket.attemptsLeft,
         async succeeded() {
           await ticket.succeeded();
           return issueDevice(email);

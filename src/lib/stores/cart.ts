@@ -8,7 +8,7 @@
  */
 import { atom, computed, map } from 'nanostores';
 import { api } from '../api/bigcommerce.ts';
-import { ApiCallError, errorMessage } from '../api/client.ts';
+import { ApiCallError, errorMessage, logCallFailure } from '../api/client.ts';
 import {
   CART_COOKIE_NAME,
   cartCookie,
@@ -163,7 +163,7 @@ export function lineErrorText(
 }
 
 function fail(action: CartAction, error: unknown, itemId?: string): false {
-  console.error(`cart ${action} failed:`, error);
+  logCallFailure(`cart ${action} failed:`, error);
   const slot = toActionError(error);
   $cartErrors.setKey(action, itemId === undefined ? slot : { ...slot, itemId });
   return false;

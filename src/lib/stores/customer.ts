@@ -7,7 +7,7 @@
  */
 import { atom, map } from 'nanostores';
 import { api } from '../api/bigcommerce.ts';
-import { ApiCallError, errorMessage } from '../api/client.ts';
+import { ApiCallError, errorMessage, logCallFailure } from '../api/client.ts';
 import { AUTHENTICATED_COOKIE_NAME, isAuthenticatedMarker } from '../commerce/account.ts';
 import type { CurrentCustomer } from '../commerce/types.ts';
 import type {
@@ -51,13 +51,19 @@ const USER_DATA_FAILED = 'Get user data failed';
 
 function toActionError(error: unknown): ActionError {
   if (error instanceof ApiCallError) {
-    return { message: error.message, statusCode: error.statusCode, code: error.code };
+    // The details carry a throttle's wait or attempts left (issue 31, login-throttle.ts).
+    return {
+      message: error.message,
+      statusCode: error.statusCode,
+      code: error.code,
+      ...(error.details === undefined ? {} : { details: error.details }),
+    };
   }
   return { message: errorMessage(error), statusCode: 500, code: 'unknown' };
 }
 
 function fail(action: CustomerAction, error: unknown): false {
-  console.error(`customer ${action} failed:`, error);
+  logCallFailure(`customer ${action} failed:`, error);
   $customerErrors.setKey(action, toActionError(error));
   return false;
 }

@@ -13,7 +13,7 @@
  */
 import { atom, map, type MapStore } from 'nanostores';
 import { brevoApi, NEWSLETTER_LIST_ID } from '../api/brevo.ts';
-import { ApiCallError, errorMessage } from '../api/client.ts';
+import { ApiCallError, errorMessage, logCallFailure } from '../api/client.ts';
 import { $customer } from './customer.ts';
 
 export type NewsletterAction = 'subscribe' | 'addToList' | 'removeFromList' | 'deleteContact';
@@ -82,7 +82,7 @@ async function run(action: NewsletterAction, task: () => Promise<unknown>): Prom
     await task();
     return true;
   } catch (error) {
-    console.error(`newsletter ${action} failed:`, error);
+    logCallFailure(`newsletter ${action} failed:`, error);
     $newsletterErrors.setKey(action, newsletterErrorMessage(action, error));
     return false;
   }

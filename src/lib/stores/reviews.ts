@@ -5,7 +5,7 @@
  */
 import { atom, map } from 'nanostores';
 import { api } from '../api/bigcommerce.ts';
-import { errorMessage } from '../api/client.ts';
+import { errorMessage, logCallFailure } from '../api/client.ts';
 import { REVIEWS_PER_PAGE } from '../commerce/reviews.ts';
 import type { ProductReviewPage } from '../commerce/types.ts';
 import type { ReviewInput } from '../commerce/validation.ts';
@@ -48,7 +48,7 @@ export async function createReview(input: ReviewInput): Promise<boolean> {
     await api.createProductReview(input);
     return true;
   } catch (error) {
-    console.error('review create failed:', error);
+    logCallFailure('review create failed:', error);
     $reviewErrors.setKey('create', errorMessage(error));
     return false;
   }

@@ -13,7 +13,7 @@
 import { persistentAtom } from '@nanostores/persistent';
 import { atom, computed, map } from 'nanostores';
 import { api } from '../api/bigcommerce.ts';
-import { ApiCallError, errorMessage } from '../api/client.ts';
+import { ApiCallError, errorMessage, logCallFailure } from '../api/client.ts';
 import type { Product, Wishlist } from '../commerce/types.ts';
 import {
   addGuestLine,
@@ -114,7 +114,7 @@ function run(action: WishlistAction, task: () => Promise<void>): Promise<boolean
       await task();
       return true;
     } catch (error) {
-      console.error(`wishlist ${action} failed:`, error);
+      logCallFailure(`wishlist ${action} failed:`, error);
       $wishlistErrors.setKey(action, errorMessage(error));
       return false;
     } finally {

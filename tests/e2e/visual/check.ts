@@ -7,10 +7,11 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { expect, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
 import sharp from 'sharp';
 import { formatRgb, measureText, unreadable, type RawImage } from './pixels.ts';
 import { scanPage, type Scan } from './page-scan.ts';
+import { expect } from '../helpers.ts';
 
 /** Where the screenshots go (`test-results/` is git-ignored and emptied by each run). */
 export const VISUAL_DIR = path.resolve('test-results', 'visual');

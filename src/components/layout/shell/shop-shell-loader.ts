@@ -47,9 +47,16 @@ if (container !== null && region !== null) {
   const mountWhenWanted = () => {
     if (!wanted()) return;
     for (const stop of stops.splice(0)) stop();
-    void import('../../../islands/shell-mount.tsx').then((shell) => {
-      shell.mountShopShell(container, region);
-    });
+    void (async () => {
+      // `await` alone around the import, so Vite's preload helper reports a failure (the
+      // reload of chunk-reload-listener.ts) before this catch handles it.
+      try {
+        const shell = await import('../../../islands/shell-mount.tsx');
+        shell.mountShopShell(container, region);
+      } catch (error) {
+        console.warn('shop shell not loaded:', error);
+      }
+    })();
   };
   stops.push(
     $notifications.listen(mountWhenWanted),

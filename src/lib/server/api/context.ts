@@ -87,8 +87,18 @@ export function requireCustomer(context: ShopContext): number {
   return customerId;
 }
 
-/** 429 'Too many attempts' with `Retry-After` (throttle.ts): the same for every limited method. */
-export const tooManyAttempts = (retryAfterMs: number) =>
-  new ApiError(429, 'TOO_MANY_ATTEMPTS', 'Too many attempts', {
-    'Retry-After': String(retryAfterSeconds(retryAfterMs)),
-  });
+/**
+ * 429 'Too many attempts' with `Retry-After` (throttle.ts): the same for every limited method.
+ * The wait is also in the reply's `details.retryAfter` (seconds, as the header), which the
+ * forms show in words (issue 31: "Réessayez dans 4 minutes").
+ */
+export const tooManyAttempts = (retryAfterMs: number) => {
+  const seconds = retryAfterSeconds(retryAfterMs);
+  return new ApiError(
+    429,
+    'TOO_MANY_ATTEMPTS',
+    'Too many attempts',
+    { 'Retry-After': String(seconds) },
+    { retryAfter: seconds },
+  );
+};

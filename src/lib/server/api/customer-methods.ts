@@ -33,6 +33,7 @@ import { readCookie } from '../cookies.ts';
 import { logFailure } from '../failures.ts';
 import { usableCart } from '../ownership.ts';
 import { passwordResetEmail } from '../password-reset-email.ts';
+import { LOGIN_WARNING_ATTEMPTS } from '../../commerce/login-throttle.ts';
 import { DEVICE_COOKIE, DEVICE_COOKIE_MAX_AGE, DEVICE_COOKIE_PATH } from '../throttle.ts';
 // Throttled (throttle.ts): the wait is the same whether the e-mail has an account or not.
 import { accountOf, requireCustomer, tooManyAttempts, type ShopContext } from './context.ts';
@@ -43,7 +44,19 @@ import {
 } from './customer-view.ts';
 import { ApiError, defineMethod, named, type ApiMethod } from './handle.ts';
 
-const invalidCredentials = () => new ApiError(401, 'INVALID_CREDENTIALS', 'Invalid credentials');
+/**
+ * spec §5 'Invalid credentials'; from `LOGIN_WARNING_ATTEMPTS` attempts left before the
+ * throttle's waits, `details.attemptsLeft` says how many (issue 31: the form warns). The
+ * count is the throttle's, the same whether the account exists or not.
+ */
+const invalidCredentials = (attemptsLeft: number) =>
+  new ApiError(
+    401,
+    'INVALID_CREDENTIALS',
+    'Invalid credentials',
+    {},
+    attemptsLeft <= LOGIN_WARNING_ATTEMPTS ? { attemptsLeft } : undefined,
+  );
 const userDataFailed = () => new ApiError(404, 'USER_DATA_FAILED', 'Get user data failed');
 const emailInUse = () => new ApiError(409, 'EMAIL_IN_USE', 'Email already in use');
 const updateClientFailed = () => new ApiError(502, 'UPDATE_CLIENT_FAILED', 'Update client failed');
@@ -94,7 +107,7 @@ export const customerMethods = {
       if (customerId === null) {
         await attempt.failed();
         await sessions.end(context.cookies, context.request);
-        throw invalidCredentials();
+        throw invalidCredentials(attempt.attemptsLeft);
       }
       context.cookies.set(DEVICE_COOKIE, await attempt.succeeded(), {
         path: DEVICE_COOKIE_PATH,
