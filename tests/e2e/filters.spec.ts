@@ -11,12 +11,20 @@
  */
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Browser, type Locator, type Page } from '@playwright/test';
+import type { Browser, Locator, Page } from '@playwright/test';
 import { showProductsLabel } from '../../src/components/catalogue/listing-markup.ts';
 import { t } from '../../src/lib/i18n/index.ts';
+import { anyOf, expect, test } from './helpers.ts';
 import { VISUAL_DIR } from './visual/check.ts';
 
 const LISTING = '/c/matelas';
+
+test.use({
+  // The offline test takes the browser offline on purpose: the listing's fetch gets no reply.
+  allowedConsoleErrors: anyOf(
+    /^console\.error on \S+: Failed to load resource: net::ERR_INTERNET_DISCONNECTED \(\S+\/c\/matelas\S*:0\)$/,
+  ),
+});
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 800 };
 

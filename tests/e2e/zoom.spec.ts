@@ -5,13 +5,13 @@
  * and the focus is back on the zoom link. Without JavaScript the link opens that picture. At
  * 390 and 1280 px, screenshots in test-results/visual/, no console or page error.
  */
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import sharp from 'sharp';
 import { productPath } from '../../src/lib/commerce/slug.ts';
 import type { Product } from '../../src/lib/commerce/types.ts';
 import { t } from '../../src/lib/i18n/index.ts';
 import { PRODUCTS } from '../../scripts/sandbox/fixtures.ts';
-import { api } from './helpers.ts';
+import { api, expect, test } from './helpers.ts';
 import { VISUAL_DIR } from './visual/check.ts';
 
 const WIDTHS = [
