@@ -32,9 +32,10 @@ const lineArb = fc
     name: hostile,
     quantity: fc.integer({ min: 1, max: 20 }),
     unit: fc.integer({ min: 1, max: 500_000 }),
+    sale: fc.integer({ min: 0, max: 50_000 }),
     options: fc.array(fc.record({ name: hostile, value: hostile }), { maxLength: 3 }),
   })
-  .map(({ name, quantity, unit, options }): CartLineItem => ({
+  .map(({ name, quantity, unit, sale, options }): CartLineItem => ({
     id: `line-${String(unit)}`,
     parentId: null,
     productId: 1,
@@ -44,9 +45,10 @@ const lineArb = fc
     url: '',
     imageUrl: '',
     quantity,
-    listPrice: unit,
+    // A sale price under the list price: the line shows it, the cart's base_amount does not.
+    listPrice: unit + sale,
     salePrice: unit,
-    extendedListPrice: unit * quantity,
+    extendedListPrice: (unit + sale) * quantity,
     extendedSalePrice: unit * quantity,
     options: options.map((o, j) => ({ ...o, nameId: j, valueId: j })),
   }));
@@ -54,18 +56,19 @@ const lineArb = fc
 const cartArb = fc
   .record({
     lines: fc.array(lineArb, { minLength: 1, maxLength: 5 }),
-    discount: fc.integer({ min: 0, max: 5_000 }),
+    discount: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 5_000 })),
   })
   .map(({ lines, discount }): Cart => {
-    const base = lines.reduce((sum, l) => sum + l.extendedSalePrice, 0);
+    const base = lines.reduce((sum, l) => sum + l.extendedListPrice, 0);
+    const sold = lines.reduce((sum, l) => sum + l.extendedSalePrice, 0);
     return {
       id: '6f0b8c1e-4b1a-4c55-9a57-1f2d3c4b5a69',
       customerId: 0,
       channelId: 1,
       currency: 'EUR',
       baseAmount: base,
-      cartAmount: Math.max(0, base - discount),
-      discountAmount: Math.min(base, discount),
+      cartAmount: Math.max(0, sold - discount),
+      discountAmount: Math.min(sold, discount),
       lineItems: { physicalItems: lines, digitalItems: [], giftCertificates: [], customItems: [] },
       redirectUrls: null,
       createdTime: '',
@@ -140,9 +143,11 @@ describe('cartLinkEmail', () => {
           );
           expect(mail.htmlContent).toContain(escapeHtml(lineTotal));
         }
-        // A discount shows as its own line above the total to pay.
-        const discount = cart.baseAmount - cart.cartAmount;
+        // Only a cart-level discount (beyond the lines' sale prices) is a line of its own.
+        const sold = cart.lineItems.physicalItems.reduce((sum, l) => sum + l.extendedSalePrice, 0);
+        const discount = sold - cart.cartAmount;
         expect((mail.textContent ?? '').includes('Remise')).toBe(discount > 0);
+        if (discount > 0) expect(mail.textContent).toContain(`Remise : −${formatPrice(discount)}`);
       }),
       { numRuns: 100 },
     );

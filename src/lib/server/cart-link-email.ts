@@ -75,9 +75,13 @@ export function cartLinkEmail(input: CartLinkEmailInput): TransactionalEmail {
   const { preparedBy: by } = input;
   const reseller = by.reseller === '' ? shop : by.reseller;
   const currency = input.cart.currency;
-  const totals = cartTotalsView(cartTotals(input.cart));
-  const total = formatPrice(totals.due, { currency });
-  const discount = totals.discount > 0 ? `−${formatPrice(totals.discount, { currency })}` : null;
+  const due = cartTotalsView(cartTotals(input.cart)).due;
+  const total = formatPrice(due, { currency });
+  // Lines show what each costs after its own sale price: only what the cart takes off on top
+  // (a coupon, a cart discount) is a line of its own.
+  const linesTotal = cartItems(input.cart).reduce((sum, item) => sum + item.extendedSalePrice, 0);
+  const cartDiscount = linesTotal - due;
+  const discount = cartDiscount > 0 ? `−${formatPrice(cartDiscount, { currency })}` : null;
   const lines = mailLines(input.cart);
   const intro = t('mail.cartLink.intro', { seller: by.seller, reseller, shop });
   const validity = t('mail.cartLink.validity', { days: input.validDays });
