@@ -1,10 +1,11 @@
 /**
- * issue 31, a hand-off a client trusts, at 390 and 1280 px (screenshots kept in
+ * issue 31, a hand-off a client trusts, at 360, 390 and 1280 px (screenshots kept in
  * test-results/visual/): a reseller logging in at /connexion lands in the reseller area; their
  * single seller is preselected; the client's e-mail (rendered from the sandbox's outbox) lists
  * the cart; the client's cart says who prepared it; the hosted checkout opens with the client's
  * e-mail; the reseller area follows the cart (sent, opened, paid); the used link says so.
  */
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { CUSTOMERS, SANDBOX_BREVO_KEY } from '../../scripts/sandbox/fixtures.ts';
 import { TEST_ENV } from '../../scripts/lib/test-env.ts';
@@ -30,6 +31,17 @@ async function lastMail(email: string): Promise<{ body: string; textContent?: st
   };
 }
 
+/** axe on the page's own markup (the reviews provider's iframe is the provider's). */
+async function axeViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page })
+    .exclude('iframe')
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
+  return results.violations.map(
+    (v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+  );
+}
+
 const shot = (page: Page, name: string) =>
   page.screenshot({ path: `test-results/visual/${name}.png`, fullPage: true });
 
@@ -44,7 +56,7 @@ async function asClient<T>(browser: Browser, width: number, run: (page: Page) =>
   }
 }
 
-for (const width of [390, 1280]) {
+for (const width of [360, 390, 1280]) {
   test(`the reseller journey at ${String(width)} px: login, send, client opens and pays, states, used link`, async ({
     page,
     browser,
@@ -64,6 +76,10 @@ for (const width of [390, 1280]) {
     await page.getByLabel(t('login.password')).fill(reseller.password);
     await page.getByRole('button', { name: t('login.submit') }).click();
     await expect(page).toHaveURL(/\/espace-revendeur$/, { timeout: 20_000 });
+
+    // Every cart link of the area leads to the reseller cart: the footer's "Mon panier" too.
+    const footerCart = page.getByRole('contentinfo').getByRole('link', { name: t('cart.title') });
+    await expect(footerCart).toHaveAttribute('href', '/espace-revendeur/panier');
 
     // A product in the reseller cart.
     await page.getByRole('searchbox', { name: t('reseller.home.search') }).fill('matelas');
@@ -120,6 +136,7 @@ for (const width of [390, 1280]) {
       await expect(preparedBy.getByRole('link', { name: reseller.email })).toBeVisible();
       await waitForHydration(clientPage);
       await expect(clientPage.locator('[data-cart-line]')).toHaveCount(1);
+      expect(await axeViolations(clientPage)).toEqual([]);
       await shot(clientPage, `reseller-client-cart-${String(width)}`);
 
       await page.reload();
@@ -137,6 +154,7 @@ for (const width of [390, 1280]) {
     await page.reload();
     await expect(sent).toHaveAttribute('data-state', 'paid');
     await expect(sent).toContainText(t('reseller.sent.state.paid'));
+    expect(await axeViolations(page)).toEqual([]);
     await sent.scrollIntoViewIfNeeded();
     await shot(page, `reseller-area-sent-${String(width)}`);
 
@@ -166,6 +184,7 @@ test('a tampered link says it is not valid and names the shop’s contact, 404',
     page.getByRole('heading', { level: 1, name: t('reseller.link.invalidTitle') }),
   ).toBeVisible();
   await expect(page.getByText(t('reseller.link.askShop'))).toBeVisible();
+  expect(await axeViolations(page)).toEqual([]);
   const cut = await page.goto('/panier?id=6f0b8c1e-4b1a-4c55-9a57-1f2d3c4b5a69');
   expect(cut?.status()).toBe(404);
   await page.setViewportSize({ width: 390, height: 844 });
