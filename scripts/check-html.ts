@@ -63,6 +63,8 @@ export function pagesToCheck(builtPages: readonly string[], sandbox: boolean): P
     { path: '/cgv', status: 200 },
     { path: '/espace-revendeur/connexion', status: 200 },
     { path: '/page-introuvable', status: 404 },
+    // A cart link that opens nothing says so (issue 31).
+    { path: '/panier?id=6f0b8c1e-4b1a-4c55-9a57-1f2d3c4b5a69&token=faux', status: 404 },
     { path: '/500', status: 500 },
   ];
   if (sandbox) {

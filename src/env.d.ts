@@ -16,5 +16,10 @@ declare namespace App {
      * it (`with-listing-view.ts`): the page renders it without reading it again.
      */
     listingView?: import('./lib/server/loaders/listing-view.ts').ListingView;
+    /**
+     * Why the request's cart link opened nothing (`with-cart-redirect.ts`): the cart-link route
+     * `/vue/lien-panier` says it.
+     */
+    cartLinkRefusal?: import('./lib/server/cart-redirect.ts').CartLinkRefusal;
   }
 }

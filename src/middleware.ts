@@ -5,7 +5,7 @@
  * files, except a cart link (`?id&token`), which the server hands to this sequence.
  */
 import { sequence } from 'astro/middleware';
-import { resolveCartRedirect } from './lib/server/cart-redirect.ts';
+import { explainCartLink, resolveCartRedirect } from './lib/server/cart-redirect.ts';
 import {
   accountServices,
   bigcommerce,
@@ -56,6 +56,7 @@ export const onRequest = sequence(
   createWithReseller({ visitor: visitorOf }),
   // 7. spec §2 redirect-to-cart (`?id&token`), on the channel of the request's storefront.
   //    Only a token the shop minted opens a cart; the opener's browser then holds its checkout.
+  //    A link that opens nothing renders `/vue/lien-panier` saying why (issue 31).
   createWithCartRedirect({
     // spec §1: with the transactional flag off a cart link does nothing (no cookie, no 302).
     enabled: features.transactional,
@@ -71,6 +72,16 @@ export const onRequest = sequence(
       await accountServices().checkouts.handOver(request, cookies, cartId);
       return cookies.headers();
     },
+    // A reseller's sent cart: opened (issue 31, the reseller area lists its state).
+    opened: (cartId) => accountServices().sentCarts.advance(cartId, { kind: 'opened' }),
+    // A link that opens nothing says why and who to ask (`/vue/lien-panier`).
+    explain: (request, query) =>
+      explainCartLink(
+        bigcommerceForHost(requestHost(request)),
+        accountServices().cartLinkKey,
+        query,
+        (cartId) => accountServices().sentCarts.get(cartId),
+      ),
   }),
   // 8. spec §2 storefront redirects (the BigCommerce list, loaded once).
   createWithRedirects({ load: () => loadRedirectList(bigcommerce(), storefrontHosts) }),

@@ -131,15 +131,17 @@ test('a reseller logs in, fills a cart, sends it to a client; the client opens i
       'data-cart-line',
       sku ?? '',
     );
-    // A wrong token opens nothing: the page asked for, without the link's parameters.
+    // A wrong token opens nothing and says so (issue 31): 404, the page names who to ask.
     const other = await browser.newContext();
     const stranger = await other.newPage();
     const wrong = new URL(link.href);
     wrong.searchParams.set('token', 'faux-jeton');
-    await stranger.goto(wrong.href);
-    await expect(stranger).toHaveURL(/\/panier$/);
-    await waitForHydration(stranger);
-    await expect(stranger.getByText(t('cart.empty'))).toBeVisible();
+    const refused = await stranger.goto(wrong.href);
+    expect(refused?.status()).toBe(404);
+    await expect(
+      stranger.getByRole('heading', { level: 1, name: t('reseller.link.invalidTitle') }),
+    ).toBeVisible();
+    expect((await other.cookies()).some((c) => c.name === 'cart-id')).toBe(false);
     await other.close();
   } finally {
     await clientContext.close();

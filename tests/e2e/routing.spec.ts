@@ -127,12 +127,15 @@ test('/404 and /500 answer with their status; status lines carry the right reaso
   expect(unknown.statusText()).toBe('Not Found');
 });
 
-test('a cart link on a pre-rendered page with a wrong token shows the page asked for', async ({
+test('a cart link on a pre-rendered page with a wrong token says it is not valid (issue 31)', async ({
   page,
 }) => {
   const res = await page.goto('/c/matelas?id=00000000-0000-4000-8000-000000000000&token=faux');
-  expect(res?.status()).toBe(200);
-  await expect(page).toHaveURL(/\/c\/matelas$/);
+  expect(res?.status()).toBe(404);
+  await expect(
+    page.getByRole('heading', { level: 1, name: t('reseller.link.invalidTitle') }),
+  ).toBeVisible();
+  expect((await page.context().cookies()).some((c) => c.name === 'cart-id')).toBe(false);
 });
 
 test('locale, currency and country cookies: a year, path /, SameSite lax (spec §4, §9)', async ({

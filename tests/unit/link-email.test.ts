@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
+import { EMPTY_CART } from '../../src/lib/commerce/cart.ts';
 import { cartLinkEmail } from '../../src/lib/server/cart-link-email.ts';
 import { linkEmail } from '../../src/lib/server/link-email.ts';
 import { passwordResetEmail } from '../../src/lib/server/password-reset-email.ts';
@@ -43,10 +44,17 @@ describe('the shop’s link e-mails', () => {
   test('the cart sent by a reseller: seller, shop, link; hostile names escaped', () => {
     const mail = cartLinkEmail({
       to: 'client@example.fr',
-      shopName: 'Literie <b>Atlantique</b>',
-      seller: '<img src=x onerror=alert(1)>',
+      preparedBy: {
+        seller: '<img src=x onerror=alert(1)>',
+        reseller: 'Literie <b>Atlantique</b>',
+        email: '',
+        phone: '',
+      },
+      cart: EMPTY_CART,
+      shopContact: { email: '', phone: '' },
       link: 'https://www.literie.test/panier?id=abc&token=xyz',
       sender,
+      validDays: 30,
     });
     expect(mail.to).toEqual([{ email: 'client@example.fr' }]);
     expect(mail.subject).toContain('Literie <b>Atlantique</b>');

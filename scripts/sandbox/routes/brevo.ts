@@ -1,7 +1,8 @@
 /**
  * The Brevo subset of the sandbox, at `/brevo/v3` (header `api-key`): transactional e-mail.
  * Sent mails are kept in an outbox (one entry per recipient, as Brevo reports them) that tests
- * read back through the same API Brevo offers: GET /smtp/emails and /smtp/emails/{uuid}.
+ * read back through the same API Brevo offers: GET /smtp/emails and /smtp/emails/{uuid} (which
+ * also shows a mail's text part as `textContent`, a sandbox addition, when it had both).
  */
 import { randomUUID } from 'node:crypto';
 import type { SQLInputValue } from 'node:sqlite';
@@ -123,6 +124,10 @@ function readMail(body: unknown): Obj {
     subject:
       typeof subject === 'string' ? render(subject, params) : `Template ${String(templateId)}`,
     body: content,
+    // The text part as sent, beside the HTML one (Brevo's API shows the HTML only).
+    ...(typeof html === 'string' && html && typeof text === 'string' && text
+      ? { text: render(text, params) }
+      : {}),
     ...(templateId !== undefined ? { templateId } : {}),
     params,
     tags,
@@ -238,6 +243,7 @@ export function getEmail(ctx: RouteContext): Reply {
     date: row.date,
     events: [{ name: 'sent', time: row.date }],
     body: mail.body,
+    ...(typeof mail.text === 'string' ? { textContent: mail.text } : {}),
     attachmentCount: 0,
   });
 }

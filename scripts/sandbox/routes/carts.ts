@@ -1,7 +1,8 @@
 /**
  * Carts v3 (carts.v3.yml): create, get, update customer, delete; line items add, update,
  * delete (the last one deletes the cart: 204); redirect URLs to the sandbox's hosted checkout;
- * cart metafields; and GET /v3/checkouts/{id} (checkouts.v3.yml; checkout id = cart id).
+ * cart metafields; and GET /v3/checkouts/{id} with its billing address, added (POST) or
+ * replaced (PUT) (checkouts.v3.yml; checkout id = cart id).
  *
  * Carts are stored as the request state (items with product, variant, quantity); prices, names
  * and pictures are read from the catalogue at each reply, as upstream recomputes them.
@@ -32,6 +33,7 @@ import {
 import type { ModifierRecord, VariantRecord } from '../seed/types.ts';
 import {
   assertValid,
+  EMAIL,
   int,
   isObject,
   num,
@@ -105,6 +107,25 @@ export interface CartRecord {
   /** Secret of the redirect URLs (hosted checkout). */
   token: string;
   items: CartItemRecord[];
+  /** The checkout's billing address, once added (the hosted checkout prefills its e-mail). */
+  billing_address?: BillingAddressRecord;
+}
+
+/** A checkout's billing address (checkouts.v3.yml Address): id, e-mail, country and the rest. */
+export interface BillingAddressRecord {
+  id: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+  company: string;
+  address1: string;
+  address2: string;
+  city: string;
+  state_or_province: string;
+  state_or_province_code: string;
+  country_code: string;
+  postal_code: string;
+  phone: string;
 }
 
 /** Carts are valid for 30 days from their last modification (carts.v3.yml). */
@@ -1000,23 +1021,25 @@ export function checkoutJson(
       created_time: cart.created_time,
       updated_time: cart.updated_time,
     },
-    // No billing address yet: upstream answers an empty one carrying the cart's e-mail.
-    billing_address: {
-      id: '',
-      first_name: '',
-      last_name: '',
-      email: cart.email,
-      company: '',
-      address1: '',
-      address2: '',
-      city: '',
-      state_or_province: '',
-      state_or_province_code: '',
-      country_code: '',
-      postal_code: '',
-      phone: '',
-      custom_fields: [],
-    },
+    // Without one added, upstream answers an empty one carrying the cart's e-mail.
+    billing_address: cart.billing_address
+      ? { ...cart.billing_address, custom_fields: [] }
+      : {
+          id: '',
+          first_name: '',
+          last_name: '',
+          email: cart.email,
+          company: '',
+          address1: '',
+          address2: '',
+          city: '',
+          state_or_province: '',
+          state_or_province_code: '',
+          country_code: '',
+          postal_code: '',
+          phone: '',
+          custom_fields: [],
+        },
     consignments: [],
     taxes: [{ name: 'TVA', amount: tax }],
     coupons: [],
@@ -1033,6 +1056,59 @@ export function checkoutJson(
     updated_time: cart.updated_time,
     customer_message: '',
   };
+}
+
+const ADDRESS_TEXTS = [
+  'first_name',
+  'last_name',
+  'company',
+  'address1',
+  'address2',
+  'city',
+  'state_or_province',
+  'state_or_province_code',
+  'postal_code',
+  'phone',
+] as const;
+
+/** The billing address of a request body; `email` and `country_code` are required. */
+function billingAddress(body: Obj, id: string): BillingAddressRecord {
+  const errors: Errors = {};
+  const email = str(body, 'email', errors, '', { required: true, max: 255 });
+  const country = str(body, 'country_code', errors, '', { required: true, min: 2, max: 2 });
+  const texts = Object.fromEntries(
+    ADDRESS_TEXTS.map((key) => [key, str(body, key, errors, '', { max: 255 }) ?? '']),
+  ) as Record<(typeof ADDRESS_TEXTS)[number], string>;
+  if (email !== undefined && !errors.email && !EMAIL.test(email)) {
+    errors.email = 'The email is not a valid email address.';
+  }
+  assertValid(errors);
+  return { id, email: email ?? '', country_code: (country ?? '').toUpperCase(), ...texts };
+}
+
+/**
+ * POST /v3/checkouts/{id}/billing-address (checkouts.v3.yml "Add Checkout Billing Address"):
+ * required `email` and `country_code`; the checkout with its new billing address, 200. The
+ * hosted checkout then opens with that e-mail.
+ */
+export function addBillingAddress(ctx: RouteContext): Reply {
+  const cart = readCart(ctx.db, ctx.params.checkoutId ?? '');
+  if (!cart) return v3Error(404, 'Checkout not found');
+  const address = billingAddress(objectBody(ctx.body), String(randomBytes(6).readUIntBE(0, 6)));
+  cart.billing_address = address;
+  writeCart(ctx.db, cart);
+  return single(200, checkoutJson(ctx.db, cart, ctx.origin, ctx.query.list('include') ?? []));
+}
+
+/** PUT /v3/checkouts/{id}/billing-address/{addressId}: the address replaced, 200. */
+export function updateBillingAddress(ctx: RouteContext): Reply {
+  const cart = readCart(ctx.db, ctx.params.checkoutId ?? '');
+  if (!cart) return v3Error(404, 'Checkout not found');
+  const id = ctx.params.addressId ?? '';
+  if (cart.billing_address?.id !== id) return v3Error(404, 'Address not found');
+  cart.billing_address = billingAddress(objectBody(ctx.body), id);
+  writeCart(ctx.db, cart);
+  return single(200, checkoutJson(ctx.db, cart, ctx.origin, ctx.query.list('include') ?? []));
 }
 
 /** GET /v3/checkouts/{id} */

@@ -1,11 +1,11 @@
 /**
- * v2 orders (orders.v2.oas2.yml): list with filters, one order, and its products, shipping
- * addresses and shipments. Bare arrays and objects, money as decimal strings ('129.0000'),
- * dates in RFC 2822; an empty list answers 204 like every v2 list.
+ * v2 orders (orders.v2.oas2.yml): list with filters, one order, its notes updated (PUT), and
+ * its products, shipping addresses and shipments. Bare arrays and objects, money as decimal
+ * strings ('129.0000'), dates in RFC 2822; an empty list answers 204 like every v2 list.
  */
 import type { SQLInputValue } from 'node:sqlite';
 import { QueryError, v2Error, type Reply } from '../http.ts';
-import { parseDate } from '../model.ts';
+import { parseDate, rfc2822 } from '../model.ts';
 import type { RouteContext } from './context.ts';
 
 interface OrderRow {
@@ -167,4 +167,39 @@ export function listShippingAddresses(ctx: RouteContext): Reply {
 
 export function listShipments(ctx: RouteContext): Reply {
   return subList(ctx, 'shipments');
+}
+
+/** The fields of `PUT /v2/orders/{id}` the sandbox emulates: the order's two notes. */
+const NOTES = ['staff_notes', 'customer_message'] as const;
+
+/**
+ * PUT /v2/orders/{id} (orders.v2.oas2.yml "Update an Order"), for its notes: `staff_notes`
+ * (private to the store's staff) and `customer_message`, strings of at most 65,535 characters;
+ * any other field answers 400 (the sandbox does not emulate it). The order as GET answers it.
+ */
+export function updateOrder(ctx: RouteContext): Reply {
+  const row = findOrder(ctx);
+  if (!row) return v2Error(404, NOT_FOUND);
+  const body = ctx.body;
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    return v2Error(400, 'The request body must be a JSON object.');
+  }
+  const fields = body as Record<string, unknown>;
+  const other = Object.keys(fields).find((key) => !(NOTES as readonly string[]).includes(key));
+  if (other !== undefined) return v2Error(400, `The field '${other}' is not supported.`);
+  const doc = JSON.parse(row.doc) as Record<string, unknown>;
+  for (const key of NOTES) {
+    const value = fields[key];
+    if (value === undefined) continue;
+    if (typeof value !== 'string' || value.length > 65_535) {
+      return v2Error(400, `The field '${key}' is invalid.`);
+    }
+    doc[key] = value;
+  }
+  const modified = new Date();
+  doc.date_modified = rfc2822(modified);
+  ctx.db
+    .prepare('UPDATE orders SET doc = ?, date_modified = ? WHERE id = ?')
+    .run(JSON.stringify(doc), modified.toISOString(), row.id);
+  return { status: 200, body: orderJson(ctx, { ...row, doc: JSON.stringify(doc) }) };
 }

@@ -5,7 +5,9 @@
  * - `GET /cart.php?action=load&id={cartId}&token={token}`: a small French checkout page (the
  *   `checkout_url` of a cart's redirect URLs). Its form posts back to the same URL; a valid post
  *   turns the cart into a v2 order (status 11 Awaiting Fulfillment), deletes the cart and
- *   answers 303 to `{channel site url}/paiement?commande={orderId}`.
+ *   answers 303 to `{channel site url}/paiement?commande={orderId}`. The e-mail field is
+ *   prefilled: the cart's customer's (read-only), the logged-in shopper's, else the checkout's
+ *   billing address's (`POST /v3/checkouts/{id}/billing-address`).
  * - `GET /login/token/{jwt}` (customer_login.yml): logs a customer into this storefront (a
  *   session cookie) and redirects to `redirect_to`.
  */
@@ -207,7 +209,13 @@ async function cartPage(req: IncomingMessage, url: URL, env: HostedEnv): Promise
   if (req.method === 'GET' || req.method === 'HEAD') {
     const address = known ? customerAddresses(env.db, known)[0] : undefined;
     const values: FormValues = {
-      email: fixedEmail ?? (loggedIn ? (customerEmail(env.db, loggedIn) ?? '') : ''),
+      // The customer's own e-mail, else the one the checkout's billing address was given
+      // (POST /v3/checkouts/{id}/billing-address: a reseller's client).
+      email:
+        fixedEmail ??
+        (loggedIn ? customerEmail(env.db, loggedIn) : undefined) ??
+        cart.billing_address?.email ??
+        '',
       first_name: address?.first_name ?? '',
       last_name: address?.last_name ?? '',
       address1: address?.address1 ?? '',

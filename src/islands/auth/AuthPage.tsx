@@ -1,9 +1,11 @@
 /**
  * /connexion and /inscription (spec §2): the login and registration forms on a page, the same
- * as the modal's. After login the shopper goes to the path a guard kept, else mes-informations.
+ * as the modal's. After login the shopper goes to the path a guard kept, else mes-informations;
+ * a reseller to the reseller area (`after-login.ts`).
  */
 import { useMemo, useState } from 'react';
 import { createTranslator, type Messages } from '../../lib/i18n/translate.ts';
+import { features } from '../../lib/env-client.ts';
 import { takeReturnPath } from './after-login.ts';
 import { AuthForms, type AuthScreen } from './AuthForms.tsx';
 
@@ -31,7 +33,7 @@ export function AuthPage({
       headingLevel={1}
       allowRegister={allowRegister}
       onSuccess={() => {
-        window.location.assign(takeReturnPath(home));
+        window.location.assign(takeReturnPath(home, features.resellerArea));
       }}
     />
   );

@@ -8,6 +8,7 @@ import { useStore } from '@nanostores/react';
 import type { Translate } from '../../lib/i18n/translate.ts';
 import { $loginModal, closeLoginModal, showLoginScreen } from '../../lib/stores/ui.ts';
 import { Dialog } from '../ui/Dialog.tsx';
+import { features } from '../../lib/env-client.ts';
 import { takeReturnPath } from './after-login.ts';
 import { AuthForms } from './AuthForms.tsx';
 
@@ -28,7 +29,7 @@ export function LoginModal({ t }: { t: Translate }) {
         t={t}
         onSuccess={() => {
           closeLoginModal();
-          window.location.assign(takeReturnPath());
+          window.location.assign(takeReturnPath(undefined, features.resellerArea));
         }}
       />
     </Dialog>

@@ -1,7 +1,8 @@
 /**
  * "Send the cart to a client" (spec §1, §2, §5 reseller area): the reseller picks one of their
- * sellers ("You need to select a seller too" otherwise) and types the client's e-mail; the shop
- * mails the client a link that opens this cart, and the reseller starts a new one.
+ * sellers ("You need to select a seller too" otherwise; a single seller is preselected) and types
+ * the client's e-mail; the shop mails the client a link that opens this cart, and the reseller
+ * starts a new one.
  */
 import { useStore } from '@nanostores/react';
 import { useId, useState, type SubmitEvent } from 'react';
@@ -85,7 +86,8 @@ export function SendCartForm({
         <select
           id={`${id}-seller`}
           name="seller"
-          defaultValue=""
+          // A reseller with a single seller has nothing to choose: it is preselected.
+          defaultValue={sellers.length === 1 ? sellers[0] : ''}
           aria-invalid={sellerError === undefined ? undefined : true}
           aria-describedby={sellerError === undefined ? undefined : `${id}-seller-error`}
           className={inputClass(sellerError !== undefined)}

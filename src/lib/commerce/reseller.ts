@@ -3,7 +3,13 @@
  * enter it, where the others go, and the checks of sending a cart to a client. Pure.
  */
 import { returnPath } from './redirect-target.ts';
-import { RESELLER_LOGIN_PATH, RESELLER_PATH } from './routes.ts';
+import {
+  CART_PATH,
+  CHECKOUT_PATH,
+  RESELLER_CART_PATH,
+  RESELLER_LOGIN_PATH,
+  RESELLER_PATH,
+} from './routes.ts';
 
 export { RESELLER_CART_PATH, RESELLER_LOGIN_PATH, RESELLER_PATH } from './routes.ts';
 
@@ -37,3 +43,15 @@ export function resellerGuard(url: URL, who: ResellerVisitor): ResellerDecision 
 
 /** How many sellers a reseller has at most (spec §3: sellers 1 to 5). */
 export const MAX_SELLERS = 5;
+
+/**
+ * Where a reseller lands after logging in, anywhere (the shop's login page, the modal, the
+ * area's login; issue 31): the path a guard kept, except the consumer cart and checkout, where
+ * a reseller would pay themselves (their cart is the reseller cart, sent to a client); with no
+ * kept path, the reseller area, not the account's "Mes informations".
+ */
+export function resellerLanding(kept: string | null): string {
+  if (kept === null) return RESELLER_PATH;
+  const path = kept.split(/[?#]/, 1)[0] ?? '';
+  return path === CART_PATH || path === CHECKOUT_PATH ? RESELLER_CART_PATH : kept;
+}

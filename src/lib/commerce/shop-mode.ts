@@ -8,7 +8,7 @@
  */
 import { SLEEP_CONTENT_ROOT } from '../content/list-view.ts';
 import { decodeEntities, escapeHtml } from './text.ts';
-import { CART_PATH, RESELLER_CART_PATH } from './routes.ts';
+import { CART_PATH, CHECKOUT_PATH, RESELLER_CART_PATH } from './routes.ts';
 
 /** The affiliate programme's content page (spec §2 top bar; resellers never see it). */
 export const AFFILIATE_PATH = '/devenir-affilie';
@@ -159,4 +159,18 @@ export function resellerPage(html: string): string {
       new RegExp(`(\\shref=")${CART_PATH}(?=["?#])`, 'g'),
       (_, attribute: string) => `${attribute}${RESELLER_CART_PATH}`,
     );
+}
+
+/**
+ * In reseller mode every way to the cart leads to the reseller cart (spec §6, issue 31): the
+ * consumer cart and checkout, where a reseller would pay themselves, answer with the reseller
+ * cart's path (null: the page as asked). A hosted checkout's way back (`/paiement?commande=`)
+ * is left alone.
+ */
+export function resellerCartRedirect(pathname: string, search: string): string | null {
+  if (pathname === CART_PATH) return RESELLER_CART_PATH;
+  if (pathname === CHECKOUT_PATH && !new URLSearchParams(search).has('commande')) {
+    return RESELLER_CART_PATH;
+  }
+  return null;
 }

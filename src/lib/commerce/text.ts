@@ -120,3 +120,7 @@ export const escapeHtml = (text: string): string =>
     /[&<>"']/g,
     (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
   );
+
+/** A French phone number as a `tel:` link: digits and '+' only, a leading 0 as +33. */
+export const telHref = (phone: string): string =>
+  `tel:${phone.replace(/[^\d+]/g, '').replace(/^0/, '+33')}`;

@@ -9,9 +9,19 @@
  * in a metafield the shop's own app wrote as `app_only` (BigCommerce shows an app another app's
  * metafield only when it is not `app_only`). The shop API refuses the namespace altogether
  * (`isReservedNamespace`).
+ *
+ * A token has no expiry of its own: a link works while its cart does (BigCommerce deletes a cart
+ * 30 days after its last change, and an order consumes it; `CART_LINK_VALID_DAYS`). A link that
+ * opens nothing says why (`explainCartLink`, issue 31).
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { CART_REDIRECTION_KEY, CART_REDIRECTION_NAMESPACE } from '../commerce/cart-link.ts';
+import {
+  cartLinkProblem,
+  type CartLinkProblem,
+  type PreparedBy,
+  type SentCart,
+} from '../commerce/sent-carts.ts';
 import type { CartMetafield } from '../commerce/types.ts';
 import {
   createCartMetafield,
@@ -82,6 +92,36 @@ export async function resolveCartRedirect(
   const fields = await getCartMetafields(client, id, CART_REDIRECTION_NAMESPACE);
   const match = fields.some((f) => isTokenField(f) && sameText(f.value, token));
   return match ? id : null;
+}
+
+/** Why a cart link opened nothing, and who prepared its cart when the link is the shop's. */
+export interface CartLinkRefusal {
+  problem: CartLinkProblem;
+  preparedBy: PreparedBy | null;
+}
+
+/**
+ * Why a link that `resolveCartRedirect` refused opens nothing (issue 31): a token the shop did
+ * not mint for this id (tampered, cut, another cart's) is `invalid` and names no one, without a
+ * read upstream; a shop-minted one is `used` when its cart was paid (the sent cart's record) or
+ * taken into a customer account, else `invalid` (expired, emptied, replaced), with who prepared
+ * it (the sent cart's record, written by the shop alone).
+ */
+export async function explainCartLink(
+  client: BigCommerceClient,
+  key: Buffer,
+  query: { id: string; token: string },
+  sentCart: (cartId: string) => Promise<Pick<SentCart, 'state' | 'preparedBy'> | null>,
+): Promise<CartLinkRefusal> {
+  const { id, token } = query;
+  if (token.length > 512 || !CartIdSchema.safeParse(id).success || !isShopToken(key, id, token)) {
+    return { problem: 'invalid', preparedBy: null };
+  }
+  const [sent, cart] = await Promise.all([sentCart(id), getCart(client, id)]);
+  return {
+    problem: cartLinkProblem({ sent, cartCustomerId: cart?.customerId ?? null }),
+    preparedBy: sent?.preparedBy ?? null,
+  };
 }
 
 /**

@@ -34,6 +34,7 @@ import {
 } from 'astro:env/server';
 import {
   cartCookieMaxAge as clientCartCookieMaxAge,
+  company,
   features as clientFeatures,
   reviewsProviderUrl,
   tagManagerSetting,
@@ -298,6 +299,7 @@ export function accountServices(): AccountServices {
     throttle: createAccountThrottle({ store: sharedStore(), secret: SESSION_SECRET }),
     cartLinkKey: cartLinkKey(SESSION_SECRET),
     checkouts: createCheckoutHolders({ secret: SESSION_SECRET, store: sharedStore() }),
+    shopContact: { email: company.email, phone: company.phone },
     customerLogin: {
       clientId: BIGCOMMERCE_CLIENT_ID,
       clientSecret: BIGCOMMERCE_CLIENT_SECRET,

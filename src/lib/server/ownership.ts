@@ -5,7 +5,8 @@
  * customer's cart is theirs only. An order is its customer's; a guest order (customer 0) is the
  * browser's that placed it, the one holding its cart's checkout (`checkout-holder.ts`), never
  * merely whoever holds the cart id (issue 19: a cart id is no secret from whoever made or sent
- * the cart). Anything refused reads exactly like a missing record (null here, 404 at the edges).
+ * the cart). A cart a reseller sent is listed in their area only. Anything refused reads
+ * exactly like a missing record (null here, 404 at the edges).
  */
 import type { Cart, Order, Wishlist } from '../commerce/types.ts';
 import {
@@ -25,6 +26,14 @@ export interface Holder {
 
 /** The browser id holding a cart's checkout (`CheckoutHolders.holderOf`). */
 export type PlacedBy = (cartId: string) => Promise<string | null>;
+
+/**
+ * Whether a reseller may see a cart they sent to a client in their area (issue 31): the
+ * reseller who sent it only.
+ */
+export function mayListSentCart(sent: { resellerId: number }, customerId: number | null): boolean {
+  return customerId !== null && customerId > 0 && sent.resellerId === customerId;
+}
 
 /** Whether the session may use the cart: a guest cart, or the session customer's own. */
 export function mayUseCart(cart: Pick<Cart, 'customerId'>, customerId: number | null): boolean {

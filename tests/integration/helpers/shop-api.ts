@@ -19,7 +19,11 @@ import {
 import { handleApiCall, type ApiServices } from '../../../src/lib/server/api/handle.ts';
 import { createBigCommerceClient } from '../../../src/lib/server/bigcommerce/index.ts';
 import { createBrevoClient, sendTransactionalEmail } from '../../../src/lib/server/brevo/index.ts';
-import { cartLinkKey, resolveCartRedirect } from '../../../src/lib/server/cart-redirect.ts';
+import {
+  cartLinkKey,
+  explainCartLink,
+  resolveCartRedirect,
+} from '../../../src/lib/server/cart-redirect.ts';
 import { createCheckoutHolders } from '../../../src/lib/server/checkout-holder.ts';
 import { parseTrustedProxies } from '../../../src/lib/server/client.ts';
 import { ReplyCookies } from '../../../src/lib/server/cookies.ts';
@@ -139,6 +143,7 @@ export async function startShopApi(options: ShopApiOptions = {}): Promise<ShopAp
     resetTokens: createResetTokens({ secret: SESSION_SECRET, store }),
     sendMail: (email) => sendTransactionalEmail(brevo, email),
     mailSender: { email: 'contact@literie-exemple.fr', name: 'Literie' },
+    shopContact: { email: 'contact@literie-exemple.fr', phone: '01 23 45 67 89' },
     linkOrigin: (request) => new URL(request.url).origin,
     throttle: createAccountThrottle({ store, secret: SESSION_SECRET }),
     cartLinkKey: cartLinkKey(SESSION_SECRET),
@@ -170,6 +175,11 @@ export async function startShopApi(options: ShopApiOptions = {}): Promise<ShopAp
         await account.checkouts.handOver(request, cookies, cartId);
         return cookies.headers();
       },
+      opened: (cartId) => account.sentCarts.advance(cartId, { kind: 'opened' }),
+      explain: (_request, query) =>
+        explainCartLink(client, account.cartLinkKey, query, (cartId) =>
+          account.sentCarts.get(cartId),
+        ),
     }),
   );
 
@@ -192,7 +202,19 @@ export async function startShopApi(options: ShopApiOptions = {}): Promise<ShopAp
             }),
           )
         : // A page: the middleware's canonical path and redirect-to-cart, then `page {path}`.
-          pages(context, () => Promise.resolve(new Response(`page ${context.url.pathname}`))),
+          // A rewrite (a refused cart link: `/vue/lien-panier`) names the route it renders,
+          // and the refusal it was handed.
+          pages(context, (rewrite) =>
+            Promise.resolve(
+              new Response(
+                `page ${typeof rewrite === 'string' ? rewrite : context.url.pathname}${
+                  context.locals.cartLinkRefusal === undefined
+                    ? ''
+                    : ` ${JSON.stringify(context.locals.cartLinkRefusal)}`
+                }`,
+              ),
+            ),
+          ),
     ).then((response) => response ?? new Response('no response', { status: 500 }));
     void reply.then(async (response) => {
       const headers: Record<string, string | string[]> = {};

@@ -1,13 +1,15 @@
 /**
  * The context of a `bigcommerce` method: the storefront's client, the caller's session, the
  * reply's cookies, the client (`ClientInfo`), and the shop's account services (session signing,
- * reset tokens, mail, customer login to the hosted checkout, throttling, cart write queue).
+ * reset tokens, mail, customer login to the hosted checkout, throttling, cart write queue, the
+ * carts resellers sent).
  */
 import type { MailAddress, TransactionalEmail } from '../brevo/index.ts';
 import type { BigCommerceClient } from '../bigcommerce/index.ts';
 import type { CheckoutHolders } from '../checkout-holder.ts';
 import type { ReplyCookies } from '../cookies.ts';
 import type { ResetTokens } from '../password-reset.ts';
+import { createSentCarts, type SentCarts } from '../sent-carts.ts';
 import type { ClientInfo } from '../client.ts';
 import type { Session, SessionManager } from '../session.ts';
 import { createLockedQueue, type KeyedQueue } from '../store/lock.ts';
@@ -24,6 +26,8 @@ export interface AccountServices {
   sendMail(email: TransactionalEmail): Promise<unknown>;
   /** Sender of the shop's e-mails. */
   mailSender: MailAddress;
+  /** The shop's contact in its e-mails (COMPANY_EMAIL, COMPANY_PHONE; '' leaves one out). */
+  shopContact: { email: string; phone: string };
   /**
    * The origin links in e-mails point at, for a request. Never the raw `Host` of any request:
    * a forged host would send the shopper's reset token to another site.
@@ -42,6 +46,8 @@ export interface AccountServices {
   cartLinkKey: Buffer;
   /** Which browser holds a guest cart's checkout (`checkout-holder.ts`). */
   checkouts: CheckoutHolders;
+  /** The carts resellers sent to clients and how far each got (`sent-carts.ts`). */
+  sentCarts: SentCarts;
 }
 
 /**
@@ -50,13 +56,16 @@ export interface AccountServices {
  */
 export const CART_LOCK = { prefix: 'cart:', ttlMs: 60_000, waitMs: 30_000 } as const;
 
-/** The account services with the store-locked cart queue. */
+/** The account services with the store-locked cart queue and the sent carts of the store. */
 export function createAccountServices(
-  services: Omit<AccountServices, 'cartQueue'> & Partial<Pick<AccountServices, 'cartQueue'>>,
+  services: Omit<AccountServices, 'cartQueue' | 'sentCarts' | 'shopContact'> &
+    Partial<Pick<AccountServices, 'cartQueue' | 'sentCarts' | 'shopContact'>>,
 ): AccountServices {
   return {
     ...services,
     cartQueue: services.cartQueue ?? createLockedQueue(services.store, CART_LOCK),
+    sentCarts: services.sentCarts ?? createSentCarts(services.store),
+    shopContact: services.shopContact ?? { email: '', phone: '' },
   };
 }
 

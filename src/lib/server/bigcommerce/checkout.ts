@@ -1,6 +1,7 @@
 /**
  * Checkout connector: the checkout of a cart (`/v3/checkouts/{cartId}`, same id), whose cart
- * and totals the checkout page shows before handing over to the hosted checkout.
+ * and totals the checkout page shows before handing over to the hosted checkout; and its
+ * billing address's e-mail, which the hosted checkout shows prefilled.
  */
 import type { BigCommerceClient } from './client.ts';
 import { isBigCommerceError } from './errors.ts';
@@ -21,4 +22,26 @@ export async function getCheckout(
     if (isBigCommerceError(error) && error.status === 404) return null;
     throw error;
   }
+}
+
+/**
+ * Prefills the hosted checkout with the shopper's e-mail: the checkout's billing address
+ * (`POST /v3/checkouts/{id}/billing-address`, whose required fields are `email` and
+ * `country_code`), or, when it has one already, that address updated
+ * (`PUT /v3/checkouts/{id}/billing-address/{addressId}`). France only: the shop delivers there.
+ */
+export async function setCheckoutEmail(
+  client: BigCommerceClient,
+  checkoutId: string,
+  email: string,
+): Promise<Checkout> {
+  const checkout = await getCheckout(client, checkoutId);
+  const path = `v3/checkouts/${encodeURIComponent(checkoutId)}/billing-address`;
+  const addressId = checkout?.billingAddress.id ?? '';
+  const json = { email, country_code: 'FR' };
+  return addressId === ''
+    ? client.send('post', path, CheckoutReplySchema, { json })
+    : client.send('put', `${path}/${encodeURIComponent(addressId)}`, CheckoutReplySchema, {
+        json,
+      });
 }

@@ -56,7 +56,7 @@ export {
   updateCartItem,
   type CreateCartInput,
 } from './cart.ts';
-export { getCheckout, type Checkout } from './checkout.ts';
+export { getCheckout, setCheckoutEmail, type Checkout } from './checkout.ts';
 export {
   createCustomer,
   createCustomerAddress,
@@ -77,6 +77,7 @@ export {
   getOrdersByCart,
   getOrderShipments,
   getOrderShippingAddresses,
+  setOrderStaffNotes,
 } from './order.ts';
 export { createProductReview, getProductReviews } from './review.ts';
 export { decimalToCents } from './schemas/common.ts';

@@ -84,3 +84,18 @@ export async function getOrderShipments(
     limit: MAX_PAGE_SIZE,
   });
 }
+
+/**
+ * Writes the order's staff notes (`PUT /v2/orders/{id}` with `staff_notes`: private to the
+ * store's staff, never shown to the shopper); the hosted checkout creates the order, so the shop
+ * records what it knows of it (a reseller's seller) afterwards.
+ */
+export async function setOrderStaffNotes(
+  client: BigCommerceClient,
+  orderId: number,
+  staffNotes: string,
+): Promise<Order> {
+  return client.send('put', `v2/orders/${orderId}`, OrderSchema, {
+    json: { staff_notes: staffNotes },
+  });
+}

@@ -1,6 +1,8 @@
 import type { MiddlewareHandler } from 'astro';
 import { cartCookie } from '../../commerce/cart.ts';
+import { CART_LINK_ROUTE } from '../../commerce/cart-link.ts';
 import { CART_PATH } from '../../commerce/guards.ts';
+import type { CartLinkRefusal } from '../cart-redirect.ts';
 import { logFailure } from '../failures.ts';
 
 export interface CartRedirectOptions {
@@ -15,13 +17,23 @@ export interface CartRedirectOptions {
    * cookies to set on the redirect.
    */
   adopt?(request: Request, cartId: string, secure: boolean): Promise<string[]>;
+  /** The link opened its cart (a sent cart's state becomes 'opened'); failures are logged. */
+  opened?(cartId: string): Promise<unknown>;
+  /**
+   * Why a refused link opens nothing (`explainCartLink`). Without it a refused link goes on to
+   * the page asked for, as before issue 31.
+   */
+  explain?(request: Request, query: { id: string; token: string }): Promise<CartLinkRefusal>;
 }
 
 /**
  * spec §2 redirect-to-cart, on on-demand routes: when the query's `id` and `token` are both
  * non-empty and the cart's metadata holds that token, the cart cookie is set to the id and the
- * shopper goes to /panier. Otherwise the request goes on (a wrong token reveals nothing); an
- * upstream failure is logged and the page shown as asked.
+ * shopper goes to /panier. A link that opens nothing (a wrong, used or expired token, or a link
+ * to /panier with one of the two missing) renders the cart-link route in place of the page
+ * (`/vue/lien-panier`, `locals.cartLinkRefusal`): the page says what happened and who to ask,
+ * with its own status, and no cookie changes. An upstream failure is logged and the page shown
+ * as asked.
  */
 export function createWithCartRedirect(options: CartRedirectOptions): MiddlewareHandler {
   return async (context, next) => {
@@ -29,7 +41,15 @@ export function createWithCartRedirect(options: CartRedirectOptions): Middleware
     const url = new URL(context.request.url);
     const id = url.searchParams.get('id')?.trim() ?? '';
     const token = url.searchParams.get('token')?.trim() ?? '';
-    if (id === '' || token === '') return next();
+    const refuse = async (refusal: CartLinkRefusal) => {
+      context.locals.cartLinkRefusal = refusal;
+      return url.pathname === CART_LINK_ROUTE ? next() : next(CART_LINK_ROUTE);
+    };
+    if (id === '' || token === '') {
+      // A cart link cut short (the e-mail's link without its token): said so on the cart page.
+      const cut = url.pathname === CART_PATH && (id !== '' || token !== '');
+      return cut && options.explain ? refuse({ problem: 'invalid', preparedBy: null }) : next();
+    }
     let cartId: string | null;
     try {
       cartId = await options.resolve(context.request, { id, token });
@@ -37,7 +57,20 @@ export function createWithCartRedirect(options: CartRedirectOptions): Middleware
       logFailure('cart-redirect', 'lookup failed', error);
       return next();
     }
-    if (cartId === null) return next();
+    if (cartId === null) {
+      if (!options.explain) return next();
+      let refusal: CartLinkRefusal;
+      try {
+        refusal = await options.explain(context.request, { id, token });
+      } catch (error) {
+        logFailure('cart-redirect', 'explaining a refused link failed', error);
+        refusal = { problem: 'invalid', preparedBy: null };
+      }
+      return refuse(refusal);
+    }
+    await options.opened?.(cartId).catch((error: unknown) => {
+      logFailure('cart-redirect', 'recording the opened link failed', error);
+    });
     const { secure } = context.locals.clientInfo;
     const headers = new Headers({ Location: CART_PATH, 'Cache-Control': 'no-store' });
     for (const cookie of (await options.adopt?.(context.request, cartId, secure)) ?? []) {

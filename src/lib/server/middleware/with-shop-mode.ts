@@ -1,7 +1,12 @@
 import type { MiddlewareHandler } from 'astro';
 import { isResellerPath } from '../../features.ts';
 import type { ResellerVisitor } from '../../commerce/reseller.ts';
-import { hasResellerMode, resellerPage, SHOP_MODE_COOKIE } from '../../commerce/shop-mode.ts';
+import {
+  hasResellerMode,
+  resellerCartRedirect,
+  resellerPage,
+  SHOP_MODE_COOKIE,
+} from '../../commerce/shop-mode.ts';
 
 export interface ShopModeOptions {
   /** The reseller area is on (FEATURE_RESELLER_AREA): without it there is no reseller mode. */
@@ -14,7 +19,8 @@ export interface ShopModeOptions {
  * spec §1, §6 reseller mode of the whole shop, for the pages rendered on request (listing
  * views, search results, content and products published after the build): a request carrying
  * the reseller mode cookie (`shop-mode.ts`) is checked against the session; a reseller's page
- * renders in the reseller layout (`locals.isReseller`) and is never shared by a cache; anyone
+ * renders in the reseller layout (`locals.isReseller`) and is never shared by a cache, and the
+ * consumer cart and checkout send them to the reseller cart (`resellerCartRedirect`); anyone
  * else loses the stale cookie and gets the page everyone gets. Area pages and the API are left
  * alone; pre-rendered files are stripped by the storefront server (`scripts/serve.ts`).
  */
@@ -38,6 +44,14 @@ export function createWithShopMode(options: ShopModeOptions): MiddlewareHandler 
       return next();
     }
     context.locals.isReseller = true;
+    // The consumer cart and checkout lead a reseller to the reseller cart (issue 31).
+    const cart = resellerCartRedirect(pathname, context.url.search);
+    if (cart !== null) {
+      return new Response(null, {
+        status: context.request.method === 'GET' || context.request.method === 'HEAD' ? 302 : 303,
+        headers: { Location: cart, 'Cache-Control': 'no-store', Vary: 'Cookie' },
+      });
+    }
     const response = await next();
     // The same transformation as the storefront server's for pre-rendered pages (which reach
     // the middleware under `astro dev` only): upstream text's hidden links, flags, references.

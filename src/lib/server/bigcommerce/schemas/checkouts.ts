@@ -21,6 +21,8 @@ export interface Checkout {
   /** Set once the checkout became an order. */
   orderId: number | null;
   customerMessage: string;
+  /** The billing address's id ('' before one is added) and e-mail (prefills the checkout). */
+  billingAddress: { id: string; email: string };
 }
 
 export const CheckoutSchema = z
@@ -34,6 +36,9 @@ export const CheckoutSchema = z
     tax_total: decimalCents,
     order_id: z.number().int().nullish(),
     customer_message: text,
+    billing_address: z
+      .object({ id: z.union([z.string(), z.number()]).nullish(), email: text.nullish() })
+      .nullish(),
   })
   .transform((c): Checkout => ({
     id: c.id,
@@ -45,6 +50,10 @@ export const CheckoutSchema = z
     taxTotal: c.tax_total,
     orderId: c.order_id ?? null,
     customerMessage: c.customer_message,
+    billingAddress: {
+      id: String(c.billing_address?.id ?? ''),
+      email: c.billing_address?.email ?? '',
+    },
   }));
 
 export const CheckoutReplySchema = v3DataSchema(CheckoutSchema);
