@@ -6,11 +6,25 @@
  * e-mail; the reseller area follows the cart (sent, opened, paid); the used link says so.
  */
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import type { Browser, Page } from '@playwright/test';
 import { CUSTOMERS, SANDBOX_BREVO_KEY } from '../../scripts/sandbox/fixtures.ts';
 import { TEST_ENV } from '../../scripts/lib/test-env.ts';
 import { t } from '../../src/lib/i18n/index.ts';
-import { payOnHostedCheckout, waitForHydration, waitForIsland } from './helpers.ts';
+import {
+  anyOf,
+  expect,
+  payOnHostedCheckout,
+  test,
+  waitForHydration,
+  waitForIsland,
+} from './helpers.ts';
+
+test.use({
+  // A used link answers 410 and a tampered or cut one 404, on purpose: the browser logs the status.
+  allowedConsoleErrors: anyOf(
+    /^console\.error on \S+: Failed to load resource: the server responded with a status of (?:404|410) \(\S+\/panier\?\S*:0\)$/,
+  ),
+});
 
 // A reseller with a single seller (Sophie Bernard).
 const reseller = CUSTOMERS.reseller;
