@@ -11,6 +11,8 @@ import { CALL_ERROR_MESSAGES } from '../../lib/api/client.ts';
 
 /** Id of the newsletter panel (its opening buttons' `popovertarget`). */
 export const NEWSLETTER_PANEL_ID = 'newsletter-panel';
+/** Id of the footer's newsletter section (Footer.astro): the top bar's offer links to it. */
+export const NEWSLETTER_SECTION_ID = 'newsletter';
 
 /** Every text the form may show: its validation, API and store messages. */
 export const NEWSLETTER_FORM_MESSAGES = [
