@@ -84,8 +84,7 @@ export function strategyFor(request: RequestInfo, origin: string): Strategy {
   // a cookie), the worker's own script.
   if (request.method !== 'GET') return navigation ? 'online-page' : 'network';
   if (isPrivatePath(url.pathname)) return navigation ? 'online-page' : 'network';
-  if (ASSET.test(url.pathname)) return 'asset';
-  if (!navigation) return 'network';
+  if (!navigation) return ASSET.test(url.pathname) ? 'asset' : 'network';
   if (url.searchParams.has('id') && url.searchParams.has('token')) return 'online-page';
   return 'page';
 }
