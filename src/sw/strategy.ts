@@ -4,8 +4,11 @@
  * - hashed assets (`/_astro/*.js|css|woff2`) come from the precache (they never change);
  * - pages are network-first: a good reply is kept (the 30 latest), and offline the kept copy
  *   answers, else the French offline page;
- * - everything else goes to the network untouched: other origins, anything but GET, the API,
- *   webhooks, account, cart, checkout, login and reseller pages, cart links, pictures.
+ * - the shopper's own pages (account, cart, checkout, login, reseller pages, cart links) and
+ *   any other page load the worker does not keep (a form posted) are network only: never kept,
+ *   never answered from a kept copy, but offline the French offline page, not the browser's;
+ * - everything else goes to the network untouched: other origins, the API, webhooks, pictures,
+ *   and every request that is not a page load (a script's `fetch` never gets the offline page).
  */
 
 /** Where the worker is served (its scope is `/`). */
@@ -17,7 +20,10 @@ export const PAGE_CACHE_LIMIT = 30;
 /** Prefix of the worker's caches: `{prefix}{kind}-{version}`. */
 export const CACHE_PREFIX = 'literie-';
 
-/** Paths whose replies depend on the shopper or change state: never cached, never served. */
+/**
+ * Paths whose replies depend on the shopper or change state: never cached, never answered from
+ * a cache (a page load of one gets the offline page when the network fails, nothing else).
+ */
 const PRIVATE_PATHS = [
   '/api',
   '/webhooks',
@@ -44,7 +50,9 @@ export type Strategy =
   /** Precache first, else the network (kept). */
   | 'asset'
   /** Network first, the kept copy or the offline page when the network fails. */
-  | 'page';
+  | 'page'
+  /** A page load never kept: the network, or the offline page when the network fails. */
+  | 'online-page';
 
 export interface RequestInfo {
   method: string;
@@ -63,7 +71,6 @@ export function isPrivatePath(pathname: string): boolean {
 
 /** The strategy for a request seen by the worker of `origin`. */
 export function strategyFor(request: RequestInfo, origin: string): Strategy {
-  if (request.method !== 'GET') return 'network';
   let url: URL;
   try {
     url = new URL(request.url);
@@ -71,12 +78,41 @@ export function strategyFor(request: RequestInfo, origin: string): Strategy {
     return 'network';
   }
   if (url.origin !== origin) return 'network';
-  if (isPrivatePath(url.pathname)) return 'network';
-  if (ASSET.test(url.pathname)) return 'asset';
-  if (request.mode !== 'navigate') return 'network';
-  // A cart link (spec §2 `?id&token`) sets a cookie: always the network.
-  if (url.searchParams.has('id') && url.searchParams.has('token')) return 'network';
+  const navigation = request.mode === 'navigate';
+  // A page load the worker does not keep still gets the offline page rather than the
+  // browser's: a form posted, a shopper's own page, a cart link (spec §2 `?id&token`, it sets
+  // a cookie), the worker's own script.
+  if (request.method !== 'GET') return navigation ? 'online-page' : 'network';
+  if (isPrivatePath(url.pathname)) return navigation ? 'online-page' : 'network';
+  if (!navigation) return ASSET.test(url.pathname) ? 'asset' : 'network';
+  if (url.searchParams.has('id') && url.searchParams.has('token')) return 'online-page';
   return 'page';
+}
+
+/** What the worker answers when the network fails, by strategy. */
+export interface OfflineAnswer {
+  /** A copy this worker kept of the same URL may answer (public pages only). */
+  kept: boolean;
+  /** The offline page answers (page loads only: a script's request never gets HTML). */
+  offlinePage: boolean;
+}
+
+/**
+ * When the network fails: a public page answers from its kept copy, else the offline page; a
+ * page load never kept gets the offline page and never a kept copy (a cart, an account, seen
+ * by another shopper of this browser); an asset or a request the worker does not handle fails
+ * as the browser's own fetch would. The offline page is never kept under the URL it answers.
+ */
+export function offlineAnswer(strategy: Strategy): OfflineAnswer {
+  switch (strategy) {
+    case 'page':
+      return { kept: true, offlinePage: true };
+    case 'online-page':
+      return { kept: false, offlinePage: true };
+    case 'asset':
+    case 'network':
+      return { kept: false, offlinePage: false };
+  }
 }
 
 export interface ReplyInfo {

@@ -14,10 +14,12 @@
 import {
   cacheNames,
   keepablePage,
+  offlineAnswer,
   OFFLINE_PATH,
   PAGE_CACHE_LIMIT,
   staleCaches,
   strategyFor,
+  type Strategy,
 } from './strategy.ts';
 
 declare const __SW_VERSION__: string;
@@ -69,7 +71,7 @@ worker.addEventListener('fetch', (event) => {
     worker.location.origin,
   );
   if (strategy === 'asset') event.respondWith(asset(request));
-  else if (strategy === 'page') event.respondWith(page(event));
+  else if (strategy !== 'network') event.respondWith(page(event, strategy));
 });
 
 /** A hashed asset: the precache, else the network (then kept: it never changes). */
@@ -82,19 +84,26 @@ async function asset(request: Request): Promise<Response> {
   return reply;
 }
 
-/** A page: the network, kept when it may be; offline the kept copy, else the offline page. */
-async function page(event: FetchEvent): Promise<Response> {
+/**
+ * A page load: the network, kept when it may be (public pages only); when the network fails,
+ * what `offlineAnswer` allows: the kept copy, else the offline page (never kept under this URL).
+ */
+async function page(event: FetchEvent, strategy: Strategy): Promise<Response> {
   const { request } = event;
+  const answer = offlineAnswer(strategy);
   try {
     const reply = await fetch(request);
-    if (keepablePage(reply)) event.waitUntil(keep(request, reply.clone()));
+    if (answer.kept && keepablePage(reply)) event.waitUntil(keep(request, reply.clone()));
     return reply;
   } catch (error) {
-    const pages = await caches.open(names.pages);
-    const kept = await pages.match(request);
-    if (kept) return kept;
-    const offline = await caches.match(OFFLINE_PATH, { cacheName: names.assets });
-    if (offline) return offline;
+    if (answer.kept) {
+      const kept = await (await caches.open(names.pages)).match(request);
+      if (kept) return kept;
+    }
+    if (answer.offlinePage) {
+      const offline = await caches.match(OFFLINE_PATH, { cacheName: names.assets });
+      if (offline) return offline;
+    }
     throw error;
   }
 }

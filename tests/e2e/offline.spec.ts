@@ -1,13 +1,21 @@
 /**
  * The service worker (issue 10, spec §7): registered at /sw.js with scope /; offline, a page
  * visited before still opens, one never visited shows the French offline page, and API calls
- * are never answered from a cache; axe on the offline page.
+ * are never answered from a cache; axe on the offline page. Issue 31, offline everywhere:
+ * every page load offline shows the shop's offline page, never Chromium's (the cart, the
+ * account, search results, a filtered listing, a reseller page, a product never seen), and an
+ * add to cart offline says the shopper is offline.
  */
+import { mkdirSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import { type Page } from '@playwright/test';
 import { t } from '../../src/lib/i18n/index.ts';
+import { BRANDS } from '../../scripts/sandbox/fixtures.ts';
 import { TEST_BASE_URL } from '../../scripts/lib/test-env.ts';
 import { anyOf, expect, test } from './helpers.ts';
+
+const SHOTS = 'test-results/visual';
+mkdirSync(SHOTS, { recursive: true });
 
 test.use({
   serviceWorkers: 'allow',
@@ -98,8 +106,90 @@ test('offline: a visited page opens, an unvisited one shows the offline page, th
       .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
       .analyze();
     expect(results.violations.map((v) => v.id)).toEqual([]);
-    // Account and cart pages are never served from the worker: offline, the browser's error.
-    await expect(page.goto('/panier')).rejects.toThrow();
+  } finally {
+    await context.setOffline(false);
+  }
+});
+
+/** The shop's offline page is what the browser shows (Chromium's own error page has no h1). */
+async function expectOfflinePage(page: Page, path: string): Promise<void> {
+  // Never a navigation error: the worker answered.
+  const reply = await page.goto(path);
+  expect(reply?.status(), path).toBe(200);
+  await expect(
+    page.getByRole('heading', { level: 1, name: t('offline.title') }),
+    path,
+  ).toBeVisible();
+  // Under the URL the shopper asked for, so "Réessayer" reloads it.
+  expect(new URL(page.url()).pathname + new URL(page.url()).search).toBe(path);
+}
+
+test('offline, every page load shows the shop’s offline page, the shopper’s own pages too, and never keeps them', async ({
+  page,
+  context,
+  request,
+}) => {
+  // A product page this browser never opened: the first of a listing it never opened either.
+  const listing = await (await request.get('/c/lits')).text();
+  const product = /href="(\/p\/[^"?#]+)"/.exec(listing)?.[1];
+  if (product === undefined) throw new Error('no product link on /c/lits');
+  // Visited online first: the cart and the account are never kept, whatever was seen.
+  await page.goto('/panier');
+  await controlled(page);
+  await page.reload();
+  await expect(page.getByRole('heading', { level: 1 })).not.toHaveText(t('offline.title'));
+
+  await context.setOffline(true);
+  try {
+    for (const path of [
+      '/panier',
+      '/mon-compte',
+      '/mon-compte/mes-commandes',
+      '/connexion',
+      '/resultats-de-recherche/matelas',
+      '/resultats-de-recherche?term=matelas',
+      `/c/matelas?marque=${String(BRANDS.dormelune)}`,
+      '/c/sommiers?sort=2&page=2',
+      '/espace-revendeur',
+      '/espace-revendeur/panier',
+      product,
+    ]) {
+      await expectOfflinePage(page, path);
+    }
+    for (const width of [390, 1280]) {
+      await page.setViewportSize({ width, height: width < 1000 ? 844 : 800 });
+      await page.evaluate(() => document.fonts.ready);
+      await page.screenshot({ path: `${SHOTS}/offline-page-${String(width)}.png` });
+    }
+  } finally {
+    await context.setOffline(false);
+  }
+  // Nothing the shopper opened offline was kept under its URL: the offline page answered it.
+  const kept = await page.evaluate(async () => {
+    const urls: string[] = [];
+    for (const name of await caches.keys()) {
+      if (!name.includes('pages')) continue;
+      for (const request of await (await caches.open(name)).keys()) urls.push(request.url);
+    }
+    return urls.map((url) => new URL(url).pathname);
+  });
+  expect(
+    kept.filter((path) => /^\/(?:panier|mon-compte|connexion|espace-revendeur)/.test(path)),
+  ).toEqual([]);
+});
+
+test('offline, an add to cart says the shopper is offline', async ({ page, context }) => {
+  await page.goto('/c/matelas');
+  await controlled(page);
+  await visitKept(page);
+  await context.setOffline(true);
+  try {
+    // The kept listing, its scripts from the precache.
+    await page.reload();
+    const button = page.locator('button[data-add-to-cart]:not([disabled])').first();
+    await button.click();
+    await expect(page.getByText(t('offline.action'))).toBeVisible();
+    await expect(page.getByText(t('cart.error.add'))).toHaveCount(0);
   } finally {
     await context.setOffline(false);
   }

@@ -106,6 +106,30 @@ describe('addToCartAndNotify shows the add slot’s stock message (spec §8)', (
     await flow.addToCartAndNotify({ productId: 1, variantId: 2, quantity: 1 }, item, texts);
     expect(notifications.$notifications.get().at(-1)).toMatchObject({ message: texts.error });
   });
+
+  // Issue 31: adding offline said "Impossible d'ajouter…" without naming the connection.
+  test('an add that gets no reply offline says the shopper is offline, with the texts every button is handed', async () => {
+    const { t } = await import('../../src/lib/i18n/index.ts');
+    const { CARD_BUTTON_MESSAGES } = await import('../../src/lib/commerce/card-button.ts');
+    vi.stubGlobal('navigator', { onLine: false });
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(() => Promise.reject(new TypeError('Failed to fetch'))),
+    );
+    const errors = Object.fromEntries(flow.ADD_ERROR_MESSAGES.map((key) => [key, t(key)]));
+    expect(
+      await flow.addToCartAndNotify({ productId: 1, variantId: 2, quantity: 1 }, item, {
+        ...texts,
+        errors,
+      }),
+    ).toBe(false);
+    expect(notifications.$notifications.get().at(-1)).toMatchObject({
+      message: 'Vous êtes hors ligne. Vérifiez votre connexion puis réessayez.',
+      type: 'danger',
+    });
+    // The cards' buttons are handed the same text (the page's messages).
+    expect(CARD_BUTTON_MESSAGES).toContain('offline.action');
+  });
 });
 
 describe('a refused add says which item and how many are left (issue 30)', () => {

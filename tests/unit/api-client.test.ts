@@ -1,6 +1,15 @@
+import fc from 'fast-check';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { api } from '../../src/lib/api/bigcommerce.ts';
-import { ApiCallError, callApi, isRefusal, logCallFailure } from '../../src/lib/api/client.ts';
+import {
+  ApiCallError,
+  CALL_ERROR_MESSAGES,
+  callApi,
+  isOffline,
+  isRefusal,
+  logCallFailure,
+  OFFLINE_MESSAGE,
+} from '../../src/lib/api/client.ts';
 import { cutReply } from './helpers/shop-api.ts';
 
 afterEach(() => {
@@ -117,11 +126,62 @@ describe('callApi reply', () => {
     );
     const error = await callApi('s', 'm', []).catch((e: unknown) => e);
     expect(error).toMatchObject({
-      message: 'error.generic',
+      message: OFFLINE_MESSAGE,
       statusCode: 500,
       code: 'network',
       cause,
     });
+  });
+});
+
+// Issue 31: an action that fails offline says so ("Vous êtes hors ligne…"), wherever it is
+// made: the one call layer gives every store's error slot the offline message, and every island
+// showing a call's error is handed its text (CALL_ERROR_MESSAGES).
+describe('a call that gets no reply offline fails with the offline message', () => {
+  const failure = fc.oneof(
+    fc.string().map((text) => new TypeError(text)),
+    fc.string().map((text) => new DOMException(text, 'AbortError')),
+    fc.string().map((text) => new Error(text)),
+    fc.anything(),
+  );
+
+  test('property: offline (navigator.onLine false), any failure of the request is the offline message', async () => {
+    await fc.assert(
+      fc.asyncProperty(failure, async (cause) => {
+        vi.stubGlobal('navigator', { onLine: false });
+        vi.stubGlobal(
+          'fetch',
+          vi.fn(() => Promise.reject(cause as Error)),
+        );
+        const error = await callApi('s', 'm', []).catch((e: unknown) => e);
+        expect(error).toMatchObject({ message: OFFLINE_MESSAGE, code: 'network' });
+      }),
+    );
+  });
+
+  test('property: online, a failed connection (TypeError) is the offline message, an abort the generic one', async () => {
+    await fc.assert(
+      fc.asyncProperty(failure, async (cause) => {
+        vi.stubGlobal('navigator', { onLine: true });
+        vi.stubGlobal(
+          'fetch',
+          vi.fn(() => Promise.reject(cause as Error)),
+        );
+        const error = await callApi('s', 'm', []).catch((e: unknown) => e);
+        expect(error).toMatchObject({
+          message: cause instanceof TypeError ? OFFLINE_MESSAGE : 'error.generic',
+          code: 'network',
+        });
+      }),
+    );
+  });
+
+  test('a body cut offline is the offline message; every island that shows a call error has its text', async () => {
+    vi.stubGlobal('navigator', { onLine: false });
+    stubFetch(cutReply);
+    const error = await callApi('s', 'm', []).catch((e: unknown) => e);
+    expect(error).toMatchObject({ message: OFFLINE_MESSAGE, code: 'network' });
+    expect(CALL_ERROR_MESSAGES).toContain(OFFLINE_MESSAGE);
   });
 });
 
@@ -156,12 +216,13 @@ describe('logCallFailure (issue 31: a page logs console errors for faults only)'
     ['error.upstreamUnavailable', 503, 'api', 'error'],
     ['error.generic', 500, 'network', 'error'],
     ['error.generic', 400, 'invalid-response', 'error'],
+    ['offline.action', 500, 'network', 'warn'],
   ] as const)('%s (%i, %s): console.%s', (message, status, code, level) => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     const failure = new ApiCallError(message, status, code);
     logCallFailure('login failed:', failure);
-    expect(isRefusal(failure)).toBe(level === 'warn');
+    expect(isRefusal(failure) || isOffline(failure)).toBe(level === 'warn');
     expect((level === 'warn' ? warn : error).mock.calls).toEqual([['login failed:', failure]]);
     expect((level === 'warn' ? error : warn).mock.calls).toEqual([]);
   });

@@ -22,6 +22,7 @@ const messages: CardButtonMessages = {
   'The selected quantity exceeds available stock.': 'La quantité dépasse le stock disponible.',
   'Currently unavailable': 'Actuellement indisponible',
   'cart.stock.addLeft': 'Plus que {{count}} en stock.',
+  'offline.action': 'Vous êtes hors ligne. Vérifiez votre connexion puis réessayez.',
 };
 /**
  * What CardAddToCart.astro writes on a button, the card's title, and what the click reads

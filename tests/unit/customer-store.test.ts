@@ -184,11 +184,12 @@ describe('login (spec §5 login rules, §4 login merge)', () => {
       { message: 'Get user data failed', statusCode: 404, code: 'api' },
     ],
     [
+      // Issue 31: no reply (fetch rejects) says the shopper is offline.
       'network failure',
       () => {
         throw new NetworkFailure();
       },
-      { message: 'error.generic', statusCode: 500, code: 'network' },
+      { message: 'offline.action', statusCode: 500, code: 'network' },
     ],
   ])(
     '%s: error kept in the login slot, logged out, no cart merge',

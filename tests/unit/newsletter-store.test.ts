@@ -71,7 +71,8 @@ describe('a visitor subscribes (spec §4, §7)', () => {
         () => {
           throw new NetworkFailure();
         },
-        'error.generic',
+        // Issue 31: no reply (fetch rejects) says the shopper is offline.
+        'offline.action',
       ],
     ] as const) {
       stubShopApi({ subscribe: handler });

@@ -4,6 +4,7 @@ import {
   cacheNames,
   isPrivatePath,
   keepablePage,
+  offlineAnswer,
   OFFLINE_PATH,
   precacheList,
   staleCaches,
@@ -19,17 +20,17 @@ describe('strategyFor (spec §7 service worker)', () => {
     ['/c/matelas?page=2', 'page'],
     ['/p/101/matelas-confort', 'page'],
     ['/les-yeux-fermes', 'page'],
-    ['/panier', 'network'],
-    ['/paiement?commande=12', 'network'],
-    ['/connexion', 'network'],
-    ['/inscription', 'network'],
-    ['/deconnexion', 'network'],
-    ['/mot-de-passe?resetToken=x', 'network'],
-    ['/mon-compte/mes-commandes', 'network'],
-    ['/espace-revendeur/panier', 'network'],
-    ['/vue/lien-panier?id=a&token=b', 'network'],
-    ['/?id=a&token=b', 'network'],
-    ['/sw.js', 'network'],
+    ['/panier', 'online-page'],
+    ['/paiement?commande=12', 'online-page'],
+    ['/connexion', 'online-page'],
+    ['/inscription', 'online-page'],
+    ['/deconnexion', 'online-page'],
+    ['/mot-de-passe?resetToken=x', 'online-page'],
+    ['/mon-compte/mes-commandes', 'online-page'],
+    ['/espace-revendeur/panier', 'online-page'],
+    ['/vue/lien-panier?id=a&token=b', 'online-page'],
+    ['/?id=a&token=b', 'online-page'],
+    ['/sw.js', 'online-page'],
   ])('a page load of %s: %s', (path, strategy) => {
     expect(strategyFor(get(path), ORIGIN)).toBe(strategy);
   });
@@ -47,9 +48,12 @@ describe('strategyFor (spec §7 service worker)', () => {
     expect(strategyFor(get(path, 'cors'), ORIGIN)).toBe(strategy);
   });
 
-  test('never anything but GET; never another origin; a broken URL is left alone', () => {
-    expect(strategyFor({ method: 'POST', url: `${ORIGIN}/`, mode: 'navigate' }, ORIGIN)).toBe(
+  test('never anything but GET but a page load; never another origin; a broken URL is left alone', () => {
+    expect(strategyFor({ method: 'POST', url: `${ORIGIN}/`, mode: 'cors' }, ORIGIN)).toBe(
       'network',
+    );
+    expect(strategyFor({ method: 'POST', url: `${ORIGIN}/`, mode: 'navigate' }, ORIGIN)).toBe(
+      'online-page',
     );
     expect(
       strategyFor({ method: 'GET', url: 'https://cdn.example/x.js', mode: 'cors' }, ORIGIN),
@@ -59,7 +63,7 @@ describe('strategyFor (spec §7 service worker)', () => {
     );
   });
 
-  test('property: no private path, API call, write or other origin is ever handled', () => {
+  test('property: no private path, API call, write or other origin is ever kept or read from a cache', () => {
     const privatePrefix = fc.constantFrom(
       '/api/',
       '/webhooks/',
@@ -77,10 +81,12 @@ describe('strategyFor (spec §7 service worker)', () => {
         fc.constantFrom('navigate', 'cors', 'no-cors'),
         (prefix, tail, mode) => {
           const path = prefix.endsWith('/') ? `${prefix}${tail}` : `${prefix}/${tail}`;
-          expect(strategyFor(get(path, mode), ORIGIN)).toBe('network');
+          const expected = mode === 'navigate' ? 'online-page' : 'network';
+          expect(strategyFor(get(path, mode), ORIGIN)).toBe(expected);
           expect(strategyFor(get(`${prefix.replace(/\/$/, '')}?q=${tail}`, mode), ORIGIN)).toBe(
-            'network',
+            expected,
           );
+          expect(offlineAnswer(strategyFor(get(path, mode), ORIGIN)).kept).toBe(false);
         },
       ),
     );
@@ -89,8 +95,11 @@ describe('strategyFor (spec §7 service worker)', () => {
         fc.constantFrom('POST', 'PUT', 'DELETE', 'PATCH', 'HEAD'),
         fc.webPath(),
         (method, path) => {
-          expect(strategyFor({ method, url: `${ORIGIN}${path}`, mode: 'navigate' }, ORIGIN)).toBe(
+          expect(strategyFor({ method, url: `${ORIGIN}${path}`, mode: 'cors' }, ORIGIN)).toBe(
             'network',
+          );
+          expect(strategyFor({ method, url: `${ORIGIN}${path}`, mode: 'navigate' }, ORIGIN)).toBe(
+            'online-page',
           );
         },
       ),
@@ -99,6 +108,70 @@ describe('strategyFor (spec §7 service worker)', () => {
       fc.property(fc.webUrl(), (url) => {
         fc.pre(new URL(url).origin !== ORIGIN);
         expect(strategyFor({ method: 'GET', url, mode: 'navigate' }, ORIGIN)).toBe('network');
+      }),
+    );
+  });
+
+  // Issue 31, offline everywhere: whatever page the shopper opens, the network failing shows the
+  // shop's offline page, never the browser's; a script's request never gets that HTML.
+  const mode = fc.constantFrom('navigate', 'cors', 'no-cors', 'same-origin');
+  const method = fc.constantFrom('GET', 'GET', 'POST', 'PUT', 'DELETE', 'HEAD');
+  const path = fc.oneof(
+    fc.webPath(),
+    fc.constantFrom(
+      '/panier',
+      '/mon-compte',
+      '/mon-compte/mes-commandes',
+      '/resultats-de-recherche/matelas',
+      '/c/matelas',
+      '/vue/c/matelas',
+      '/espace-revendeur/panier',
+      '/vue/lien-panier',
+      '/p/101/matelas-confort',
+      '/_astro/page.CvtO6C_7.js',
+      '/api/bigcommerce/getCart',
+    ),
+  );
+  const query = fc.option(fc.webQueryParameters(), { nil: undefined });
+  const request = fc.record({ method, mode, path, query }).map(({ method, mode, path, query }) => ({
+    method,
+    mode,
+    url: `${ORIGIN}${path.startsWith('/') ? path : `/${path}`}${query === undefined ? '' : `?${query}`}`,
+  }));
+
+  test('property: every page load the network fails answers the offline page', () => {
+    fc.assert(
+      fc.property(request, (info) => {
+        fc.pre(info.mode === 'navigate');
+        expect(offlineAnswer(strategyFor(info, ORIGIN)).offlinePage).toBe(true);
+      }),
+    );
+  });
+
+  test('property: a request that is not a page load never gets the offline page nor a kept page', () => {
+    fc.assert(
+      fc.property(request, (info) => {
+        fc.pre(info.mode !== 'navigate');
+        const strategy = strategyFor(info, ORIGIN);
+        expect(['network', 'asset']).toContain(strategy);
+        expect(offlineAnswer(strategy)).toEqual({ kept: false, offlinePage: false });
+        // An asset is a hashed script, style or font: never HTML.
+        if (strategy === 'asset')
+          expect(new URL(info.url).pathname).toMatch(/\.(?:m?js|css|woff2?)$/);
+      }),
+    );
+  });
+
+  test('property: a kept copy answers only public pages loaded with GET', () => {
+    fc.assert(
+      fc.property(request, (info) => {
+        const { kept } = offlineAnswer(strategyFor(info, ORIGIN));
+        if (!kept) return;
+        const url = new URL(info.url);
+        expect(info.method).toBe('GET');
+        expect(info.mode).toBe('navigate');
+        expect(isPrivatePath(url.pathname)).toBe(false);
+        expect(url.searchParams.has('id') && url.searchParams.has('token')).toBe(false);
       }),
     );
   });

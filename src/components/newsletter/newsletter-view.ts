@@ -12,6 +12,8 @@ import { ADD_EXISTS_OR_MISSING, SUBSCRIBE_EXISTS } from '../../lib/stores/newsle
 
 /** Id of the newsletter panel (its opening buttons' `popovertarget`). */
 export const NEWSLETTER_PANEL_ID = 'newsletter-panel';
+/** Id of the footer's newsletter section (Footer.astro): the top bar's offer links to it. */
+export const NEWSLETTER_SECTION_ID = 'newsletter';
 
 /** Every text the form may show: its validation, API and store messages. */
 export const NEWSLETTER_FORM_MESSAGES = [

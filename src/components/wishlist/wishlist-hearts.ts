@@ -3,7 +3,8 @@
  * and the label ("Mettre … en favori" / "Retirer … des favoris") in step with the wishlist store (spec §4: in the wishlist when product and variant both
  * match) and toggles on click. A heart of the product page (`data-variant-id="selected"`)
  * follows the variant chosen in the picker; with no such variant it is disabled. An add the
- * wishlist took pushes add_to_wishlist (GA4) of the heart's item: `heartItem`.
+ * wishlist took pushes add_to_wishlist (GA4) of the heart's item: `heartItem`. A toggle that
+ * got no reply offline notifies the offline message (issue 31).
  */
 import type { AnalyticsItem } from '../../lib/analytics/datalayer.ts';
 import { parsePageItem } from '../../lib/analytics/page-json.ts';
@@ -13,7 +14,15 @@ import { track } from '../../lib/stores/track.ts';
 import { $chosenItem } from '../../lib/stores/chosen-item.ts';
 import { $productSelection } from '../../lib/stores/product.ts';
 import { $shownCards } from '../../lib/stores/shown-cards.ts';
-import { $wishlist, isInWishlist, toggleWishlist } from '../../lib/stores/wishlist.ts';
+import {
+  $wishlist,
+  $wishlistErrors,
+  isInWishlist,
+  toggleWishlist,
+} from '../../lib/stores/wishlist.ts';
+import { OFFLINE_MESSAGE } from '../../lib/api/client.ts';
+import { pageMessages, PAGE_MESSAGES_ID } from '../../lib/i18n/translate.ts';
+import { notify } from '../../lib/stores/notifications.ts';
 import { cardListItem } from '../catalogue/card-list-item.ts';
 
 const SELECTOR = 'button[data-wishlist-heart]';
@@ -96,6 +105,11 @@ document.addEventListener('click', (event) => {
   show(button, adding);
   void toggleWishlist(productId, variantId).then((done) => {
     render();
+    // A customer's heart that got no reply offline says so (the page's messages hold the text).
+    const failure = done ? null : $wishlistErrors.get()[adding ? 'add' : 'remove'];
+    const offline = pageMessages(PAGE_MESSAGES_ID)[OFFLINE_MESSAGE];
+    if (failure === OFFLINE_MESSAGE && offline !== undefined)
+      notify({ message: offline, type: 'danger' });
     const item = done && adding ? heartItem(button, productId, variantId) : null;
     if (item !== null) track('trackAddToWishlist', item);
   });

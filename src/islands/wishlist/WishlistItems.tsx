@@ -8,6 +8,7 @@ import { useStore } from '@nanostores/react';
 import { useEffect } from 'react';
 import { STOCK_MESSAGE_KEYS } from '../../lib/commerce/stock.ts';
 import type { WishlistItemView } from '../../lib/commerce/wishlist.ts';
+import { OFFLINE_MESSAGE } from '../../lib/api/client.ts';
 import { errorText, type Translate } from '../../lib/i18n/translate.ts';
 import { wishlistLineItem } from '../../lib/analytics/datalayer.ts';
 import {
@@ -30,10 +31,15 @@ import { PriceTag } from '../ui/PriceTag.tsx';
 import { Thumbnail } from '../ui/Thumbnail.tsx';
 import { useClientRender } from '../ui/client-render.ts';
 
-/** The slot to show (spec §8 each action's slot), as its action's text. */
+/**
+ * The slot to show (spec §8 each action's slot), as its action's text, or as the offline
+ * message when the action got no reply offline.
+ */
 function errorKey(errors: Readonly<Record<string, string | null>>): string | null {
   for (const action of ['products', 'load', 'merge', 'add', 'remove', 'clear'] as const) {
-    if (errors[action] !== null) return `wishlist.error.${action}`;
+    const error = errors[action];
+    if (error === OFFLINE_MESSAGE) return error;
+    if (error !== null) return `wishlist.error.${action}`;
   }
   return null;
 }

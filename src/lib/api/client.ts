@@ -17,6 +17,24 @@ export type ApiCallErrorCode =
 export const GENERIC_ERROR_MESSAGE = 'error.generic';
 
 /**
+ * Message key of a call that got no reply because the shopper is offline ("Vous êtes hors
+ * ligne. Vérifiez votre connexion puis réessayez."): every action that fails so says it.
+ */
+export const OFFLINE_MESSAGE = 'offline.action';
+
+/**
+ * The message of a call that got no reply: offline when the browser says so, or when the
+ * request itself failed (`fetch` rejects with a TypeError when no connection could be made);
+ * a call its page aborted (an AbortError) is no fault of the connection.
+ */
+export function noReplyMessage(cause: unknown): string {
+  // Node's `navigator` (tests, the server) has no `onLine`: only a browser's false counts.
+  const onLine = (globalThis.navigator as { onLine?: boolean } | undefined)?.onLine;
+  if (onLine === false) return OFFLINE_MESSAGE;
+  return cause instanceof TypeError ? OFFLINE_MESSAGE : GENERIC_ERROR_MESSAGE;
+}
+
+/**
  * Message keys any call may fail with, whatever the method: no reply, an upstream down or too
  * slow (the API's 502/503/504), a refused cross-site call, a session gone. Every island that
  * shows a call's error is handed their texts, and shows anything else it has no text for as
@@ -24,6 +42,7 @@ export const GENERIC_ERROR_MESSAGE = 'error.generic';
  */
 export const CALL_ERROR_MESSAGES = [
   GENERIC_ERROR_MESSAGE,
+  OFFLINE_MESSAGE,
   'error.upstreamTimeout',
   'error.upstreamUnavailable',
   'Forbidden',
@@ -65,13 +84,19 @@ export function isRefusal(error: unknown): boolean {
   );
 }
 
+/** Whether a call got no reply because the shopper is offline (`OFFLINE_MESSAGE`). */
+export function isOffline(error: unknown): boolean {
+  return error instanceof ApiCallError && error.message === OFFLINE_MESSAGE;
+}
+
 /**
  * Logs a failed call of a store (spec §8: every failure is logged): a refusal (`isRefusal`) as a
- * warning, a fault (5xx, no reply, a reply that is not the API's) as an error. The browser
+ * warning, and so is a call the shopper's lost connection left without a reply (`isOffline`);
+ * a fault (5xx, a reply that is not the API's) as an error. The browser
  * suite fails on any console error (issue 31), so a page logs errors for faults only.
  */
 export function logCallFailure(what: string, error: unknown): void {
-  if (isRefusal(error)) console.warn(what, error);
+  if (isRefusal(error) || isOffline(error)) console.warn(what, error);
   else console.error(what, error);
 }
 
@@ -106,7 +131,7 @@ export async function callApi<T>(
       signal: init.signal ?? null,
     });
   } catch (cause) {
-    throw new ApiCallError(GENERIC_ERROR_MESSAGE, 500, 'network', { cause });
+    throw new ApiCallError(noReplyMessage(cause), 500, 'network', { cause });
   }
 
   // A reply cut while its body streams in (the page being left, the connection dropped) is no
@@ -115,7 +140,7 @@ export async function callApi<T>(
   try {
     text = await response.text();
   } catch (cause) {
-    throw new ApiCallError(GENERIC_ERROR_MESSAGE, 500, 'network', { cause });
+    throw new ApiCallError(noReplyMessage(cause), 500, 'network', { cause });
   }
   let body: unknown;
   try {

@@ -22,6 +22,8 @@ export const CARD_BUTTON_MESSAGES = [
   'Currently unavailable',
   // The units left after a refused add (ADD_LEFT_MESSAGE of stores/add-to-cart.ts).
   'cart.stock.addLeft',
+  // An add that got no reply offline (OFFLINE_MESSAGE of lib/api/client.ts).
+  'offline.action',
 ] as const;
 
 export type CardButtonMessages = Record<(typeof CARD_BUTTON_MESSAGES)[number], string>;

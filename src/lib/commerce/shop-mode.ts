@@ -72,9 +72,12 @@ export function resellerRefMarker(text: string): string {
 /** `<!--reseller-badge:{uri-encoded text}-->`: the header's "Espace revendeur" badge. */
 const RESELLER_BADGE = /<!--reseller-badge:([A-Za-z0-9%._~*'()]{0,900})-->/g;
 
-/** The class of the header's reseller badge (pre-rendered pages and on-demand ones alike). */
+/**
+ * The class of the header's reseller badge (pre-rendered pages and on-demand ones alike);
+ * `mode-badge` names it for the header's phone layout (`src/styles/components.css`).
+ */
 export const RESELLER_BADGE_CLASS =
-  'bg-secondary-100 text-secondary-800 rounded-full px-3 py-1 text-xs font-semibold';
+  'mode-badge bg-secondary-100 text-secondary-800 shrink-0 whitespace-nowrap rounded-full px-3 py-1 text-xs font-semibold';
 
 /** The marker comment of the header's reseller badge (`text` is plain text). */
 export function resellerBadgeMarker(text: string): string {

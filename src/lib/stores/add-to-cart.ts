@@ -8,6 +8,7 @@
  * Never throws.
  */
 import type { AnalyticsItem } from '../analytics/datalayer.ts';
+import { OFFLINE_MESSAGE } from '../api/client.ts';
 import type { LineItemInput } from '../commerce/cart.ts';
 import { track } from './track.ts';
 import { $cartErrors, addCartItem, initCart } from './cart.ts';
@@ -20,7 +21,7 @@ export interface AddToCartTexts {
   viewCart: string;
   /** Shown when the add failed for another reason than those of `errors`. */
   error: string;
-  /** Texts of the add slot's known messages: the stock refusals of spec §8 (ADD_ERROR_MESSAGES). */
+  /** Texts of the add slot's known messages: the stock refusals of spec §8, offline (ADD_ERROR_MESSAGES). */
   errors?: Partial<Record<string, string>>;
   /** The template of what is left, `{{count}}` units ('cart.stock.addLeft'). */
   left?: string;
@@ -64,11 +65,15 @@ export function refusedAddText(
   return `${named} ${leftTemplate.replace(/\{\{\s*count\s*\}\}/g, String(left))}`;
 }
 
-/** spec §8 stock dictionary messages a refused add answers with (shown as they are). */
+/**
+ * Messages a failed add shows as they are: the spec §8 stock dictionary messages of a refused
+ * add (naming the item), and the offline message of an add that got no reply offline.
+ */
 export const ADD_ERROR_MESSAGES = [
   'Out of stock',
   'The selected quantity exceeds available stock.',
   'Currently unavailable',
+  OFFLINE_MESSAGE,
 ] as const;
 
 /** True when the line was added; the notification says either way. */
@@ -83,19 +88,21 @@ export async function addToCartAndNotify(
   const added = await addCartItem(line);
   if (!added) {
     // The add slot says why (spec §8): a stock refusal shows its own text, naming the item
-    // and what is left of it.
+    // and what is left of it; an add that got no reply offline says the shopper is offline.
     const failure = $cartErrors.get().add;
     const text = failure === null ? undefined : texts.errors?.[failure.message];
     notify({
       message:
         failure === null || text === undefined
           ? texts.error
-          : refusedAddText(
-              item.item_name,
-              text,
-              refusedLineLeft(failure.details, line),
-              texts.left,
-            ),
+          : failure.message === OFFLINE_MESSAGE
+            ? text
+            : refusedAddText(
+                item.item_name,
+                text,
+                refusedLineLeft(failure.details, line),
+                texts.left,
+              ),
       type: 'danger',
     });
     return false;

@@ -8,7 +8,7 @@
  */
 import { atom, computed, map } from 'nanostores';
 import { api } from '../api/bigcommerce.ts';
-import { ApiCallError, errorMessage, logCallFailure } from '../api/client.ts';
+import { ApiCallError, errorMessage, logCallFailure, OFFLINE_MESSAGE } from '../api/client.ts';
 import {
   CART_COOKIE_NAME,
   cartCookie,
@@ -128,6 +128,8 @@ export const CART_ERROR_MESSAGES = [
   'cart.error.remove',
   'cart.error.update',
   'cart.error.clear',
+  // A change that got no reply offline.
+  OFFLINE_MESSAGE,
 ] as const;
 
 const SHOWN_AS_IS: ReadonlySet<string> = new Set(CART_ERROR_MESSAGES);
@@ -396,7 +398,7 @@ async function refreshStock(): Promise<void> {
     const cart = await api.getCart({ id });
     if (cart) keep(cart);
   } catch (error) {
-    console.error('cart read after a stock refusal failed:', error);
+    logCallFailure('cart read after a stock refusal failed:', error);
   }
 }
 

@@ -33,7 +33,7 @@ export async function loadReviews(productId: number, page = 1): Promise<boolean>
     return true;
   } catch (error) {
     if (request !== latest) return false;
-    console.error('reviews load failed:', error);
+    logCallFailure('reviews load failed:', error);
     $reviewErrors.setKey('load', errorMessage(error));
     return false;
   } finally {

@@ -8,7 +8,7 @@
  */
 import { atom, map } from 'nanostores';
 import { api } from '../api/bigcommerce.ts';
-import { errorMessage } from '../api/client.ts';
+import { errorMessage, logCallFailure } from '../api/client.ts';
 import {
   SEARCH_DEBOUNCE_MS,
   searchProductView,
@@ -101,7 +101,7 @@ async function runSearch(term: string): Promise<void> {
     });
   } catch (error) {
     if (controller.signal.aborted || $search.get().term !== term) return;
-    console.error('search failed:', error);
+    logCallFailure('search failed:', error);
     $searchErrors.setKey('search', errorMessage(error));
     $search.set({ term, status: 'error', products: [], categories: [], correctedTerm: null });
   } finally {
