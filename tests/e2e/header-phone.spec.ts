@@ -7,10 +7,10 @@
  * banner is the hostile one, with links of its own.)
  */
 import { mkdirSync } from 'node:fs';
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { t } from '../../src/lib/i18n/index.ts';
 import { CUSTOMERS } from '../../scripts/sandbox/fixtures.ts';
-import { waitForHydration } from './helpers.ts';
+import { expect, test, waitForHydration } from './helpers.ts';
 
 const SHOTS = 'test-results/visual';
 mkdirSync(SHOTS, { recursive: true });
