@@ -81,12 +81,13 @@ const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * The console line Chromium writes when a page the test opens on purpose answers `status` (a
- * 404 page, a blocked checkout): for `allowedConsoleErrors`.
+ * 404 page, a blocked checkout, a refused cart link): for `allowedConsoleErrors`. `path` may be
+ * followed by a query string.
  */
 export function documentStatus(path: string, status: number): RegExp {
   const at = escape(path);
   return new RegExp(
-    `^console\\.error on \\S+: Failed to load resource: the server responded with a status of ${String(status)} \\(.*\\S+${at}:0\\)$`,
+    `^console\\.error on \\S+: Failed to load resource: the server responded with a status of ${String(status)} \\(.*\\S+${at}(?:\\?\\S*)?:0\\)$`,
   );
 }
 

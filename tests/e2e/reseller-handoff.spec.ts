@@ -12,6 +12,7 @@ import { TEST_ENV } from '../../scripts/lib/test-env.ts';
 import { t } from '../../src/lib/i18n/index.ts';
 import {
   anyOf,
+  documentStatus,
   expect,
   payOnHostedCheckout,
   test,
@@ -21,9 +22,7 @@ import {
 
 test.use({
   // A used link answers 410 and a tampered or cut one 404, on purpose: the browser logs the status.
-  allowedConsoleErrors: anyOf(
-    /^console\.error on \S+: Failed to load resource: the server responded with a status of (?:404|410) \(\S+\/panier\?\S*:0\)$/,
-  ),
+  allowedConsoleErrors: anyOf(documentStatus('/panier', 404), documentStatus('/panier', 410)),
 });
 
 // A reseller with a single seller (Sophie Bernard).
