@@ -61,7 +61,7 @@ test('focus opens the panel; typing shows category and product suggestions after
   await expect(page).toHaveURL(new RegExp(`${href.replaceAll('/', '\\/')}$`));
 });
 
-test('no match: the spec text; the one cross clears and refocuses; Escape and outside click close', async ({
+test('no match: the spec text; the one cross clears and refocuses; Escape, outside click and Fermer close', async ({
   page,
 }) => {
   await focusSearch(page);
@@ -79,6 +79,14 @@ test('no match: the spec text; the one cross clears and refocuses; Escape and ou
   await searchBox(page).click();
   await expect(panel(page)).toBeVisible();
   await page.locator('main').click({ position: { x: 5, y: 5 } });
+  await expect(panel(page)).toBeHidden();
+
+  // spec §4: its close button closes it too.
+  await searchBox(page).click();
+  await expect(panel(page)).toBeVisible();
+  await panel(page)
+    .getByRole('button', { name: t('search.close'), exact: true })
+    .click();
   await expect(panel(page)).toBeHidden();
 });
 
@@ -190,11 +198,14 @@ for (const size of WIDTHS) {
     await searchBox(page).fill('matelas');
     const listbox = page.getByRole('listbox', { name: t('search.suggestions') });
     await expect(listbox.locator('[data-search-product]').first()).toBeVisible();
-    // One visible button to clear or close the search: the panel's cross. The browser's own
-    // cancel button of the search input is not drawn either.
+    // One cross: the input's, which clears. The browser's own cancel button of the search input
+    // is not drawn; the spec's close button is the word "Fermer" at the panel's foot.
     const form = page.locator('form[data-search-form]').first();
-    await expect(form.getByRole('button', { name: /effacer|fermer|close|clear/i })).toHaveCount(1);
+    await expect(form.getByRole('button', { name: /effacer|fermer|close|clear/i })).toHaveCount(2);
     await expect(form.getByRole('button', { name: t('search.clear') })).toBeVisible();
+    const close = form.getByRole('button', { name: t('search.close'), exact: true });
+    await expect(close).toHaveText(t('search.close'));
+    await expect(close.locator('svg')).toHaveCount(0);
     expect(await nativeCancelDrawn(page, 'recherche')).toBe(false);
     // No band above the first group: the status line is only for screen readers when the
     // suggestions are shown.

@@ -6,12 +6,12 @@
  * (`mount.tsx`), so pages load none of it up front; without JavaScript the form still sends
  * `?term=` to the results page.
  *
- * - Opens on focus; closes on Escape, a click outside, leaving the page and the opening of the
- *   details menu (ui store).
+ * - Opens on focus; closes on Escape, a click outside, its "Fermer" button (at its foot: a
+ *   word, not a second cross), leaving the page and the opening of the details menu (ui store).
  * - A magnifier (the form's submit button) when the input is empty, a cross that clears and
  *   refocuses when it holds text: the one cross of the search (issue 31: the browser's own
- *   cancel button is hidden, `.search-input` in components.css, and the panel has no second
- *   one). The status line shows only when it says something: no empty band on top.
+ *   cancel button is hidden, `.search-input` in components.css, and the panel's close button
+ *   is the word "Fermer"). The status line shows only when it says something: no empty band on top.
  * - A term that found nothing is searched corrected by the server (issue 31): the panel then
  *   says so and shows the corrected term's suggestions.
  * - Arrows move through the suggestions, Enter opens the active one, else the results page
@@ -262,14 +262,28 @@ export function SearchPanel({ form, input, t }: SearchPanelProps) {
             </OptionGroup>
           )}
         </div>
-        {showing && search.products.length > 0 && resultsPath !== null && (
-          <a
-            href={resultsPath}
-            className="mt-3 inline-block text-sm font-semibold text-primary-700 underline underline-offset-4"
+        {/* The spec's close button, a word at the panel's foot: the input's cross is the one
+            "×" of the search (issue 31), and no button sits in an empty band on top. */}
+        <div className="mt-3 flex items-center justify-between gap-4">
+          {showing && search.products.length > 0 && resultsPath !== null ? (
+            <a
+              href={resultsPath}
+              className="inline-block text-sm font-semibold text-primary-700 underline underline-offset-4"
+            >
+              {t('search.seeAll')}
+            </a>
+          ) : (
+            <span />
+          )}
+          <button
+            type="button"
+            onClick={closeSearch}
+            className="-me-2 inline-flex min-h-11 items-center rounded-control px-2 text-sm font-semibold text-primary-800 hover:bg-neutral-100"
+            data-search-close
           >
-            {t('search.seeAll')}
-          </a>
-        )}
+            {t('search.close')}
+          </button>
+        </div>
       </div>
     </>
   );

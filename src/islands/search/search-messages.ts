@@ -17,6 +17,7 @@ export const SEARCH_PANEL_MESSAGES = [
   'search.categories',
   'search.products',
   'search.clear',
+  'search.close',
   'search.noResultsFor',
   'search.suggestionsFor',
   'search.seeAll',
