@@ -13,6 +13,7 @@ import {
   widestVariant,
   zoomAlt,
   zoomSlides,
+  zoomSource,
   type ZoomLinkData,
 } from '../../src/components/catalogue/zoom-slides.ts';
 import {
@@ -174,5 +175,28 @@ describe('the viewer’s slides', () => {
     const links = [link({ href: '/_astro/a.webp' }), link({ href: '/_astro/b.webp' })];
     expect(zoomSlides(links, -1, FALLBACK).index).toBe(0);
     expect(zoomSlides(links, 7, FALLBACK).index).toBe(0);
+  });
+});
+
+describe('zoomSource: where a zoom link may send the browser when the viewer cannot open', () => {
+  test('no hostile link is ever a target', () => {
+    for (const hostile of HOSTILE_LINKS) {
+      expect(zoomSource(typeof hostile === 'string' ? hostile : null)).toBeNull();
+    }
+  });
+
+  test('any text: null, a path of the shop, or an http(s) URL', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.string(), fc.webUrl(), fc.webPath()), (text) => {
+        const target = zoomSource(text);
+        if (target === null) return;
+        expect(target.startsWith('/') || /^https?:\/\//.test(target)).toBe(true);
+        expect(target.startsWith('//')).toBe(false);
+      }),
+    );
+  });
+
+  test('the shop’s own picture is kept', () => {
+    expect(zoomSource('/_astro/matelas.abc123_Z1.webp')).toBe('/_astro/matelas.abc123_Z1.webp');
   });
 });

@@ -15,7 +15,7 @@ import 'photoswipe/style.css';
 import { createTranslator, pageMessages } from '../../lib/i18n/translate.ts';
 import { GALLERY_IMAGE } from '../../lib/picture-variants.ts';
 import { showGallerySlide } from './gallery-slide.ts';
-import { widestVariant, ZOOM_MESSAGES_ID, zoomSlides } from './zoom-slides.ts';
+import { widestVariant, ZOOM_MESSAGES_ID, zoomSlides, zoomSource } from './zoom-slides.ts';
 
 /** Zoom links of a gallery, in order (ProductGallery's `a[data-zoom]`). */
 function zoomLinks(gallery: HTMLElement): HTMLAnchorElement[] {
@@ -38,7 +38,8 @@ export function openZoom(gallery: HTMLElement, link: HTMLAnchorElement): Promise
     widestVariant(GALLERY_IMAGE),
   );
   if (slides.length === 0) {
-    window.location.assign(link.href);
+    const fallback = zoomSource(link.getAttribute('href'));
+    if (fallback !== null) window.location.assign(fallback);
     return Promise.resolve();
   }
 

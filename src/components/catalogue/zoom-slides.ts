@@ -74,8 +74,11 @@ export function zoomAlt(value: string | null | undefined): string {
   return cut.trimEnd();
 }
 
-/** Where a slide's picture may come from: a path of the shop or an http(s) URL. */
-function slideSource(href: string | null | undefined): string | null {
+/**
+ * Where a slide's picture may come from, and the one place a zoom link may send the browser
+ * when the viewer cannot open: a path of the shop or an http(s) URL, else null.
+ */
+export function zoomSource(href: string | null | undefined): string | null {
   return localPath(href) ?? httpUrl(href);
 }
 
@@ -95,7 +98,7 @@ export function zoomSlides(
   const positions: number[] = [];
   let index = 0;
   links.forEach((link, position) => {
-    const src = slideSource(link.href);
+    const src = zoomSource(link.href);
     if (src === null) return;
     const width = side(link.width);
     const height = side(link.height);
