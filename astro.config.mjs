@@ -4,28 +4,28 @@ import react from '@astrojs/react';
 import sitemap from '@astrojs/sitemap';
 import tailwindcss from '@tailwindcss/vite';
 import { defineConfig, envField } from 'astro/config';
-import { devServer } from './src/lib/server/middleware/dev-server.ts';
+import { devServer } from './src/shop/middleware/dev-server.ts';
 import { serviceWorker } from './src/integrations/service-worker.ts';
 import { buildFlags } from './src/integrations/build-flags.ts';
-import { listingStore } from './src/integrations/listing-store.ts';
-import { parallelPrerender } from './src/integrations/parallel-prerender.ts';
+import { listingStore } from './src/server/render-threads/listing-store.ts';
+import { parallelPrerender } from './src/server/render-threads/parallel-prerender.ts';
 import { linkedVariantDirective } from './src/integrations/linked-variant.ts';
 import { isSitemapPage } from './src/lib/commerce/routes.ts';
-import { INLINE_SCRIPTS } from './src/components/layout/inline-scripts.ts';
-import { CONTENTFUL_MEDIA_ORIGINS, cspConfig, parseCheckoutOrigins } from './src/lib/server/csp.ts';
-import { CONTENTFUL_DELIVERY_URL } from './src/lib/server/contentful/endpoint.ts';
+import { INLINE_SCRIPTS } from './src/shop/view-models/layout/inline-scripts.ts';
+import { CONTENTFUL_MEDIA_ORIGINS, cspConfig, parseCheckoutOrigins } from './src/shop/html/csp.ts';
+import { CONTENTFUL_DELIVERY_URL } from './src/shop/connectors/contentful/endpoint.ts';
 import { parseContainerId } from './src/lib/analytics/tag-manager.ts';
 import { FEATURE_DEFAULTS, featuresFromEnv } from './src/lib/features.ts';
 import {
   DEFAULT_REVIEWS_API_URL,
   DEFAULT_REVIEWS_WIDGET_URL,
-} from './src/lib/server/reviews/sites.ts';
+} from './src/shop/connectors/reviews/sites.ts';
 import {
   imageOrigins,
   imageRemotePatterns,
   parseImageDomains,
   sandboxImageOrigin,
-} from './src/lib/server/image-hosts.ts';
+} from './src/server/pictures/image-hosts.ts';
 
 // Remote image hosts the image proxy accepts (spec §7 "image proxy with allowed domains"):
 // the commerce platform's CDN, the content platform's CDN (https), and the local sandbox's
@@ -72,7 +72,7 @@ export default defineConfig({
       name: 'catalogue-prefetch',
       hooks: {
         'astro:build:start': async () => {
-          const prefetch = await import('./src/lib/server/loaders/catalogue-prefetch.ts');
+          const prefetch = await import('./src/shop/loaders/catalogue-prefetch.ts');
           const connection = prefetch.connectionFromEnv(process.env);
           if (connection !== null) prefetch.startCatalogueRead(connection);
         },
@@ -95,11 +95,11 @@ export default defineConfig({
   image: {
     // Astro's sharp service, encoding a static build's pictures beside page rendering
     // (image-service.ts).
-    service: { entrypoint: './src/lib/server/image-service.ts', config: {} },
+    service: { entrypoint: './src/server/pictures/image-service.ts', config: {} },
     // `/_image`, the picture proxy of on-demand pages and `astro dev`: the shop's variants only
     // (src/lib/picture-variants.ts), raster sources only, bounded, kept on disk
     // (image-proxy.ts).
-    endpoint: { route: '/_image', entrypoint: './src/lib/server/image-endpoint.ts' },
+    endpoint: { route: '/_image', entrypoint: './src/server/pictures/image-endpoint.ts' },
     remotePatterns: imageRemotePatterns(imageDomains, sandboxOrigin),
     // No image of the shop uses Astro's responsive layouts (`data-astro-image`): their 1.6 KB
     // stylesheet was inlined in every page, and hashed for the CSP at every on-demand render.
@@ -185,7 +185,7 @@ export default defineConfig({
       REDIS_URL: envField.string({ context: 'server', access: 'secret', optional: true }),
       STATE_DIR: envField.string({ context: 'server', access: 'secret', optional: true }),
       // TRUSTED_PROXIES (load balancers whose X-Forwarded-* are believed) is read at run time by
-      // its one reader, trustedProxiesFromEnv (src/lib/server/client.ts), for the storefront
+      // its one reader, trustedProxiesFromEnv (src/shop/auth/client.ts), for the storefront
       // server and the middleware alike.
       // BigCommerce API account of the Customer Login API (hosted checkout as the customer).
       BIGCOMMERCE_CLIENT_ID: envField.string({ context: 'server', access: 'secret' }),
@@ -281,7 +281,7 @@ export default defineConfig({
         default: 'https://www.facebook.com/literie.exemple',
       }),
       REASSURANCE: envField.string({ context: 'client', access: 'public', optional: true }),
-      // spec §3: which of the group's brand sites the shop shows (src/lib/server/reviews/sites.ts).
+      // spec §3: which of the group's brand sites the shop shows (src/shop/connectors/reviews/sites.ts).
       REVIEWS_SITE: envField.string({ context: 'server', access: 'public', optional: true }),
       REVIEWS_API_URL: envField.string({
         context: 'server',
@@ -317,7 +317,7 @@ export default defineConfig({
         access: 'public',
         optional: true,
       }),
-      // spec §9 "Default log verbosity: error" (src/lib/server/log.ts). Read at run time
+      // spec §9 "Default log verbosity: error" (src/shop/config/log.ts). Read at run time
       // (secret: not inlined in the build), as scripts/serve.ts reads it.
       LOG_LEVEL: envField.enum({
         context: 'server',

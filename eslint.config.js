@@ -6,17 +6,35 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import { defineConfig } from 'eslint/config';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import { FORBIDDEN, layerPatterns } from './scripts/lib/layers.js';
 
-// One reader of the environment per side (issue 20): src/lib/server/config.ts imports
+// One reader of the environment per side (issue 20): src/shop/config/config.ts imports
 // astro:env/server, src/lib/env-client.ts astro:env/client; everything else reads them there.
 const ENV_READERS = {
   group: ['astro:env/server', 'astro:env/client'],
   message:
-    'Read the environment through src/lib/server/config.ts (server) or src/lib/env-client.ts (public values).',
+    'Read the environment through src/shop/config/config.ts (server) or src/lib/env-client.ts (public values).',
 };
-const SERVER_ONLY = {
-  group: ['**/lib/server/**', 'astro:env/server'],
-  message: 'Server-only code.',
+// Islands and stores run in the browser: no i18next with the whole message file (pages hand
+// islands their texts: pickMessages + i18n/translate.ts).
+const WHOLE_MESSAGES = {
+  group: ['**/lib/i18n/index.ts', 'i18next'],
+  allowTypeImports: true,
+  message: 'Use the texts handed as props with i18n/translate.ts.',
+};
+/**
+ * What a layer forbids beyond its folders (scripts/lib/layers.js).
+ * @type {Record<string, object[]>}
+ */
+const LAYER_EXTRAS = {
+  islands: [WHOLE_MESSAGES],
+  // Components render what they are given: the loaders read upstream and the disk.
+  components: [
+    {
+      group: ['node:fs', 'node:fs/*', 'fs', 'fs/*'],
+      message: 'No disk in a component: load the data in src/shop/loaders/.',
+    },
+  ],
 };
 
 export default defineConfig(
@@ -80,60 +98,47 @@ export default defineConfig(
   },
   {
     files: ['**/*.{ts,tsx,astro,js,mjs}'],
-    ignores: ['src/lib/server/config.ts', 'src/lib/env-client.ts'],
+    ignores: ['src/shop/config/config.ts', 'src/lib/env-client.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [ENV_READERS] }] },
   },
+  // Imports only go down (scripts/lib/layers.js, docs/architecture.md "Layers"): one block per
+  // layer of src/, each with its forbidden folders and the environment rule; a file's last
+  // matching block wins, so each block carries every pattern its files need.
+  ...Object.keys(FORBIDDEN).map((layer) => {
+    const patterns = [...layerPatterns(layer), ...(LAYER_EXTRAS[layer] ?? [])];
+    return {
+      files: [`src/${layer}/**`],
+      rules: {
+        'no-restricted-imports': /** @type {['error', object]} */ ([
+          'error',
+          { patterns: [...patterns, ENV_READERS] },
+        ]),
+      },
+    };
+  }),
   {
-    // Server code (connectors, secrets) is never imported from the browser.
-    files: ['src/lib/commerce/**'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [SERVER_ONLY, ENV_READERS] }] },
+    // The two readers of the environment (src/shop/config/config.ts, src/lib/env-client.ts).
+    files: ['src/shop/config/config.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: layerPatterns('shop') }] },
   },
   {
-    // Components render what they are given (issue 20): the pages, layouts and the loaders of
-    // src/lib/server/loaders/ read upstream and the disk.
-    files: ['src/components/**'],
+    files: ['src/lib/env-client.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: layerPatterns('lib') }] },
+  },
+  {
+    // Astro's middleware entry only hands over to the shop's middleware.
+    files: ['src/middleware.ts'],
     rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: [
-                '**/lib/server/bigcommerce/**',
-                '**/lib/server/contentful/**',
-                '**/lib/server/brevo/**',
-                '**/lib/server/reviews/**',
-              ],
-              message: 'No connector in a component: load the data in src/lib/server/loaders/.',
-            },
-            {
-              group: ['node:fs', 'node:fs/*', 'fs', 'fs/*'],
-              message: 'No disk in a component: load the data in src/lib/server/loaders/.',
-            },
-            ENV_READERS,
-          ],
-        },
-      ],
+      'no-restricted-imports': ['error', { patterns: [...layerPatterns('pages'), ENV_READERS] }],
     },
   },
   {
-    // Islands and stores run in the browser: no server code, and no i18next with the whole
-    // message file (pages hand islands their texts: pickMessages + i18n/translate.ts).
-    files: ['src/islands/**', 'src/lib/stores/**'],
+    // Stores run in the browser: no i18next with the whole message file, as islands.
+    files: ['src/lib/stores/**'],
     rules: {
       'no-restricted-imports': [
         'error',
-        {
-          patterns: [
-            SERVER_ONLY,
-            {
-              group: ['**/lib/i18n/index.ts', 'i18next'],
-              allowTypeImports: true,
-              message: 'Use the texts handed as props with i18n/translate.ts.',
-            },
-            ENV_READERS,
-          ],
-        },
+        { patterns: [...layerPatterns('lib'), ENV_READERS, WHOLE_MESSAGES] },
       ],
     },
   },

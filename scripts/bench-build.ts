@@ -6,7 +6,7 @@
  * and prints the ratio of the two: the shop's target is at most 5 × bare Astro (issue 8), 10,000
  * products in 60 s or less on the 2-core reference machine, and a peak memory of 8 GB or less
  * (issue 21, at 100,000 products). The build renders on a thread beside its main one
- * (`BUILD_RENDER_THREADS`, src/integrations/parallel-prerender.ts).
+ * (`BUILD_RENDER_THREADS`, src/server/render-threads/parallel-prerender.ts).
  *
  * The shop builds cold, as on a fresh clone: Astro's cache (content store, optimised images)
  * lives in `.bench/cache`, emptied first (BENCH_WARM=1 keeps it from the previous run), so the

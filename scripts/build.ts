@@ -19,7 +19,7 @@ import {
 } from '../src/server/rebuild/failure.ts';
 import { sendOrDrop } from '../src/server/rebuild/messages.ts';
 import { linkProjectModules } from '../src/server/rebuild/releases.ts';
-import { precompress } from './lib/precompress.ts';
+import { precompress } from '../src/server/precompress.ts';
 import { run, spawnCaptured } from './lib/run.ts';
 import { ensureUpstream, loadDotEnv, type Upstream } from './lib/upstream.ts';
 

@@ -29,9 +29,9 @@ import { listingViewPath } from '../src/lib/commerce/listing.ts';
 import { hasResellerMode, resellerPage } from '../src/lib/commerce/shop-mode.ts';
 import { pagePathDecision } from '../src/lib/commerce/page-path.ts';
 import { readBuildFlags } from '../src/integrations/build-flags.ts';
-import { createStore } from '../src/lib/server/store/index.ts';
-import { createRedisStore } from '../src/lib/server/store/redis.ts';
-import type { SharedStore } from '../src/lib/server/store/types.ts';
+import { createStore } from '../src/shop/state/index.ts';
+import { createRedisStore } from '../src/shop/state/redis.ts';
+import type { SharedStore } from '../src/shop/state/types.ts';
 import { renderKey, type RenderKey } from '../src/server/cache-key.ts';
 import { compress, negotiateCoding, shareCompressionCores } from '../src/server/encoding.ts';
 import { FALLBACK_PAGE_HEADERS, FALLBACK_PAGE_HTML } from '../src/server/fallback-page.ts';
@@ -54,15 +54,15 @@ import {
   type StandbyMessage,
 } from '../src/server/rebuild/messages.ts';
 import { readCurrentRelease, type Release } from '../src/server/rebuild/releases.ts';
-import { clearUpstreamCaches } from '../src/lib/server/cache.ts';
+import { clearUpstreamCaches } from '../src/shop/connectors/http/cache.ts';
 import { installFetchDeadlines } from '../src/server/fetch-deadlines.ts';
-import { LISTING_STORE_FILE, useListingStore } from '../src/lib/server/loaders/listing-store.ts';
-import { useListingPages } from '../src/lib/server/loaders/listing-page.ts';
+import { LISTING_STORE_FILE, useListingStore } from '../src/shop/loaders/listing-store.ts';
+import { useListingPages } from '../src/shop/loaders/listing-page.ts';
 import {
   namePictureCacheDir,
   PICTURE_CACHE_FOLDER,
   pictureCacheDirOf,
-} from '../src/lib/server/picture-cache.ts';
+} from '../src/server/pictures/picture-cache.ts';
 import { startSupervisor, type Supervisor } from '../src/server/rebuild/supervisor.ts';
 import { copyName } from '../src/server/rebuild/coordination.ts';
 import { shareReleasesFolder } from './lib/build-settings.ts';
@@ -73,7 +73,7 @@ import {
   type StaticFiles,
 } from '../src/server/static-files.ts';
 import { createWebhookRoutes, type WebhookRoutes } from '../src/server/webhooks/routes.ts';
-import { log, setLogLevel } from '../src/lib/server/log.ts';
+import { log, setLogLevel } from '../src/shop/config/log.ts';
 
 // The production server: React (and other libraries) pick their production builds from this,
 // read when the SSR bundle first loads them. Unset, React's development build renders pages

@@ -28,7 +28,7 @@ import {
   getCategoriesBatchMetafields,
   getCategoryTree,
   getChannel,
-} from '../../src/lib/server/bigcommerce/index.ts';
+} from '../../src/shop/connectors/bigcommerce/index.ts';
 import {
   createContentfulClient,
   getContentPages,
@@ -36,15 +36,15 @@ import {
   getSleepContents,
   getTags,
   getTechnologies,
-} from '../../src/lib/server/contentful/index.ts';
+} from '../../src/shop/connectors/contentful/index.ts';
 import {
   readBrands,
   readCatalogue,
   readCategories,
   readProducts,
-} from '../../src/lib/server/loaders/catalogue-source.ts';
-import { createReviewsClient } from '../../src/lib/server/reviews/client.ts';
-import { REVIEW_SITES } from '../../src/lib/server/reviews/sites.ts';
+} from '../../src/shop/loaders/catalogue-source.ts';
+import { createReviewsClient } from '../../src/shop/connectors/reviews/client.ts';
+import { REVIEW_SITES } from '../../src/shop/connectors/reviews/sites.ts';
 import { isSandboxListening } from '../sandbox/server.ts';
 import { SANDBOX_CONTENTFUL } from '../lib/upstream.ts';
 

@@ -17,7 +17,7 @@ import {
   addToCartAndNotify,
 } from '../lib/stores/add-to-cart.ts';
 import { $cartLoading } from '../lib/stores/cart.ts';
-import { buttonClass } from '../components/ui/classes.ts';
+import { buttonClass } from '../lib/ui/classes.ts';
 
 /** Message keys the button shows in any state (the product page's picker changes variant). */
 export const ADD_TO_CART_MESSAGES = [

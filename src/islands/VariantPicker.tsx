@@ -22,9 +22,9 @@ import {
   variantSelection,
 } from '../lib/commerce/stock.ts';
 import { isColourOption } from '../lib/commerce/swatches.ts';
-import { showGallerySlide } from '../components/catalogue/gallery-slide.ts';
-import { imageKey } from '../components/catalogue/image-key.ts';
-import { swatchBackground } from '../components/catalogue/swatch.ts';
+import { showGallerySlide } from '../browser/catalogue/gallery-slide.ts';
+import { imageKey } from '../lib/commerce/image-key.ts';
+import { swatchBackground } from '../lib/commerce/swatch.ts';
 import { isTicked, modifierSelections } from '../lib/commerce/item-options.ts';
 import type { ProductOption } from '../lib/commerce/types.ts';
 import {

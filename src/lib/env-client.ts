@@ -1,7 +1,7 @@
 /**
  * The one reader of `astro:env/client`: the public settings a build bakes in (`astro.config.mjs`
  * `env.schema`, context client), for pages, components, islands and the server config alike
- * (the server's one reader, `src/lib/server/config.ts`, takes its public values from here).
+ * (the server's one reader, `src/shop/config/config.ts`, takes its public values from here).
  * Runs anywhere; no I/O. `tests/unit/module-boundaries.test.ts` and ESLint
  * (`no-restricted-imports`) hold it to being the only importer.
  */

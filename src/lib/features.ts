@@ -2,7 +2,7 @@
  * The shop's feature flags (spec §1, §6), the one home of their names, variables, defaults and
  * rules: `FEATURE_TRANSACTIONAL`, `FEATURE_REVIEWS` and `FEATURE_RESELLER_AREA`, fixed at build.
  * Read in one place per side: `src/lib/env-client.ts` `features` (pages, components, islands;
- * the server view `features` of `src/lib/server/config.ts` is the same object) and, for
+ * the server view `features` of `src/shop/config/config.ts` is the same object) and, for
  * `astro.config.mjs`, which runs before `astro:env` exists, `featuresFromEnv(process.env)`.
  *
  * The route and method rules: which paths and API methods exist with a flag off. With the

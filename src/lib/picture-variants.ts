@@ -1,7 +1,7 @@
 /**
  * The picture variants the shop shows, one list for the components that ask for pictures
  * (`CatalogueImage.astro` through `images.ts`) and the picture proxy `/_image` that encodes
- * them on request (`src/lib/server/image-proxy.ts`): the proxy encodes exactly these and
+ * them on request (`src/server/pictures/image-proxy.ts`): the proxy encodes exactly these and
  * answers 400 to anything else, so a page can never ask for a variant the proxy refuses, and
  * nobody can make the proxy encode a size no page shows.
  *

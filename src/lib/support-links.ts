@@ -3,7 +3,7 @@
  * contact (new-request) links. With `SUPPORT_URL` set they open the support site: the FAQ is
  * the site itself (or `SUPPORT_FAQ_URL`), a new request `{SUPPORT_URL}/requests/new` (or
  * `SUPPORT_REQUEST_URL`); unset, the shop's own content pages `/aide`, `/faq` and `/contact`.
- * Pure: `src/components/layout/links.ts` hands it the settings.
+ * Pure: `src/shop/view-models/layout/links.ts` hands it the settings.
  */
 
 export interface SupportSettings {

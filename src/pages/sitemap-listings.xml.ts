@@ -5,8 +5,8 @@
  * the sitemap index names this file (`customSitemaps` in astro.config.mjs).
  */
 import type { APIRoute } from 'astro';
-import { getCatalogue } from '../lib/server/loaders/catalogue.ts';
-import { listingSitemapPaths } from '../components/catalogue/page-data.ts';
+import { getCatalogue } from '../shop/loaders/catalogue.ts';
+import { listingSitemapPaths } from '../shop/view-models/catalogue/page-data.ts';
 
 export const prerender = true;
 

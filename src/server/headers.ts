@@ -2,11 +2,11 @@
  * The headers every reply of the storefront server carries, static or on demand (issue 7
  * item 6), from this one place: no sniffing, no framing by other sites, a referrer policy, no
  * camera/microphone/geolocation, and HSTS when the browser came over https (directly or
- * through a trusted TLS proxy, `src/lib/server/client.ts`).
+ * through a trusted TLS proxy, `src/shop/auth/client.ts`).
  */
 import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http';
-import { resolveClient, trustedProxiesFromEnv, type TrustedProxies } from '../lib/server/client.ts';
-import { PICTURE_CSP } from '../lib/server/csp.ts';
+import { resolveClient, trustedProxiesFromEnv, type TrustedProxies } from '../shop/auth/client.ts';
+import { PICTURE_CSP } from '../shop/html/csp.ts';
 
 /** The framing rule as a CSP policy of its own: it combines with the page's CSP, if any. */
 export const FRAME_ANCESTORS = "frame-ancestors 'self'";

@@ -36,9 +36,9 @@ import {
   type RenderOutcome,
 } from './render-cache.ts';
 import { ReplySink, type BufferedReply, type ReplyHead, type ReplyTarget } from './reply-sink.ts';
-import { SHARED_RENDER_PEER } from '../lib/server/client.ts';
-import { createGate } from '../lib/server/gate.ts';
-import { log } from '../lib/server/log.ts';
+import { SHARED_RENDER_PEER } from '../shop/auth/client.ts';
+import { createGate } from './gate.ts';
+import { log } from '../shop/config/log.ts';
 
 /** Astro's node handler (`@astrojs/node` in middleware mode), as the entry exports it. */
 export type AppHandler = (req: IncomingMessage, res: ServerResponse) => unknown;

@@ -11,11 +11,11 @@
  * failed render (stale-if-error).
  */
 import { createHash } from 'node:crypto';
-import type { SharedStore } from '../lib/server/store/types.ts';
+import type { SharedStore } from '../shop/state/types.ts';
 import { promisify } from 'node:util';
 import { brotliDecompress } from 'node:zlib';
 import { compress, type Coding } from './encoding.ts';
-import { log } from '../lib/server/log.ts';
+import { log } from '../shop/config/log.ts';
 
 /** A cached reply: always a 200 without cookies. */
 export interface CachedReply {

@@ -1,7 +1,7 @@
 /**
  * The static side of the storefront server: the pre-rendered pages and assets of
  * `dist/client`. Hashed assets come precompressed from the build (`.br`, `.gz` siblings,
- * scripts/lib/precompress.ts); pages are compressed on first request and kept. Small files and
+ * src/server/precompress.ts); pages are compressed on first request and kept. Small files and
  * their variants are held in memory (an LRU bounded in bytes) and file lookups are remembered
  * for a second, so a hot page costs no disk access. A page's own Content-Security-Policy (the
  * `<meta>` at its opening, page-policy.ts) is sent as a header too, read once per version of
@@ -12,7 +12,7 @@
  * every request and knows nothing of precompressed siblings (wrk, 50 connections, the product
  * page uncompressed: `send` 1.8-2.8k req/s, this 15-17.5k, 27k in brotli); `sirv` compares
  * `If-None-Match` by string equality only and serves only what the build precompressed (pages
- * are not: scripts/lib/precompress.ts). The well-kept pieces they build on are used here.
+ * are not: src/server/precompress.ts). The well-kept pieces they build on are used here.
  */
 import { createReadStream } from 'node:fs';
 import { open, readFile, stat } from 'node:fs/promises';

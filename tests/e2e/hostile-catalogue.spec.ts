@@ -19,7 +19,7 @@ const HOSTILE_CATEGORY = `/c${HOSTILE.categoryUrl}`;
 // The rich-text containers of the pages (RichText.astro).
 const RICH_TEXT = '.product-description, .listing-description, [data-banner-id]';
 
-// What the sanitiser lets through (src/lib/server/sanitize-html.ts), restated.
+// What the sanitiser lets through (src/shop/html/sanitize-html.ts), restated.
 const ALLOWED_TAGS = new Set(
   (
     'p br hr div span strong b em i u s small sub sup mark abbr code ul ol li dl dt dd h2 h3 h4 ' +

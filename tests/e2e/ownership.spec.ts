@@ -1,5 +1,5 @@
 /**
- * Ownership over HTTP on the production build (issue 7, `src/lib/server/ownership.ts`): an
+ * Ownership over HTTP on the production build (issue 7, `src/shop/carts/ownership.ts`): an
  * order is shown on `/paiement?commande=` and in the account only to its customer (or, for a
  * guest order, to the browser that placed it: not to one merely holding the cart id); a cross-origin POST to
  * `/paiement` is refused.

@@ -1,6 +1,6 @@
 import { type Page } from '@playwright/test';
 import { t } from '../../src/lib/i18n/index.ts';
-import { CHUNK_RELOAD_KEY } from '../../src/components/layout/shell/chunk-reload.ts';
+import { CHUNK_RELOAD_KEY } from '../../src/browser/shell/chunk-reload.ts';
 import { anyOf, expect, layoutShiftSince, test, watchLayoutShifts } from './helpers.ts';
 
 // The shop shell's behaviours: sticky header (spec §2, §9 300 ms), navigation progress bar

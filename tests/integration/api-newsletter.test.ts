@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { CUSTOMERS } from '../../scripts/sandbox/fixtures.ts';
-import { THROTTLE_RULES } from '../../src/lib/server/throttle.ts';
+import { THROTTLE_RULES } from '../../src/shop/throttle/throttle.ts';
 import { startShopApi, type ShopApi } from './helpers/shop-api.ts';
 
 let api: ShopApi;

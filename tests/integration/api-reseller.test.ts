@@ -8,13 +8,13 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { CUSTOMERS } from '../../scripts/sandbox/fixtures.ts';
 import type { Cart, CartMetafield, CurrentCustomer } from '../../src/lib/commerce/types.ts';
-import { createBigCommerceClient } from '../../src/lib/server/bigcommerce/index.ts';
+import { createBigCommerceClient } from '../../src/shop/connectors/bigcommerce/index.ts';
 import {
   CART_REDIRECTION_KEY,
   CART_REDIRECTION_NAMESPACE,
   cartLinkKey,
   resolveCartRedirect,
-} from '../../src/lib/server/cart-redirect.ts';
+} from '../../src/shop/carts/cart-redirect.ts';
 import {
   BREVO_KEY,
   SESSION_SECRET,

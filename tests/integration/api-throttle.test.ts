@@ -9,8 +9,8 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { CUSTOMERS } from '../../scripts/sandbox/fixtures.ts';
-import { createMemoryStore } from '../../src/lib/server/store/memory.ts';
-import { createAccountThrottle, THROTTLE_RULES } from '../../src/lib/server/throttle.ts';
+import { createMemoryStore } from '../../src/shop/state/memory.ts';
+import { createAccountThrottle, THROTTLE_RULES } from '../../src/shop/throttle/throttle.ts';
 import {
   BREVO_KEY,
   SESSION_SECRET,

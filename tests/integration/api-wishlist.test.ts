@@ -9,8 +9,8 @@ import type { Wishlist } from '../../src/lib/commerce/types.ts';
 import { CUSTOMERS } from '../../scripts/sandbox/fixtures.ts';
 import { MAX_WISHLISTS_PER_CUSTOMER } from '../../src/lib/commerce/wishlist.ts';
 import { t } from '../../src/lib/i18n/index.ts';
-import { createMemoryStore } from '../../src/lib/server/store/memory.ts';
-import { createAccountThrottle, THROTTLE_RULES } from '../../src/lib/server/throttle.ts';
+import { createMemoryStore } from '../../src/shop/state/memory.ts';
+import { createAccountThrottle, THROTTLE_RULES } from '../../src/shop/throttle/throttle.ts';
 import {
   SESSION_SECRET,
   someVariant,

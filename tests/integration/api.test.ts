@@ -14,21 +14,21 @@ import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
 import { z } from 'zod';
-import { bigcommerceService } from '../../src/lib/server/api/bigcommerce.ts';
+import { bigcommerceService } from '../../src/shop/api/bigcommerce.ts';
 import {
   bindService,
   defineMethod,
   handleApiCall,
   MAX_BODY_BYTES,
   type ApiServices,
-} from '../../src/lib/server/api/handle.ts';
-import { createBigCommerceClient } from '../../src/lib/server/bigcommerce/index.ts';
+} from '../../src/shop/api/handle.ts';
+import { createBigCommerceClient } from '../../src/shop/connectors/bigcommerce/index.ts';
 import {
   buildStorefrontConfig,
   createClientForHost,
   createStorefrontResolver,
   requestHost,
-} from '../../src/lib/server/storefronts.ts';
+} from '../../src/shop/config/storefronts.ts';
 import { startTestSandbox, type TestSandbox } from './helpers/sandbox.ts';
 
 let sandbox: TestSandbox;

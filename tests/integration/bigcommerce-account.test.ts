@@ -21,12 +21,12 @@ import {
   updateCartCustomer,
   validateCustomerCredentials,
   type BigCommerceClient,
-} from '../../src/lib/server/bigcommerce/index.ts';
+} from '../../src/shop/connectors/bigcommerce/index.ts';
 import {
   cartLinkKey,
   mintCartToken,
   resolveCartRedirect,
-} from '../../src/lib/server/cart-redirect.ts';
+} from '../../src/shop/carts/cart-redirect.ts';
 import { CUSTOMERS } from '../../scripts/sandbox/fixtures.ts';
 import { startTestSandbox, type TestSandbox } from './helpers/sandbox.ts';
 

@@ -20,7 +20,7 @@ import {
   getProductsBySku,
   getProductsWithFilter,
   type BigCommerceClient,
-} from '../../src/lib/server/bigcommerce/index.ts';
+} from '../../src/shop/connectors/bigcommerce/index.ts';
 import type { CategoryNode, Product } from '../../src/lib/commerce/types.ts';
 import { PRODUCTS } from '../../scripts/sandbox/fixtures.ts';
 import { startTestSandbox, type TestSandbox } from './helpers/sandbox.ts';

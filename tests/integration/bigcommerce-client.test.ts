@@ -13,7 +13,7 @@ import {
   createBigCommerceClient,
   getChannel,
   type BigCommerceClient,
-} from '../../src/lib/server/bigcommerce/index.ts';
+} from '../../src/shop/connectors/bigcommerce/index.ts';
 
 interface Seen {
   method: string;

@@ -1,5 +1,5 @@
 /**
- * The shop's Brevo contacts connector (`src/lib/server/brevo/contacts.ts`) against the
+ * The shop's Brevo contacts connector (`src/shop/connectors/brevo/contacts.ts`) against the
  * sandbox's emulation of Brevo's contacts and lists: the replies it accepts and the refusals
  * the newsletter shows (spec §8: 400 on subscribe, 400 on add to list).
  */
@@ -14,7 +14,7 @@ import {
   removeContactFromList,
   subscribe,
   type BrevoClient,
-} from '../../src/lib/server/brevo/index.ts';
+} from '../../src/shop/connectors/brevo/index.ts';
 import { startTestSandbox, type TestSandbox } from './helpers/sandbox.ts';
 
 let sandbox: TestSandbox;

@@ -14,12 +14,12 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { CUSTOMERS } from '../../scripts/sandbox/fixtures.ts';
 import type { Cart, Order } from '../../src/lib/commerce/types.ts';
-import { createBigCommerceClient } from '../../src/lib/server/bigcommerce/index.ts';
+import { createBigCommerceClient } from '../../src/shop/connectors/bigcommerce/index.ts';
 import {
   cartLinkKey,
   mintCartToken,
   resolveCartRedirect,
-} from '../../src/lib/server/cart-redirect.ts';
+} from '../../src/shop/carts/cart-redirect.ts';
 import { SESSION_SECRET, someVariant, startShopApi, type ShopApi } from './helpers/shop-api.ts';
 import { startTestSandbox, type TestSandbox } from './helpers/sandbox.ts';
 

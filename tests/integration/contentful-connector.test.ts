@@ -15,16 +15,16 @@ import type { NavigationEntry } from '../../src/lib/content/types.ts';
 import {
   contentfulService,
   visibleCategoryTree,
-} from '../../src/lib/server/api/contentful-methods.ts';
+} from '../../src/shop/api/contentful-methods.ts';
 import {
   CACHEABLE_REPLY,
   handleApiCall,
   type ApiServices,
-} from '../../src/lib/server/api/handle.ts';
+} from '../../src/shop/api/handle.ts';
 import {
   createBigCommerceClient,
   type BigCommerceClient,
-} from '../../src/lib/server/bigcommerce/index.ts';
+} from '../../src/shop/connectors/bigcommerce/index.ts';
 import {
   ContentfulError,
   createContentfulClient,
@@ -37,8 +37,8 @@ import {
   getTags,
   getTechnologies,
   type ContentfulClient,
-} from '../../src/lib/server/contentful/index.ts';
-import { sanitizeHtml } from '../../src/lib/server/sanitize-html.ts';
+} from '../../src/shop/connectors/contentful/index.ts';
+import { sanitizeHtml } from '../../src/shop/html/sanitize-html.ts';
 import { CONTENTFUL_IDS } from '../../scripts/sandbox/seed/contentful.ts';
 import { LEGAL_SLUGS, UNPUBLISHED_PAGE } from '../../scripts/sandbox/seed/contentful-pages.ts';
 import { UNPUBLISHED_SLEEP } from '../../scripts/sandbox/seed/contentful-sleep.ts';

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { devServerRequests } from '../../src/lib/server/middleware/dev-server.ts';
+import { devServerRequests } from '../../src/shop/middleware/dev-server.ts';
 
 // The `astro dev` request handling over real HTTP: a node server runs `devServerRequests`
 // ahead of a stand-in for Vite/Astro that answers with the URL it was handed.

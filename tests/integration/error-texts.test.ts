@@ -6,7 +6,7 @@
  * same replies in the browser's forms.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { NEWSLETTER_FORM_MESSAGES } from '../../src/components/newsletter/newsletter-view.ts';
+import { NEWSLETTER_FORM_MESSAGES } from '../../src/browser/newsletter/newsletter-view.ts';
 import { AUTH_FORMS_MESSAGES } from '../../src/islands/auth/AuthForms.tsx';
 import { PROFILE_FORM_MESSAGES } from '../../src/islands/account/ProfileForm.tsx';
 import { pickMessages, type MessageKey } from '../../src/lib/i18n/index.ts';

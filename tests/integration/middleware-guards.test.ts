@@ -15,7 +15,7 @@ import {
   cartLinkKey,
   mintCartToken,
   resolveCartRedirect,
-} from '../../src/lib/server/cart-redirect.ts';
+} from '../../src/shop/carts/cart-redirect.ts';
 import { setCookieJar } from '../../src/lib/stores/cookie-jar.ts';
 import {
   createBigCommerceClient,
@@ -23,7 +23,7 @@ import {
   createCartMetafield,
   getProductById,
   type BigCommerceClient,
-} from '../../src/lib/server/bigcommerce/index.ts';
+} from '../../src/shop/connectors/bigcommerce/index.ts';
 import { testMiddleware } from './helpers/middleware.ts';
 import { PRODUCTS } from '../../scripts/sandbox/fixtures.ts';
 import { startTestSandbox, type TestSandbox } from './helpers/sandbox.ts';

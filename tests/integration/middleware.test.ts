@@ -1,7 +1,7 @@
 /**
- * The Astro middleware (the order of `src/middleware.ts`: trailing slash, redirects) over real
+ * The Astro middleware (the order of `src/shop/middleware/on-request.ts`: trailing slash, redirects) over real
  * HTTP: a node:http server builds an Astro APIContext per request and runs the same sequence
- * `src/middleware.ts` exports, with the redirect list loaded from a sandbox (fresh database).
+ * `src/shop/middleware/on-request.ts` exports, with the redirect list loaded from a sandbox (fresh database).
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,12 +12,12 @@ import {
   createBigCommerceClient,
   getProductById,
   type BigCommerceClient,
-} from '../../src/lib/server/bigcommerce/index.ts';
+} from '../../src/shop/connectors/bigcommerce/index.ts';
 import { testMiddleware } from './helpers/middleware.ts';
-import { loadRedirectList, type RedirectList } from '../../src/lib/server/middleware/index.ts';
+import { loadRedirectList, type RedirectList } from '../../src/shop/middleware/index.ts';
 import { productPath } from '../../src/lib/commerce/slug.ts';
 import { HOSTILE_REDIRECT, PRODUCTS } from '../../scripts/sandbox/fixtures.ts';
-import { clearUpstreamCaches } from '../../src/lib/server/cache.ts';
+import { clearUpstreamCaches } from '../../src/shop/connectors/http/cache.ts';
 import { sandboxApi, startTestSandbox, type TestSandbox } from './helpers/sandbox.ts';
 
 let sandbox: TestSandbox;

@@ -6,7 +6,7 @@
  * 49,90 € (its only size keeps 58,90 €) leaves every shown price at 58,90 €, the price paid.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { cardView } from '../../src/components/catalogue/view.ts';
+import { cardView } from '../../src/shop/view-models/catalogue/view.ts';
 import { applyListing, parseListingParams } from '../../src/lib/commerce/listing.ts';
 import { formatPrice } from '../../src/lib/commerce/money.ts';
 import { variantFilter, variantFromSearch } from '../../src/lib/commerce/offer.ts';
@@ -20,7 +20,7 @@ import {
   getAllProducts,
   getProductById,
   type BigCommerceClient,
-} from '../../src/lib/server/bigcommerce/index.ts';
+} from '../../src/shop/connectors/bigcommerce/index.ts';
 import { CATEGORIES } from '../../scripts/sandbox/fixtures.ts';
 import { sandboxApi, startTestSandbox, type TestSandbox } from './helpers/sandbox.ts';
 

@@ -1,5 +1,5 @@
 /**
- * A kept build's publish (scripts/lib/publisher-loop.ts `handleRequest` with the real
+ * A kept build's publish (src/server/publish/publisher-loop.ts `handleRequest` with the real
  * publish-data.ts and publish-decide.ts, pages recorded instead of rendered) against the
  * sandbox with its fault injection: while BigCommerce answers 503, or accepts the connection
  * and never answers, the publish of a rename fails as transient, naming the failing call, and
@@ -9,26 +9,26 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { productPath } from '../../src/lib/commerce/slug.ts';
-import { getProductById } from '../../src/lib/server/bigcommerce/index.ts';
+import { getProductById } from '../../src/shop/connectors/bigcommerce/index.ts';
 import {
   createContentfulClient,
   getNavigations,
   getSiteContent,
-} from '../../src/lib/server/contentful/index.ts';
-import { createBigCommerceClient } from '../../src/lib/server/bigcommerce/index.ts';
+} from '../../src/shop/connectors/contentful/index.ts';
+import { createBigCommerceClient } from '../../src/shop/connectors/bigcommerce/index.ts';
 import {
   connectionFromEnv,
   dropCatalogueRead,
   handedCatalogueRead,
   startCatalogueRead,
-} from '../../src/lib/server/loaders/catalogue-prefetch.ts';
-import { handOver } from '../../src/lib/server/loaders/handoff.ts';
+} from '../../src/shop/loaders/catalogue-prefetch.ts';
+import { handOver } from '../../src/shop/loaders/handoff.ts';
 import { installFetchDeadlines } from '../../src/server/fetch-deadlines.ts';
 import type { FaultSpec } from '../../scripts/sandbox/faults.ts';
-import type { PagePublisher } from '../../scripts/lib/page-publisher.ts';
-import { createPublishData } from '../../scripts/lib/publish-data.ts';
-import { decide } from '../../scripts/lib/publish-decide.ts';
-import { handleRequest, type PublisherLoopOptions } from '../../scripts/lib/publisher-loop.ts';
+import type { PagePublisher } from '../../src/server/publish/page-publisher.ts';
+import { createPublishData } from '../../src/server/publish/publish-data.ts';
+import { decide } from '../../src/server/publish/publish-decide.ts';
+import { handleRequest, type PublisherLoopOptions } from '../../src/server/publish/publisher-loop.ts';
 import { sandboxApi, startTestSandbox, type TestSandbox } from './helpers/sandbox.ts';
 
 let sandbox: TestSandbox;

@@ -15,18 +15,18 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
-import { installPicturePublisher } from '../../scripts/lib/publish-pictures.ts';
+import { installPicturePublisher } from '../../src/server/publish/publish-pictures.ts';
 import { productPath } from '../../src/lib/commerce/slug.ts';
 import { MAX_SLUG_LENGTH } from '../../src/lib/shop-routes.ts';
-import type { AstroAssetScope } from '../../src/lib/server/astro-asset.ts';
+import type { AstroAssetScope } from '../../src/server/pictures/astro-asset.ts';
 import {
   createBigCommerceClient,
   type BigCommerceClient,
-} from '../../src/lib/server/bigcommerce/index.ts';
-import { createContentfulClient, getSiteContent } from '../../src/lib/server/contentful/index.ts';
-import { imageRemotePatterns } from '../../src/lib/server/image-hosts.ts';
-import { readCatalogue } from '../../src/lib/server/loaders/catalogue-source.ts';
-import { PLACEHOLDER_PICTURE, probeRemotePicture } from '../../src/lib/server/picture-fallback.ts';
+} from '../../src/shop/connectors/bigcommerce/index.ts';
+import { createContentfulClient, getSiteContent } from '../../src/shop/connectors/contentful/index.ts';
+import { imageRemotePatterns } from '../../src/server/pictures/image-hosts.ts';
+import { readCatalogue } from '../../src/shop/loaders/catalogue-source.ts';
+import { PLACEHOLDER_PICTURE, probeRemotePicture } from '../../src/server/pictures/picture-fallback.ts';
 import { startTestSandbox, type TestSandbox } from './helpers/sandbox.ts';
 
 let sandbox: TestSandbox;

@@ -7,8 +7,8 @@
  * even for a flood that waits exactly as long as each 429 says.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createMemoryStore } from '../../src/lib/server/store/memory.ts';
-import { createAccountThrottle, THROTTLE_RULES } from '../../src/lib/server/throttle.ts';
+import { createMemoryStore } from '../../src/shop/state/memory.ts';
+import { createAccountThrottle, THROTTLE_RULES } from '../../src/shop/throttle/throttle.ts';
 import { SESSION_SECRET, startShopApi, type ShopApi } from './helpers/shop-api.ts';
 
 const HOUR = 3_600_000;

@@ -10,8 +10,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { CUSTOMERS } from '../../scripts/sandbox/fixtures.ts';
 import { formatPrice } from '../../src/lib/commerce/money.ts';
 import type { Cart } from '../../src/lib/commerce/types.ts';
-import { createBigCommerceClient, getOrder } from '../../src/lib/server/bigcommerce/index.ts';
-import { recordSentCartOrder } from '../../src/lib/server/sent-carts.ts';
+import { createBigCommerceClient, getOrder } from '../../src/shop/connectors/bigcommerce/index.ts';
+import { recordSentCartOrder } from '../../src/shop/carts/sent-carts.ts';
 import { BREVO_KEY, someVariant, startShopApi, type ShopApi } from './helpers/shop-api.ts';
 
 let api: ShopApi;

@@ -1,5 +1,5 @@
 /**
- * The shop's guaranteed-reviews connector (`src/lib/server/reviews/`) against the sandbox's
+ * The shop's guaranteed-reviews connector (`src/shop/connectors/reviews/`) against the sandbox's
  * emulation of the provider: what it reads, one provider call for repeated reads (counted at
  * the fetch the connector uses), no call for a brand without a site id, and the provider's
  * failures (injected by the sandbox) as ReviewsError or the last good reply.
@@ -11,7 +11,7 @@ import {
   REVIEW_SITES,
   ReviewsError,
   type ReviewsClientOptions,
-} from '../../src/lib/server/reviews/index.ts';
+} from '../../src/shop/connectors/reviews/index.ts';
 import { startTestSandbox, type TestSandbox } from './helpers/sandbox.ts';
 
 let sandbox: TestSandbox;

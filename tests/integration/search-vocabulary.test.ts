@@ -1,18 +1,18 @@
 /**
- * The search's vocabulary read (issue 31, src/lib/server/loaders/search-vocabulary.ts) against
+ * The search's vocabulary read (issue 31, src/shop/loaders/search-vocabulary.ts) against
  * the sandbox: its own upstream budget, so a first read longer than a shopper's request goes
  * on and serves the next searches instead of being cut and read again at each search; and the
  * no-results help (top categories, best sellers).
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { withBudget } from '../../src/lib/server/budget.ts';
-import { createBigCommerceClient } from '../../src/lib/server/bigcommerce/index.ts';
+import { withBudget } from '../../src/shop/connectors/http/budget.ts';
+import { createBigCommerceClient } from '../../src/shop/connectors/bigcommerce/index.ts';
 import {
   HELP_PRODUCTS,
   searchCorrector,
   searchHelp,
   searchProducts,
-} from '../../src/lib/server/loaders/search-vocabulary.ts';
+} from '../../src/shop/loaders/search-vocabulary.ts';
 import { startTestSandbox, type TestSandbox } from './helpers/sandbox.ts';
 
 let sandbox: TestSandbox;

@@ -6,9 +6,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { precompress } from '../../scripts/lib/precompress.ts';
+import { precompress } from '../../src/server/precompress.ts';
 import { startServer } from '../../scripts/serve.ts';
-import { createMemoryStore } from '../../src/lib/server/store/memory.ts';
+import { createMemoryStore } from '../../src/shop/state/memory.ts';
 import { redisAvailable, startRedis } from './helpers/redis.ts';
 
 // The storefront server over real HTTP, on a dist folder made here. Its SSR side is a small

@@ -9,16 +9,16 @@ import path from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
-import { createFileStore } from '../../src/lib/server/store/file.ts';
-import { createStore } from '../../src/lib/server/store/index.ts';
+import { createFileStore } from '../../src/shop/state/file.ts';
+import { createStore } from '../../src/shop/state/index.ts';
 import {
   createLockedQueue,
   LockTimeoutError,
   withLock,
   type KeyedQueue,
-} from '../../src/lib/server/store/lock.ts';
-import { createRedisStore, StoreUnavailableError } from '../../src/lib/server/store/redis.ts';
-import type { SharedStore } from '../../src/lib/server/store/types.ts';
+} from '../../src/shop/state/lock.ts';
+import { createRedisStore, StoreUnavailableError } from '../../src/shop/state/redis.ts';
+import type { SharedStore } from '../../src/shop/state/types.ts';
 import { freePort, redisAvailable, startRedis, testStores } from './helpers/redis.ts';
 
 let run = 0;

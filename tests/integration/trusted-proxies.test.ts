@@ -4,17 +4,17 @@
  * the public https origin, limits on the real client); from anyone else those headers change
  * nothing. The API runs behind the client middleware (shop-api bridge, with a lower
  * per-address login threshold: each failed login costs the sandbox a slow password check); the
- * pages' middleware sequence (`src/middleware.ts`' order) runs on its own server with a stand-in page.
+ * pages' middleware sequence (`src/shop/middleware/on-request.ts`' order) runs on its own server with a stand-in page.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createContext } from 'astro/middleware';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { CUSTOMERS } from '../../scripts/sandbox/fixtures.ts';
-import { parseTrustedProxies } from '../../src/lib/server/client.ts';
+import { parseTrustedProxies } from '../../src/shop/auth/client.ts';
 import { testMiddleware } from './helpers/middleware.ts';
-import { createMemoryStore } from '../../src/lib/server/store/memory.ts';
-import { createAccountThrottle, THROTTLE_RULES } from '../../src/lib/server/throttle.ts';
+import { createMemoryStore } from '../../src/shop/state/memory.ts';
+import { createAccountThrottle, THROTTLE_RULES } from '../../src/shop/throttle/throttle.ts';
 import {
   CLIENT_IP_HEADER,
   SESSION_SECRET,

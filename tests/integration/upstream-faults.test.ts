@@ -10,14 +10,14 @@
  * between two bounds answers under the longer one and times out under the shorter one.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
-import { CACHEABLE_REPLY } from '../../src/lib/server/api/handle.ts';
+import { CACHEABLE_REPLY } from '../../src/shop/api/handle.ts';
 import {
   createBigCommerceClient,
   getStoreMeta,
   type BigCommerceClient,
-} from '../../src/lib/server/bigcommerce/index.ts';
-import { createBrevoClient, sendTransactionalEmail } from '../../src/lib/server/brevo/index.ts';
-import { API_BUDGET_MS, WRITE_BUDGET_MS, withBudget } from '../../src/lib/server/budget.ts';
+} from '../../src/shop/connectors/bigcommerce/index.ts';
+import { createBrevoClient, sendTransactionalEmail } from '../../src/shop/connectors/brevo/index.ts';
+import { API_BUDGET_MS, WRITE_BUDGET_MS, withBudget } from '../../src/shop/connectors/http/budget.ts';
 import type { FaultSpec } from '../../scripts/sandbox/faults.ts';
 import { BREVO_KEY, someVariant, startShopApi, type ShopApi } from './helpers/shop-api.ts';
 

@@ -19,8 +19,8 @@ import { ensureUpstream, type Upstream } from '../../scripts/lib/upstream.ts';
 import { TEST_ENV } from '../../scripts/lib/test-env.ts';
 import { startServer } from '../../scripts/serve.ts';
 import { pictureVariants } from '../../src/lib/picture-variants.ts';
-import { PICTURE_CSP } from '../../src/lib/server/csp.ts';
-import { rasterFormat } from '../../src/lib/server/raster-format.ts';
+import { PICTURE_CSP } from '../../src/shop/html/csp.ts';
+import { rasterFormat } from '../../src/server/pictures/raster-format.ts';
 import { DIST_DIR, requireBuild, SANDBOX_PORT } from './helpers/suite.ts';
 import { pngClaiming } from '../integration/helpers/png.ts';
 

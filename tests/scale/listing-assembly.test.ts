@@ -21,7 +21,7 @@ import {
   listingQueryString,
   SORT_OPTIONS,
 } from '../../src/lib/commerce/listing.ts';
-import { useListingPages } from '../../src/lib/server/loaders/listing-page.ts';
+import { useListingPages } from '../../src/shop/loaders/listing-page.ts';
 import { DIST_DIR, requireBuild, SANDBOX_PORT } from './helpers/suite.ts';
 
 /** Written into the copies of the pages 1, where the assembly copies page 1 as it is. */

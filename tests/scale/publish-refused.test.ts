@@ -22,7 +22,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { PublisherReply } from '../../scripts/lib/publisher-loop.ts';
+import type { PublisherReply } from '../../src/server/publish/publisher-loop.ts';
 import { SANDBOX_CONTENTFUL, ensureUpstream, type Upstream } from '../../scripts/lib/upstream.ts';
 import { MAX_SLUG_LENGTH } from '../../src/lib/shop-routes.ts';
 import { freePort } from '../integration/helpers/redis.ts';

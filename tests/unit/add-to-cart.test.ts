@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import { BigCommerceError, stockRefusal } from '../../src/lib/server/bigcommerce/index.ts';
+import { BigCommerceError, stockRefusal } from '../../src/shop/connectors/bigcommerce/index.ts';
 import {
   ApiReplyError,
   CART_A,

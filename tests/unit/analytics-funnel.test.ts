@@ -41,7 +41,7 @@ import {
 import { lineVariantLabel, variantLabel } from '../../src/lib/commerce/item-options.ts';
 import { displayPrice, effectivePrice } from '../../src/lib/commerce/price.ts';
 import type { OptionValue } from '../../src/lib/commerce/types.ts';
-import { listingItemNames } from '../../src/components/catalogue/listing-markup.ts';
+import { listingItemNames } from '../../src/shop/view-models/catalogue/listing-markup.ts';
 import { product, variant } from './fixtures.ts';
 import { CART_A, cart, line, memoryCookieJar, stubShopApi } from './helpers/shop-api.ts';
 

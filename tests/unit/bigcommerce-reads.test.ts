@@ -13,9 +13,9 @@ import {
   createBigCommerceClient,
   type BigCommerceClient,
   type BigCommerceClientOptions,
-} from '../../src/lib/server/bigcommerce/client.ts';
-import { collectPages, getAllProducts } from '../../src/lib/server/bigcommerce/catalog.ts';
-import { BigCommerceError } from '../../src/lib/server/bigcommerce/errors.ts';
+} from '../../src/shop/connectors/bigcommerce/client.ts';
+import { collectPages, getAllProducts } from '../../src/shop/connectors/bigcommerce/catalog.ts';
+import { BigCommerceError } from '../../src/shop/connectors/bigcommerce/errors.ts';
 
 interface Reply {
   status: number;

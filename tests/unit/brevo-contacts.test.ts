@@ -10,7 +10,7 @@ import {
   NewsletterEmailSchema,
   removeContactFromList,
   subscribe,
-} from '../../src/lib/server/brevo/index.ts';
+} from '../../src/shop/connectors/brevo/index.ts';
 
 interface Sent {
   method: string;

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { buttonClass } from '../../src/components/ui/classes.ts';
+import { buttonClass } from '../../src/lib/ui/classes.ts';
 
 const classes = (value: string) => value.split(' ');
 

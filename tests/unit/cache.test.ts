@@ -10,7 +10,7 @@ import {
   clearUpstreamCaches,
   createCache,
   type CacheOptions,
-} from '../../src/lib/server/cache.ts';
+} from '../../src/shop/connectors/http/cache.ts';
 
 function setup(options: Partial<CacheOptions<string>> = {}) {
   let time = 0;

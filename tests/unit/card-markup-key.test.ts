@@ -10,7 +10,7 @@ import {
   LISTING_EAGER_CARDS,
   LISTING_PRIORITY_CARDS,
   listingCardKey,
-} from '../../src/components/catalogue/view.ts';
+} from '../../src/shop/view-models/catalogue/view.ts';
 
 const options = fc.record(
   {

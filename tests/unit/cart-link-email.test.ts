@@ -10,7 +10,7 @@ import { formatPrice } from '../../src/lib/commerce/money.ts';
 import { CART_LINK_VALID_DAYS } from '../../src/lib/commerce/sent-carts.ts';
 import { escapeHtml } from '../../src/lib/commerce/text.ts';
 import type { Cart, CartLineItem } from '../../src/lib/commerce/types.ts';
-import { cartLinkEmail } from '../../src/lib/server/cart-link-email.ts';
+import { cartLinkEmail } from '../../src/shop/mail/cart-link-email.ts';
 
 const sender = { email: 'boutique@literie.test', name: 'Literie' };
 const link = 'https://www.literie.test/panier?id=6f0b8c1e-4b1a-4c55-9a57-1f2d3c4b5a69&token=n.m';

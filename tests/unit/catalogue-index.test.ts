@@ -1,5 +1,5 @@
 /**
- * The build's catalogue index and its shared reads (src/lib/server/loaders/catalogue-index.ts):
+ * The build's catalogue index and its shared reads (src/shop/loaders/catalogue-index.ts):
  * products by id, category and brand; the best sellers and products on sale chosen in one pass
  * (`firstInOrder`) exactly as a sort would.
  */
@@ -10,7 +10,7 @@ import {
   firstInOrder,
   indexCatalogue,
   onSale,
-} from '../../src/lib/server/loaders/catalogue-index.ts';
+} from '../../src/shop/loaders/catalogue-index.ts';
 import { product } from './fixtures.ts';
 import { catalogueBrand, catalogueCategories } from './helpers/catalogue.ts';
 

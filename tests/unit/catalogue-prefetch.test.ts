@@ -5,8 +5,8 @@ import {
   handedCatalogueRead,
   replaceCatalogueRead,
   startCatalogueRead,
-} from '../../src/lib/server/loaders/catalogue-prefetch.ts';
-import type { CatalogueRead } from '../../src/lib/server/loaders/catalogue-source.ts';
+} from '../../src/shop/loaders/catalogue-prefetch.ts';
+import type { CatalogueRead } from '../../src/shop/loaders/catalogue-source.ts';
 
 // Nothing listens there: the early read fails fast, as an unreachable upstream would.
 const connection = {

@@ -6,7 +6,7 @@ import {
   parseTrustedProxies,
   resolveClient,
   type ClientRequest,
-} from '../../src/lib/server/client.ts';
+} from '../../src/shop/auth/client.ts';
 
 const TRUSTED = parseTrustedProxies('10.0.0.0/8, 192.168.1.4, fd00::/8');
 

@@ -1,11 +1,11 @@
 /**
- * The sleep-content list's routes (src/lib/content/list-view.ts and content-routes.ts, src/components/content/sleep-list.ts):
+ * The sleep-content list's routes (src/lib/content/list-view.ts and content-routes.ts, src/shop/view-models/content/sleep-list.ts):
  * which requests go to the on-demand view filtered by tag, its canonical query, the page and
  * tag rules (404 otherwise), and which slugs are content pages.
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { sleepListPage } from '../../src/components/content/sleep-list.ts';
+import { sleepListPage } from '../../src/shop/view-models/content/sleep-list.ts';
 import { isContentSlug, isStaticContentSlug } from '../../src/lib/content/content-routes.ts';
 import { listingViewPath } from '../../src/lib/commerce/listing.ts';
 import {

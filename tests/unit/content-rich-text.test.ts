@@ -17,7 +17,7 @@ import {
   richTextToPlainText,
 } from '../../src/lib/content/rich-text.ts';
 import type { RichTextDocument, RichTextNode } from '../../src/lib/content/types.ts';
-import { sanitizeHtml } from '../../src/lib/server/sanitize-html.ts';
+import { sanitizeHtml } from '../../src/shop/html/sanitize-html.ts';
 import { anyUrl, HOSTILE_LINKS } from './hostile-urls.ts';
 
 // --- builders ------------------------------------------------------------------------------

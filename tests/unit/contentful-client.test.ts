@@ -7,13 +7,13 @@
  */
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { z } from 'zod';
-import { withBudget } from '../../src/lib/server/budget.ts';
+import { withBudget } from '../../src/shop/connectors/http/budget.ts';
 import {
   createContentfulClient,
   type ContentfulClientOptions,
-} from '../../src/lib/server/contentful/client.ts';
-import { ContentfulError } from '../../src/lib/server/contentful/errors.ts';
-import { upstreamFailure } from '../../src/lib/server/failures.ts';
+} from '../../src/shop/connectors/contentful/client.ts';
+import { ContentfulError } from '../../src/shop/connectors/contentful/errors.ts';
+import { upstreamFailure } from '../../src/shop/faults/failures.ts';
 
 const TOKEN = 'cda-secret-token-123';
 interface Reply {

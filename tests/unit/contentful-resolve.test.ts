@@ -13,18 +13,18 @@ import {
   toContentPage,
   toSleepContent,
   toTechnology,
-} from '../../src/lib/server/contentful/entries.ts';
+} from '../../src/shop/connectors/contentful/entries.ts';
 import {
   absoluteAssetUrl,
   resolveCollection,
   type ResolvedEntry,
-} from '../../src/lib/server/contentful/resolve.ts';
+} from '../../src/shop/connectors/contentful/resolve.ts';
 import {
   CollectionSchema,
   EntrySchema,
   ErrorReplySchema,
   RichTextDocumentSchema,
-} from '../../src/lib/server/contentful/schemas.ts';
+} from '../../src/shop/connectors/contentful/schemas.ts';
 import { toContentTag } from '../../src/lib/content/tags.ts';
 
 const link = (linkType: 'Entry' | 'Asset', id: string) => ({ sys: { type: 'Link', linkType, id } });

@@ -1,14 +1,14 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { INLINE_SCRIPTS } from '../../src/components/layout/inline-scripts.ts';
+import { INLINE_SCRIPTS } from '../../src/shop/view-models/layout/inline-scripts.ts';
 import {
   cspConfig,
   CspSettingsError,
   DEFAULT_CHECKOUT_ORIGINS,
   parseCheckoutOrigins,
   scriptHash,
-} from '../../src/lib/server/csp.ts';
+} from '../../src/shop/html/csp.ts';
 
 const settings = {
   imageOrigins: ['https://cdn11.bigcommerce.com', 'http://127.0.0.1:4392'],

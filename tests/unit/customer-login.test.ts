@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { customerLoginUrl, signCustomerLoginJwt } from '../../src/lib/server/customer-login.ts';
+import { customerLoginUrl, signCustomerLoginJwt } from '../../src/shop/auth/customer-login.ts';
 
 // Computed independently (Python hmac/base64) for these claims and the sandbox's secret.
 const KNOWN_JWT =

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { decimalToCents } from '../../src/lib/server/bigcommerce/schemas/common.ts';
+import { decimalToCents } from '../../src/shop/connectors/bigcommerce/schemas/common.ts';
 
 describe('decimalToCents: v2 decimal strings and v3 numbers to exact cents', () => {
   test.each([

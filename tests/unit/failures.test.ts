@@ -5,20 +5,20 @@
  */
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import { ApiError, normaliseError } from '../../src/lib/server/api/handle.ts';
+import { ApiError, normaliseError } from '../../src/shop/api/handle.ts';
 import {
   BigCommerceError,
   type BigCommerceErrorCode,
-} from '../../src/lib/server/bigcommerce/errors.ts';
-import { BrevoError } from '../../src/lib/server/brevo/client.ts';
-import { budgetLeft, withBudget } from '../../src/lib/server/budget.ts';
+} from '../../src/shop/connectors/bigcommerce/errors.ts';
+import { BrevoError } from '../../src/shop/connectors/brevo/client.ts';
+import { budgetLeft, withBudget } from '../../src/shop/connectors/http/budget.ts';
 import {
   logFailure,
   ON_DEMAND_PAGE_CACHE,
   pageOutcome,
   readForPage,
   upstreamFailure,
-} from '../../src/lib/server/failures.ts';
+} from '../../src/shop/faults/failures.ts';
 
 const bc = (code: BigCommerceErrorCode, status: number) =>
   new BigCommerceError(`BigCommerce GET v3/catalog/products failed (${code})`, {

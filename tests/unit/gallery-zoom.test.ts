@@ -15,7 +15,7 @@ import {
   zoomSlides,
   zoomSource,
   type ZoomLinkData,
-} from '../../src/components/catalogue/zoom-slides.ts';
+} from '../../src/browser/catalogue/zoom-slides.ts';
 import {
   GALLERY_IMAGE,
   kindVariants,

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { accountLinkView, cartBadgeView } from '../../src/components/layout/header-button-views.ts';
+import { accountLinkView, cartBadgeView } from '../../src/browser/layout/header-button-views.ts';
 import { ACCOUNT_HOME, LOGIN_PATH } from '../../src/lib/commerce/guards.ts';
 import { createTranslator, parseMessages } from '../../src/lib/i18n/translate.ts';
 

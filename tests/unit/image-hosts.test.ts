@@ -13,7 +13,7 @@ import {
   imageRemotePatterns,
   parseImageDomains,
   sandboxImageOrigin,
-} from '../../src/lib/server/image-hosts.ts';
+} from '../../src/server/pictures/image-hosts.ts';
 
 const DOMAINS = ['cdn11.bigcommerce.com', 'images.ctfassets.net'];
 const SANDBOX = 'http://127.0.0.1:4392';

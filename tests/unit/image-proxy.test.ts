@@ -1,5 +1,5 @@
 /**
- * The picture proxy `/_image` (issue 29 item 1, src/lib/server/image-proxy.ts): only the
+ * The picture proxy `/_image` (issue 29 item 1, src/server/pictures/image-proxy.ts): only the
  * shop's variants, only raster sources judged by their bytes, always an encode, bounded, kept
  * on disk, and every reply with the picture CSP and nosniff. Sources come from a fetch handed
  * to the proxy; the real HTTP path against the sandbox is tests/integration/image-proxy.test.ts.
@@ -18,18 +18,18 @@ import {
   PICTURE_KINDS,
   pictureVariants,
 } from '../../src/lib/picture-variants.ts';
-import { PICTURE_CSP } from '../../src/lib/server/csp.ts';
-import { imageRemotePatterns } from '../../src/lib/server/image-hosts.ts';
+import { PICTURE_CSP } from '../../src/shop/html/csp.ts';
+import { imageRemotePatterns } from '../../src/server/pictures/image-hosts.ts';
 import {
   createImageProxy,
   parsePictureRequest,
   ProxyRefusal,
   variantKey,
   type ImageProxyOptions,
-} from '../../src/lib/server/image-proxy.ts';
-import { rasterFormat } from '../../src/lib/server/raster-format.ts';
-import { createGate, GateFullError } from '../../src/lib/server/gate.ts';
-import { PictureCache, pictureCacheDirOf } from '../../src/lib/server/picture-cache.ts';
+} from '../../src/server/pictures/image-proxy.ts';
+import { rasterFormat } from '../../src/server/pictures/raster-format.ts';
+import { createGate, GateFullError } from '../../src/server/gate.ts';
+import { PictureCache, pictureCacheDirOf } from '../../src/server/pictures/picture-cache.ts';
 import { withSecurityHeaders } from '../../src/server/headers.ts';
 import { pngClaiming } from '../integration/helpers/png.ts';
 

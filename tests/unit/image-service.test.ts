@@ -13,9 +13,9 @@ import service, {
   sourceDigest,
   type EncodeJob,
   type EncodedVariant,
-} from '../../src/lib/server/image-service.ts';
-import { transformKey } from '../../src/lib/server/picture-key.ts';
-import { useListingStore, writeListingStore } from '../../src/lib/server/loaders/listing-store.ts';
+} from '../../src/server/pictures/image-service.ts';
+import { transformKey } from '../../src/server/pictures/picture-key.ts';
+import { useListingStore, writeListingStore } from '../../src/shop/loaders/listing-store.ts';
 import { makeCatalogue } from './helpers/catalogue.ts';
 
 type Transform = Parameters<EncodeJob>[1][number];
@@ -26,7 +26,7 @@ function ignore(): void {
   // A logger that says nothing.
 }
 const config = {
-  service: { entrypoint: './src/lib/server/image-service.ts', config: {} },
+  service: { entrypoint: './src/server/pictures/image-service.ts', config: {} },
   domains: [],
   remotePatterns: [],
 } as unknown as Config;

@@ -19,8 +19,8 @@ describe('import cycles', () => {
     expect(edges.size).toBeGreaterThan(300);
     // Type-only imports and the frontmatter of components are edges too.
     const importsOf = (file: string) => edges.get(path.join(root, file))?.map(relative);
-    expect(importsOf('src/lib/server/bigcommerce/cart.ts')).toContain(
-      'src/lib/server/bigcommerce/client.ts',
+    expect(importsOf('src/shop/connectors/bigcommerce/cart.ts')).toContain(
+      'src/shop/connectors/bigcommerce/client.ts',
     );
     expect(importsOf('src/layouts/BaseLayout.astro')).toContain(
       'src/components/layout/BaseHead.astro',

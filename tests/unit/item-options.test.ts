@@ -11,7 +11,7 @@ import type { ProductModifier } from '../../src/lib/commerce/types.ts';
 import {
   ProductModifierSchema,
   ProductSchema,
-} from '../../src/lib/server/bigcommerce/schemas/products.ts';
+} from '../../src/shop/connectors/bigcommerce/schemas/products.ts';
 import { t } from '../../src/lib/i18n/index.ts';
 import { CART_A, cart, line } from './helpers/shop-api.ts';
 

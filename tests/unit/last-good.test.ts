@@ -1,5 +1,5 @@
 /**
- * The last good copy of content-service data (src/lib/server/loaders/last-good.ts): a good read
+ * The last good copy of content-service data (src/shop/loaders/last-good.ts): a good read
  * is saved and returned; a failed read returns the saved copy (logged on one line); with no copy
  * the failure says so; a half-written copy is never read.
  */
@@ -7,7 +7,7 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, expect, test, vi } from 'vitest';
-import { lastGoodCopy } from '../../src/lib/server/loaders/last-good.ts';
+import { lastGoodCopy } from '../../src/shop/loaders/last-good.ts';
 
 const dir = () => mkdtempSync(path.join(tmpdir(), 'last-good-'));
 

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { EMPTY_CART } from '../../src/lib/commerce/cart.ts';
-import { cartLinkEmail } from '../../src/lib/server/cart-link-email.ts';
-import { linkEmail } from '../../src/lib/server/link-email.ts';
-import { passwordResetEmail } from '../../src/lib/server/password-reset-email.ts';
+import { cartLinkEmail } from '../../src/shop/mail/cart-link-email.ts';
+import { linkEmail } from '../../src/shop/mail/link-email.ts';
+import { passwordResetEmail } from '../../src/shop/mail/password-reset-email.ts';
 
 const sender = { email: 'boutique@literie.test', name: 'Literie' };
 /** The HTML without the few tags the builder writes itself. */

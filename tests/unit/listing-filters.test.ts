@@ -24,9 +24,9 @@ import {
   listingFormQuery,
   listingFormUrl,
 } from '../../src/lib/commerce/listing-form.ts';
-import { latestLoader } from '../../src/components/catalogue/latest-loader.ts';
-import { filtersHtml, showProductsLabel } from '../../src/components/catalogue/listing-markup.ts';
-import { euroInput } from '../../src/components/catalogue/listing-view.ts';
+import { latestLoader } from '../../src/browser/catalogue/latest-loader.ts';
+import { filtersHtml, showProductsLabel } from '../../src/shop/view-models/catalogue/listing-markup.ts';
+import { euroInput } from '../../src/shop/view-models/catalogue/listing-view.ts';
 import { t } from '../../src/lib/i18n/index.ts';
 
 const p = LISTING_PARAMS;

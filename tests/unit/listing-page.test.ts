@@ -1,5 +1,5 @@
 /**
- * The release's listing pages 1 (src/lib/server/loaders/listing-page.ts): a listing's path maps
+ * The release's listing pages 1 (src/shop/loaders/listing-page.ts): a listing's path maps
  * to its file in the release's client folder and nowhere else, over generated paths; the page is
  * read from there, none without a release.
  */
@@ -12,7 +12,7 @@ import {
   listingPageFile,
   releaseListingPage,
   useListingPages,
-} from '../../src/lib/server/loaders/listing-page.ts';
+} from '../../src/shop/loaders/listing-page.ts';
 
 const root = mkdtempSync(path.join(tmpdir(), 'listing-pages-'));
 afterAll(() => {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { listingHead } from '../../src/components/catalogue/listing-view.ts';
+import { listingHead } from '../../src/shop/view-models/catalogue/listing-view.ts';
 import { parseListingParams } from '../../src/lib/commerce/listing.ts';
 import {
   isPlainListing,

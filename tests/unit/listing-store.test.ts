@@ -10,8 +10,8 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, test } from 'vitest';
 import type { Product } from '../../src/lib/commerce/types.ts';
-import type { Catalogue } from '../../src/lib/server/loaders/catalogue-index.ts';
-import { staticListingSource } from '../../src/lib/server/loaders/listing-source.ts';
+import type { Catalogue } from '../../src/shop/loaders/catalogue-index.ts';
+import { staticListingSource } from '../../src/shop/loaders/listing-source.ts';
 import { DatabaseSync } from 'node:sqlite';
 import {
   addPictures,
@@ -20,9 +20,9 @@ import {
   updateListingStore,
   useListingStore,
   writeListingStore,
-} from '../../src/lib/server/loaders/listing-store.ts';
-import { builtPictures } from '../../src/integrations/listing-store.ts';
-import { transformKey } from '../../src/lib/server/picture-key.ts';
+} from '../../src/shop/loaders/listing-store.ts';
+import { builtPictures } from '../../src/server/render-threads/listing-store.ts';
+import { transformKey } from '../../src/server/pictures/picture-key.ts';
 import { product } from './fixtures.ts';
 import {
   catalogueBrand,

@@ -7,7 +7,7 @@ import { describe, expect, test } from 'vitest';
 import {
   createWithListingView,
   LISTING_VIEW_ROUTE,
-} from '../../src/lib/server/middleware/with-listing-view.ts';
+} from '../../src/shop/middleware/with-listing-view.ts';
 
 const RENDERED = 'rendered';
 const ASSEMBLED = 'assembled';

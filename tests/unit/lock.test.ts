@@ -5,8 +5,8 @@ import {
   createLockedQueue,
   LockTimeoutError,
   withLock,
-} from '../../src/lib/server/store/lock.ts';
-import { createMemoryStore } from '../../src/lib/server/store/memory.ts';
+} from '../../src/shop/state/lock.ts';
+import { createMemoryStore } from '../../src/shop/state/memory.ts';
 
 // Fake clock and timers (the lock's retries, from node:timers/promises, and leases; the tasks'
 // work): no real waiting, and the order of events is the same on every run.

@@ -9,7 +9,7 @@ import {
   setLogLevel,
   type LogLevel,
   type LogSink,
-} from '../../src/lib/server/log.ts';
+} from '../../src/shop/config/log.ts';
 import { readServeConfig } from '../../src/server/rebuild/config.ts';
 
 describe('parseLogLevel (spec §9: default log verbosity error)', () => {

@@ -1,11 +1,11 @@
 /**
- * Markup written as strings (src/components/ui/markup.ts): whatever the value, text stays text
+ * Markup written as strings (src/lib/ui/markup.ts): whatever the value, text stays text
  * and an attribute value stays that attribute's value, read back by an HTML parser.
  */
 import fc from 'fast-check';
 import { parseDocument } from 'htmlparser2';
 import { describe, expect, test } from 'vitest';
-import { attr, classList, flag, text } from '../../src/components/ui/markup.ts';
+import { attr, classList, flag, text } from '../../src/lib/ui/markup.ts';
 
 function parse(html: string) {
   return parseDocument(html, { decodeEntities: true });

@@ -1,5 +1,5 @@
 /**
- * The menus of the layout from the content service's navigations (src/components/layout/menu.ts):
+ * The menus of the layout from the content service's navigations (src/shop/view-models/layout/menu.ts):
  * every link type becomes an item, category pages carry their category and push, hidden
  * categories and resellers' hidden links are dropped, and an empty navigation falls back to
  * the category tree (never an empty header).
@@ -16,7 +16,7 @@ import {
   type MenuItem,
   pushesOf,
   sidebarMenu,
-} from '../../src/components/layout/menu.ts';
+} from '../../src/shop/view-models/layout/menu.ts';
 import type { CategoryNode } from '../../src/lib/commerce/types.ts';
 import type {
   NavigationEntry,

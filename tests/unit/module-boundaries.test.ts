@@ -1,12 +1,12 @@
 /**
  * Where the environment is read (issue 20, "one home each"): one importer of
- * `astro:env/server` (`src/lib/server/config.ts`) and one of `astro:env/client`
+ * `astro:env/server` (`src/shop/config/config.ts`) and one of `astro:env/client`
  * (`src/lib/env-client.ts`); the feature flags' variables read only by `src/lib/features.ts`;
- * `TRUSTED_PROXIES` only by `trustedProxiesFromEnv` (`src/lib/server/client.ts`). Shared
+ * `TRUSTED_PROXIES` only by `trustedProxiesFromEnv` (`src/shop/auth/client.ts`). Shared
  * regexes and tables written once: the order id, the sleep-list page path, the order statuses
  * and the catalogue's sort values (the sandbox imports the shop's). Components render what they
  * are given: no file of `src/components` imports a connector or `node:fs` (the loaders of
- * `src/lib/server/loaders/` do; ESLint `no-restricted-imports` says the same in the editor).
+ * `src/shop/loaders/` do; ESLint `no-restricted-imports` says the same in the editor).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -41,12 +41,12 @@ function readersOf(name: string): string[] {
 
 describe('one reader of the environment per side', () => {
   test('the scan sees the sources', () => {
-    expect(FILES).toContain('src/lib/server/config.ts');
+    expect(FILES).toContain('src/shop/config/config.ts');
     expect(FILES.length).toBeGreaterThan(300);
   });
 
-  test('astro:env/server: src/lib/server/config.ts only', () => {
-    expect(importersOf('astro:env/server')).toEqual(['src/lib/server/config.ts']);
+  test('astro:env/server: src/shop/config/config.ts only', () => {
+    expect(importersOf('astro:env/server')).toEqual(['src/shop/config/config.ts']);
   });
 
   test('astro:env/client: src/lib/env-client.ts only', () => {
@@ -61,8 +61,8 @@ describe('one reader of the environment per side', () => {
     expect(importersOf('../../lib/commerce/features.ts')).toEqual([]);
   });
 
-  test('TRUSTED_PROXIES: trustedProxiesFromEnv (src/lib/server/client.ts) only', () => {
-    expect(readersOf('TRUSTED_PROXIES')).toEqual(['src/lib/server/client.ts']);
+  test('TRUSTED_PROXIES: trustedProxiesFromEnv (src/shop/auth/client.ts) only', () => {
+    expect(readersOf('TRUSTED_PROXIES')).toEqual(['src/shop/auth/client.ts']);
   });
 });
 
@@ -94,7 +94,7 @@ describe('components render what they are given', () => {
     expect(offending).toEqual([]);
   });
 
-  test('the data loaders live in src/lib/server/loaders/', () => {
+  test('the data loaders live in src/shop/loaders/', () => {
     for (const name of [
       'catalogue-source',
       'catalogue',
@@ -105,7 +105,7 @@ describe('components render what they are given', () => {
       'last-good',
       'layout-data',
     ]) {
-      expect(FILES).toContain(`src/lib/server/loaders/${name}.ts`);
+      expect(FILES).toContain(`src/shop/loaders/${name}.ts`);
       expect(components.filter((file) => file.endsWith(`/${name}.ts`))).toEqual([]);
     }
   });
@@ -143,7 +143,7 @@ describe('shared regexes and tables: one home each', () => {
       'scripts/sandbox/routes/catalog.ts',
     );
     expect(importersOf('../../commerce/listing.ts')).toContain(
-      'src/lib/server/bigcommerce/queries.ts',
+      'src/shop/connectors/bigcommerce/queries.ts',
     );
     expect(filesMatching(/'date_last_imported',/)).toEqual(['src/lib/commerce/listing.ts']);
   });

@@ -196,7 +196,7 @@ describe('list and contact actions keep their own slots (spec §8)', () => {
 describe('the form view (spec §4, §5, §8)', () => {
   test('validation, error above the button, success text, pending label', async () => {
     const { newsletterFormView } =
-      await import('../../src/components/newsletter/newsletter-view.ts');
+      await import('../../src/browser/newsletter/newsletter-view.ts');
     const { NewsletterInputSchema, validateForm } =
       await import('../../src/lib/commerce/validation.ts');
     const t = (key: string) => `«${key}»`;

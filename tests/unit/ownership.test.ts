@@ -5,7 +5,7 @@ import {
   mayReadOrderOfCart,
   mayUseCart,
   mayUseWishlist,
-} from '../../src/lib/server/ownership.ts';
+} from '../../src/shop/carts/ownership.ts';
 
 describe('mayUseCart (spec §6)', () => {
   test.each([

@@ -1,5 +1,5 @@
 /**
- * The kept build's publisher (scripts/lib/page-publisher.ts) writes and removes only the file
+ * The kept build's publisher (src/server/publish/page-publisher.ts) writes and removes only the file
  * of a canonical path that belongs to the route rendering it (issue 29): a content page `index`
  * no longer overwrites the home page's `index.html` (nor does unpublishing it delete it), a
  * slug naming a route of the shop or a path that is not canonical is left alone and logged,
@@ -15,8 +15,8 @@ import {
   publishRefusal,
   type PrerenderApp,
   type PublishedRoute,
-} from '../../scripts/lib/page-publisher.ts';
-import type { CapturedPictures } from '../../scripts/lib/publish-pictures.ts';
+} from '../../src/server/publish/page-publisher.ts';
+import type { CapturedPictures } from '../../src/server/publish/publish-pictures.ts';
 import { canonicalPath } from '../../src/lib/commerce/page-path.ts';
 import { isShopRoute, SHOP_ROUTES } from '../../src/lib/shop-routes.ts';
 

@@ -1,5 +1,5 @@
 /**
- * The build's render threads (src/integrations/parallel-prerender.ts): how many a build starts,
+ * The build's render threads (src/server/render-threads/parallel-prerender.ts): how many a build starts,
  * and the public files whose paths a thread leaves to Astro.
  * That their pages have the bytes of the main thread's is held by tests/scale/publish.test.ts,
  * which compares a build with a thread to one without, page by page.
@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { publicPages, renderThreads } from '../../src/integrations/parallel-prerender.ts';
+import { publicPages, renderThreads } from '../../src/server/render-threads/parallel-prerender.ts';
 
 describe('renderThreads', () => {
   test('by default one per core beyond the first, at most two (each holds a copy of the data)', () => {

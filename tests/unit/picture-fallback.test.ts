@@ -1,5 +1,5 @@
 /**
- * A picture that cannot be fetched never fails a build (src/lib/server/picture-fallback.ts,
+ * A picture that cannot be fetched never fails a build (src/server/pictures/picture-fallback.ts,
  * issue 29): before Astro's image step, its variants are moved under the placeholder picture's
  * file, which Astro then encodes into the files the pages name; one line names the picture,
  * its products and the reason. The probe itself is checked over HTTP in
@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, test, vi } from 'vitest';
-import type { AstroAsset } from '../../src/lib/server/astro-asset.ts';
+import type { AstroAsset } from '../../src/server/pictures/astro-asset.ts';
 import sharpService from 'astro/assets/services/sharp';
 import sharp from 'sharp';
 import {
@@ -18,8 +18,8 @@ import {
   encodeOrPlaceholder,
   productsShowing,
   replaceUnreachablePictures,
-} from '../../src/lib/server/picture-fallback.ts';
-import { rasterFormat } from '../../src/lib/server/raster-format.ts';
+} from '../../src/server/pictures/picture-fallback.ts';
+import { rasterFormat } from '../../src/server/pictures/raster-format.ts';
 
 type Images = NonNullable<AstroAsset['staticImages']>;
 

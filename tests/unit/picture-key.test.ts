@@ -1,5 +1,5 @@
 /**
- * The picture rules of src/lib/server/picture-key.ts: a picture URL names a file directly inside
+ * The picture rules of src/server/pictures/picture-key.ts: a picture URL names a file directly inside
  * the release's assets folder or is refused, whatever the URL; the URL pages show for an emitted
  * file names that file back.
  */
@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { isRemotePicture, pictureFile, pictureUrl } from '../../src/lib/server/picture-key.ts';
+import { isRemotePicture, pictureFile, pictureUrl } from '../../src/server/pictures/picture-key.ts';
 
 let client = '';
 beforeEach(() => {

@@ -9,7 +9,7 @@ import {
   brotliQuality,
   compressionWork,
   precompress,
-} from '../../scripts/lib/precompress.ts';
+} from '../../src/server/precompress.ts';
 
 describe('brotliQuality', () => {
   test('what browsers load is compressed hardest, crawler files well but fast', () => {

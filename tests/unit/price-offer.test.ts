@@ -8,8 +8,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { cardView, listingCardKey, cardMarkupKey } from '../../src/components/catalogue/view.ts';
-import { analyticsListHtml } from '../../src/components/catalogue/listing-markup.ts';
+import { cardView, listingCardKey, cardMarkupKey } from '../../src/shop/view-models/catalogue/view.ts';
+import { analyticsListHtml } from '../../src/shop/view-models/catalogue/listing-markup.ts';
 import { parsePageList } from '../../src/lib/analytics/page-json.ts';
 import {
   applyListing,

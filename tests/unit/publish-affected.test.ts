@@ -1,5 +1,5 @@
 /**
- * Which pre-rendered pages an event touches (src/lib/server/publish/affected.ts, issue 21):
+ * Which pre-rendered pages an event touches (src/shop/publish/affected.ts, issue 21):
  * a table of events on a small hand-made shop, then a property over generated shops and
  * mutations: every page whose data (computed with the pages' own pure functions,
  * `prerenderedPages`) changes is rendered again or removed, or the answer is a full build.
@@ -21,8 +21,8 @@ import {
   indexCatalogue,
   type CatalogueBrand,
   type CatalogueCategory,
-} from '../../src/lib/server/loaders/catalogue-index.ts';
-import type { SiteContent } from '../../src/lib/server/loaders/content-data.ts';
+} from '../../src/shop/loaders/catalogue-index.ts';
+import type { SiteContent } from '../../src/shop/loaders/content-data.ts';
 import {
   affectedPages,
   MAX_PARTIAL_PAGES,
@@ -30,9 +30,9 @@ import {
   type Affected,
   type PublishEvent,
   type SiteData,
-} from '../../src/lib/server/publish/affected.ts';
-import { layoutOf, prerenderedPages } from '../../src/lib/server/publish/pages.ts';
-import { same } from '../../src/lib/server/publish/same.ts';
+} from '../../src/shop/publish/affected.ts';
+import { layoutOf, prerenderedPages } from '../../src/shop/publish/pages.ts';
+import { same } from '../../src/shop/publish/same.ts';
 import { fields, product } from './fixtures.ts';
 import { catalogueBrand, catalogueCategories, type CategorySpec } from './helpers/catalogue.ts';
 

@@ -1,5 +1,5 @@
 /**
- * The kept build's pictures (scripts/lib/publish-pictures.ts): Astro's registration put back,
+ * The kept build's pictures (src/server/publish/publish-pictures.ts): Astro's registration put back,
  * each remote picture a page asks for encoded once, before its page, only when its file is
  * missing; no URL names a file outside the assets folder; a picture that cannot be fetched
  * gets the placeholder and a log line, and the flush goes on.
@@ -21,11 +21,11 @@ import {
   installPicturePublisher,
   type CapturedPictures,
   type EncodePicture,
-} from '../../scripts/lib/publish-pictures.ts';
-import type { AddStaticImage, AstroAssetScope } from '../../src/lib/server/astro-asset.ts';
-import type { PictureEntry } from '../../src/lib/server/loaders/listing-store.ts';
-import { transformKey } from '../../src/lib/server/picture-key.ts';
-import { PLACEHOLDER_PICTURE, type PictureOwners } from '../../src/lib/server/picture-fallback.ts';
+} from '../../src/server/publish/publish-pictures.ts';
+import type { AddStaticImage, AstroAssetScope } from '../../src/server/pictures/astro-asset.ts';
+import type { PictureEntry } from '../../src/shop/loaders/listing-store.ts';
+import { transformKey } from '../../src/server/pictures/picture-key.ts';
+import { PLACEHOLDER_PICTURE, type PictureOwners } from '../../src/server/pictures/picture-fallback.ts';
 
 let client = '';
 beforeEach(() => {

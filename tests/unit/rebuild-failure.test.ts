@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { BigCommerceError } from '../../src/lib/server/bigcommerce/errors.ts';
+import { BigCommerceError } from '../../src/shop/connectors/bigcommerce/errors.ts';
 import {
   describeFailure,
   failureLine,

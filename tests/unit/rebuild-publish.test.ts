@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import { createMemoryStore } from '../../src/lib/server/store/memory.ts';
+import { createMemoryStore } from '../../src/shop/state/memory.ts';
 import { cachedReply, createRenderCache } from '../../src/server/render-cache.ts';
 import { parsePublisherReply, publishableEdits } from '../../src/server/rebuild/publish-edits.ts';
 import {

@@ -1,5 +1,5 @@
 /**
- * Related products of a product page (src/components/catalogue/related.ts): the explicit
+ * Related products of a product page (src/shop/view-models/catalogue/related.ts): the explicit
  * `related_products` first, else the products following the product in its most specific shown
  * category (wrapping), then its next category. A window depends only on the products just
  * after the page's own: adding a product to a category changes at most `automaticWindow`
@@ -12,9 +12,9 @@ import {
   firstAfter,
   RELATED_COUNT,
   relatedProducts,
-} from '../../src/components/catalogue/related.ts';
+} from '../../src/shop/view-models/catalogue/related.ts';
 import { product } from './fixtures.ts';
-import type { Catalogue } from '../../src/lib/server/loaders/catalogue-index.ts';
+import type { Catalogue } from '../../src/shop/loaders/catalogue-index.ts';
 import { catalogueCategories, makeCatalogue } from './helpers/catalogue.ts';
 
 const TREE = [

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { LISTING_PARAMS } from '../../src/lib/commerce/listing.ts';
-import { createMemoryStore } from '../../src/lib/server/store/memory.ts';
+import { createMemoryStore } from '../../src/shop/state/memory.ts';
 import { renderKey } from '../../src/server/cache-key.ts';
 import {
   cachedReply,

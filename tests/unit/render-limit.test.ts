@@ -1,10 +1,10 @@
 /**
- * The limit on tasks running at once (src/lib/server/gate.ts `createGate`: the storefront
+ * The limit on tasks running at once (src/server/gate.ts `createGate`: the storefront
  * server's render slots, the picture proxy's fetches and encodes): never more than its size,
  * the others in their order of arrival, a failed task gives its place too.
  */
 import { describe, expect, test } from 'vitest';
-import { createGate } from '../../src/lib/server/gate.ts';
+import { createGate } from '../../src/server/gate.ts';
 
 const createLimit = (size: number) => {
   const gate = createGate(size);

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { withBudget } from '../../src/lib/server/budget.ts';
+import { withBudget } from '../../src/shop/connectors/http/budget.ts';
 import {
   createReviewsClient,
   REVIEW_SITES,
@@ -7,7 +7,7 @@ import {
   reviewsWidgetUrl,
   ReviewsConfigError,
   ReviewsError,
-} from '../../src/lib/server/reviews/index.ts';
+} from '../../src/shop/connectors/reviews/index.ts';
 
 const BASE = 'https://reviews.test/public/v3/reviews';
 

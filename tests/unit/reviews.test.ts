@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { ratingChartData, REVIEWS_PER_PAGE, reviewsRoom } from '../../src/lib/commerce/reviews.ts';
-import { ratingDistribution } from '../../src/lib/server/bigcommerce/review.ts';
+import { ratingDistribution } from '../../src/shop/connectors/bigcommerce/review.ts';
 import { ApiReplyError, stubShopApi } from './helpers/shop-api.ts';
 
 describe('rating chart data (spec §2: ticks a number and a star, no y-axis)', () => {

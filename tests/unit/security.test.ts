@@ -6,7 +6,7 @@ import {
   isLogoutNavigation,
   isSameOriginRequest,
   logoutStep,
-} from '../../src/lib/server/security.ts';
+} from '../../src/shop/auth/security.ts';
 
 const post = (headers: Record<string, string>, url = 'https://shop.test/api/bigcommerce/x') =>
   new Request(url, { method: 'POST', headers });

@@ -18,8 +18,8 @@ import {
   type SentCartEvent,
 } from '../../src/lib/commerce/sent-carts.ts';
 import { resellerCartRedirect } from '../../src/lib/commerce/shop-mode.ts';
-import { createSentCarts, sentCartStaffNote } from '../../src/lib/server/sent-carts.ts';
-import { createMemoryStore } from '../../src/lib/server/store/memory.ts';
+import { createSentCarts, sentCartStaffNote } from '../../src/shop/carts/sent-carts.ts';
+import { createMemoryStore } from '../../src/shop/state/memory.ts';
 
 const sent = (overrides: Partial<SentCart> = {}): SentCart => ({
   cartId: 'c1',

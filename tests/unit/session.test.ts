@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { SHOP_MODE_COOKIE } from '../../src/lib/commerce/shop-mode.ts';
 import { describe, expect, test } from 'vitest';
-import { readCookie, ReplyCookies, serializeCookie } from '../../src/lib/server/cookies.ts';
-import { deriveKey, signPayload, verifyPayload } from '../../src/lib/server/keys.ts';
-import { createResetTokens, RESET_TOKEN_TTL_SECONDS } from '../../src/lib/server/password-reset.ts';
+import { readCookie, ReplyCookies, serializeCookie } from '../../src/shop/auth/cookies.ts';
+import { deriveKey, signPayload, verifyPayload } from '../../src/shop/auth/keys.ts';
+import { createResetTokens, RESET_TOKEN_TTL_SECONDS } from '../../src/shop/auth/password-reset.ts';
 import {
   AUTHENTICATED_COOKIE,
   createSessionManager,
@@ -12,9 +12,9 @@ import {
   SESSION_COOKIE,
   SESSION_MAX_AGE,
   type SessionManager,
-} from '../../src/lib/server/session.ts';
-import { createMemoryStore } from '../../src/lib/server/store/memory.ts';
-import type { SharedStore } from '../../src/lib/server/store/types.ts';
+} from '../../src/shop/auth/session.ts';
+import { createMemoryStore } from '../../src/shop/state/memory.ts';
+import type { SharedStore } from '../../src/shop/state/types.ts';
 
 const SECRET = 'a-session-secret-of-at-least-32-chars';
 const T0 = 1_700_000_000;

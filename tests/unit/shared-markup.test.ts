@@ -5,7 +5,7 @@ import {
   shareMarkup,
   sharedMarkup,
   sharedValue,
-} from '../../src/components/ui/memo.ts';
+} from '../../src/lib/ui/memo.ts';
 
 const tagged = (tag: string) =>
   fc

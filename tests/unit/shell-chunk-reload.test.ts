@@ -8,7 +8,7 @@ import {
   reloadAfterChunkError,
   shouldReload,
   type ReloadEnvironment,
-} from '../../src/components/layout/shell/chunk-reload.ts';
+} from '../../src/browser/shell/chunk-reload.ts';
 
 // spec §4: a chunk-load failure reloads the page, at most once per 60 seconds (§9 60000 ms).
 

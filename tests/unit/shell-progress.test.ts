@@ -12,7 +12,7 @@ import {
   submitStartsNavigation,
   type ClickFacts,
   type ProgressView,
-} from '../../src/components/layout/shell/progress-state.ts';
+} from '../../src/browser/shell/progress-state.ts';
 
 // spec §9: progress bar throttle 200 ms, duration 5000 ms, hides after 500 ms; spec §4: a
 // navigation failure marks the progress bar as failed.
@@ -308,7 +308,7 @@ test('the bar CSS follows spec §9 (grows over 5000 ms) and is decoration only',
   expect(base).toContain('position: fixed');
   expect(base).toContain('pointer-events: none');
   const script = readFileSync(
-    new URL('../../src/components/layout/shell/progress-bar.ts', import.meta.url),
+    new URL('../../src/browser/shell/progress-bar.ts', import.meta.url),
     'utf8',
   );
   expect(script).toContain("setAttribute('aria-hidden', 'true')");

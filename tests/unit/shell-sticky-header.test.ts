@@ -7,7 +7,7 @@ import {
   STICKY_TOLERANCE_PX,
   type StickyContext,
   type StickyState,
-} from '../../src/components/layout/shell/sticky-header-state.ts';
+} from '../../src/browser/shell/sticky-header-state.ts';
 
 // spec §2 Header (sticky, hides on scroll down), §9 "Header hide animation 300 ms".
 

@@ -6,7 +6,7 @@ import { createContext } from 'astro/middleware';
 import { describe, expect, test } from 'vitest';
 import type { ResellerVisitor } from '../../src/lib/commerce/reseller.ts';
 import { CONSUMER_ONLY_END, CONSUMER_ONLY_START } from '../../src/lib/commerce/shop-mode.ts';
-import { createWithShopMode } from '../../src/lib/server/middleware/with-shop-mode.ts';
+import { createWithShopMode } from '../../src/shop/middleware/with-shop-mode.ts';
 
 const PAGE = `<html><h1>Matelas</h1>${CONSUMER_ONLY_START}<form>Lettre</form>${CONSUMER_ONLY_END}<a href="/les-yeux-fermes">Podcast</a></html>`;
 

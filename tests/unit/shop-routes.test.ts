@@ -22,7 +22,7 @@ import {
 import { screenContent } from '../../src/lib/content/content-routes.ts';
 import type { ContentPage, SleepContent } from '../../src/lib/content/types.ts';
 import type { CategoryNode } from '../../src/lib/commerce/types.ts';
-import { logRefused } from '../../src/lib/server/refused.ts';
+import { logRefused } from '../../src/shop/config/refused.ts';
 import {
   brandSlugRefusal,
   categoryUrlRefusal,

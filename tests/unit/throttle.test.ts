@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { createMemoryStore } from '../../src/lib/server/store/memory.ts';
+import { createMemoryStore } from '../../src/shop/state/memory.ts';
 import {
   addressGroup,
   createAccountThrottle,
@@ -10,8 +10,8 @@ import {
   type AccountThrottle,
   type LoginAdmission,
   type ProgressiveRule,
-} from '../../src/lib/server/throttle.ts';
-import { deriveKey, signPayload } from '../../src/lib/server/keys.ts';
+} from '../../src/shop/throttle/throttle.ts';
+import { deriveKey, signPayload } from '../../src/shop/auth/keys.ts';
 
 const SECRET = 'unit-tests-throttle-secret-0123456789abcdef';
 const START = Date.UTC(2025, 0, 1);

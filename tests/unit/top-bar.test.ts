@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { bannerIsOffer } from '../../src/components/layout/top-bar.ts';
-import { sanitizeHtml } from '../../src/lib/server/sanitize-html.ts';
+import { bannerIsOffer } from '../../src/shop/view-models/layout/top-bar.ts';
+import { sanitizeHtml } from '../../src/shop/html/sanitize-html.ts';
 import { HOSTILE_HTML } from '../../scripts/sandbox/seed/hostile.ts';
 
 // Issue 31: the top bar's "recevez 10 %" could not be tapped. A banner without a link of its

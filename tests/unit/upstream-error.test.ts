@@ -6,7 +6,7 @@ import {
   redactor,
   schemaMismatchMessage,
   transportFailure,
-} from '../../src/lib/server/upstream-error.ts';
+} from '../../src/shop/connectors/http/upstream-error.ts';
 
 describe('upstream errors shared by the connectors', () => {
   test('every HTTP error status has a code; 5xx are upstream errors, other 4xx failed requests', () => {

@@ -9,8 +9,8 @@ import {
   parseTrustedProxies,
   SHARED_RENDER_PEER,
   type ClientInfo,
-} from '../../src/lib/server/client.ts';
-import { createWithClient } from '../../src/lib/server/middleware/with-client.ts';
+} from '../../src/shop/auth/client.ts';
+import { createWithClient } from '../../src/shop/middleware/with-client.ts';
 
 const withClient = createWithClient({ trustedProxies: parseTrustedProxies(undefined) });
 

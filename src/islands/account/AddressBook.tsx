@@ -20,7 +20,7 @@ import {
   type Translate,
 } from '../../lib/i18n/translate.ts';
 import { notify } from '../../lib/stores/notifications.ts';
-import { buttonClass, inputClass } from '../../components/ui/classes.ts';
+import { buttonClass, inputClass } from '../../lib/ui/classes.ts';
 import { FormError, formText, SubmitButton } from '../ui/form.tsx';
 import { TextField } from '../ui/TextField.tsx';
 import { CALL_ERROR_MESSAGES } from '../../lib/api/client.ts';

@@ -12,7 +12,7 @@ import {
 import type { CartLineItem } from '../../lib/commerce/types.ts';
 import type { Translate } from '../../lib/i18n/translate.ts';
 import { changeCartLineQuantity, removeCartLine } from '../../lib/stores/cart-tracking.ts';
-import { buttonClass } from '../../components/ui/classes.ts';
+import { buttonClass } from '../../lib/ui/classes.ts';
 
 export function CartLineStock({ item, t }: { item: CartLineItem; t: Translate }) {
   const issue = lineStockIssue(item);

@@ -15,7 +15,7 @@ import {
   $cartUnavailable,
   initCart,
 } from '../../lib/stores/cart.ts';
-import { buttonClass } from '../../components/ui/classes.ts';
+import { buttonClass } from '../../lib/ui/classes.ts';
 import { CART_LINES_MESSAGES, CartLines } from './CartLines.tsx';
 import { CART_UNAVAILABLE_MESSAGES, CartUnavailable } from './CartUnavailable.tsx';
 import { CART_SUMMARY_MESSAGES, CartSummary } from './CartSummary.tsx';

@@ -14,7 +14,7 @@ import type { Translate } from '../../lib/i18n/translate.ts';
 import { trackViewCart } from '../../lib/stores/analytics.ts';
 import { $cart, $cartItemCount, $cartItems, $cartUnavailable } from '../../lib/stores/cart.ts';
 import { $cartSidebarOpen, closeCartSidebar } from '../../lib/stores/ui.ts';
-import { buttonClass } from '../../components/ui/classes.ts';
+import { buttonClass } from '../../lib/ui/classes.ts';
 import { Dialog } from '../ui/Dialog.tsx';
 import { CartLines } from './CartLines.tsx';
 import { CartUnavailable } from './CartUnavailable.tsx';

@@ -7,7 +7,7 @@
 import { useStore } from '@nanostores/react';
 import type { Translate } from '../../lib/i18n/translate.ts';
 import { $cartErrors, $cartLoading, retryCart } from '../../lib/stores/cart.ts';
-import { buttonClass } from '../../components/ui/classes.ts';
+import { buttonClass } from '../../lib/ui/classes.ts';
 
 /** Message keys the notice reads. */
 export const CART_UNAVAILABLE_MESSAGES = [

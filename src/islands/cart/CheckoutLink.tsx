@@ -6,7 +6,7 @@
  */
 import { useStore } from '@nanostores/react';
 import { useId, useState } from 'react';
-import { buttonClass } from '../../components/ui/classes.ts';
+import { buttonClass } from '../../lib/ui/classes.ts';
 import { checkoutLink } from '../../lib/commerce/cart.ts';
 import { stockBlockers } from '../../lib/commerce/line-stock.ts';
 import type { Translate } from '../../lib/i18n/translate.ts';

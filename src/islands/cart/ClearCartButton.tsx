@@ -8,7 +8,7 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import type { Translate } from '../../lib/i18n/translate.ts';
 import { clearCart } from '../../lib/stores/cart.ts';
-import { buttonClass } from '../../components/ui/classes.ts';
+import { buttonClass } from '../../lib/ui/classes.ts';
 
 /** Message keys the button reads. */
 export const CLEAR_CART_MESSAGES = [

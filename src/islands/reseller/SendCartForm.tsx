@@ -6,7 +6,7 @@
  */
 import { useStore } from '@nanostores/react';
 import { useId, useState, type SubmitEvent } from 'react';
-import { inputClass } from '../../components/ui/classes.ts';
+import { inputClass } from '../../lib/ui/classes.ts';
 import { fieldErrors, SendCartInputSchema } from '../../lib/commerce/validation.ts';
 import type { Translate } from '../../lib/i18n/translate.ts';
 import { $cartErrors, $cartLoading, sendCartToClient } from '../../lib/stores/cart.ts';

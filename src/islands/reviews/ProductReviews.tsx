@@ -13,7 +13,7 @@ import {
   $reviewsPage,
   loadReviews,
 } from '../../lib/stores/reviews.ts';
-import { buttonClass } from '../../components/ui/classes.ts';
+import { buttonClass } from '../../lib/ui/classes.ts';
 import { RatingChart } from './RatingChart.tsx';
 import { ReviewForm } from './ReviewForm.tsx';
 

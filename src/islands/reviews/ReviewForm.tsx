@@ -18,7 +18,7 @@ import { $customer } from '../../lib/stores/customer.ts';
 import { $reviewErrors, createReview } from '../../lib/stores/reviews.ts';
 import { FormError, formText, SubmitButton } from '../ui/form.tsx';
 import { TextField } from '../ui/TextField.tsx';
-import { inputClass } from '../../components/ui/classes.ts';
+import { inputClass } from '../../lib/ui/classes.ts';
 
 export function ReviewForm({ productId, t }: { productId: number; t: Translate }) {
   const customer = useStore($customer);

@@ -1,7 +1,7 @@
 /**
  * Mounts the search panel on the header's search form (`SearchForm.astro`) when its input is
  * first focused (`search-loader.ts`): a React root in a box appended to the form, the texts
- * from the page's messages (src/components/layout/page-messages.ts).
+ * from the page's messages (src/layouts/page-messages.ts).
  */
 import { createRoot } from 'react-dom/client';
 import { createTranslator, pageMessages, PAGE_MESSAGES_ID } from '../../lib/i18n/translate.ts';

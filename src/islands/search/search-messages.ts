@@ -1,6 +1,6 @@
 /**
  * Message keys of the search panel, handed to it in the page's messages
- * (src/components/layout/page-messages.ts; kept apart from the panel so the layout does not
+ * (src/layouts/page-messages.ts; kept apart from the panel so the layout does not
  * import the island).
  */
 import { PRICE_TAG_MESSAGES } from '../ui/PriceTag.tsx';

@@ -3,7 +3,7 @@
  * aria-describedby / aria-invalid like `src/components/ui/Input.astro`.
  */
 import { useId, type InputHTMLAttributes } from 'react';
-import { inputClass } from '../../components/ui/classes.ts';
+import { inputClass } from '../../lib/ui/classes.ts';
 
 export interface TextFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id'> {
   name: string;

@@ -3,7 +3,7 @@
  * upstream picture, lazy, decorative (the name beside it says what it is), or an empty tile of
  * the same size when there is none.
  */
-import { ICONS } from '../../components/ui/icons.ts';
+import { ICONS } from '../../lib/ui/icons.ts';
 
 export function Thumbnail({
   src,

@@ -3,7 +3,7 @@
  * its pending label, and the API or store error shown above it (spec §8).
  */
 import { errorText, type Translate } from '../../lib/i18n/translate.ts';
-import { buttonClass } from '../../components/ui/classes.ts';
+import { buttonClass } from '../../lib/ui/classes.ts';
 
 /** The text of field `name` in submitted form data ('' when absent or a file). */
 export function formText(data: FormData, name: string): string {

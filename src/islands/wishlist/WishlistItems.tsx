@@ -26,7 +26,7 @@ import {
   loadWishlistProducts,
   removeFromWishlist,
 } from '../../lib/stores/wishlist.ts';
-import { buttonClass } from '../../components/ui/classes.ts';
+import { buttonClass } from '../../lib/ui/classes.ts';
 import { PriceTag } from '../ui/PriceTag.tsx';
 import { Thumbnail } from '../ui/Thumbnail.tsx';
 import { useClientRender } from '../ui/client-render.ts';

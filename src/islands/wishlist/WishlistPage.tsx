@@ -7,7 +7,7 @@ import { useEffect, useMemo } from 'react';
 import { createTranslator, type Messages } from '../../lib/i18n/translate.ts';
 import { initCustomer } from '../../lib/stores/customer.ts';
 import { $wishlistCount, clearWishlist, initWishlist } from '../../lib/stores/wishlist.ts';
-import { buttonClass } from '../../components/ui/classes.ts';
+import { buttonClass } from '../../lib/ui/classes.ts';
 import { WISHLIST_ITEMS_MESSAGES, WishlistItems } from './WishlistItems.tsx';
 import { useClientRender } from '../ui/client-render.ts';
 

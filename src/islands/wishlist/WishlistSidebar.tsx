@@ -9,7 +9,7 @@ import type { Translate } from '../../lib/i18n/translate.ts';
 import { $customer } from '../../lib/stores/customer.ts';
 import { closeWishlistSidebar, $wishlistSidebarOpen } from '../../lib/stores/ui.ts';
 import { $wishlistCount, clearWishlist } from '../../lib/stores/wishlist.ts';
-import { buttonClass } from '../../components/ui/classes.ts';
+import { buttonClass } from '../../lib/ui/classes.ts';
 import { Dialog } from '../ui/Dialog.tsx';
 import { WishlistItems } from './WishlistItems.tsx';
 

@@ -4,7 +4,7 @@
  * expired values mean "ask again"), the Consent Mode states it maps to, and the gate that keeps
  * personal data out of the data layer without analytics consent.
  *
- * The banner (`src/components/layout/consent-banner.ts`, vanilla-cookieconsent) writes the
+ * The banner (`src/browser/layout/consent-banner.ts`, vanilla-cookieconsent) writes the
  * cookie `CONSENT_COOKIE` in its own format: URI-encoded JSON
  * `{ categories, revision, consentTimestamp, lastConsentTimestamp, expirationTime, ... }`.
  * Every page reads it here without loading the banner: the library is loaded only to ask.

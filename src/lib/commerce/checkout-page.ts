@@ -4,7 +4,7 @@
  * over and whether this browser claims its checkout first, what a confirmation answers and when
  * a guest comes back here after logging in. Pure: `src/pages/paiement.astro` reads the session,
  * the cart and the order and applies them; which order a requester may see is
- * `mayReadOrderOfCart` (`src/lib/server/ownership.ts`).
+ * `mayReadOrderOfCart` (`src/shop/carts/ownership.ts`).
  */
 import { parseOrderId } from './account-pages.ts';
 

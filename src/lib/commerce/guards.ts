@@ -1,7 +1,7 @@
 /**
  * Route guards of spec §2 as pure decisions: which requests need a logged-in shopper, where
  * they go instead, and which path they come back to after login. The Astro middleware
- * (`src/lib/server/middleware/with-guards.ts`) applies them; the login islands read the
+ * (`src/shop/middleware/with-guards.ts`) applies them; the login islands read the
  * stored path back through `returnPath` (`redirect-target.ts`), as it was written.
  */
 import { serializeCookie } from './cookie.ts';

@@ -4,7 +4,7 @@
  * of stock, more than what is left, purchasing disabled), the one-click fix of a flagged line
  * (`lineStockFix`: reduce to what is left, or remove), the quantity selector's bound
  * (`lineQuantityMax`) and whether the cart may go to checkout (`stockBlockers`). Pure: the shop
- * API adds `stock` to each line (`src/lib/server/api/cart-stock.ts`), the islands and
+ * API adds `stock` to each line (`src/shop/api/cart-stock.ts`), the islands and
  * `/paiement` apply these rules. A line whose stock is unknown (absent) is never flagged: a
  * catalogue read that failed must not block a cart.
  */

@@ -2,7 +2,7 @@
  * The category listing's GET form seen from the browser (spec §5), pure: the URL a change of
  * its fields loads (what the form would load without JavaScript, empty fields and defaults
  * left out), whether a fetched reply is that listing's page, and what a failed update says.
- * Used by `src/components/catalogue/listing-filters.ts`, which applies a change in place.
+ * Used by `src/browser/catalogue/listing-filters.ts`, which applies a change in place.
  */
 
 /**

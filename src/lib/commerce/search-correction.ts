@@ -3,7 +3,7 @@
  * ("matelat" finds nothing), so the shop corrects a term that found nothing to the closest words
  * of its catalogue's vocabulary ("matelas") and searches that. Pure: the vocabulary is built
  * from texts the server already reads (category, brand and product names:
- * `src/lib/server/loaders/search-vocabulary.ts`), the matcher is fuse.js over the vocabulary's
+ * `src/shop/loaders/search-vocabulary.ts`), the matcher is fuse.js over the vocabulary's
  * words (a few thousand, never the products), and the final choice is the fewest edits.
  *
  * - Accent- and case-insensitive: words are compared folded ("oreilé" → "oreile").

@@ -1,6 +1,6 @@
 /**
  * Domain types of the catalogue (spec §3), in camelCase. The BigCommerce connector
- * (`src/lib/server/bigcommerce/`) parses upstream snake_case replies into these with zod;
+ * (`src/shop/connectors/bigcommerce/`) parses upstream snake_case replies into these with zod;
  * pages, islands and the pure rules of `src/lib/commerce/` only ever see these shapes.
  *
  * Money is in integer cents everywhere in the domain (`money.ts` formats it).
@@ -232,7 +232,7 @@ export interface CartLineItemOption {
 
 /**
  * What the catalogue says of a cart line's variant (spec §4 Stock), added by the shop API to the
- * carts it returns (`src/lib/server/api/cart-stock.ts`); absent when it could not be read.
+ * carts it returns (`src/shop/api/cart-stock.ts`); absent when it could not be read.
  */
 export interface LineStock {
   /** Units left of the line's variant; null when the product tracks no stock (always available). */

@@ -36,7 +36,7 @@ export interface NavigationOptions {
   categoryPath: (categoryId: number) => string | null;
 }
 
-/** Content type ids of the model (see `src/lib/server/contentful/README.md`). */
+/** Content type ids of the model (see `src/shop/connectors/contentful/README.md`). */
 export const NAVIGABLE_TYPES = [
   'navigation',
   'page',

@@ -1,6 +1,6 @@
 /**
  * Shop paths of the content service's entries (content model in
- * `src/lib/server/contentful/README.md`): `page` → `/{slug}`, `contentPage` → `/{slug}` (nested
+ * `src/shop/connectors/contentful/README.md`): `page` → `/{slug}`, `contentPage` → `/{slug}` (nested
  * slugs allowed), `brandCorner` → `/marque/{slug}`, `sleepContent` → `/les-yeux-fermes/{slug}`.
  * A slug that cannot make a clean local path (dot segments, control characters, another
  * origin...) gives null: the link is not rendered. Pure.

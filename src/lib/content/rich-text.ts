@@ -23,7 +23,7 @@
  * - `renderMark`: bold as `<strong>`, italic as `<em>` (underline, code, sup and sub are the
  *   library's `<u>`, `<code>`, `<sup>`, `<sub>`).
  *
- * The output still goes through the shop's sanitiser (`src/lib/server/sanitize-html.ts`) in
+ * The output still goes through the shop's sanitiser (`src/shop/html/sanitize-html.ts`) in
  * `RichText.astro`, and is within its allow-list: for well-formed documents
  * `sanitizeHtml(renderRichText(d))` is `renderRichText(d)` but for `&#39;` and `&quot;` in text,
  * which the sanitiser writes as `'` and `"`.

@@ -1,10 +1,10 @@
 /**
  * Domain types of the content service (spec §3 navigation entry, §1 sleep content, §7 content
- * service): what the Contentful connector (`src/lib/server/contentful/`) returns after parsing
+ * service): what the Contentful connector (`src/shop/connectors/contentful/`) returns after parsing
  * and resolving links, and what pages and the layout render. Pure types, usable anywhere.
  *
  * The content model they come from (Contentful content type ids and fields) is described in
- * `src/lib/server/contentful/README.md`.
+ * `src/shop/connectors/contentful/README.md`.
  */
 
 /** Marks of a rich-text text node. */

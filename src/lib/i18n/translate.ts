@@ -66,7 +66,7 @@ export function parseMessages(json: string | null | undefined): Messages {
 /**
  * The id of the page's JSON script of texts (BaseLayout, IslandMessages.astro): those of the
  * header, the search panel, the newsletter forms, the shop shell and the card buttons, written
- * once per page (src/components/layout/page-messages.ts).
+ * once per page (src/layouts/page-messages.ts).
  */
 export const PAGE_MESSAGES_ID = 'page-messages';
 

@@ -10,7 +10,7 @@
  *
  * With `publisher`, the build is asked to stay once done (`scripts/build.ts --publisher`, over
  * IPC): it is done when it says `publisher-ready`, not when it exits, and the outcome carries a
- * handle to send it publish requests (scripts/lib/publisher-loop.ts) until it is stopped.
+ * handle to send it publish requests (src/server/publish/publisher-loop.ts) until it is stopped.
  */
 import { spawn } from 'node:child_process';
 import { open, readFile } from 'node:fs/promises';

@@ -32,7 +32,7 @@
  */
 import path from 'node:path';
 import * as z from 'zod';
-import { DEFAULT_LOG_LEVEL, LOG_LEVELS, type LogLevel } from '../../lib/server/log.ts';
+import { DEFAULT_LOG_LEVEL, LOG_LEVELS, type LogLevel } from '../../shop/config/log.ts';
 import { DEFAULT_FETCH_TIMEOUT_MS } from '../fetch-deadlines.ts';
 
 export interface ServeConfig {

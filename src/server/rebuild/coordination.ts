@@ -33,13 +33,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import * as z from 'zod';
-import { oneLine } from '../../lib/server/failures.ts';
+import { oneLine } from '../../shop/faults/failures.ts';
 import {
   connectRedis,
   DELETE_IF_EQUALS,
   type RedisClient,
   type RedisConnection,
-} from '../../lib/server/store/redis.ts';
+} from '../../shop/state/redis.ts';
 import { isReleaseId } from './releases.ts';
 import type { RebuildEvent } from './scheduler.ts';
 

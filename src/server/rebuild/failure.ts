@@ -1,7 +1,7 @@
 /**
  * Why a build or a publish failed, said so an operator can act on it, and whether trying again
  * later may succeed. A build (scripts/lib/astro-build-child.ts) and a kept build's publish
- * (scripts/lib/publisher-loop.ts) describe their failure with `describeFailure`; the build prints
+ * (src/server/publish/publisher-loop.ts) describe their failure with `describeFailure`; the build prints
  * it as one `BUILD_FAILURE {json}` line of its log, which the supervisor reads back
  * (`builder.ts`, `readFailureLine`) instead of a stack line.
  *
@@ -16,8 +16,8 @@
  *   for a file) are not: they fail again until the data changes.
  */
 import * as z from 'zod';
-import { oneLine } from '../../lib/server/failures.ts';
-import { redactor } from '../../lib/server/upstream-error.ts';
+import { oneLine } from '../../shop/faults/failures.ts';
+import { redactor } from '../../shop/connectors/http/upstream-error.ts';
 
 export interface FailureCause {
   /** One line, secrets removed. */

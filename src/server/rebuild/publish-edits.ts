@@ -1,6 +1,6 @@
 /**
  * What the supervisor sends the kept build of the current release, and reads back from it
- * (scripts/lib/publisher-loop.ts): a batch's events as edits, when every one of them is one (a
+ * (src/server/publish/publisher-loop.ts): a batch's events as edits, when every one of them is one (a
  * product, category or brand created, updated or deleted, by numeric id; a content entry or
  * asset published, unpublished or deleted), and its reply, parsed (the build runs code over
  * upstream data: its messages are checked like any input).

@@ -43,7 +43,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { oneLine } from '../../lib/server/failures.ts';
+import { oneLine } from '../../shop/faults/failures.ts';
 import { runBuild, type KeptPublisher } from './builder.ts';
 import type { Edit } from './publish-edits.ts';
 import { copyName, createCoordination, type Coordination } from './coordination.ts';
@@ -85,7 +85,7 @@ import {
   type RebuildScheduler,
   type RetrySettings,
 } from './scheduler.ts';
-import { log as logger } from '../../lib/server/log.ts';
+import { log as logger } from '../../shop/config/log.ts';
 
 export interface RebuildSettings {
   debounceMs: number;

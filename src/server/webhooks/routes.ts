@@ -18,8 +18,8 @@
 import { readFile } from 'node:fs/promises';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
-import { oneLine } from '../../lib/server/failures.ts';
-import type { SharedStore } from '../../lib/server/store/types.ts';
+import { oneLine } from '../../shop/faults/failures.ts';
+import type { SharedStore } from '../../shop/state/types.ts';
 import { withSecurityHeaders } from '../headers.ts';
 import type { RebuildEvent } from '../rebuild/scheduler.ts';
 import { createClockWatch, type ClockVerdict } from './clock.ts';
@@ -38,7 +38,7 @@ import {
   parseBigCommerceNotification,
   parseScope,
 } from './bigcommerce.ts';
-import { log as logger } from '../../lib/server/log.ts';
+import { log as logger } from '../../shop/config/log.ts';
 
 /** Largest webhook body read (Contentful sends a whole entry: tens of KB at most). */
 export const MAX_WEBHOOK_BODY_BYTES = 1024 * 1024;

@@ -1,11 +1,11 @@
 /**
- * The middleware handlers in the order of `src/middleware.ts` (which reads the shop's config
+ * The middleware handlers in the order of `src/shop/middleware/on-request.ts` (which reads the shop's config
  * through `astro:env`, out of reach of these tests), with only the concerns a test gives.
  */
 import type { MiddlewareHandler } from 'astro';
 import { sequence } from 'astro/middleware';
 import type { Features } from '../../../src/lib/features.ts';
-import { parseTrustedProxies } from '../../../src/lib/server/client.ts';
+import { parseTrustedProxies } from '../../../src/shop/auth/client.ts';
 import {
   createWithBudget,
   createWithCartRedirect,
@@ -22,7 +22,7 @@ import {
   type ProductPathOptions,
   type RedirectsOptions,
   type ResellerOptions,
-} from '../../../src/lib/server/middleware/index.ts';
+} from '../../../src/shop/middleware/index.ts';
 
 export interface TestMiddleware {
   redirects: RedirectsOptions;

@@ -8,10 +8,10 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createFileStore } from '../../../src/lib/server/store/file.ts';
-import { createMemoryStore } from '../../../src/lib/server/store/memory.ts';
-import { createRedisStore } from '../../../src/lib/server/store/redis.ts';
-import type { SharedStore } from '../../../src/lib/server/store/types.ts';
+import { createFileStore } from '../../../src/shop/state/file.ts';
+import { createMemoryStore } from '../../../src/shop/state/memory.ts';
+import { createRedisStore } from '../../../src/shop/state/redis.ts';
+import type { SharedStore } from '../../../src/shop/state/types.ts';
 
 /** Path of `redis-server` on PATH, or null. */
 export function redisServerPath(): string | null {

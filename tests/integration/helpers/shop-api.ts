@@ -10,33 +10,33 @@ import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { createContext, sequence } from 'astro/middleware';
 import type { Features } from '../../../src/lib/features.ts';
-import { bigcommerceService } from '../../../src/lib/server/api/bigcommerce.ts';
-import { brevoService } from '../../../src/lib/server/api/brevo-methods.ts';
+import { bigcommerceService } from '../../../src/shop/api/bigcommerce.ts';
+import { brevoService } from '../../../src/shop/api/brevo-methods.ts';
 import {
   createAccountServices,
   type AccountServices,
-} from '../../../src/lib/server/api/context.ts';
-import { handleApiCall, type ApiServices } from '../../../src/lib/server/api/handle.ts';
-import { createBigCommerceClient } from '../../../src/lib/server/bigcommerce/index.ts';
-import { createBrevoClient, sendTransactionalEmail } from '../../../src/lib/server/brevo/index.ts';
+} from '../../../src/shop/api/context.ts';
+import { handleApiCall, type ApiServices } from '../../../src/shop/api/handle.ts';
+import { createBigCommerceClient } from '../../../src/shop/connectors/bigcommerce/index.ts';
+import { createBrevoClient, sendTransactionalEmail } from '../../../src/shop/connectors/brevo/index.ts';
 import {
   cartLinkKey,
   explainCartLink,
   resolveCartRedirect,
-} from '../../../src/lib/server/cart-redirect.ts';
-import { createCheckoutHolders } from '../../../src/lib/server/checkout-holder.ts';
-import { parseTrustedProxies } from '../../../src/lib/server/client.ts';
-import { ReplyCookies } from '../../../src/lib/server/cookies.ts';
+} from '../../../src/shop/carts/cart-redirect.ts';
+import { createCheckoutHolders } from '../../../src/shop/carts/checkout-holder.ts';
+import { parseTrustedProxies } from '../../../src/shop/auth/client.ts';
+import { ReplyCookies } from '../../../src/shop/auth/cookies.ts';
 import {
   createWithCartRedirect,
   createWithClient,
   withCanonicalPath,
-} from '../../../src/lib/server/middleware/index.ts';
-import { createResetTokens } from '../../../src/lib/server/password-reset.ts';
-import { createSessionManager } from '../../../src/lib/server/session.ts';
-import { createMemoryStore } from '../../../src/lib/server/store/memory.ts';
-import type { SharedStore } from '../../../src/lib/server/store/types.ts';
-import { createAccountThrottle } from '../../../src/lib/server/throttle.ts';
+} from '../../../src/shop/middleware/index.ts';
+import { createResetTokens } from '../../../src/shop/auth/password-reset.ts';
+import { createSessionManager } from '../../../src/shop/auth/session.ts';
+import { createMemoryStore } from '../../../src/shop/state/memory.ts';
+import type { SharedStore } from '../../../src/shop/state/types.ts';
+import { createAccountThrottle } from '../../../src/shop/throttle/throttle.ts';
 import { startTestSandbox, type TestSandbox } from './sandbox.ts';
 
 export const SESSION_SECRET = 'integration-tests-session-secret-0123456789';
@@ -162,7 +162,7 @@ export async function startShopApi(options: ShopApiOptions = {}): Promise<ShopAp
   const withClient = createWithClient({
     trustedProxies: parseTrustedProxies(options.trustedProxies),
   });
-  // What src/middleware.ts does with a page request that matters to carts: one spelling per
+  // What src/shop/middleware/on-request.ts does with a page request that matters to carts: one spelling per
   // page, then redirect-to-cart (shop-minted tokens only; the opener holds the checkout).
   const pages = sequence(
     withClient,

@@ -10,7 +10,7 @@ import {
   type Catalogue,
   type CatalogueBrand,
   type CatalogueCategory,
-} from '../../../src/lib/server/loaders/catalogue-index.ts';
+} from '../../../src/shop/loaders/catalogue-index.ts';
 
 export interface CategorySpec {
   id: number;

@@ -1,8 +1,8 @@
 export const prerender = false;
 
 import type { APIRoute } from 'astro';
-import { handleApiCall } from '../../../lib/server/api/handle.ts';
-import { apiServices } from '../../../lib/server/api/services.ts';
+import { handleApiCall } from '../../../shop/api/handle.ts';
+import { apiServices } from '../../../shop/api/services.ts';
 
 /**
  * spec §7 middleware: `POST /api/{service}/{method}`, body = JSON array of the arguments,

@@ -1,0 +1,174 @@
+/**
+ * The kept-alive build's side of publishing: once `astro build` is done, the build process
+ * (astro-build-child.ts with BUILD_PUBLISHER=1, started by the rebuild supervisor over IPC)
+ * answers publish requests, one at a time, in order:
+ *
+ * - `{ type: 'publish', id, edits }`: reads what the edits name and hands the patched
+ *   catalogue or content to the pages (publish-data.ts), asks `decide` which pages that touches,
+ *   brings the release's listings up to date (listing-store.ts), renders those pages into the
+ *   release (page-publisher.ts) and answers `published` with what it wrote and
+ *   removed, or `publish-full` when `decide` says only a full build is right (the data handed
+ *   over is then ahead of the pages: the supervisor stops this build and builds in full);
+ * - `{ type: 'render', id, render, remove, edits? }`: renders the named paths, after reading
+ *   what `edits` name when there are any (an operator's "publish these pages again");
+ * - `{ type: 'stop' }`: exits.
+ *
+ * Any failure answers `publish-failed` with its cause (src/server/rebuild/failure.ts: the
+ * error's message without secrets, `transient` when it may pass) and `dataChanged`: whether the
+ * edits' data was already handed to the pages. A failure while reading the edits (an upstream
+ * 503, a timeout) leaves the data as it was: the supervisor keeps this build and asks again
+ * after a backoff. Once the data is handed over, the pages may be behind it: the supervisor
+ * stops this build and builds in full, so an edit is never left unpublished.
+ */
+import * as z from 'zod';
+import { describeFailure } from '../rebuild/failure.ts';
+import { editSchema, type PublisherAnswer } from '../rebuild/publish-edits.ts';
+import type { PagePublisher, PublishResult } from './page-publisher.ts';
+import type { Edit, PublishData, PublishState } from './publish-data.ts';
+
+const pathList = z.array(z.string().regex(/^\/[^\s?#]{0,2000}$/)).max(100_000);
+const editList = z.array(editSchema).max(10_000);
+
+export const publisherRequestSchema = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('publish'),
+    id: z.number().int().nonnegative(),
+    edits: editList.min(1),
+  }),
+  z.object({
+    type: z.literal('render'),
+    id: z.number().int().nonnegative(),
+    render: pathList,
+    remove: pathList,
+    edits: editList.optional(),
+  }),
+  z.object({ type: z.literal('stop') }),
+]);
+
+export type PublisherRequest = z.infer<typeof publisherRequestSchema>;
+
+/** What the kept build answers (the supervisor parses it: publish-edits.ts). */
+export type PublisherReply = { type: 'publisher-ready' } | PublisherAnswer;
+
+/** Which pages an edit touches, from what the pages render from before and after it. */
+export type Decide = (
+  before: PublishState,
+  after: PublishState,
+  edits: readonly Edit[],
+) =>
+  | { kind: 'partial'; render: string[]; remove: string[]; pageSetChanged: boolean }
+  | { kind: 'full'; reason: string };
+
+export interface PublisherLoopOptions {
+  publisher: PagePublisher;
+  data: PublishData;
+  decide: Decide;
+  send(reply: PublisherReply): void;
+  /** The site's pages now (shop paths), kept up to date with what publishes add and remove. */
+  pages: Set<string>;
+  /** Writes the sitemaps for a set of pages (page-publisher.ts); null: the build has none. */
+  sitemaps: ((paths: readonly string[]) => Promise<void>) | null;
+  /**
+   * Brings the release's listings (listing-store.ts) from one catalogue to the next; null: the
+   * build wrote none (its listing views read live).
+   */
+  listings: ((before: PublishState, after: PublishState) => void) | null;
+}
+
+/** Keeps the site's set of pages up to date with a publish; returns the publish. */
+function track(result: PublishResult, pages: Set<string>): PublishResult {
+  for (const page of result.removed) pages.delete(page);
+  for (const page of result.written) pages.add(page);
+  return result;
+}
+
+async function writeSitemaps(options: PublisherLoopOptions): Promise<void> {
+  if (options.sitemaps === null) {
+    throw new Error('the set of pages changed, and the build left no way to write its sitemaps');
+  }
+  await options.sitemaps([...options.pages]);
+  console.info(`[publish] sitemaps written for ${String(options.pages.size)} pages`);
+}
+
+/** Handles one request; never throws (a failure is a reply). */
+export async function handleRequest(
+  request: Exclude<PublisherRequest, { type: 'stop' }>,
+  options: PublisherLoopOptions,
+): Promise<PublisherReply> {
+  const { publisher, data, decide } = options;
+  // Whether the pages were handed data they may not show yet.
+  let dataChanged = false;
+  try {
+    if (request.type === 'render') {
+      dataChanged = true; // renders without a change of data: nothing to keep back
+      if (request.edits !== undefined && request.edits.length > 0) {
+        const { before, after } = await data.apply(request.edits);
+        publisher.dataChanged();
+        options.listings?.(before, after);
+      }
+      const result = track(await publisher.publish(request), options.pages);
+      await writeSitemaps(options);
+      return { type: 'published', id: request.id, ...result };
+    }
+    const started = performance.now();
+    const { before, after } = await data.apply(request.edits);
+    dataChanged = true;
+    publisher.dataChanged();
+    const decision = decide(before, after, request.edits);
+    if (decision.kind === 'full') {
+      return { type: 'publish-full', id: request.id, reason: decision.reason };
+    }
+    options.listings?.(before, after);
+    const result = track(await publisher.publish(decision), options.pages);
+    // A page added or gone: the sitemaps the build wrote at its end list the pages.
+    if (decision.pageSetChanged || result.removed.length > 0) await writeSitemaps(options);
+    return {
+      ...result,
+      type: 'published',
+      id: request.id,
+      ms: Math.round(performance.now() - started),
+    };
+  } catch (error) {
+    const cause = describeFailure(error);
+    return {
+      type: 'publish-failed',
+      id: request.id,
+      error: cause.message,
+      transient: cause.transient,
+      dataChanged,
+    };
+  }
+}
+
+/**
+ * Serves requests from the parent process until it says stop or goes away. Requests are
+ * handled one after the other: two publishes never write the same page at once.
+ */
+export function servePublishRequests(options: PublisherLoopOptions): Promise<void> {
+  return new Promise((resolve) => {
+    let queue = Promise.resolve();
+    const onMessage = (message: unknown) => {
+      const parsed = publisherRequestSchema.safeParse(message);
+      if (!parsed.success) {
+        console.warn(`[publish] a request was not understood: ${parsed.error.message}`);
+        return;
+      }
+      const request = parsed.data;
+      if (request.type === 'stop') {
+        finish();
+        return;
+      }
+      queue = queue.then(async () => {
+        options.send(await handleRequest(request, options));
+      });
+    };
+    const finish = () => {
+      process.off('message', onMessage);
+      process.off('disconnect', finish);
+      void queue.then(resolve);
+    };
+    process.on('message', onMessage);
+    process.on('disconnect', finish);
+    options.send({ type: 'publisher-ready' });
+  });
+}
