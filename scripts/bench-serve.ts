@@ -1,7 +1,7 @@
 /**
  * `npm run bench:serve`: how fast the storefront server answers, next to the machine's ceiling.
  * In one run, at 50 connections (wrk with one thread, else autocannon), it measures a bare
- * `node:http` server answering a 16 KB body, then the shop (`scripts/serve.ts`, built into
+ * `node:http` server answering a 16 KB body, then the shop (`src/server/serve.ts`, built into
  * `.bench/serve/dist` against a sandbox in `.bench/serve/sandbox`, rebuilt only when the
  * sources changed): the static product page, a static asset, a listing view (repeated, then
  * with fresh parameters each request), the search results page and the API's
@@ -428,12 +428,15 @@ try {
   children.push(await startChild(['-e', BARE_SERVER], { ...process.env, PORT: String(barePort) }));
   const shopPort = await freePort();
   const profile = cpuProfDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`];
-  const server = await startChild([...profile, path.join(import.meta.dirname, 'serve.ts')], {
-    ...upstream.env,
-    PORT: String(shopPort),
-    HOST: '127.0.0.1',
-    DIST_DIR: distDir,
-  });
+  const server = await startChild(
+    [...profile, path.join(import.meta.dirname, '../src/server/serve.ts')],
+    {
+      ...upstream.env,
+      PORT: String(shopPort),
+      HOST: '127.0.0.1',
+      DIST_DIR: distDir,
+    },
+  );
   children.push(server);
   const bare = `http://127.0.0.1:${barePort}`;
   const shop = `http://127.0.0.1:${shopPort}`;

@@ -20,7 +20,7 @@ import lighthouse, { type RunnerResult } from 'lighthouse';
 import { TAG_MANAGER_ORIGIN } from '../src/lib/analytics/tag-manager.ts';
 import { CHROMIUM_FLAGS, chromiumPath } from './lib/browser.ts';
 import { ensureUpstream } from './lib/upstream.ts';
-import { startServer } from './serve.ts';
+import { startServer } from '../src/server/http-server.ts';
 
 export const MIN_SCORE = 0.95;
 /** Requests Lighthouse's browser never sends: the tag manager and what it would load. */

@@ -3,7 +3,7 @@
  * credentials are configured (started here, or reused if already running), builds the shop
  * when neither the build nor the newest rebuilt release is as new as the sources (or they were
  * made against another upstream or with other build settings, `lib/build-settings.ts`), then
- * serves it through the supervisor of `scripts/serve.ts`, which rebuilds and swaps in a new
+ * serves it through the supervisor of `src/server/serve.ts`, which rebuilds and swaps in a new
  * release when a webhook says the content changed. On the sandbox, the webhook secrets are made
  * (kept in the sandbox folder) and the webhooks registered with the sandbox, so a publish there
  * rebuilds the running shop. `--no-build` serves the existing build as it is, with no rebuilds
@@ -22,14 +22,14 @@ import {
   serveConfigOrExit,
   shareReleasesOrExit,
   superviseShop,
-} from './serve.ts';
+} from '../src/server/serve.ts';
 import {
   ensureUpstream,
   loadDotEnv,
   registerSandboxWebhooks,
   sandboxWebhookSecrets,
 } from './lib/upstream.ts';
-import { buildSettingsKey } from './lib/build-settings.ts';
+import { buildSettingsKey } from '../src/server/rebuild/build-settings.ts';
 import { newestMtime } from './lib/sources.ts';
 import { keptPublisher, type KeptPublisher } from '../src/server/rebuild/builder.ts';
 

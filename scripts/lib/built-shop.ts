@@ -1,7 +1,7 @@
 /**
  * The production build served for a check (`check-links.ts`, `check-html.ts`): its upstream
  * (the sandbox unless credentials are set, `lib/upstream.ts`) and `startServer` of
- * `scripts/serve.ts` on `127.0.0.1`, the way `npm start` serves it, in a child process of their
+ * `src/server/serve.ts` on `127.0.0.1`, the way `npm start` serves it, in a child process of their
  * own: what the check does between requests (a crawler's bookkeeping, a validator) neither
  * delays the shop's replies nor its upstream calls, whose time budget is wall time, and the
  * machine's second core serves. Also the URL paths of the build's pre-rendered pages.
@@ -74,7 +74,7 @@ async function serveInThisProcess(distDir: string, port: number): Promise<void> 
   const upstream = await ensureUpstream();
   Object.assign(process.env, upstream.env);
   try {
-    const { startServer } = await import('../serve.ts');
+    const { startServer } = await import('../../src/server/http-server.ts');
     const server = await startServer({ distDir, port, host: '127.0.0.1' });
     const baseUrl = new URL(server.url.replace('//localhost:', '//127.0.0.1:')).origin;
     process.once('disconnect', () => {

@@ -1,6 +1,6 @@
 /**
  * Writes `build-flags.json` beside the server bundle: the feature flags the build was made with
- * (spec §1, §6; fixed at build), for the storefront server (`scripts/serve.ts`), which runs
+ * (spec §1, §6; fixed at build), for the storefront server (`src/server/serve.ts`), which runs
  * outside Astro: with the transactional flag off it hands no cart link (`?id&token`) to the
  * redirect-to-cart route, and the page asked for is served as it is.
  */

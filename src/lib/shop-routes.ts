@@ -49,7 +49,7 @@ export const SHOP_ROUTES = {
   build: ['_astro', 'sitemap-0.xml', 'sitemap-index.xml', 'sw.js'],
   /** Astro's own on-demand endpoints. */
   astro: ['_actions', '_image', '_server-islands'],
-  /** The storefront server's own paths (`scripts/serve.ts`, `src/server/`), legacy paths. */
+  /** The storefront server's own paths (`src/server/serve.ts`, `src/server/`), legacy paths. */
   server: ['webhooks', 'login.php'],
 } as const;
 

@@ -1,7 +1,7 @@
 /**
  * A deadline on every `fetch` of a process: the build (scripts/lib/astro-build-child.ts: the
  * catalogue read, Astro's build-time picture fetch, a kept build's publishes and the pictures
- * they encode) and the server's workers (scripts/serve.ts: on-demand reads, the picture
+ * they encode) and the server's workers (src/server/serve.ts: on-demand reads, the picture
  * endpoint). The upstream connectors bound their own calls too (ky's `timeout`); this bounds
  * what has no deadline of its own, such as Astro fetching a remote picture, so a host that
  * accepts the connection and then says nothing fails the fetch instead of holding it forever

@@ -2,7 +2,7 @@
  * Writes `.br` and `.gz` siblings of the compressible assets of the static output (hashed JS
  * and CSS, SVG, XML...), compressed once so the server never compresses them again.
  * Pages are left to the server, which compresses each on first request and keeps the result
- * (`scripts/serve.ts`): 10,000 pages are ~1 GB of HTML, and compressing them here cost the
+ * (`src/server/serve.ts`): 10,000 pages are ~1 GB of HTML, and compressing them here cost the
  * build more time (~17 s on 2 cores) than it saves a shopper (~1 ms per page, once).
  * The work is spread over one worker thread per core, in shares of about equal bytes.
  */

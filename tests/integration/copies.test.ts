@@ -1,6 +1,6 @@
 /**
  * Several copies, one build (`src/server/rebuild/coordination.ts`) over HTTP: two supervised
- * servers (`node scripts/serve.ts`) on one Redis and one releases folder outside the project,
+ * servers (`node src/server/serve.ts`) on one Redis and one releases folder outside the project,
  * on a tiny dist made here, the build a quick copy of it with the release's name in its home
  * page. The first copy holds the build lease; a webhook sent to the second gives one build,
  * which both serve (the second follows `current.json`) with no failed request; a new publish
@@ -54,7 +54,7 @@ describe.runIf(redisAvailable())('two copies, one Redis, one releases folder', (
 
   const startCopy = async (): Promise<ShopChild> =>
     startShopChild(
-      ['scripts/serve.ts'],
+      ['src/server/serve.ts'],
       {
         ...process.env,
         NODE_ENV: 'test',

@@ -313,7 +313,7 @@ describe('withProductPath (outdated product slugs)', () => {
     const renamed = await api('PUT', `/v3/catalog/products/${String(id)}`, { name });
     expect(renamed.status).toBe(200);
     try {
-      // What a publish does in every server process of every copy (scripts/serve.ts,
+      // What a publish does in every server process of every copy (src/server/serve.ts,
       // `purgeRenders`): the upstream read caches are emptied.
       clearUpstreamCaches();
       const newPath = productPath({ id, name });

@@ -90,7 +90,7 @@ beforeAll(async () => {
   await writeTinyDist(dist);
   Object.assign(process.env, { STATE_DIR: ':memory:', REDIS_URL: '', LOG_LEVEL: 'error' });
   supervisor = await startSupervisor({
-    workerExec: path.resolve('scripts/serve.ts'),
+    workerExec: path.resolve('src/server/serve.ts'),
     initial: { id: 'dist', dir: dist, builtAt: Date.now() },
     port: 0,
     host: '127.0.0.1',

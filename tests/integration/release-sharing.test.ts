@@ -1,12 +1,12 @@
 /**
  * Copies sharing one releases folder (`src/server/rebuild/releases.ts`,
- * `scripts/lib/build-settings.ts`), in a temporary folder, without Redis: each copy's heartbeat
+ * `src/server/rebuild/build-settings.ts`), in a temporary folder, without Redis: each copy's heartbeat
  * (`serving/{copy}.json`) names the releases it uses, and whichever copy prunes keeps those of
  * every copy whose heartbeat is fresh (and the ones the pointers name), while a heartbeat
  * seen unchanged past its lifetime protects nothing. Freshness is judged on a clock the test
  * moves (no sleeping). A copy whose build settings differ from the folder's refuses to share
  * it while another copy is live there, with a message naming the settings and RELEASES_DIR;
- * `scripts/serve.ts` exits with it at start. End to end: two supervised servers without Redis
+ * `src/server/serve.ts` exits with it at start. End to end: two supervised servers without Redis
  * on one folder (each building alone, a quick copy of a tiny dist), the second one's builds
  * never delete the release the first serves.
  */
@@ -21,7 +21,7 @@ import {
   SETTINGS_FILE,
   shareReleasesFolder,
   settingsFingerprints,
-} from '../../scripts/lib/build-settings.ts';
+} from '../../src/server/rebuild/build-settings.ts';
 import {
   createServingHeartbeat,
   liveCopies,
@@ -303,7 +303,7 @@ describe('a copy with other build settings', () => {
     expect(shares.filter((share) => !share.ok)).toHaveLength(1);
   });
 
-  test('scripts/serve.ts exits at start with the message, serving nothing', async () => {
+  test('src/server/serve.ts exits at start with the message, serving nothing', async () => {
     await shareReleasesFolder({ releasesDir: root, env: shopA });
     // A live copy of shop A: its heartbeat changes while the new copy watches.
     const heartbeat = createServingHeartbeat({
@@ -314,7 +314,7 @@ describe('a copy with other build settings', () => {
       checkEveryMs: 50,
     });
     heartbeats.push(heartbeat);
-    const child = spawn(process.execPath, ['scripts/serve.ts'], {
+    const child = spawn(process.execPath, ['src/server/serve.ts'], {
       env: {
         ...process.env,
         ...shopB,
@@ -355,7 +355,7 @@ describe('two copies without Redis on one folder', () => {
     const dist = path.join(root, `dist-${name}`);
     await writeTinyDist(dist);
     const child = await startShopChild(
-      ['scripts/serve.ts'],
+      ['src/server/serve.ts'],
       {
         ...process.env,
         NODE_ENV: 'test',

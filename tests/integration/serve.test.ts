@@ -7,7 +7,7 @@ import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { precompress } from '../../src/server/precompress.ts';
-import { startServer } from '../../scripts/serve.ts';
+import { startServer } from '../../src/server/http-server.ts';
 import { createMemoryStore } from '../../src/shop/state/memory.ts';
 import { redisAvailable, startRedis } from './helpers/redis.ts';
 

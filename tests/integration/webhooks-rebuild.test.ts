@@ -1,5 +1,5 @@
 /**
- * The supervisor over HTTP (`node scripts/serve.ts`: cluster primary, rebuild scheduler,
+ * The supervisor over HTTP (`node src/server/serve.ts`: cluster primary, rebuild scheduler,
  * releases), on a tiny dist made here and a quick build command (`REBUILD_COMMAND`, copying
  * that dist into the new release with a marker): a burst of signed publishes gives at most two
  * builds and the new release is served; requests running across a swap finish, and a client
@@ -12,7 +12,7 @@ import { mkdtemp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { initialRelease } from '../../scripts/serve.ts';
+import { initialRelease } from '../../src/server/serve.ts';
 import { freePort } from './helpers/redis.ts';
 import {
   readStatus,
@@ -64,7 +64,7 @@ async function startShop(): Promise<NonNullable<typeof shop>> {
     // The rebuild lines this test reads are info (spec §9: the default is error only).
     LOG_LEVEL: 'info',
   };
-  return startShopChild(['scripts/serve.ts'], env, await freePort(), '[serve] shop at');
+  return startShopChild(['src/server/serve.ts'], env, await freePort(), '[serve] shop at');
 }
 
 async function stopShop(): Promise<number | null> {

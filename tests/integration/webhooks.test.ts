@@ -11,7 +11,7 @@ import { request as httpRequest } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { startServer, type RunningServer } from '../../scripts/serve.ts';
+import { startServer, type RunningServer } from '../../src/server/http-server.ts';
 import { createMemoryStore } from '../../src/shop/state/memory.ts';
 import type { SharedStore } from '../../src/shop/state/types.ts';
 import type { RebuildEvent } from '../../src/server/rebuild/scheduler.ts';

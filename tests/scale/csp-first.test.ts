@@ -16,7 +16,7 @@ import path from 'node:path';
 import { Parser } from 'htmlparser2';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ensureUpstream, type Upstream } from '../../scripts/lib/upstream.ts';
-import { startServer } from '../../scripts/serve.ts';
+import { startServer } from '../../src/server/http-server.ts';
 import { SHOP_MODE_COOKIE, SHOP_MODE_RESELLER } from '../../src/lib/commerce/shop-mode.ts';
 import { pagePolicy } from '../../src/server/page-policy.ts';
 import { DIST_DIR, requireBuild, SANDBOX_PORT } from './helpers/suite.ts';

@@ -17,7 +17,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { ensureUpstream, type Upstream } from '../../scripts/lib/upstream.ts';
 import { TEST_ENV } from '../../scripts/lib/test-env.ts';
-import { startServer } from '../../scripts/serve.ts';
+import { startServer } from '../../src/server/http-server.ts';
 import { pictureVariants } from '../../src/lib/picture-variants.ts';
 import { PICTURE_CSP } from '../../src/shop/html/csp.ts';
 import { rasterFormat } from '../../src/server/pictures/raster-format.ts';

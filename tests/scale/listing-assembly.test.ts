@@ -15,7 +15,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { ensureUpstream, type Upstream } from '../../scripts/lib/upstream.ts';
-import { startServer } from '../../scripts/serve.ts';
+import { startServer } from '../../src/server/http-server.ts';
 import {
   ITEMS_PER_PAGE_OPTIONS,
   listingQueryString,

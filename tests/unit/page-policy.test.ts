@@ -105,7 +105,7 @@ describe('pagePolicy', () => {
         const found = leadingPolicyMeta(page);
         expect(found?.policy).toBe(text.trim());
         expect(found?.end).toBeLessThanOrEqual(firstIndexOf(page, SCRIPT_LIKE));
-        // A reseller's copy of the page (scripts/serve.ts) keeps it.
+        // A reseller's copy of the page (src/server/serve.ts) keeps it.
         expect(pagePolicy(resellerPage(page))).toBe(text.trim());
       }),
     );

@@ -6,7 +6,7 @@
  * match. So every request first goes through `pagePathDecision`: its canonical spelling goes
  * on, any other spelling answers 301 to the canonical one (query kept), and a path that cannot
  * be read (malformed escapes, control characters) answers not found. Pure: the storefront
- * server (`scripts/serve.ts`), the first middleware step and `astro dev` apply it. Pages take
+ * server (`src/server/serve.ts`), the first middleware step and `astro dev` apply it. Pages take
  * their own path through `canonicalPath` too: a static build asks Astro for each page as the
  * file it writes (`/c/matelas.html`, `/index.html`), a server by its path.
  */

@@ -2,7 +2,7 @@
  * The shop's `/_image` endpoint (astro.config.mjs `image.endpoint`), in `astro dev` and in the
  * built server alike: the picture proxy of `image-proxy.ts` over the build's image config
  * (its hosts, `image-hosts.ts`). Encoded variants go to the folder the storefront server
- * names (`scripts/serve.ts`: under the releases folder, shared by the copies that share it),
+ * names (`src/server/serve.ts`: under the releases folder, shared by the copies that share it),
  * else to `{STATE_DIR}/picture-cache` (`config.ts`).
  */
 import type { APIRoute } from 'astro';

@@ -1,6 +1,6 @@
 /**
  * The server scripts' run-time settings for webhooks and rebuilds, read from the environment
- * and validated once at startup (`scripts/serve.ts`, `scripts/start.ts`): a bad value stops the
+ * and validated once at startup (`src/server/serve.ts`, `scripts/start.ts`): a bad value stops the
  * server with one clear line naming the variable, never a half-configured endpoint.
  *
  * - `CONTENTFUL_WEBHOOK_SECRET`: the Contentful webhook signing secret (64 characters);

@@ -1,6 +1,6 @@
 /**
  * The messages between the supervisor (cluster primary, `supervisor.ts`) and its server
- * workers (`scripts/serve.ts` in worker mode), and the environment a worker starts with.
+ * workers (`src/server/serve.ts` in worker mode), and the environment a worker starts with.
  * Workers are the supervisor's own processes, but their messages are still parsed: a worker
  * serves the internet, so what it says is checked like any other input.
  */

@@ -1,7 +1,7 @@
 /**
  * The supervisor: the cluster primary of `npm start` / `npm run serve`. It holds the listening
  * socket (node:cluster shares it with the workers, which accept connections themselves) and runs
- * `SERVER_WORKERS` server processes (`scripts/serve.ts` in worker mode), all serving one
+ * `SERVER_WORKERS` server processes (`src/server/serve.ts` in worker mode), all serving one
  * release. Workers verify webhooks and send accepted events here, to the rebuild scheduler
  * (`scheduler.ts`); each build goes into a new directory of the releases folder
  * (`builder.ts`, `releases.ts`). When a build is complete, new workers start on it; once they
@@ -113,7 +113,7 @@ export interface RebuildSettings {
 }
 
 export interface SupervisorOptions {
-  /** The worker's script (`scripts/serve.ts`). */
+  /** The worker's script (`src/server/serve.ts`). */
   workerExec: string;
   /** The release served at start. */
   initial: Release;

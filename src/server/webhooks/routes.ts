@@ -1,5 +1,5 @@
 /**
- * The server's webhook endpoints (wired by `scripts/serve.ts` before anything else):
+ * The server's webhook endpoints (wired by `src/server/serve.ts` before anything else):
  * `POST /webhooks/contentful` (signed, `contentful.ts`), `POST /webhooks/bigcommerce` (shared
  * secret header, `bigcommerce.ts`) and `GET /webhooks/status` (the rebuild status, to loopback
  * callers or a bearer token). An accepted notification is remembered in the shared store

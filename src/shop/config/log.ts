@@ -2,7 +2,7 @@
  * The server's one logger (spec §9 "Default log verbosity: error"): four levels, a message
  * written only when its level is within the configured `LOG_LEVEL` (error < warn < info <
  * debug). The Astro server reads the setting through `config.ts`, the Node server and its
- * supervisor through `scripts/serve.ts` (`readServeConfig`); both call `setLogLevel` once at
+ * supervisor through `src/server/serve.ts` (`readServeConfig`); both call `setLogLevel` once at
  * startup. Until then, `error` only.
  */
 

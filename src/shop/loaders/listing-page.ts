@@ -1,6 +1,6 @@
 /**
  * The pre-rendered page 1 of each category listing in the release this process serves, which
- * a listing view is put together from (listing-assembly.ts). scripts/serve.ts names the
+ * a listing view is put together from (listing-assembly.ts). src/server/serve.ts names the
  * release's `client` folder (`useListingPages`) before it loads the pages; without it
  * (`astro dev`, a test of the pages alone) there is no page 1 to read and views are rendered.
  * Pages read are kept until the next publish (`clearUpstreamCaches`), which may rewrite them.

@@ -248,7 +248,7 @@ type Holder = typeof globalThis & {
 };
 
 /**
- * Tells this process which release's file its listing views read (scripts/serve.ts, before it
+ * Tells this process which release's file its listing views read (src/server/serve.ts, before it
  * loads the release's pages: one process serves one release). Through `globalThis`, since the
  * pages run from a bundle with its own module instances. A release built without the file
  * (before it existed) has its listing views read live.

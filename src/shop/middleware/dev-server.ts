@@ -12,7 +12,7 @@ interface DevResponse {
 type DevMiddleware = (req: DevRequest, res: DevResponse, next: () => void) => void;
 
 /**
- * What `scripts/serve.ts` does ahead of Astro in production, for `astro dev`, whose router
+ * What `src/server/serve.ts` does ahead of Astro in production, for `astro dev`, whose router
  * normalises the path and drops the query of pre-rendered routes before Astro middleware runs:
  * one spelling per page (`commerce/page-path.ts`: the trailing-slash 301 of spec §2, `.html`,
  * `//`, escaped letters), cart links (`?id&token`, spec §2 redirect-to-cart) to their

@@ -22,7 +22,7 @@ export interface ShopModeOptions {
  * renders in the reseller layout (`locals.isReseller`) and is never shared by a cache, and the
  * consumer cart and checkout send them to the reseller cart (`resellerCartRedirect`); anyone
  * else loses the stale cookie and gets the page everyone gets. Area pages and the API are left
- * alone; pre-rendered files are stripped by the storefront server (`scripts/serve.ts`).
+ * alone; pre-rendered files are stripped by the storefront server (`src/server/serve.ts`).
  */
 export function createWithShopMode(options: ShopModeOptions): MiddlewareHandler {
   return async (context, next) => {

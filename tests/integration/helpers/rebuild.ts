@@ -1,5 +1,5 @@
 /**
- * The supervised server (`scripts/serve.ts`, `scripts/start.ts`) as the rebuild tests drive it:
+ * The supervised server (`src/server/serve.ts`, `scripts/start.ts`) as the rebuild tests drive it:
  * started in a child process (resolves once it says it serves), a signed Contentful publish
  * sent to it, its rebuild status read and waited on.
  */
@@ -19,7 +19,7 @@ export interface ShopChild {
 }
 
 /**
- * Runs `script` (`scripts/serve.ts` or `scripts/start.ts --no-build`) with `env` on `port`;
+ * Runs `script` (`src/server/serve.ts` or `scripts/start.ts --no-build`) with `env` on `port`;
  * resolves once its output shows `ready`, fails when it exits first or takes over a minute.
  */
 export async function startShopChild(

@@ -5,7 +5,7 @@
  * A child process of the post-build tests; prints `[serve] shop at URL` once listening.
  */
 import { ensureUpstream } from '../../../scripts/lib/upstream.ts';
-import { startServer } from '../../../scripts/serve.ts';
+import { startServer } from '../../../src/server/http-server.ts';
 
 const upstream = await ensureUpstream();
 Object.assign(process.env, upstream.env);

@@ -1,79 +1,42 @@
 /**
- * The storefront server (`npm run serve`; `npm start` builds first). Serves the pre-rendered
- * pages and hashed assets of `dist/client` (`src/server/static-files.ts`) and hands everything
- * else to the Astro SSR handler of `dist/server` (`src/server/on-demand.ts`: API middleware,
- * on-demand pages, redirects, 404), every reply with the security headers of
- * `src/server/headers.ts`. Listing views with query parameters (`/c/...?sort=2`) are rewritten
- * to their on-demand route first, so a direct load shows the right products (spec §5); they and
- * the search results are served from the render cache (`src/server/render-cache.ts`), shared
- * through Redis when `REDIS_URL` is set. `/webhooks/...` are the rebuild webhooks
- * (`src/server/webhooks/`).
- *
- * Run as a script, it is the supervisor (`src/server/rebuild/supervisor.ts`, the cluster
- * primary: rebuilds and swaps releases) and, in the processes it forks, a worker serving one
- * release with `startServer`. `startServer` alone is the in-process server of tests, benches
- * and the link checker.
+ * The storefront server's HTTP side, `startServer`: serves the pre-rendered pages and hashed
+ * assets of `dist/client` (`static-files.ts`) and hands everything else to the Astro SSR handler
+ * of `dist/server` (`on-demand.ts`: API middleware, on-demand pages, redirects, 404), every
+ * reply with the security headers of `headers.ts`. Listing views with query parameters
+ * (`/c/...?sort=2`) are rewritten to their on-demand route first, so a direct load shows the
+ * right products (spec §5); they and the search results are served from the render cache
+ * (`render-cache.ts`), shared through Redis when `REDIS_URL` is set. `/webhooks/...` are the
+ * rebuild webhooks (`webhooks/`). A worker of `serve.ts` runs it; alone it is the in-process
+ * server of tests, benches and the link checker.
  */
-import cluster from 'node:cluster';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, statSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import { Server as NetServer } from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import type { Duplex } from 'node:stream';
 import { pathToFileURL } from 'node:url';
-import { cartLinkPath } from '../src/lib/commerce/cart-link.ts';
-import { listingViewPath } from '../src/lib/commerce/listing.ts';
-import { hasResellerMode, resellerPage } from '../src/lib/commerce/shop-mode.ts';
-import { pagePathDecision } from '../src/lib/commerce/page-path.ts';
-import { readBuildFlags } from '../src/integrations/build-flags.ts';
-import { createStore } from '../src/shop/state/index.ts';
-import { createRedisStore } from '../src/shop/state/redis.ts';
-import type { SharedStore } from '../src/shop/state/types.ts';
-import { renderKey, type RenderKey } from '../src/server/cache-key.ts';
-import { compress, negotiateCoding, shareCompressionCores } from '../src/server/encoding.ts';
-import { FALLBACK_PAGE_HEADERS, FALLBACK_PAGE_HTML } from '../src/server/fallback-page.ts';
-import { httpsDetector, withSecurityHeaders } from '../src/server/headers.ts';
-import { pagePolicy } from '../src/server/page-policy.ts';
-import { apiCall, createOnDemand, writeHead, type AppHandler } from '../src/server/on-demand.ts';
-import { createRenderCache } from '../src/server/render-cache.ts';
-import {
-  readServeConfig,
-  ServeConfigError,
-  type ServeConfig,
-} from '../src/server/rebuild/config.ts';
-import {
-  isListenMessage,
-  parseDrainMessage,
-  parsePurgeMessage,
-  sendOrDrop,
-  WORKER_ENV,
-  type EventMessage,
-  type StandbyMessage,
-} from '../src/server/rebuild/messages.ts';
-import { readCurrentRelease, type Release } from '../src/server/rebuild/releases.ts';
-import { clearUpstreamCaches } from '../src/shop/connectors/http/cache.ts';
-import { installFetchDeadlines } from '../src/server/fetch-deadlines.ts';
-import { LISTING_STORE_FILE, useListingStore } from '../src/shop/loaders/listing-store.ts';
-import { useListingPages } from '../src/shop/loaders/listing-page.ts';
-import {
-  namePictureCacheDir,
-  PICTURE_CACHE_FOLDER,
-  pictureCacheDirOf,
-} from '../src/server/pictures/picture-cache.ts';
-import { startSupervisor, type Supervisor } from '../src/server/rebuild/supervisor.ts';
-import { copyName } from '../src/server/rebuild/coordination.ts';
-import { shareReleasesFolder } from './lib/build-settings.ts';
-import type { KeptPublisher } from '../src/server/rebuild/builder.ts';
-import {
-  createStaticFiles,
-  type StaticFile,
-  type StaticFiles,
-} from '../src/server/static-files.ts';
-import { createWebhookRoutes, type WebhookRoutes } from '../src/server/webhooks/routes.ts';
-import { log, setLogLevel } from '../src/shop/config/log.ts';
+import { cartLinkPath } from '../lib/commerce/cart-link.ts';
+import { listingViewPath } from '../lib/commerce/listing.ts';
+import { hasResellerMode, resellerPage } from '../lib/commerce/shop-mode.ts';
+import { pagePathDecision } from '../lib/commerce/page-path.ts';
+import { readBuildFlags } from '../integrations/build-flags.ts';
+import { createRedisStore } from '../shop/state/redis.ts';
+import type { SharedStore } from '../shop/state/types.ts';
+import { renderKey, type RenderKey } from './cache-key.ts';
+import { compress, negotiateCoding } from './encoding.ts';
+import { FALLBACK_PAGE_HEADERS, FALLBACK_PAGE_HTML } from './fallback-page.ts';
+import { httpsDetector, withSecurityHeaders } from './headers.ts';
+import { pagePolicy } from './page-policy.ts';
+import { apiCall, createOnDemand, writeHead, type AppHandler } from './on-demand.ts';
+import { createRenderCache } from './render-cache.ts';
+import { clearUpstreamCaches } from '../shop/connectors/http/cache.ts';
+import { LISTING_STORE_FILE, useListingStore } from '../shop/loaders/listing-store.ts';
+import { useListingPages } from '../shop/loaders/listing-page.ts';
+import { namePictureCacheDir, PICTURE_CACHE_FOLDER } from './pictures/picture-cache.ts';
+import { createStaticFiles, type StaticFile, type StaticFiles } from './static-files.ts';
+import { type WebhookRoutes } from './webhooks/routes.ts';
+import { log } from '../shop/config/log.ts';
 
 // The production server: React (and other libraries) pick their production builds from this,
 // read when the SSR bundle first loads them. Unset, React's development build renders pages
@@ -467,252 +430,4 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       return closed;
     },
   };
-}
-
-/** Worker mode: serves the release the supervisor names, until told to drain. */
-async function runWorker(config: ServeConfig): Promise<void> {
-  // Each of the SERVER_WORKERS processes compresses in its own threads: they share the cores.
-  shareCompressionCores(config.workers);
-  // Every fetch of the worker (on-demand reads, pictures) has a deadline (FETCH_TIMEOUT_MS).
-  installFetchDeadlines(config.fetchTimeoutMs);
-  const distDir = process.env[WORKER_ENV.distDir] ?? 'dist';
-  const assetDirs = JSON.parse(process.env[WORKER_ENV.assetDirs] ?? '[]') as string[];
-  const statusFile = process.env[WORKER_ENV.statusFile];
-  // Always answered, so a webhook sent to a shop without its secret gets 404 and one log line.
-  const webhooks = createWebhookRoutes({
-    contentfulSecret: config.contentfulSecret,
-    bigcommerceSecret: config.bigcommerceSecret,
-    bigcommerceStoreHash: process.env.BIGCOMMERCE_STORE_HASH,
-    statusToken: config.statusToken,
-    statusFile,
-    // Replays are refused by every copy: the shop's shared store (Redis or the state file),
-    // opened on the first accepted notification.
-    store: () => createStore({ redisUrl: process.env.REDIS_URL, stateDir: process.env.STATE_DIR }),
-    onEvent: (event) => {
-      const message: EventMessage = { type: 'rebuild:event', event };
-      sendOrDrop(process, message);
-    },
-  });
-  const generation = Number(process.env[WORKER_ENV.generation] ?? 0);
-  // Started ahead: it waits to listen until its release goes live (`serve:listen`).
-  const standby = process.env[WORKER_ENV.standby] === '1';
-  let goLive: () => void = () => undefined;
-  const live = new Promise<void>((resolve) => {
-    goLive = resolve;
-  });
-  let server: RunningServer | null = null;
-  const drain = (limitMs: number, closeIdle: boolean) => {
-    if (server === null) process.exit(0); // not listening yet: nothing to finish
-    void server.drain(limitMs, closeIdle).finally(() => process.exit(0));
-  };
-  // Before loading the release: a word from the supervisor meanwhile is not lost.
-  process.on('message', (message) => {
-    if (isListenMessage(message)) {
-      goLive();
-      return;
-    }
-    const purge = parsePurgeMessage(message);
-    if (purge !== null) {
-      server?.purgeRenders(purge.generation);
-      log.info(
-        `[serve] worker ${String(process.pid)}: cached renders dropped (publish ${String(purge.generation)})`,
-      );
-      return;
-    }
-    const parsed = parseDrainMessage(message);
-    if (parsed === null) return;
-    for (const dir of parsed.assetDirs) server?.addAssetFallback(dir);
-    drain(parsed.limitMs, parsed.closeIdle);
-  });
-  // Ctrl-C reaches the whole process group: the supervisor decides when workers stop.
-  process.on('SIGINT', () => undefined);
-  process.once('SIGTERM', () => {
-    drain(5_000, true);
-  });
-  server = await startServer({
-    distDir,
-    pictureCacheDir: pictureCacheDirOf({
-      releasesDir: config.releasesDir,
-      rebuilds: config.rebuilds,
-      distDir,
-    }),
-    port: Number(process.env.PORT ?? 4321),
-    host: process.env.HOST ?? '127.0.0.1',
-    assetFallbackDirs: assetDirs,
-    webhooks,
-    renderCache: { generation: Number.isSafeInteger(generation) ? generation : 0 },
-    ...(standby
-      ? {
-          beforeListen: () => {
-            const ready: StandbyMessage = { type: 'serve:standby' };
-            sendOrDrop(process, ready);
-            return live;
-          },
-        }
-      : {}),
-  });
-}
-
-/**
- * The release to serve at start: the newest complete one of `distDir` (built at `distBuiltAt`)
- * and the releases folder's current one, when that one was built against `target` after
- * `notBefore` (the sources' time); else `distDir`.
- */
-export async function initialRelease(options: {
-  distDir: string;
-  distBuiltAt: number;
-  releasesDir: string;
-  target?: string;
-  notBefore?: number;
-}): Promise<Release> {
-  const dist: Release = {
-    id: path.basename(path.resolve(options.distDir)),
-    dir: path.resolve(options.distDir),
-    builtAt: options.distBuiltAt,
-  };
-  const release = await readCurrentRelease(options.releasesDir);
-  if (
-    release === null ||
-    release.builtAt <= dist.builtAt ||
-    release.builtAt < (options.notBefore ?? 0) ||
-    (options.target !== undefined && release.target !== options.target)
-  ) {
-    return dist;
-  }
-  return release;
-}
-
-/** When `distDir` was built: its build stamp (`npm start`), else its SSR entry's time. */
-export function distBuiltAt(distDir: string): number {
-  const stampFile = path.join(distDir, 'build-stamp.json');
-  if (existsSync(stampFile)) {
-    try {
-      const stamp = JSON.parse(readFileSync(stampFile, 'utf8')) as { builtAt?: unknown };
-      if (typeof stamp.builtAt === 'number') return stamp.builtAt;
-    } catch {
-      // Fall back to the file time.
-    }
-  }
-  try {
-    return statSync(path.join(distDir, 'server', 'entry.mjs')).mtimeMs;
-  } catch {
-    return 0;
-  }
-}
-
-/**
- * Starts the supervisor on `initial` with the settings of `config`: rebuilds (when a webhook
- * secret is set) run `scripts/build.ts` with this process's environment, kept alive to publish
- * commerce edits unless `PUBLISH_EDITS=0` (`publisher`: the kept build that made `initial`).
- * With `REDIS_URL`, the copies sharing `RELEASES_DIR` build once for all of them
- * (`src/server/rebuild/coordination.ts`).
- */
-export function superviseShop(options: {
-  config: ServeConfig;
-  initial: Release;
-  port: number;
-  host: string;
-  target?: string;
-  publisher?: KeptPublisher;
-}): Promise<Supervisor> {
-  const { config } = options;
-  const publish = config.publishEdits; // off with REBUILD_COMMAND (config.ts)
-  const redisUrl = process.env.REDIS_URL?.trim() ?? '';
-  return startSupervisor({
-    workerExec: import.meta.filename,
-    initial: options.initial,
-    port: options.port,
-    host: options.host,
-    workers: config.workers,
-    releasesDir: config.releasesDir,
-    ...(options.target === undefined ? {} : { target: options.target }),
-    ...(options.publisher === undefined ? {} : { initialPublisher: options.publisher }),
-    rebuild: config.rebuilds
-      ? {
-          debounceMs: config.debounceMs,
-          timeoutMs: config.buildTimeoutMs,
-          command:
-            config.buildCommand === undefined
-              ? [
-                  process.execPath,
-                  path.join(import.meta.dirname, 'build.ts'),
-                  ...(publish ? ['--publisher'] : []),
-                  '--out-dir',
-                ]
-              : { shell: config.buildCommand },
-          env: { ...process.env },
-          publisher: publish,
-          fullBuildEveryMs: config.fullBuildEveryMs,
-          publishTimeoutMs: config.publishTimeoutMs,
-          ...(redisUrl === '' ? {} : { coordination: { url: redisUrl } }),
-        }
-      : null,
-  });
-}
-
-/**
- * Exits with the reason when the releases folder holds another shop's releases (other build
- * settings) that a live copy serves (`lib/build-settings.ts`); else this copy's settings are
- * the folder's. Before anything is built or served from it.
- */
-export async function shareReleasesOrExit(
-  scope: string,
-  releasesDir: string,
-  port: number,
-): Promise<void> {
-  const share = await shareReleasesFolder({
-    releasesDir,
-    env: process.env,
-    self: copyName(os.hostname(), port),
-  });
-  if (share.ok) {
-    if (share.recorded === 'replaced') {
-      console.log(
-        `[${scope}] ${releasesDir}: the build settings changed (${share.differ.join(', ')}) and no copy serves from it: its releases are now this shop's`,
-      );
-    }
-    return;
-  }
-  console.error(`[${scope}] ${share.message}`);
-  process.exit(1);
-}
-
-/** The settings of the environment, or exit with the reason (startup). */
-export function serveConfigOrExit(scope: string): ServeConfig {
-  try {
-    const config = readServeConfig(process.env);
-    setLogLevel(config.logLevel);
-    return config;
-  } catch (error) {
-    if (!(error instanceof ServeConfigError)) throw error;
-    console.error(`[${scope}] ${error.message}`);
-    process.exit(1);
-  }
-}
-
-if (import.meta.main && cluster.isWorker && process.env[WORKER_ENV.role] === '1') {
-  await runWorker(serveConfigOrExit('serve'));
-} else if (import.meta.main) {
-  // `npm run serve` serves DIST_DIR as it is (benches and tests name their build); rebuilds
-  // go to RELEASES_DIR and are swapped in. `npm start` also resumes the newest release.
-  const config = serveConfigOrExit('serve');
-  const distDir = process.env.DIST_DIR ?? 'dist';
-  const port = Number(process.env.PORT ?? 4321);
-  if (config.rebuilds) await shareReleasesOrExit('serve', config.releasesDir, port);
-  const supervisor = await superviseShop({
-    config,
-    initial: {
-      id: path.basename(path.resolve(distDir)),
-      dir: path.resolve(distDir),
-      builtAt: distBuiltAt(distDir),
-    },
-    port,
-    host: process.env.HOST ?? '127.0.0.1',
-  });
-  console.log(`[serve] shop at ${supervisor.url} (release ${supervisor.current().id})`);
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => {
-      void supervisor.close().finally(() => process.exit(0));
-    });
-  }
 }

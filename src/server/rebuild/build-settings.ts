@@ -20,7 +20,7 @@ import {
   liveCopies as liveCopiesOf,
   writeJsonAtomic,
   type Heartbeat,
-} from '../../src/server/rebuild/releases.ts';
+} from './releases.ts';
 
 export const BUILD_SETTINGS = [
   'BIGCOMMERCE_API_URL',
