@@ -7,7 +7,7 @@ import { defineConfig } from 'eslint/config';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-// One reader of the environment per side (issue 20): src/lib/server/config.ts imports
+// One reader of the environment per side: src/lib/server/config.ts imports
 // astro:env/server, src/lib/env-client.ts astro:env/client; everything else reads them there.
 const ENV_READERS = {
   group: ['astro:env/server', 'astro:env/client'],
@@ -89,7 +89,7 @@ export default defineConfig(
     rules: { 'no-restricted-imports': ['error', { patterns: [SERVER_ONLY, ENV_READERS] }] },
   },
   {
-    // Components render what they are given (issue 20): the pages, layouts and the loaders of
+    // Components render what they are given: the pages, layouts and the loaders of
     // src/lib/server/loaders/ read upstream and the disk.
     files: ['src/components/**'],
     rules: {
