@@ -19,7 +19,7 @@ const ROOT_FILES = ['README.md', 'astro.config.mjs', 'eslint.config.js'];
 /** Text files: code, markup, styles, docs, messages. */
 const TEXT = /\.(?:ts|tsx|mts|cts|js|mjs|cjs|astro|md|css|json|html|ya?ml)$/;
 /** Vendor files kept as published (the OpenAPI contracts), and installed packages. */
-const SKIPPED = /(?:^|\/)(?:node_modules|dist[^/]*|\.[^/]+)\/|^tests\/contracts\//;
+const SKIPPED = /(?:^|\/)(?:node_modules|dist(?:-[^/]*)?|\.[^/]+)\/|^tests\/contracts\//;
 
 /** `§N`, `§N.M`, `§N.M.K`… (a trailing dot ends the sentence, not the number). */
 const CITATION = /§(\d+(?:\.\d+)*)/g;
