@@ -318,7 +318,7 @@ export default defineConfig({
         optional: true,
       }),
       // spec §9 "Default log verbosity: error" (src/shop/config/log.ts). Read at run time
-      // (secret: not inlined in the build), as scripts/serve.ts reads it.
+      // (secret: not inlined in the build), as src/server/serve.ts reads it.
       LOG_LEVEL: envField.enum({
         context: 'server',
         access: 'secret',

@@ -8,7 +8,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 import { FORBIDDEN, layerPatterns } from './scripts/lib/layers.js';
 
-// One reader of the environment per side (issue 20): src/shop/config/config.ts imports
+// One reader of the environment per side: src/shop/config/config.ts imports
 // astro:env/server, src/lib/env-client.ts astro:env/client; everything else reads them there.
 const ENV_READERS = {
   group: ['astro:env/server', 'astro:env/client'],

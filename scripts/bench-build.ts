@@ -3,9 +3,9 @@
  * to change) and times the full production build against it (astro build and the
  * precompression step), printing pages per second and the build's peak memory. Then, in the
  * same run, builds the same number of trivial pages with bare Astro (scripts/bench/bare-astro.ts)
- * and prints the ratio of the two: the shop's target is at most 5 × bare Astro (issue 8), 10,000
+ * and prints the ratio of the two: the shop's target is at most 5 × bare Astro, 10,000
  * products in 60 s or less on the 2-core reference machine, and a peak memory of 8 GB or less
- * (issue 21, at 100,000 products). The build renders on a thread beside its main one
+ * (at 100,000 products). The build renders on a thread beside its main one
  * (`BUILD_RENDER_THREADS`, src/server/render-threads/parallel-prerender.ts).
  *
  * The shop builds cold, as on a fresh clone: Astro's cache (content store, optimised images)
@@ -28,12 +28,12 @@ const outDir = path.join(benchDir, 'dist');
 const cacheDir = path.join(benchDir, 'cache');
 const bareDir = path.join(benchDir, 'bare');
 const sandboxDir = path.join(benchDir, 'sandbox');
-/** Target of issue 8: the shop's build at most this many times bare Astro's. */
+/** Target: the shop's build at most this many times bare Astro's. */
 const RATIO_TARGET = 5;
-/** Target of issue 1: 10,000 products built in this many seconds or less. */
+/** Target: 10,000 products built in this many seconds or less. */
 const SECONDS_TARGET = 60;
 const SECONDS_TARGET_PRODUCTS = 10_000;
-/** Target of issue 21: the build's peak memory at most this many MB (100,000 products). */
+/** Target: the build's peak memory at most this many MB (100,000 products). */
 const MEMORY_TARGET_MB = 8 * 1024;
 
 // Only this bench's folders: others (bench:serve's) may live beside them.

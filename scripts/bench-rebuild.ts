@@ -1,5 +1,5 @@
 /**
- * `npm run bench:rebuild`: edits going live under load, end to end (issue 21: an edit live in
+ * `npm run bench:rebuild`: edits going live under load, end to end (target: an edit live in
  * ≤ 10 s p95 at 10,000 and 100,000 products, no request failing). Starts a sandbox (its own
  * process, `scripts/sandbox/server.ts`: the default seeded catalogue, or `BENCH_PRODUCTS`
  * generated products) and the shop as `npm start` does (`scripts/start.ts`, which reuses that
@@ -28,7 +28,7 @@
  * (target 0), and the kept build's memory. The exit code is 1 when a target is missed.
  *
  * `BENCH_PUBLISH=contentful` publishes a new title for a content page instead (Contentful
- * management API), which is a full build and a swap of releases: target live ≤ 90 s (issue 8).
+ * management API), which is a full build and a swap of releases: target live ≤ 90 s.
  * `BENCH_RATE` (default 200 requests/s; 0: as fast as it goes) and `BENCH_CONNECTIONS` (20)
  * shape the load, `BENCH_SANDBOX_PORT` (4396) is the sandbox's port (the build inlines the
  * upstream URL, so it is fixed), `BENCH_LIVE_TIMEOUT_S` (300) the longest wait for one edit,
@@ -64,9 +64,9 @@ const startTimeoutMs = Number(process.env.BENCH_START_TIMEOUT_S ?? 1800) * 1000;
 const publishKind = process.env.BENCH_PUBLISH === 'contentful' ? 'contentful' : 'commerce';
 const pick = process.env.BENCH_PICK === 'first' ? 'first' : 'last';
 const BROWSER_HEADERS = { 'accept-encoding': 'gzip, deflate, br', accept: 'text/html,*/*' };
-/** Issue 21: a commerce edit live within this, p95. */
+/** Target: a commerce edit live within this, p95. */
 const EDIT_TARGET_S = 10;
-/** Issue 8: a content publish (a full build and a swap) live within this. */
+/** Target: a content publish (a full build and a swap) live within this. */
 const CONTENT_TARGET_S = 90;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -8,11 +8,11 @@
  * `getCategoryTree`. Fresh parameters come twice: a campaign tag the page ignores (one cache
  * key) and a new price bound (every request a new page: the render throughput, which no cache
  * raises, outside the p99 target). Prints requests/s, p50/p99 latency and the ratio to the
- * bare server, the raw and compressed size of the listing page, and the targets of issue 7 on
+ * bare server, the raw and compressed size of the listing page, and the targets on
  * the 2-core reference machine: static page >= 0.5 x bare, repeated listing view >= 0.3 x
  * bare, getCategoryTree >= 0.15 x bare, p99 < 50 ms, 0 errors.
  *
- * Then the cost of a never-seen listing view (issue 21): the server's CPU time per render,
+ * Then the cost of a never-seen listing view: the server's CPU time per render,
  * read from `/proc` (utime + stime of the server's processes) around `BENCH_RENDERS` (300)
  * requests with fresh parameters, two at a time, once the server is idle (the median of five
  * batches: on a shared VM one slow moment moves one batch, not the figure): on its main threads
@@ -58,7 +58,7 @@ const renders = Number(process.env.BENCH_RENDERS ?? 300);
 const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : null;
 const cpuProfDir = process.env.BENCH_CPU_PROF;
 
-/** Issue 21's targets for a never-seen listing view. */
+/** The targets for a never-seen listing view. */
 const RENDER_CPU_TARGET_MS = 2;
 const RENDER_RPS_TARGET = 400;
 const RENDER_P99_TARGET_MS = 200;

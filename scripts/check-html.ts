@@ -52,7 +52,7 @@ export function pagesToCheck(builtPages: readonly string[], sandbox: boolean): P
     { path: '/marque', status: 200 },
     { path: first('/marque/'), status: 200 },
     { path: '/resultats-de-recherche/matelas', status: 200 },
-    // Issue 31: a typo's corrected results, and the no-results page (categories, tips...).
+    // A typo's corrected results, and the no-results page (categories, tips...).
     { path: '/resultats-de-recherche/matelat', status: 200 },
     { path: '/resultats-de-recherche/zzqxw', status: 200 },
     { path: '/panier', status: 200 },
@@ -63,7 +63,7 @@ export function pagesToCheck(builtPages: readonly string[], sandbox: boolean): P
     { path: '/cgv', status: 200 },
     { path: '/espace-revendeur/connexion', status: 200 },
     { path: '/page-introuvable', status: 404 },
-    // A cart link that opens nothing says so (issue 31).
+    // A cart link that opens nothing says so.
     { path: '/panier?id=6f0b8c1e-4b1a-4c55-9a57-1f2d3c4b5a69&token=faux', status: 404 },
     { path: '/500', status: 500 },
   ];

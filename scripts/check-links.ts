@@ -1,5 +1,5 @@
 /**
- * `npm run test:links`: no link the shop renders is dead (issue 8). Serves the production build
+ * `npm run test:links`: no link the shop renders is dead. Serves the production build
  * (`DIST_DIR`, default `dist`) the way `npm start` does, with the upstream it was built against
  * (`lib/built-shop.ts`), and has [linkinator](https://github.com/JustinBeckwith/linkinator)
  * crawl it from `/`, every pre-rendered page of `{dist}/client` but the error pages, the

@@ -37,7 +37,7 @@ const CATALOG_ERROR = '#/definitions/errorResponse_Full';
 const CUSTOMERS_ERROR = '#/components/schemas/ErrorResponse';
 const CHANNELS_ERROR = '#/components/responses/error_Resp';
 
-/** Write endpoints and their reads (issue 3): carts, checkouts, customers, orders, reviews, channel site. */
+/** Write endpoints and their reads: carts, checkouts, customers, orders, reviews, channel site. */
 const WRITE_ENDPOINTS: Endpoint[] = [
   {
     id: 'POST /v3/carts',
@@ -522,7 +522,7 @@ const CART_REPLIES = [
   'POST /v3/carts/{cartId}/redirect_urls',
 ];
 
-/** Errata of the write endpoints (issue 3). */
+/** Errata of the write endpoints. */
 const WRITE_ERRATA: Erratum[] = [
   {
     where:

@@ -70,7 +70,7 @@ const pages = [
   ['home', '/'],
   ['category', firstPage('c')],
   ['product', firstPage('p')],
-  // Issue 8: the sleep-content list and one of its entries, and a content (legal) page.
+  // The sleep-content list and one of its entries, and a content (legal) page.
   ['sleep-list', '/les-yeux-fermes'],
   ['sleep-detail', '/les-yeux-fermes/la-respiration-4-7-8-mode-d-emploi'],
   ['content', '/mentions-legales'],

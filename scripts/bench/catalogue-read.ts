@@ -1,6 +1,6 @@
 /**
  * `npm run bench:read`: times the build's upstream reads alone, without rendering a page, at
- * several catalogue sizes (issue 21: the read must grow linearly with the catalogue). For each
+ * several catalogue sizes (the read must grow linearly with the catalogue). For each
  * size in `BENCH_READ_PRODUCTS` (default `10000,100000`) it starts the sandbox in a child
  * process (as a build sees it: another process, over HTTP) on `BENCH_SANDBOX_PORT` (default
  * 4394), seeded once in `.bench/read-sandbox-{N}` and reused after, then times one after the

@@ -90,7 +90,7 @@ export async function ensureUpstream(
       token,
       storeHash,
       siteUrl,
-      // SANDBOX_HOSTILE=1 (npm test): the hostile catalogue of issue 7's browser test.
+      // SANDBOX_HOSTILE=1 (npm test): the hostile catalogue of the XSS browser test.
       hostile: env.SANDBOX_HOSTILE === '1',
       // SANDBOX_FAULTS: faults in force from the start (scripts/sandbox/README.md, "Faults").
       faults: faultsFromEnv(env.SANDBOX_FAULTS),

@@ -51,7 +51,7 @@ export const HIDE_CATEGORY_METAFIELD = {
 } as const;
 
 /**
- * A hostile entry of the redirect list (issue 7): a `javascript:` to_url, which the shop must
+ * A hostile entry of the redirect list: a `javascript:` to_url, which the shop must
  * never send as a `Location`.
  */
 export const HOSTILE_REDIRECT = {

@@ -1,5 +1,5 @@
 /**
- * Outgoing webhooks of the sandbox (issue 8): Contentful's (signed as Contentful signs them)
+ * Outgoing webhooks of the sandbox: Contentful's (signed as Contentful signs them)
  * and BigCommerce's store webhooks. Deliveries run in the background, after the write that
  * caused them has answered: each is POSTed with a 5 s timeout and retried twice (after 0.5 s
  * and 2 s) on a network error, a timeout, a 429 or a 5xx. Every delivery is kept in a small log

@@ -1,5 +1,5 @@
 /**
- * The shop's route table (issue 29, "content cannot claim the shop's routes"): the one list of
+ * The shop's route table (content cannot claim the shop's routes): the one list of
  * the first path segments the shop itself answers, and the one rule deciding whether an
  * upstream entity (a content page, a sleep-content entry, a product, a brand, a category) may
  * have the path its data names. An entity whose path is not canonical, names `index`, or

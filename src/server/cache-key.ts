@@ -1,5 +1,5 @@
 /**
- * Which on-demand replies the storefront server may cache, and under what key (issue 7 item 8).
+ * Which on-demand replies the storefront server may cache, and under what key.
  * Only pages that do not depend on the shopper qualify: listing views (`/vue/c/...`, reached by
  * rewriting `/c/...?page=2`; `/vue/les-yeux-fermes`, the sleep-content list by tag) and search
  * results. Their key is the host, the path and the query
@@ -55,7 +55,7 @@ function canonicalQuery(path: string, params: URLSearchParams): string | null {
   if (path === SEARCH_ROUTE || path.startsWith(`${SEARCH_ROUTE}/`)) {
     // `?term=` is the header form's redirect to the path form (resultats-de-recherche page).
     if (params.has('term')) return null;
-    // Page and the "as typed" switch (issue 31): both change what the page shows.
+    // Page and the "as typed" switch (of the typo correction): both change what the page shows.
     return searchQueryString({
       page: pageNumber(params.get('page')),
       exact: searchIsExact(params),

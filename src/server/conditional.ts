@@ -1,5 +1,5 @@
 /**
- * Conditional requests (RFC 9110 §13): `If-None-Match` (lists, `*`, weak comparison) and
+ * Conditional requests (RFC 9110 section 13): `If-None-Match` (lists, `*`, weak comparison) and
  * `If-Modified-Since` through `fresh`, and `If-Range`.
  */
 import type { IncomingHttpHeaders } from 'node:http';
@@ -8,7 +8,7 @@ import fresh from 'fresh';
 /**
  * Whether a GET/HEAD for a representation with `etag` (and `lastModified`) is answered 304.
  * `Cache-Control: no-cache` in the request is addressed to caches, not to the origin
- * (RFC 9111 §5.2.1.4): unlike `fresh` alone, it does not disable the comparison here, so a
+ * (RFC 9111 section 5.2.1.4): unlike `fresh` alone, it does not disable the comparison here, so a
  * `fetch()` with `If-None-Match` (which adds it) gets its 304.
  */
 export function notModified(
@@ -26,7 +26,7 @@ export function notModified(
 }
 
 /**
- * `If-Range` (RFC 9110 §13.1.5) holds: absent, or naming the current representation by a
+ * `If-Range` (RFC 9110 section 13.1.5) holds: absent, or naming the current representation by a
  * strong ETag equal to `etag`, or by a date equal to `lastModified`.
  */
 export function ifRangeHolds(

@@ -31,7 +31,7 @@ const memo = new Map<string, Coding>();
 const MEMO_SIZE = 512;
 
 /**
- * The coding to send among `available` for this `Accept-Encoding` (RFC 9110 §12.5.3 with
+ * The coding to send among `available` for this `Accept-Encoding` (RFC 9110 section 12.5.3 with
  * q-values: `br;q=0` refuses brotli, `*` accepts anything, no header means identity). Ties go
  * to brotli, then gzip. When the client refuses everything, including identity, identity is
  * sent anyway (RFC 9110 allows it, and a reply beats a 406 here).

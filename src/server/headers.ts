@@ -1,6 +1,6 @@
 /**
- * The headers every reply of the storefront server carries, static or on demand (issue 7
- * item 6), from this one place: no sniffing, no framing by other sites, a referrer policy, no
+ * The headers every reply of the storefront server carries, static or on demand, from this
+ * one place: no sniffing, no framing by other sites, a referrer policy, no
  * camera/microphone/geolocation, and HSTS when the browser came over https (directly or
  * through a trusted TLS proxy, `src/shop/auth/client.ts`).
  */

@@ -166,7 +166,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   );
   const { handler } = (await import(entry)) as { handler: AppHandler };
   const buildId = await buildIdOf(serverDir);
-  // spec §1: with the transactional flag off a cart link does nothing (issue 19).
+  // spec §1: with the transactional flag off a cart link does nothing (no cart cookie is set).
   const { transactional } = readBuildFlags(serverDir);
   const isHttps = httpsDetector();
   const now = options.now ?? Date.now;
@@ -303,7 +303,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       if (method === 'POST' && call) return onDemand.api(req, res, call.service, call.method);
       return onDemand.relay(req, res);
     }
-    // One spelling per page (issue 19), before files, cart links and Astro's guards see it.
+    // One spelling per page, before files, cart links and Astro's guards see it.
     const spelling = pagePathDecision(pathname, search);
     if (spelling.kind === 'redirect') {
       answer(req, res, 301, { location: spelling.location });

@@ -1,5 +1,5 @@
 /**
- * The Content-Security-Policy of a pre-rendered page, for the reply's header (issue 29: the
+ * The Content-Security-Policy of a pre-rendered page, for the reply's header (the
  * policy first). Astro writes a pre-rendered page's policy in a `<meta http-equiv>`, and
  * BaseLayout puts that meta right after `<meta charset>`, so it covers everything after it;
  * the storefront server also sends it as a `Content-Security-Policy` header, which covers the

@@ -1,5 +1,5 @@
 /**
- * The render cache of the storefront server (issue 7 item 8): replies of on-demand pages (and
+ * The render cache of the storefront server: replies of on-demand pages (and
  * API catalogue reads) that do not depend on the shopper, kept as rendered bytes with their
  * compressed variants, so a repeated request costs a lookup instead of a render. Two tiers:
  * an in-process LRU bounded in bytes, and, when given, the `SharedStore` (Redis with several

@@ -342,7 +342,7 @@ export function createStaticFiles(options: StaticFilesOptions): StaticFiles {
           res.writeHead(416, headers).end();
           return true;
         }
-        // Malformed (-2), another unit, or several ranges: the whole file (RFC 9110 §14.2).
+        // Malformed (-2), another unit, or several ranges: the whole file (RFC 9110 section 14.2).
         if (ranges !== -2 && ranges.type === 'bytes' && ranges.length === 1 && ranges[0]) {
           const { start, end } = ranges[0];
           headers['Content-Range'] = `bytes ${start}-${end}/${found.size}`;

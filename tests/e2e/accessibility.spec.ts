@@ -29,7 +29,7 @@ const pages: [kind: string, path: string][] = [
   ['checkout (empty cart)', '/paiement'],
   ['login', '/connexion'],
   ['registration', '/inscription'],
-  // Issue 8: the content pages.
+  // The content pages.
   ['sleep-content list', '/les-yeux-fermes'],
   ['sleep-content list by tag', '/les-yeux-fermes?tag=formatHistoire'],
   ['sleep-content podcast', '/les-yeux-fermes/la-respiration-4-7-8-mode-d-emploi'],

@@ -1,5 +1,5 @@
 /**
- * Issue 3 browser flows of the customer: registration with each validation message, the login
+ * Browser flows of the customer: registration with each validation message, the login
  * modal (wrong password, spec §8 text, modal stays open), login merge of a guest cart into the
  * saved cart (spec §4), the login-required guard and its way back (spec §2), logout.
  */

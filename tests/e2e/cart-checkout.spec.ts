@@ -1,5 +1,5 @@
 /**
- * Issue 3 browser flows: a guest fills the cart from a card and a product page, uses the cart
+ * Browser flows: a guest fills the cart from a card and a product page, uses the cart
  * sidebar and /panier, goes to /paiement, registers on the way, pays on the sandbox's hosted
  * checkout and finds the order with its status colour in /mon-compte.
  */

@@ -1,5 +1,5 @@
 /**
- * issue 30, carts survive faults, in the browser: a guest's cart goes through a platform
+ * Carts survive faults, in the browser: a guest's cart goes through a platform
  * outage (the sandbox answers 503 on `/v3/carts`, fault injection) and comes back. While the
  * platform fails, /panier and the cart sidebar say the cart is momentarily unavailable, with
  * "Réessayer", never "Votre panier est vide"; the `cart-id` cookie stays. Once the platform

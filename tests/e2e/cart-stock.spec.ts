@@ -1,5 +1,5 @@
 /**
- * Honest stock in the cart (issue 30 item 2), in the browser: an editor lowers the stock of an
+ * Honest stock in the cart, in the browser: an editor lowers the stock of an
  * item a guest has in the cart (the sandbox's catalogue API); the line says so on /panier and
  * in the sidebar, with the item's name and what is left; going to checkout is stopped, in the
  * browser and by /paiement's hand-over (409); "Réduire à 1 article" and "Retirer …" fix it in

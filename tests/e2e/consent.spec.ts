@@ -1,5 +1,5 @@
 /**
- * Consent first (issue 30): the cookie banner on a first visit, at 390 and 1280 px. Before any
+ * Consent first: the cookie banner on a first visit, at 390 and 1280 px. Before any
  * choice: no container request and no personal data in the data layer, Consent Mode's default
  * (all denied) first. "Tout refuser": still none, the banner gone and the choice kept across
  * pages. The footer's "Gérer les cookies" reopens the choice by purpose. "Tout accepter": a

@@ -1,5 +1,5 @@
 /**
- * The browser suite's console-error guard (helpers.ts, issue 31): a console error or an
+ * The browser suite's console-error guard (helpers.ts): a console error or an
  * uncaught page error fails the test that saw it, on its page and on pages of contexts it
  * makes; a spec's declared pattern lets only the lines it matches through. The failing cases
  * are expected to fail (`test.fail()`): they pass only while the guard fails them.

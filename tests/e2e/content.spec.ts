@@ -1,5 +1,5 @@
 /**
- * Issue 8, the content side in the browser: the header's sleep-content button, the list and
+ * The content side in the browser: the header's sleep-content button, the list and
  * its tag filters, a card's detail, `podcast_play` on the first play, the scroll rule of the
  * list pages, a legal page reached from the footer, the mega menu's promotional push, the
  * 404 of unknown content paths, and the sandbox's hostile rich text running nothing.

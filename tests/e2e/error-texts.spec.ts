@@ -1,5 +1,5 @@
 /**
- * issue 30, no raw keys: with an upstream service down, each form's error is a French
+ * No raw keys: with an upstream service down, each form's error is a French
  * sentence, never a message key: login and registration, the account's profile, the footer's
  * newsletter form. The shop API's call is answered here with what the API answers when the
  * service behind it is down (`{ message: 'error.upstreamUnavailable', statusCode: 503 }`,

@@ -1,5 +1,5 @@
 /**
- * issue 31, filters that stay open: on a category listing, ticking filters updates the results
+ * Filters that stay open: on a category listing, ticking filters updates the results
  * in place, at 390×844 inside the open "Filtrer" panel and at 1280 in the sidebar. Three
  * criteria in a row without reopening the panel: it stays open, the page does not scroll, the
  * focus stays on the box, "Afficher N produits" counts what the page without JavaScript shows

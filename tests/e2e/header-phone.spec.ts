@@ -1,5 +1,5 @@
 /**
- * The shell on phones (issue 31): the sticky header back on scroll-up takes at most 120 px from
+ * The shell on phones: the sticky header back on scroll-up takes at most 120 px from
  * 360 to 430 px wide (it took 237 px: the top bar and the reassurance banner rode along), a
  * reseller's header keeps its links on one row, and navigating back and forth logs no error
  * (the skipped page transitions' AbortError). Screenshots in test-results/visual. (The top

@@ -1,5 +1,5 @@
 /**
- * Issue 7: pages built from a hostile catalogue (the sandbox's `hostile` option, set by npm
+ * Pages built from a hostile catalogue (the sandbox's `hostile` option, set by npm
  * test: a product, a category and a banner whose HTML holds every payload of
  * scripts/sandbox/seed/hostile.ts, markup in names and custom fields) run none of it. First the
  * payloads are proved live on a raw page (no sanitiser, no CSP); then the product page, the

@@ -1,5 +1,5 @@
 /**
- * Issue 7, image proxy: `/_image` of the production server transforms the catalogue's pictures
+ * The image proxy: `/_image` of the production server transforms the catalogue's pictures
  * (the sandbox's picture path) and refuses, without fetching them, any other loopback port, the
  * sandbox's other paths, private and link-local addresses and non-https image hosts.
  */
@@ -10,7 +10,7 @@ import { CARD_IMAGE } from '../../src/lib/picture-variants.ts';
 import { PRODUCTS } from '../../scripts/sandbox/fixtures.ts';
 import { api, expect, test } from './helpers.ts';
 
-// A variant the shop shows (a product card): the proxy serves no other size (issue 29).
+// A variant the shop shows (a product card): the proxy serves no other size.
 const proxied = (href: string) =>
   `/_image?href=${encodeURIComponent(href)}&w=${String(CARD_IMAGE.width)}&h=${String(CARD_IMAGE.height)}&f=webp`;
 
@@ -35,7 +35,7 @@ test('a catalogue picture is transformed; other loopback ports, paths and privat
   baseURL,
 }) => {
   // The product's picture as the catalogue names it (the sandbox's picture path); the page's
-  // zoom link names the shop's encoded picture since issue 31.
+  // zoom link names the shop's encoded picture.
   const product = await api<Product>(request, 'getProductById', [PRODUCTS.trackingNone]);
   const picture = product.images[0]?.urlZoom;
   expect(picture).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/images\//);

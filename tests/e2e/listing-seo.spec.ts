@@ -1,5 +1,5 @@
 /**
- * Issue 19: how search engines see a category listing, over HTTP on the production build. Its
+ * How search engines see a category listing, over HTTP on the production build. Its
  * plain pages (`/c/matelas`, `/c/matelas?page=2`) are indexed under their own canonical URL and
  * listed in the sitemap; refined views stay `noindex, follow` with the category as canonical; a
  * page past the last is a 404. The rule itself is table-tested (tests/unit/listing-seo.test.ts).

@@ -37,7 +37,7 @@ for (const width of [390, 1280]) {
     await form.getByLabel(t('newsletter.email')).fill(email.toUpperCase());
     await form.getByLabel(t('newsletter.consent')).check();
     await form.getByRole('button', { name: t('newsletter.submit') }).click();
-    // issue 31: the spec §8 text, as news (a polite status), not as a fault (no alert, not red).
+    // The spec §8 text, as news (a polite status), not as a fault (no alert, not red).
     const info = form.getByRole('status').filter({ hasText: t('newsletter.error.exists') });
     await expect(info).toHaveText('Le contact existe déjà dans la liste.');
     const error = form.locator('[data-form-error]');

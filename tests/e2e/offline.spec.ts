@@ -1,7 +1,7 @@
 /**
- * The service worker (issue 10, spec §7): registered at /sw.js with scope /; offline, a page
+ * The service worker (spec §7): registered at /sw.js with scope /; offline, a page
  * visited before still opens, one never visited shows the French offline page, and API calls
- * are never answered from a cache; axe on the offline page. Issue 31, offline everywhere:
+ * are never answered from a cache; axe on the offline page. Offline everywhere:
  * every page load offline shows the shop's offline page, never Chromium's (the cart, the
  * account, search results, a filtered listing, a reseller page, a product never seen), and an
  * add to cart offline says the shopper is offline.

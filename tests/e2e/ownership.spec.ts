@@ -1,5 +1,5 @@
 /**
- * Ownership over HTTP on the production build (issue 7, `src/shop/carts/ownership.ts`): an
+ * Ownership over HTTP on the production build (`src/shop/carts/ownership.ts`): an
  * order is shown on `/paiement?commande=` and in the account only to its customer (or, for a
  * guest order, to the browser that placed it: not to one merely holding the cart id); a cross-origin POST to
  * `/paiement` is refused.
@@ -124,7 +124,7 @@ test.describe('another customer’s order is not shown', () => {
 
     const other = await shopper(playwright.request);
     const asPaul = await loggedIn(playwright.request, paul);
-    // issue 19: a browser merely holding the cart id (its cart-id cookie) is not the one that
+    // A browser merely holding the cart id (its cart-id cookie) is not the one that
     // placed the order.
     const holder = await shopper(playwright.request);
     await holdCart(holder, cart.id);

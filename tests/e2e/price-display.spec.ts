@@ -1,5 +1,5 @@
 /**
- * Issue 30, "the price shown is the price paid", in the browser at 390 and 1280 px: a card of
+ * The price shown is the price paid, in the browser at 390 and 1280 px: a card of
  * the mattresses filtered on 160x200 shows its 160x200 price (not the cheapest size's), its
  * link opens the product page on 160x200 with the same price (the page's canonical URL without
  * the variant), and the cart charges that price. Screenshots in test-results/visual/.

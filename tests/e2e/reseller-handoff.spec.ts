@@ -1,5 +1,5 @@
 /**
- * issue 31, a hand-off a client trusts, at 360, 390 and 1280 px (screenshots kept in
+ * A hand-off a client trusts, at 360, 390 and 1280 px (screenshots kept in
  * test-results/visual/): a reseller logging in at /connexion lands in the reseller area; their
  * single seller is preselected; the client's e-mail (rendered from the sandbox's outbox) lists
  * the cart; the client's cart says who prepared it; the hosted checkout opens with the client's

@@ -1,5 +1,5 @@
 /**
- * The reseller mode of the whole shop (issue 19, spec §1, §2, §6; the test build has the area
+ * The reseller mode of the whole shop (spec §1, §2, §6; the test build has the area
  * on): a reseller logs in, browses the real categories from the area, sees category and product
  * pages without what resellers never see, with flagged cards and the reseller cart, and sends
  * the cart to a client; a visitor's view of the same pages carries nothing of the reseller.

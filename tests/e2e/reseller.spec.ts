@@ -1,5 +1,5 @@
 /**
- * The reseller area (issue 10, spec §1, §2, §4, §6; the test build has FEATURE_RESELLER_AREA on):
+ * The reseller area (spec §1, §2, §4, §6; the test build has FEATURE_RESELLER_AREA on):
  * the guard, the reseller-login layout, the reseller layout without what resellers never see,
  * a reseller filling a cart and sending it to a client, the client's link opening that cart, and
  * axe on the area's pages.
@@ -12,7 +12,7 @@ import { TEST_ENV } from '../../scripts/lib/test-env.ts';
 import { anyOf, documentStatus, expect, test, waitForHydration, waitForIsland } from './helpers.ts';
 
 test.use({
-  // A cart link with a wrong token answers 404 on purpose (issue 31): the browser logs it.
+  // A cart link with a wrong token answers 404 on purpose (a page says why): the browser logs it.
   allowedConsoleErrors: anyOf(documentStatus('/panier', 404)),
 });
 
@@ -136,7 +136,7 @@ test('a reseller logs in, fills a cart, sends it to a client; the client opens i
       'data-cart-line',
       sku ?? '',
     );
-    // A wrong token opens nothing and says so (issue 31): 404, the page names who to ask.
+    // A wrong token opens nothing and says so: 404, the page names who to ask.
     const other = await browser.newContext();
     const stranger = await other.newPage();
     const wrong = new URL(link.href);

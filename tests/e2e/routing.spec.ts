@@ -7,7 +7,7 @@ import { anyOf, api, documentStatus, expect, test } from './helpers.ts';
 test.use({
   allowedConsoleErrors: anyOf(
     documentStatus('/cette-page-n-existe-pas', 404),
-    // A cart link with a wrong token answers 404 on purpose (issue 31).
+    // A cart link with a wrong token answers 404 on purpose (a page says why).
     documentStatus('/c/matelas', 404),
   ),
 });
@@ -133,7 +133,7 @@ test('/404 and /500 answer with their status; status lines carry the right reaso
   expect(unknown.statusText()).toBe('Not Found');
 });
 
-test('a cart link on a pre-rendered page with a wrong token says it is not valid (issue 31)', async ({
+test('a cart link on a pre-rendered page with a wrong token says it is not valid', async ({
   page,
 }) => {
   const res = await page.goto('/c/matelas?id=00000000-0000-4000-8000-000000000000&token=faux');

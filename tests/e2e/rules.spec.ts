@@ -1,5 +1,5 @@
 /**
- * Issue 19, the spec's remaining rules seen in the browser: the top bar's links and the
+ * The spec's remaining rules seen in the browser: the top bar's links and the
  * newsletter panel reachable on a 390 px phone (spec §2 Top bar), not for resellers (§6);
  * navigation groups without a URL kept as folds in the menu sidebar; the footer's three social
  * links out of the box (§1).

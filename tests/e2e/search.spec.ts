@@ -122,7 +122,7 @@ test('without JavaScript the form sends the term to the results page', async ({ 
   await context.close();
 });
 
-// Issue 31: typo tolerance, a no-results page that is no dead end, one cross and no empty band.
+// Typo tolerance, a no-results page that is no dead end, one cross and no empty band.
 
 interface DomNode {
   nodeId: number;

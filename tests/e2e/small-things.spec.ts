@@ -1,5 +1,5 @@
 /**
- * Issue 31, the small things a shopper trips on, each at a phone's and a desktop's width with
+ * The small things a shopper trips on, each at a phone's and a desktop's width with
  * its screenshot kept in `test-results/visual/`: "Vider le panier" asks first; the login
  * throttle warns before its wait and says the wait in words; the favourites heart's label
  * follows its state; a guest sent to log in on the way to the favourites is told why, with the

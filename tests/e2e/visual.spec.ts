@@ -1,5 +1,5 @@
 /**
- * Pages that look right (issue 19 §6): every page kind at 390 and 1280 px, measured on its
+ * Pages that look right: every page kind at 390 and 1280 px, measured on its
  * pixels (check.ts): no visible text the colour of what lies behind it, no interactive element
  * painting over another's text. The screenshots stay in test-results/visual/ to be looked at.
  */
@@ -69,7 +69,7 @@ for (const [name, url] of anonymous) {
   });
 }
 
-// issue 31: on a phone the product itself is on the first screen (844 px tall): the title,
+// On a phone the product itself is on the first screen (844 px tall): the title,
 // the price, the rating and the first option of the picker, at 360, 390 and 430 px wide.
 for (const width of [360, 390, 430] as const) {
   test(`the product page's first screen shows the product: ${width} px`, async ({ page }) => {

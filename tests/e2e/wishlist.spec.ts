@@ -15,7 +15,7 @@ test('heart as a guest, log in, find it in the account wishlist, move it to the 
   test.setTimeout(90_000);
   const product = await api<Product>(request, 'getProductById', [PRODUCTS.trackingNone]);
   await page.goto(productPath(product));
-  // issue 31: the heart's name says what a press does, so it changes once pressed.
+  // The heart's name says what a press does, so it changes once pressed.
   const heart = page.locator('[data-product-actions] button[data-wishlist-heart]');
   await expect(heart).toBeVisible();
   await expect(heart).toHaveAccessibleName(t('wishlist.heart', { name: product.name }));

@@ -1,5 +1,5 @@
 /**
- * The product gallery's zoom (issue 31): "Agrandir l'image" opens a full-screen viewer
+ * The product gallery's zoom: "Agrandir l'image" opens a full-screen viewer
  * (PhotoSwipe, loaded on the first tap) over every picture of the gallery, at the widest
  * encoded size, whole; next and previous change the picture, Escape or a swipe down closes it
  * and the focus is back on the zoom link. Without JavaScript the link opens that picture. At

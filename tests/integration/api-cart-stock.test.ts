@@ -1,5 +1,5 @@
 /**
- * Honest stock on cart lines (spec §4 Stock, issue 30 item 2) over real HTTP against the
+ * Honest stock on cart lines (spec §4 Stock) over real HTTP against the
  * sandbox: every cart the API returns carries each line's stock, read in one batched catalogue
  * request; an editor lowering the stock (the sandbox's catalogue API) flags the line; the
  * hand-over to the hosted checkout (`getCheckoutUrl`) is refused while a line is over stock,

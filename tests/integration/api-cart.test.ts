@@ -390,7 +390,7 @@ describe('cart metafields (spec §7 createCartMetafields, getCartMetafield(s))',
     );
   });
 
-  test('the shop’s cart-redirection fields never show in a list (issue 19)', async () => {
+  test('the shop’s cart-redirection fields never show in a list', async () => {
     const guest = api.shopper();
     const cart = await guest.data<Cart>('createCart', [{ lineItems: [{ ...other, quantity: 1 }] }]);
     await api.admin('POST', `v3/carts/${cart.id}/metafields`, {

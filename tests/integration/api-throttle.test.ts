@@ -1,6 +1,6 @@
 /**
- * Throttling of the account methods over real HTTP against the sandbox (issue 7 "throttling
- * that does not lock shoppers out", `throttle.ts`): OWASP device cookies, progressive delays
+ * Throttling of the account methods over real HTTP against the sandbox (throttling
+ * that does not lock shoppers out, `throttle.ts`): OWASP device cookies, progressive delays
  * answered 429 'Too many attempts' with `Retry-After`, registration and reset requests limited.
  * Shoppers come from the addresses given to the bridge as the TCP peer (CLIENT_IP_HEADER).
  * The shop's rules, but for lower per-address thresholds (each failed login costs the sandbox
@@ -85,7 +85,7 @@ describe('login: progressive delays per account', () => {
       expect(reply).toMatchObject(INVALID);
       warnings.push((reply.json as { details?: unknown }).details);
     }
-    // issue 31: from 2 attempts left before the waits, the reply says how many.
+    // From 2 attempts left before the waits, the reply says how many.
     expect(warnings).toEqual([
       undefined,
       undefined,

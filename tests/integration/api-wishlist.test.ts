@@ -152,7 +152,7 @@ describe('wishlist methods (spec §7)', () => {
   });
 });
 
-describe('wishlists per customer: capped, creations throttled (issue 19)', () => {
+describe('wishlists per customer: capped, creations throttled', () => {
   const LIMIT = { status: 409, json: { message: 'Wishlist limit reached', statusCode: 409 } };
 
   test('the French message names the cap', () => {

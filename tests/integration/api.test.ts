@@ -245,7 +245,7 @@ describe('happy path: every bigcommerce method answers { data }', () => {
     expect((await search('zzzqqqxxx')).categories).toEqual([]);
   });
 
-  // Issue 31: BigCommerce's keyword search (the sandbox, faithfully) matches words as typed; the
+  // BigCommerce's keyword search (the sandbox, faithfully) matches words as typed; the
   // shop corrects a term that found nothing to the catalogue's closest words and searches that.
   test('getProductsWithFilter: a typo is searched corrected (matelat → matelas), the vocabulary read once', async () => {
     interface Reply {

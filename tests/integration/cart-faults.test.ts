@@ -1,5 +1,5 @@
 /**
- * issue 30, carts survive faults: the browser's cart store (`src/lib/stores/cart.ts`, run in
+ * Carts survive faults: the browser's cart store (`src/lib/stores/cart.ts`, run in
  * Node with a cookie jar) drives the shop's real API (`POST /api/bigcommerce/{method}` over
  * HTTP, `helpers/shop-api.ts`) against its own sandbox, while the sandbox's fault injection
  * (`/__sandbox/faults`) makes `/v3/carts` answer 5xx or 429, reset or hang its connections, or
@@ -166,7 +166,7 @@ function variantAt(index: number): Variant {
   return variant;
 }
 
-describe('carts survive upstream faults (issue 30)', () => {
+describe('carts survive upstream faults', () => {
   test('random cart operations and page loads between 5xx, 429, resets, hangs and slow replies', async () => {
     await fc.assert(
       fc.asyncProperty(
@@ -213,7 +213,7 @@ describe('carts survive upstream faults (issue 30)', () => {
                 break;
               }
               case 'page':
-                // A new page while the platform fails: the bug of issue 30 dropped the cookie here.
+                // A new page while the platform fails: the store used to drop the cookie here.
                 store = await page(jar);
                 await store.initCart();
                 break;

@@ -1,5 +1,5 @@
 /**
- * issue 19, "cart fixation with a data leak", replayed over real HTTP against the sandbox (the
+ * Cart fixation with a data leak, the attack replayed over real HTTP against the sandbox (the
  * shop API and the middleware's redirect-to-cart of `helpers/shop-api.ts`):
  * 1. an attacker makes a guest cart, writes the reserved `cart-redirection`/`token` metafield
  *    through the public `createCartMetafields` (in any spelling) and sends `/?id&token` to a
@@ -149,7 +149,7 @@ describe('the reserved namespace is refused from the shop API, read and write', 
   });
 });
 
-describe('the attack of issue 19, end to end', () => {
+describe('the cart-fixation attack, end to end', () => {
   test('a planted token does not open the cart for the victim', async () => {
     const attacker = api.shopper();
     const cart = await guestCart(attacker);
@@ -168,7 +168,7 @@ describe('the attack of issue 19, end to end', () => {
     });
     const victim = api.shopper();
     const page = await victim.visit(`/?id=${cart.id}&token=${token}`);
-    // issue 31: the cart-link route says the link is not valid, naming nobody.
+    // The cart-link route says the link is not valid, naming nobody.
     expect(page).toMatchObject({
       status: 200,
       text: 'page /vue/lien-panier {"problem":"invalid","preparedBy":null}',

@@ -33,7 +33,7 @@ describe('astro dev requests', () => {
     ['a trailing slash answers 301 without it', '/c/matelas/', '/c/matelas'],
     ['the query is kept', '/c/matelas/?sort=2', '/c/matelas?sort=2'],
     ['any path', '/panier/', '/panier'],
-    ['.html (issue 19: one spelling per page)', '/panier.html', '/panier'],
+    ['.html (one spelling per page)', '/panier.html', '/panier'],
     ['an escaped letter', '/espace-revendeur%2ehtml', '/espace-revendeur'],
   ])('%s', async (_case, path, location) => {
     expect(await get(path)).toMatchObject({ status: 301, location });

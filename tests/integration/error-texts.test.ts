@@ -1,5 +1,5 @@
 /**
- * issue 30, no raw keys: with an upstream service down (the sandbox answers 503), what the shop
+ * No raw keys: with an upstream service down (the sandbox answers 503), what the shop
  * API answers to login, registration, a profile change and a newsletter subscription is a
  * message key every island showing that call's error has a French text for: the login form
  * used to show `error.upstreamUnavailable` as it is. tests/e2e/error-texts.spec.ts shows the

@@ -1,5 +1,5 @@
 /**
- * The picture proxy `/_image` over real HTTP against the sandbox (issue 29 item 1): a server
+ * The picture proxy `/_image` over real HTTP against the sandbox: a server
  * answers `/_image` with the shop's proxy (image-proxy.ts) under the storefront server's
  * security headers (src/server/headers.ts), its sources the sandbox's `/images/` on its own
  * port, the one location allowed there (image-hosts.ts). Hostile files are put in the

@@ -174,7 +174,7 @@ describe('reseller-area guard (spec §2)', () => {
   });
 });
 
-describe('the way back after login stays on the shop (issue 7)', () => {
+describe('the way back after login stays on the shop', () => {
   /**
    * What the login island does after login with the cookie a guard set: reads it back from
    * `document.cookie` (the `name=value` pair of the `Set-Cookie`), forgets it, goes there.

@@ -1,5 +1,5 @@
 /**
- * Issue 30, "the price shown is the price paid", against the sandbox over HTTP: products read
+ * The price shown is the price paid, against the sandbox over HTTP: products read
  * through the BigCommerce connector as the build reads them, their cards (`cardView`, what
  * ProductCardMarkup renders), search suggestions and product page selection, and the cart the
  * sandbox builds for the variant a card prices. An editor setting product 182's price to

@@ -1,6 +1,6 @@
 /**
  * What a Redis restarted without persistence (`FLUSHALL`) and a skewed clock must not bring
- * back (issue 29), on a real redis-server started by this file: two API bridges on one sandbox
+ * back, on a real redis-server started by this file: two API bridges on one sandbox
  * stand for two server copies, the second one's clock 301 s behind. After FLUSHALL a logged-in
  * and a logged-out cookie both read nothing; a password reset on the skewed copy ends a session
  * the other copy issued just before; a webhook replayed after FLUSHALL is refused once its

@@ -1,5 +1,5 @@
 /**
- * Issue 29 against the sandbox over real HTTP: the values that used to claim the shop's routes
+ * Bad values against the sandbox over real HTTP: the values that used to claim the shop's routes
  * or stop publishing are put in through the sandbox's catalogue writes and content management
  * API, and the reads a build and a publish make (`readCatalogue`, `getSiteContent`, the
  * picture probe and the publisher's picture encode) leave out or work around exactly those,

@@ -1,5 +1,5 @@
 /**
- * Per-address limits sized for shared addresses (issue 19: carrier-grade NAT, offices, a shop's
+ * Per-address limits sized for shared addresses (carrier-grade NAT, offices, a shop's
  * Wi-Fi on a campaign day). With the shop's own rules (`THROTTLE_RULES`, nothing lowered):
  * 200 real registrations from one address with distinct e-mails, over HTTP against the API and
  * the sandbox, all pass; a flood of 2,000 from one address in an hour does not: counted on the

@@ -1,5 +1,5 @@
 /**
- * issue 31, a hand-off a client trusts, over real HTTP against the sandbox: a reseller sends a
+ * A hand-off a client trusts, over real HTTP against the sandbox: a reseller sends a
  * cart; the client's e-mail is recorded with its HTML and text parts, its lines, total, seller
  * and validity; the hosted checkout is prefilled with the client's e-mail; opening the link
  * makes the sent cart 'opened'; paying on the hosted checkout makes it 'paid' with the seller in

@@ -1,5 +1,5 @@
 /**
- * The sandbox's Contentful Delivery API emulation and its seeded space (issue 8): tokens and
+ * The sandbox's Contentful Delivery API emulation and its seeded space: tokens and
  * error shapes, every search parameter the shop uses, link resolution into `includes` with
  * `notResolvable` errors, assets and their files, tags, content types, and the seed itself
  * (the three navigations using every link type, the legal pages, the sleep content, a

@@ -1,5 +1,5 @@
 /**
- * The sandbox's outgoing webhooks (issue 8): Contentful's management emulation (draft, publish,
+ * The sandbox's outgoing webhooks: Contentful's management emulation (draft, publish,
  * unpublish, delete, versions, validation), its webhook definitions and signing secret, signed
  * deliveries checked with a verifier written here from Contentful's documentation (known-answer
  * vector included), retries and the delivery log; BigCommerce's `/v3/hooks` and the store

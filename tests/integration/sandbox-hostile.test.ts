@@ -1,5 +1,5 @@
 /**
- * The sandbox's hostile catalogue (issue 7, `hostile` option / SANDBOX_HOSTILE=1): a product, a
+ * The sandbox's hostile catalogue (`hostile` option / SANDBOX_HOSTILE=1): a product, a
  * category and a banner holding every payload, served like any record, and nothing of it
  * without the option (a data dir seeded without it is re-seeded, and the other way round).
  */

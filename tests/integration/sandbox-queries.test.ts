@@ -1,5 +1,5 @@
 /**
- * The sandbox's reads that a build makes over the whole catalogue stay linear in it (issue 21):
+ * The sandbox's reads that a build makes over the whole catalogue stay linear in it:
  * no request of a page walk, of an `id:in` batch or of the guaranteed-reviews site rating scans
  * the products table. Checked on the plans SQLite makes for the statements each request runs
  * (`EXPLAIN QUERY PLAN`), not on timings: a bare `SCAN products` reads every row, tens of kB

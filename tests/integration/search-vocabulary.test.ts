@@ -1,5 +1,5 @@
 /**
- * The search's vocabulary read (issue 31, src/shop/loaders/search-vocabulary.ts) against
+ * The search's vocabulary read (src/shop/loaders/search-vocabulary.ts) against
  * the sandbox: its own upstream budget, so a first read longer than a shopper's request goes
  * on and serves the next searches instead of being cut and read again at each search; and the
  * no-results help (top categories, best sellers).

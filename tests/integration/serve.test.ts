@@ -453,7 +453,7 @@ describe('on-demand replies', () => {
     }
   });
 
-  // issue 19: one spelling per page, answered by the server before files and Astro.
+  // One spelling per page, answered by the server before files and Astro.
   test.each([
     ['a trailing slash (spec §2)', '/c/matelas/?page=2', '/c/matelas?page=2'],
     ['a pre-rendered page as .html', '/c/matelas.html', '/c/matelas'],

@@ -1,5 +1,5 @@
 /**
- * The shared state of the shop API (issue 7 "sessions that end", "several server copies") over
+ * The shared state of the shop API (sessions that end, several server copies) over
  * real HTTP, against each store: memory, the SQLite file and Redis (a redis-server started by
  * this file). Two API bridges on one sandbox stand for two server copies; each has its own
  * store client on the same state (for memory: one store in this process).

@@ -1,5 +1,5 @@
 /**
- * TRUSTED_PROXIES over real HTTP (issue 7 "behind a proxy"): behind a trusted TLS load balancer
+ * TRUSTED_PROXIES over real HTTP: behind a trusted TLS load balancer
  * the shop believes `X-Forwarded-For`/`-Proto`/`-Host` (cookies `Secure`, origin checks against
  * the public https origin, limits on the real client); from anyone else those headers change
  * nothing. The API runs behind the client middleware (shop-api bridge, with a lower

@@ -421,7 +421,7 @@ test('other /webhooks/ paths are 404; pages are unaffected', async () => {
   expect(home.text).toContain('Accueil');
 });
 
-describe('a copy whose clock is off (issue 29)', () => {
+describe('a copy whose clock is off', () => {
   /** Another server on the same tiny dist whose webhooks read `now` and keep in `store`. */
   async function copyWithClock(now: () => number, store: SharedStore = createMemoryStore()) {
     const seen: RebuildEvent[] = [];

@@ -1,5 +1,5 @@
 /**
- * Several copies under faults (issue 29): two `npm start --no-build` copies of the build
+ * Several copies under faults: two `npm start --no-build` copies of the build
  * `npm test` made (DIST_DIR) on one Redis and one releases folder, the second one's clock
  * 300 s behind (`helpers/skewed-clock.ts`, preloaded into it alone). The rebuild command is a
  * copy of that build plus `/edits.txt`, a snapshot of the test's "upstream" (a file each edit
@@ -274,7 +274,7 @@ describe.runIf(redisAvailable())('two copies under faults', () => {
   }, 300_000);
 
   test('a shopper who logged out before Redis lost its data stays logged out', async () => {
-    // Needs sessions valid only while their server-side record exists (issue 29, item 5).
+    // Needs sessions valid only while their server-side record exists.
     expect(shopper, 'the first test ran').toBeDefined();
     if (shopper === undefined) return;
     const { follower } = copies();

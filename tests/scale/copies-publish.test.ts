@@ -1,5 +1,5 @@
 /**
- * Several copies publishing an edit (issue 21): two `npm start --no-build` copies on one Redis,
+ * Several copies publishing an edit: two `npm start --no-build` copies on one Redis,
  * one shared releases folder outside the project, one fresh sandbox, publishing on (the real
  * kept build, no `REBUILD_COMMAND`). The copy holding the build lease has no kept build of a
  * shared release at start, so it runs its warm-up full build into the shared folder, and both

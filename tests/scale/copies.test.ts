@@ -1,5 +1,5 @@
 /**
- * Several copies, one build (issue 21): two `npm start --no-build` copies on the build
+ * Several copies, one build: two `npm start --no-build` copies on the build
  * `npm test` made (DIST_DIR), one Redis, one fresh sandbox on the port that build talks to, and
  * one releases folder in a temporary folder outside the project. The rebuild command is a copy
  * of that build with the release's name in `/release.txt` (`REBUILD_COMMAND`: the switch is

@@ -1,5 +1,5 @@
 /**
- * The policy first (issue 29 item 6), on the build: every pre-rendered page of every kind opens
+ * The policy first, on the build: every pre-rendered page of every kind opens
  * with `<meta charset>` directly followed by its Content-Security-Policy `<meta>`, before any
  * script, JSON-LD, style or link, and that policy allows every inline script and style of the
  * page by its hash. Served by the storefront server, a pre-rendered page (as it is, and as a

@@ -1,5 +1,5 @@
 /**
- * The production build with its upstream down or hanging (issue 7 item 9), over HTTP: static
+ * The production build with its upstream down or hanging, over HTTP: static
  * pages keep serving, and listing views, which render from the release's listings; other
  * on-demand pages answer their last cached copy when they have one, else the error page within
  * 2 s; API calls answer the normalised error within 3 s (catalogue reads

@@ -1,5 +1,5 @@
 /**
- * Feature flags switched off for real (issue 10, spec §1, §6), over HTTP, on a build per flag
+ * Feature flags switched off for real (spec §1, §6), over HTTP, on a build per flag
  * (`flagBuild`: its own folder and sandbox, then served):
  * - every flag off: the cart, checkout, login, registration, password, account and reseller
  *   pages answer the shop's not-found page with 404; the cart, customer, order, wishlist, review
@@ -150,7 +150,7 @@ const GUARDED_PAGES = [
 const sentPath = (spelling: string) => new URL(`http://shop.test${spelling}`).pathname;
 
 /**
- * issue 19: every spelling the router takes of a page answers 404 or 301 to the page itself,
+ * Every spelling the router takes of a page answers 404 or 301 to the page itself,
  * never the page (generated spellings, `tests/unit/path-spellings.ts`).
  */
 async function expectOneSpelling(
@@ -234,7 +234,7 @@ describe('every flag off', () => {
       '/pan%69er',
       '/panier%252ehtml',
       '//connexion',
-    ])('%s: 301 to its one spelling, which does not exist (issue 19)', async (pathname) => {
+    ])('%s: 301 to its one spelling, which does not exist', async (pathname) => {
       const reply = await get(pathname);
       expect(reply.status).toBe(301);
       const location = reply.headers.get('location') ?? '';
@@ -242,7 +242,7 @@ describe('every flag off', () => {
       expect(await get(location)).toMatchObject({ status: 404 });
     });
 
-    test('property: no spelling of a page switched off serves it (issue 19)', async () => {
+    test('property: no spelling of a page switched off serves it', async () => {
       await expectOneSpelling(off, GUARDED_PAGES);
     });
   });
@@ -333,7 +333,7 @@ describe('only the reviews off (transactional and reseller area on)', () => {
     expect(product.text).toContain('data-wishlist-heart');
   });
 
-  test('a customer who is no reseller never gets the area, in any spelling (issue 19)', async () => {
+  test('a customer who is no reseller never gets the area, in any spelling', async () => {
     const { CUSTOMERS } = await import('../../scripts/sandbox/fixtures.ts');
     const cookie = await shop.login(CUSTOMERS.marie.email, CUSTOMERS.marie.password);
     const html = await shop.get('/espace-revendeur.html', { cookie });
@@ -383,7 +383,7 @@ describe('only the transactional flag off (reviews and reseller area on)', () =>
     expect(await shop.call('sendCartToClient', [{}, {}])).toEqual(NOT_FOUND_REPLY);
   });
 
-  test('a valid cart link does nothing: the page asked for, no cookie, no redirect (issue 19)', async () => {
+  test('a valid cart link does nothing: the page asked for, no cookie, no redirect', async () => {
     const product = (await shop.call('getProductById', [PRODUCTS.trackingNone])).json as {
       data: { id: number; variants: { id: number }[] };
     };

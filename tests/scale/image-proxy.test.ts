@@ -1,5 +1,5 @@
 /**
- * The picture proxy `/_image` of the production build (issue 29 item 1), over HTTP: the
+ * The picture proxy `/_image` of the production build, over HTTP: the
  * build's own endpoint (astro.config.mjs `image.endpoint`) behind the storefront server, its
  * sources the sandbox's `/images/`. Hostile files are put in the sandbox's picture folder under
  * picture names (`1x1/proxy-*.jpg`, removed after): an SVG with a script, an HTML page, a PNG
@@ -102,7 +102,7 @@ test('every variant the build shows is a WebP of its size, kept as a file', asyn
   expect(files.length).toBe(pictureVariants().length);
 });
 
-test('the attack of issue 29: an SVG on an allowed location is never sent back', async () => {
+test('an attack: an SVG on an allowed location is never sent back', async () => {
   const svg = `${sandboxUrl}/images/1x1/proxy-svg.jpg`;
   expect((await get(new URLSearchParams({ href: svg, w: '64' }).toString())).status).toBe(400);
   const reply = await get(variant(svg, 96, 96));

@@ -1,5 +1,5 @@
 /**
- * An edit live in seconds, end to end (issue 21): `npm start` on its own sandbox, its build and
+ * An edit live in seconds, end to end: `npm start` on its own sandbox, its build and
  * releases in a folder outside the repository. The build `npm start` makes stays alive; a
  * product renamed in the sandbox's catalogue API sends the signed store webhook to the shop,
  * the supervisor hands the edit to the kept build, which renders the pages it touches into the

@@ -1,6 +1,6 @@
 /**
- * Issue 29 on a real build and its kept publisher: content cannot claim the shop's routes, and
- * one bad value never stops publishing. A sandbox of its own gets the issue's values through
+ * Bad values on a real build and its kept publisher: content cannot claim the shop's routes, and
+ * one bad value never stops publishing. A sandbox of its own gets those values through
  * its catalogue writes and content management API: a content page `index` and one
  * `espace-revendeur`, a category whose `custom_url` has `..` segments, a product named with
  * 130 "œ", a product whose picture answers 404. The full build succeeds with everything else

@@ -1,5 +1,5 @@
 /**
- * A publish that meets an upstream 503 is retried until it is live (issue 29), end to end:
+ * A publish that meets an upstream 503 is retried until it is live, end to end:
  * `npm start` on its own sandbox, its build and releases in a folder outside the repository.
  * While the sandbox's products list answers 503 (its fault injection, GETs only), a product is
  * renamed: the kept build's publish fails on it, the status says `retrying` with the failing

@@ -1,5 +1,5 @@
 /**
- * Publishing an edit without a full build (issue 21): a build kept alive (astro-build-child.ts
+ * Publishing an edit without a full build: a build kept alive (astro-build-child.ts
  * with BUILD_PUBLISHER=1, over IPC) reads the edited product, renders pages again into its
  * release, and every page it renders has the bytes a fresh full build of the same data gives;
  * so do the release's listings (the listing views' data).

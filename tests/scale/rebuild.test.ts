@@ -1,5 +1,5 @@
 /**
- * Rebuild and swap of the production build under load (issue 8 "Rebuilds"): `npm start
+ * Rebuild and swap of the production build under load: `npm start
  * --no-build` (the supervisor, one worker) on the build `npm test` made (DIST_DIR), a fresh
  * sandbox on the port that build talks to, releases in a temporary folder. The rebuild command
  * is a copy of that build (`REBUILD_COMMAND`: the swap is what is tested, the Astro build has

@@ -1,5 +1,5 @@
 /**
- * Two copies of the production server behind no balancer (issue 7 "several server copies"):
+ * Two copies of the production server behind no balancer:
  * two `scripts/start.ts --no-build` processes on two ports, on the build `npm test` made
  * (DIST_DIR), sharing one Redis and one fresh sandbox on the port that build talks to. Proves
  * over HTTP that the shared state is shared: cart writes, login limits, logout, reset links.

@@ -85,7 +85,7 @@ describe('addToCartAndNotify shows the add slot’s stock message (spec §8)', (
   };
   const item = { item_id: '1', item_name: 'Drap', price: 49, quantity: 1 };
 
-  // issue 30: a stock refusal names the item around the spec §8 message (it used to be the
+  // A stock refusal names the item around the spec §8 message (it used to be the
   // bare message, "Rupture de stock", which does not say which item).
   test('a stock refusal notifies its own text, naming the item; another failure the generic one', async () => {
     let reason = 'Out of stock';
@@ -107,7 +107,7 @@ describe('addToCartAndNotify shows the add slot’s stock message (spec §8)', (
     expect(notifications.$notifications.get().at(-1)).toMatchObject({ message: texts.error });
   });
 
-  // Issue 31: adding offline said "Impossible d'ajouter…" without naming the connection.
+  // Adding offline said "Impossible d'ajouter…" without naming the connection.
   test('an add that gets no reply offline says the shopper is offline, with the texts every button is handed', async () => {
     const { t } = await import('../../src/lib/i18n/index.ts');
     const { CARD_BUTTON_MESSAGES } = await import('../../src/lib/commerce/card-button.ts');
@@ -132,7 +132,7 @@ describe('addToCartAndNotify shows the add slot’s stock message (spec §8)', (
   });
 });
 
-describe('a refused add says which item and how many are left (issue 30)', () => {
+describe('a refused add says which item and how many are left', () => {
   type Flow = typeof import('../../src/lib/stores/add-to-cart.ts');
   type Notifications = typeof import('../../src/lib/stores/notifications.ts');
   let flow: Flow;

@@ -52,7 +52,7 @@ const size = (label: string, id = 1): OptionValue => ({
   optionId: 7,
 });
 
-/** Matelas Harmonie: 869 € in 140x190 (its default), 1 009 € in 160x200 (issue 30). */
+/** Matelas Harmonie: 869 € in 140x190 (its default), 1 009 € in 160x200. */
 const harmonie = product({
   id: 122,
   name: 'Matelas Harmonie',
@@ -73,7 +73,7 @@ const harmonie160 = variant({
   optionValues: [size('160x200', 2)],
 });
 
-describe('add_to_cart is priced as the chosen variant (issue 30: 1 009 € reported as 869)', () => {
+describe('add_to_cart is priced as the chosen variant (1 009 € was reported as 869)', () => {
   test('Matelas Harmonie 160x200 × 2: price 1009, value 2018, item_variant "160x200"', () => {
     const page = productItem(harmonie, {
       variant: harmonie140,

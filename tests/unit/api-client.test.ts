@@ -134,7 +134,7 @@ describe('callApi reply', () => {
   });
 });
 
-// Issue 31: an action that fails offline says so ("Vous êtes hors ligne…"), wherever it is
+// An action that fails offline says so ("Vous êtes hors ligne…"), wherever it is
 // made: the one call layer gives every store's error slot the offline message, and every island
 // showing a call's error is handed its text (CALL_ERROR_MESSAGES).
 describe('a call that gets no reply offline fails with the offline message', () => {
@@ -207,7 +207,7 @@ describe('typed wrappers (contract: method name and argument tuple)', () => {
   });
 });
 
-describe('logCallFailure (issue 31: a page logs console errors for faults only)', () => {
+describe('logCallFailure (a page logs console errors for faults only)', () => {
   test.each([
     ['Invalid credentials', 401, 'api', 'warn'],
     ['The selected quantity exceeds available stock.', 422, 'api', 'warn'],

@@ -1,5 +1,5 @@
 /**
- * How the build's BigCommerce reads behave when upstream misbehaves (issue 21: every read paged
+ * How the build's BigCommerce reads behave when upstream misbehaves (every read paged
  * and retried; a read is complete or fails, never partial): the client's retries of a GET (a
  * 429 waits BigCommerce's `X-Rate-Limit-Time-Reset-Ms`, a timed-out attempt is sent again), and
  * `collectPages` / `getAllProducts` over stand-in pages (a failed page fails the list and stops

@@ -25,7 +25,7 @@ describe('buttonClass', () => {
       ['btn', 'btn-primary', 'btn-md'],
       ['btn-wrap'],
     ],
-    // Issue 19: a product card's 147 px button on a 390 px phone cut "Ajouter au panier".
+    // A product card's 147 px button on a 390 px phone cut "Ajouter au panier".
     [
       'a wrapping button lets the label take two lines, with less padding',
       { wrap: true },

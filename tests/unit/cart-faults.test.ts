@@ -1,5 +1,5 @@
 /**
- * issue 30, carts survive faults: which failures of the shop API replace the shopper's cart.
+ * Carts survive faults: which failures of the shop API replace the shopper's cart.
  * Only a definite "this cart does not exist" (a null `getCart`, or the API's 404 'Cart not
  * found') forgets it; every other failure (5xx, 429, timeouts, no reply, a reply that is not
  * the API's JSON, any other 4xx) keeps the cookie and the last known cart, fills the load slot

@@ -1,5 +1,5 @@
 /**
- * issue 31: the e-mail of a cart a reseller sends to a client, from generated carts and hostile
+ * The e-mail of a cart a reseller sends to a client, from generated carts and hostile
  * names: a designed HTML e-mail with a text part, every line (name, options, quantity, unit
  * price, line total), the total to pay (cart_amount), who prepared it and the shop with their
  * contact, the link and how long it works; nothing of the names ever reaches the HTML unescaped.

@@ -59,7 +59,7 @@ describe('cartLinkPath (spec §2 redirect-to-cart on every URL)', () => {
   });
 });
 
-describe('isReservedNamespace (issue 19: the shop API neither reads nor writes it)', () => {
+describe('isReservedNamespace (the shop API neither reads nor writes it)', () => {
   test.each([
     ['the namespace itself', 'cart-redirection', true],
     ['upper case', 'CART-REDIRECTION', true],

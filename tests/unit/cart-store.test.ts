@@ -128,7 +128,7 @@ describe('loadCart (spec §4 cart lifecycle)', () => {
     ['too many requests', 429, 'Too many requests'],
     ['a 404 that is not about the cart', 404, 'Not found'],
   ])(
-    'issue 30: when %s the cart is unknown, not gone: the cookie kept, the load slot filled',
+    'when %s the cart is unknown, not gone: the cookie kept, the load slot filled',
     async (_case, status, message) => {
       await setup({ 'cart-id': CART_A });
       const calls = stubShopApi({
@@ -144,7 +144,7 @@ describe('loadCart (spec §4 cart lifecycle)', () => {
     },
   );
 
-  test('issue 30: a failed reload keeps the last known cart; the retry brings it back', async () => {
+  test('a failed reload keeps the last known cart; the retry brings it back', async () => {
     await setup({ 'cart-id': CART_A });
     let down = false;
     const calls = stubShopApi({
@@ -349,7 +349,7 @@ describe('addCartItem', () => {
     expect(store.$cartItemCount.get()).toBe(3);
   });
 
-  test('issue 30: an add after a failed load reads the cart of the cookie first, never a second cart', async () => {
+  test('an add after a failed load reads the cart of the cookie first, never a second cart', async () => {
     await setup({ 'cart-id': CART_A });
     let down = true;
     const calls = stubShopApi({
@@ -760,7 +760,7 @@ describe('mergeCartOnLogin (spec §4 login merge)', () => {
     ['adding to the saved cart', CART_B, 'addCartItems'],
     ['loading the saved cart', CART_B, 'getCart'],
   ])(
-    'issue 30: a transient fault while %s: the login stands, no cart is created, the retry merges',
+    'a transient fault while %s: the login stands, no cart is created, the retry merges',
     async (_case, savedCartId, faulty) => {
       const guestLines = faulty === 'getCart' ? [] : [mattress];
       await setup({ 'cart-id': CART_A });
@@ -807,7 +807,7 @@ describe('mergeCartOnLogin (spec §4 login merge)', () => {
     },
   );
 
-  test('issue 30: a fault after the guest items reached the saved cart: the retry never adds them twice', async () => {
+  test('a fault after the guest items reached the saved cart: the retry never adds them twice', async () => {
     await setup({ 'cart-id': CART_A });
     let down = true;
     const calls = stubShopApi({

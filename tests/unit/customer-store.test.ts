@@ -184,7 +184,7 @@ describe('login (spec §5 login rules, §4 login merge)', () => {
       { message: 'Get user data failed', statusCode: 404, code: 'api' },
     ],
     [
-      // Issue 31: no reply (fetch rejects) says the shopper is offline.
+      // No reply (fetch rejects) says the shopper is offline.
       'network failure',
       () => {
         throw new NetworkFailure();

@@ -1,5 +1,5 @@
 /**
- * The product gallery's zoom (issue 31), its pure part (`zoom-slides.ts`): each picture opens
+ * The product gallery's zoom, its pure part (`zoom-slides.ts`): each picture opens
  * at the widest variant the gallery encodes, the viewer's slides are read back from the page's
  * links in order, opening on the tapped one, and whatever the page holds is read as hostile
  * (a source that is neither a path of the shop nor http(s) is no slide, a size out of bounds

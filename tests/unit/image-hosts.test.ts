@@ -1,5 +1,5 @@
 /**
- * The image proxy's sources (issue 7): over generated URLs (loopback and private addresses in
+ * The image proxy's sources: over generated URLs (loopback and private addresses in
  * every spelling, other ports, other paths of the sandbox, userinfo, look-alike hosts), Astro's
  * own matcher with our remote patterns allows exactly the configured hosts over https and the
  * sandbox's picture path on its own host and port.

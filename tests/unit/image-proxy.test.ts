@@ -1,5 +1,5 @@
 /**
- * The picture proxy `/_image` (issue 29 item 1, src/server/pictures/image-proxy.ts): only the
+ * The picture proxy `/_image` (src/server/pictures/image-proxy.ts): only the
  * shop's variants, only raster sources judged by their bytes, always an encode, bounded, kept
  * on disk, and every reply with the picture CSP and nosniff. Sources come from a fetch handed
  * to the proxy; the real HTTP path against the sandbox is tests/integration/image-proxy.test.ts.
@@ -398,7 +398,7 @@ describe('sources', () => {
     );
   });
 
-  test('an SVG on an allowed host is refused (issue 29: it was sent back as image/svg+xml)', async () => {
+  test('an SVG on an allowed host is refused (it was sent back as image/svg+xml)', async () => {
     const href = `https://${HOST}/product/logo.svg`;
     const { proxy } = proxyWith(new Map([[href, Buffer.from(SVG)]]));
     const response = await proxy.handle(query({ href, w: '96', h: '96', f: 'webp' }));

@@ -1,5 +1,5 @@
 /**
- * Honest stock on cart lines (spec §4 Stock, issue 30 item 2): the stock of a line's variant
+ * Honest stock on cart lines (spec §4 Stock): the stock of a line's variant
  * from its product, the flag of a line over stock, its one-click fix, the quantity selector's
  * bound and the checkout's gate, over generated tracking modes, levels and quantities.
  */

@@ -1,5 +1,5 @@
 /**
- * issue 31, filters that stay open: the pure parts of the listing's filters in place
+ * Filters that stay open: the pure parts of the listing's filters in place
  * (listing-filters.ts). The URL a change of the form loads is the one the form loads without
  * JavaScript and reads back as the same view (property over generated views); a reply is
  * swapped in only when it is that listing; a failure says "hors ligne" when there was no reply;

@@ -1,5 +1,5 @@
 /**
- * issue 31: the login form shows the throttle's wait in words and warns before it. The wait in
+ * The login form shows the throttle's wait in words and warns before it. The wait in
  * French words (`waitInWords`, i18n/wait.ts) and the notice read from an error reply
  * (`throttleNotice`, commerce/login-throttle.ts).
  */

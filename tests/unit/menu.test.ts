@@ -285,7 +285,7 @@ function only(items: readonly MenuItem[]): MenuItem {
   return item;
 }
 
-describe('groups without a URL are kept as folds in every menu (issue 19)', () => {
+describe('groups without a URL are kept as folds in every menu', () => {
   // The seed's Sidebar Navigation: "Nos produits" (a group) holds "Matelas" (a group without a
   // URL of its own) whose children are links, beside a category page.
   const SIDEBAR: NavigationEntry[] = [

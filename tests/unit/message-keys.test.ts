@@ -1,5 +1,5 @@
 /**
- * issue 30, no raw keys: every message key the code can show has a French text in `fr.json`.
+ * No raw keys: every message key the code can show has a French text in `fr.json`.
  * Walks `src` for the keys it names (`t('…')`, the islands' message lists, the API's error
  * messages, keys built from a template), and checks that every island showing a call's error
  * is handed the texts of the errors any call may fail with (`CALL_ERROR_MESSAGES`) and shows

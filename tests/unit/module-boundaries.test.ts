@@ -1,5 +1,5 @@
 /**
- * Where the environment is read (issue 20, "one home each"): one importer of
+ * Where the environment is read (one home each): one importer of
  * `astro:env/server` (`src/shop/config/config.ts`) and one of `astro:env/client`
  * (`src/lib/env-client.ts`); the feature flags' variables read only by `src/lib/features.ts`;
  * `TRUSTED_PROXIES` only by `trustedProxiesFromEnv` (`src/shop/auth/client.ts`). Shared

@@ -71,7 +71,7 @@ describe('a visitor subscribes (spec §4, §7)', () => {
         () => {
           throw new NetworkFailure();
         },
-        // Issue 31: no reply (fetch rejects) says the shopper is offline.
+        // No reply (fetch rejects) says the shopper is offline.
         'offline.action',
       ],
     ] as const) {
@@ -219,7 +219,7 @@ describe('the form view (spec §4, §5, §8)', () => {
       button: '«common.loading»',
       pending: true,
     });
-    // issue 31: an address already on the list is news, not a fault (no red alert).
+    // An address already on the list is news, not a fault (no red alert).
     expect(
       newsletterFormView({ pending: false, done: false, error: 'newsletter.error.exists' }, {}, t),
     ).toMatchObject({ formError: '', info: '«newsletter.error.exists»', status: '' });

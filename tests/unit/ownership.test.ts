@@ -34,7 +34,7 @@ describe('mayReadOrder (account pages, order API)', () => {
 const BROWSER = 'b'.repeat(32);
 const OTHER_BROWSER = 'c'.repeat(32);
 
-describe('mayReadOrderOfCart (getOrderByCart, /paiement?commande=): issue 19', () => {
+describe('mayReadOrderOfCart (getOrderByCart, /paiement?commande=)', () => {
   test.each([
     ['her own order', 7, { customerId: 7 }, null, true],
     ['her own order, whoever placed the cart', 7, { customerId: 7 }, OTHER_BROWSER, true],

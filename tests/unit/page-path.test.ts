@@ -1,5 +1,5 @@
 /**
- * One spelling per page (issue 19): every spelling Astro's router takes for a route (tried on a
+ * One spelling per page: every spelling Astro's router takes for a route (tried on a
  * build: `.html`, `/index.html`, `/.html`, `//`, dot segments, a backslash, escaped letters,
  * escapes decoded again and again, `/index`) answers 301 to the canonical path or not found,
  * so the guards and flags after it only ever see the canonical spelling.

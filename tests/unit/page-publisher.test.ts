@@ -1,6 +1,6 @@
 /**
  * The kept build's publisher (src/server/publish/page-publisher.ts) writes and removes only the file
- * of a canonical path that belongs to the route rendering it (issue 29): a content page `index`
+ * of a canonical path that belongs to the route rendering it: a content page `index`
  * no longer overwrites the home page's `index.html` (nor does unpublishing it delete it), a
  * slug naming a route of the shop or a path that is not canonical is left alone and logged,
  * and the rest of the publish goes on.

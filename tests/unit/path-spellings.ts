@@ -1,5 +1,5 @@
 /**
- * Respellings Astro's router takes for one route (tried on a build, issue 19): for the property
+ * Respellings Astro's router takes for one route (tried on a build): for the property
  * tests of `commerce/page-path.ts` (unit) and of the built server (tests/scale/flags.test.ts).
  */
 import fc from 'fast-check';

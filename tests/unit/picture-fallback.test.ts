@@ -1,6 +1,6 @@
 /**
- * A picture that cannot be fetched never fails a build (src/server/pictures/picture-fallback.ts,
- * issue 29): before Astro's image step, its variants are moved under the placeholder picture's
+ * A picture that cannot be fetched never fails a build (src/server/pictures/picture-fallback.ts):
+ * before Astro's image step, its variants are moved under the placeholder picture's
  * file, which Astro then encodes into the files the pages name; one line names the picture,
  * its products and the reason. The probe itself is checked over HTTP in
  * tests/integration/picture-fallback.test.ts.

@@ -1,5 +1,5 @@
 /**
- * Issue 30, "the price shown is the price paid" (offer.ts): over generated products (tracking
+ * The price shown is the price paid (offer.ts): over generated products (tracking
  * modes, variants with and without their own price and sale price, purchasing disabled, stock
  * levels, size and colour options) and listing filters, every price a card, a search
  * suggestion or a product page shows is the price the cart charges for a variant a shopper can

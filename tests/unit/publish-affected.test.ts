@@ -1,5 +1,5 @@
 /**
- * Which pre-rendered pages an event touches (src/shop/publish/affected.ts, issue 21):
+ * Which pre-rendered pages an event touches (src/shop/publish/affected.ts):
  * a table of events on a small hand-made shop, then a property over generated shops and
  * mutations: every page whose data (computed with the pages' own pure functions,
  * `prerenderedPages`) changes is rendered again or removed, or the answer is a full build.

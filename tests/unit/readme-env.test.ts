@@ -25,8 +25,8 @@ const settingsStart = readme.indexOf('## Settings');
 const settings = readme.slice(settingsStart, readme.indexOf('\n## ', settingsStart + 1));
 const settingsIntro = settings.slice(0, settings.indexOf('\n| '));
 const rebuilds = readme.slice(
-  readme.indexOf('<!-- issue 8 rebuilds: begin'),
-  readme.indexOf('<!-- issue 8 rebuilds: end'),
+  readme.indexOf('<!-- rebuilds: begin'),
+  readme.indexOf('<!-- rebuilds: end'),
 );
 
 const schemaNames = [...config.matchAll(/^\s+(\w+): envField\.\w+\(/gm)].map(([, n]) => n ?? '');

@@ -1,5 +1,5 @@
 /**
- * Publishing edits without a full build (issue 21): what a batch carries to the kept build
+ * Publishing edits without a full build: what a batch carries to the kept build
  * (the distinct events, bounded), which batches can be published (commerce edits only), the
  * replies the supervisor accepts, and the render cache forgetting older renders on a publish.
  */

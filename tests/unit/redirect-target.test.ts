@@ -1,5 +1,5 @@
 /**
- * `redirectTarget`, the one decision on where the shop sends a browser (issue 7): over generated
+ * `redirectTarget`, the one decision on where the shop sends a browser: over generated
  * strings and hostile payloads, a local target resolved against the shop's origin never leaves
  * it, and only the redirect list and the commerce platform give external targets, http(s) only.
  */

@@ -46,7 +46,7 @@ describe('renderKey: which on-demand pages are shared, under what key', () => {
       `${HOST}/resultats-de-recherche/matelas?page=2`,
     ],
     [
-      'search results as typed (issue 31), page 2',
+      'search results as typed, page 2',
       '/resultats-de-recherche/matelat?page=2&exact=&x=1',
       `${HOST}/resultats-de-recherche/matelat?exact=1&page=2`,
     ],

@@ -10,12 +10,12 @@ import { decodeEntities } from '../../src/lib/commerce/text.ts';
 import { htmlToText, sanitizeHtml } from '../../src/shop/html/sanitize-html.ts';
 import { EXTERNAL_LINK_REL } from '../../src/lib/url-safety.ts';
 
-// The policy of issue 7, restated here so that widening the module's lists fails these tests.
+// The policy of the module, restated here so that widening the module's lists fails these tests.
 const POLICY_TAGS = [
   ...['p', 'br', 'hr', 'div', 'span', 'strong', 'b', 'em', 'i', 'u', 's', 'small', 'sub', 'sup'],
   ...['mark', 'abbr', 'code', 'ul', 'ol', 'li', 'dl', 'dt', 'dd', 'h2', 'h3', 'h4', 'blockquote'],
   ...['a', 'img', 'table', 'caption', 'thead', 'tbody', 'tfoot', 'tr', 'th', 'td'],
-  // Issue 8: the content service's rich-text pictures (renderRichText).
+  // The content service's rich-text pictures (renderRichText).
   'figure',
 ];
 const POLICY_ATTRIBUTES: Record<string, string[]> = {

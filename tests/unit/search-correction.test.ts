@@ -1,5 +1,5 @@
 /**
- * Typo tolerance of the search (issue 31, `src/lib/commerce/search-correction.ts`): a
+ * Typo tolerance of the search (`src/lib/commerce/search-correction.ts`): a
  * correction is always a word of the vocabulary, a few edits from the typed word; a known word
  * is never corrected; any input, however long or strange, is answered.
  */

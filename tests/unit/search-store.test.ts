@@ -85,7 +85,7 @@ describe('debounce (spec §9: 1000 ms after the last keystroke)', () => {
     ]);
   });
 
-  test('a typo the server corrected: the suggestions say for which term (issue 31)', async () => {
+  test('a typo the server corrected: the suggestions say for which term', async () => {
     stubShopApi({
       getProductsWithFilter: () => ({
         ...reply([product(1, 'Matelas Aube')]),

@@ -1,5 +1,5 @@
 /**
- * issue 31: the carts a reseller sent (`sent-carts.ts`): a state only moves forward (sent →
+ * The carts a reseller sent (`sent-carts.ts`): a state only moves forward (sent →
  * opened → paid) whatever the events and their order, the first order stays the cart's, a
  * reseller's list is bounded and newest first, the store's records are listed to their reseller
  * only, and why a refused link opens nothing. And where a reseller lands after login, and the
@@ -120,7 +120,7 @@ describe('the store of sent carts', () => {
   });
 });
 
-describe('a reseller’s ways to the cart (issue 31)', () => {
+describe('a reseller’s ways to the cart', () => {
   test('after login: the reseller area, or the kept path, never the consumer cart', () => {
     expect(resellerLanding(null)).toBe('/espace-revendeur');
     expect(resellerLanding('/panier')).toBe('/espace-revendeur/panier');

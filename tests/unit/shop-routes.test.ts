@@ -1,6 +1,6 @@
 /**
  * The shop's route table and the paths upstream entities may take (src/lib/shop-routes.ts,
- * issue 29 "content cannot claim the shop's routes"; "slugs are capped"): the table is exactly
+ * content cannot claim the shop's routes; slugs are capped): the table is exactly
  * what src/pages/ and public/ hold (a page added without listing it fails here), every page of
  * src/pages starts with a route of the table or is a top-level catch-all, and no generated
  * slug, name or URL that the rules accept maps onto a route of the shop, `index` or a path that

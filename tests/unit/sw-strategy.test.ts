@@ -112,7 +112,7 @@ describe('strategyFor (spec §7 service worker)', () => {
     );
   });
 
-  // Issue 31, offline everywhere: whatever page the shopper opens, the network failing shows the
+  // Offline everywhere: whatever page the shopper opens, the network failing shows the
   // shop's offline page, never the browser's; a script's request never gets that HTML.
   const mode = fc.constantFrom('navigate', 'cors', 'no-cors', 'same-origin');
   const method = fc.constantFrom('GET', 'GET', 'POST', 'PUT', 'DELETE', 'HEAD');

@@ -4,7 +4,7 @@ import { bannerIsOffer } from '../../src/shop/view-models/layout/top-bar.ts';
 import { sanitizeHtml } from '../../src/shop/html/sanitize-html.ts';
 import { HOSTILE_HTML } from '../../scripts/sandbox/seed/hostile.ts';
 
-// Issue 31: the top bar's "recevez 10 %" could not be tapped. A banner without a link of its
+// The top bar's "recevez 10 %" could not be tapped. A banner without a link of its
 // own becomes the newsletter offer's link; one with links keeps them (no link in a link).
 describe('bannerIsOffer (the top bar offer)', () => {
   const offer =

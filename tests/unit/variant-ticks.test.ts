@@ -1,5 +1,5 @@
 /**
- * The picker opens on what the page shows ticked (issue 31): an option the shopper ticked on
+ * The picker opens on what the page shows ticked: an option the shopper ticked on
  * the server's markup before the island hydrated stays ticked in the browser, so the selection
  * the picker publishes (hence the price it shows) takes it (`tickedSelection`, variant-link.ts).
  */

@@ -62,7 +62,7 @@ describe('contrastRatio', () => {
 
 describe('measureText and unreadable', () => {
   test.each<[string, (x: number, y: number) => Rgb, Rgb, string | null]>([
-    // Issue 19: the /les-yeux-fermes title, rgb(26, 36, 57) on rgb(26, 36, 57).
+    // Seen on the /les-yeux-fermes title, rgb(26, 36, 57) on rgb(26, 36, 57).
     ['text the colour of its plain box', () => navy, navy, 'no pixel of the text shows'],
     ['text one shade off its box', () => navy, slate, 'contrast 1.17 < 1.5'],
     ['white text on the navy box', () => navy, white, null],

@@ -242,7 +242,7 @@ describe('wishlist store', () => {
     });
   });
 
-  describe('issue 30: a transient fault never deletes, recreates or drops a wishlist', () => {
+  describe('a transient fault never deletes, recreates or drops a wishlist', () => {
     async function customerWith(handlers: Parameters<typeof stubShopApi>[0]) {
       customers.$isAuthenticated.set(true);
       customers.$customer.set(customer());
@@ -329,7 +329,7 @@ describe('wishlist store', () => {
   });
 });
 
-describe('heartView (issue 31: the heart’s label follows its state)', () => {
+describe('heartView (the heart’s label follows its state)', () => {
   test('pressed: "Retirer … des favoris"; not pressed: "Mettre … en favori"; aria-pressed alike', () => {
     fc.assert(
       fc.property(fc.string({ minLength: 1, maxLength: 80 }), fc.boolean(), (name, inList) => {

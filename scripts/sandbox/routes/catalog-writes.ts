@@ -1,5 +1,5 @@
 /**
- * Catalogue writes (catalog.v3.yml, issue 8), minimal but in the shapes the shop reads:
+ * Catalogue writes (catalog.v3.yml), minimal but in the shapes the shop reads:
  * `POST /v3/catalog/products` (name, type, weight, price required; sku, description,
  * categories, brand_id, visibility, stock, sale price, custom fields, pictures by `image_url`,
  * variants with `option_values` building the options), `PUT /v3/catalog/products/{id}` (the

@@ -211,7 +211,7 @@ export function listProducts(ctx: RouteContext): Reply {
 
   // The matching ids in reply order, once per query while the catalogue is unchanged
   // (`orderedIds`); a page is then its slice, read by primary key: no COUNT(*) and no OFFSET
-  // walk per page, which made a whole-catalogue read grow with its square (issue 21).
+  // walk per page, which made a whole-catalogue read grow with its square.
   const ids = orderedIds(
     db,
     `SELECT id FROM products ${where.sql} ORDER BY ${SORT_COLUMNS[sort]} ${direction.toUpperCase()}, id ASC`,

@@ -1,5 +1,5 @@
 /**
- * Contentful Content Management API emulation (issue 8), at `{sandbox}/contentful-management/
+ * Contentful Content Management API emulation, at `{sandbox}/contentful-management/
  * spaces/{space}[/environments/{env}]/...` with the management bearer token: entries (create
  * or update a draft with PUT, POST with a generated id, publish, unpublish, delete, read and
  * list), content types, tags (public and private), webhook definitions and the webhook signing

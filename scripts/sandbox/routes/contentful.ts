@@ -1,5 +1,5 @@
 /**
- * Contentful Content Delivery API emulation (issue 8): `{sandbox}/contentful/spaces/{space}/
+ * Contentful Content Delivery API emulation: `{sandbox}/contentful/spaces/{space}/
  * environments/{env}/...` (or `/spaces/{space}/...` for master) with a bearer token. Entries
  * with Contentful's search parameters (equality, `[ne|in|nin|all|exists|match|lt|lte|gt|gte]`
  * on `sys.*`, `fields.*` (needs `content_type`) and `metadata.tags.sys.id`, `query`, `order`,

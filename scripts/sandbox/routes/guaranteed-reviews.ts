@@ -8,7 +8,7 @@
  * 100 most recently created ones. The site's ratings add up each product's count of reviews
  * per star, written beside it (`rated_1`..`rated_5`, seed/ratings.ts) and read through an
  * index: drawing every product's reviews per request took 5.8 s at 100,000 products, past
- * the shop's 3 s timeout (issue 21). The reply is kept until the database changes. Any well-formed key is a site (the
+ * the shop's 3 s timeout. The reply is kept until the database changes. Any well-formed key is a site (the
  * sandbox cannot know the provider's registrations); a malformed one, or an unknown product,
  * is a 404 `{ error }` (assumed: the provider's error shape is not documented).
  *

@@ -1,5 +1,5 @@
 /**
- * BigCommerce store webhooks (webhooks.v3.yml, issue 8): `/v3/hooks` create, list, read,
+ * BigCommerce store webhooks (webhooks.v3.yml): `/v3/hooks` create, list, read,
  * update, delete, and the delivery of store events to the active hooks whose scope matches
  * (`store/product/*` matches `store/product/updated`; `store/*` everything), with each hook's
  * custom `headers`. Payload as BigCommerce sends it: `{ scope, store_id, data: { type, id },

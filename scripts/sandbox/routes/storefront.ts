@@ -44,7 +44,7 @@ export const LOGIN_TOKEN_MAX_SKEW_S = 60;
 const euro = new Intl.NumberFormat('fr-FR', { style: 'currency', currency: 'EUR' });
 
 // The hosted checkout's pages name an empty icon: no /favicon.ico request answered 404 (the
-// browser suite fails on any console error, issue 31).
+// browser suite fails on any console error).
 function page(title: string, body: string): string {
   return `<!doctype html>
 <html lang="fr">

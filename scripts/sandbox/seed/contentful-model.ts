@@ -1,6 +1,6 @@
 /**
  * The content model of the sandbox's Contentful space (content types and their fields, as the
- * shared brief of issue 8 fixes them), the tables the space is stored in, and the shapes of the
+ * shop's Contentful connector reads them), the tables the space is stored in, and the shapes of the
  * seed's entries, assets and tags. Locale `fr` only.
  */
 

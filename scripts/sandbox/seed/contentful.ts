@@ -1,5 +1,5 @@
 /**
- * Seeds the sandbox's Contentful space (issue 8) into the sandbox database: tags, assets
+ * Seeds the sandbox's Contentful space into the sandbox database: tags, assets
  * (pictures from the picture pool, generated audio), the three named navigations using every
  * link type, category pages with the mega menu pushes of the root categories, content pages,
  * "Les yeux fermés" entries and one technology block per technology of the seeded products.

@@ -1,5 +1,5 @@
 /**
- * The hostile catalogue (issue 7): a product, a category and a banner whose HTML holds the
+ * The hostile catalogue: a product, a category and a banner whose HTML holds the
  * usual stored-XSS payloads, as a compromised back office or a careless import would send them.
  * Seeded only with the sandbox's `hostile` option (`SANDBOX_HOSTILE=1`, which `npm test`'s
  * TEST_ENV sets), so the browser tests build pages from it and `npm start`'s shop stays clean.

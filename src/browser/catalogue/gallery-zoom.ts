@@ -1,5 +1,5 @@
 /**
- * The product gallery's full-screen viewer (issue 31): PhotoSwipe v5 over every picture of
+ * The product gallery's full-screen viewer: PhotoSwipe v5 over every picture of
  * the gallery, in order, opening on the tapped one. It swipes (and arrows) from picture to
  * picture, pinches, double-taps and wheels to zoom, shows each picture whole at its widest
  * encoded size (`zoom-slides.ts`), and closes with Escape, the close button or a swipe down.

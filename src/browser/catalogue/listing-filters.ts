@@ -1,5 +1,5 @@
 /**
- * The category listing's filters in place (issue 31), the progressive enhancement of its GET
+ * The category listing's filters in place (panel open), the progressive enhancement of its GET
  * form (CategoryListing.astro). A change of a field (a filter ticked, a price entered, the sort
  * or page size chosen) fetches the URL the form would load without JavaScript
  * (`listingFormQuery`), the shop's own page of that view, and swaps in its filter panel (facet

@@ -1,5 +1,5 @@
 /**
- * The product gallery's zoom (issue 31), its pure part: which encoded picture each zoom link
+ * The product gallery's zoom, its pure part: which encoded picture each zoom link
  * opens (the widest variant the gallery already encodes, so no new encode and the same framing
  * as the gallery), and the slide list the full-screen viewer (PhotoSwipe, `gallery-zoom.ts`)
  * is given, read back from those links. What the page holds is read as hostile: a source that

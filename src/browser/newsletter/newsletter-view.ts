@@ -38,7 +38,7 @@ export interface NewsletterFormView {
   /** Above the button (spec §8 "the error message appears above the button"). */
   formError: string;
   /**
-   * Above the button too, as news rather than a fault (issue 31): the spec §8 texts of an
+   * Above the button too, as news rather than a fault: the spec §8 texts of an
    * address already on the list ("Le contact existe déjà dans la liste."), in a neutral box
    * and a polite status, not the red alert.
    */

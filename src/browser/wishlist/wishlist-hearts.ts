@@ -4,7 +4,7 @@
  * match) and toggles on click. A heart of the product page (`data-variant-id="selected"`)
  * follows the variant chosen in the picker; with no such variant it is disabled. An add the
  * wishlist took pushes add_to_wishlist (GA4) of the heart's item: `heartItem`. A toggle that
- * got no reply offline notifies the offline message (issue 31).
+ * got no reply offline notifies the offline message (the shopper learns why).
  */
 import type { AnalyticsItem } from '../../lib/analytics/datalayer.ts';
 import { parsePageItem } from '../../lib/analytics/page-json.ts';
@@ -40,7 +40,7 @@ function variantOf(button: HTMLButtonElement): number | null {
     : idOf(button.dataset.defaultVariantId);
 }
 
-/** `aria-pressed` and the label of the state (issue 31: the label follows the state). */
+/** `aria-pressed` and the label of the state (the label follows the state). */
 function show(button: HTMLButtonElement, inWishlist: boolean): void {
   const view = heartView(
     inWishlist,

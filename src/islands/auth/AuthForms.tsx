@@ -64,7 +64,7 @@ export const AUTH_FORMS_MESSAGES = [
   'Invalid credentials',
   // 429 of the login and registration throttle (the form shows it, then the shopper waits).
   'Too many attempts',
-  // issue 31: the throttle's wait in words, and the attempts left before it (login-throttle.ts).
+  // The throttle's wait in words, and the attempts left before it (login-throttle.ts).
   ...WAIT_MESSAGES,
   'throttle.wait',
   'login.attemptsLeft_one',
@@ -95,7 +95,7 @@ export function AuthForms(props: AuthFormsProps) {
 type Errors = Partial<Record<string, string>>;
 
 /**
- * The login or registration error, throttle included (issue 31): a refused attempt says how
+ * The login or registration error, throttle included: a refused attempt says how
  * long to wait ("Veuillez réessayer dans 4 minutes"), a wrong password with few attempts left
  * says how many. Without such details, the spec text alone.
  */

@@ -2,7 +2,7 @@
  * Where a shopper goes once logged in (spec §2, §4): the path kept by the login-required or
  * cart-authenticated guard when it is a path of this shop, else the account page
  * mes-informations. A reseller (reseller mode, spec §6) lands in the reseller area instead, and
- * on the reseller cart rather than the consumer cart or checkout (`resellerLanding`, issue 31).
+ * on the reseller cart rather than the consumer cart or checkout (`resellerLanding`).
  * The stored path is used once.
  */
 import { ACCOUNT_HOME, RETURN_PATH_COOKIE, returnPathCookie } from '../../lib/commerce/guards.ts';

@@ -57,7 +57,7 @@ export function CartPage({
   const cart = useStore($cart);
   const items = useStore($cartItems);
   const loading = useStore($cartLoading);
-  // issue 30: a cart that could not be loaded is unknown, never shown as empty.
+  // Carts survive faults: a cart that could not be loaded is unknown, never shown as empty.
   const unavailable = useStore($cartUnavailable);
   // The cart is known once the page's first load is done (an empty cart has no id).
   const [loaded, setLoaded] = useState(false);

@@ -27,7 +27,7 @@ export function CartSidebar({ t }: { t: Translate }) {
   const items = useStore($cartItems);
   const count = useStore($cartItemCount);
   const empty = items.length === 0;
-  // issue 30: a cart that could not be loaded is unknown, never shown as empty.
+  // Carts survive faults: a cart that could not be loaded is unknown, never shown as empty.
   const unavailable = useStore($cartUnavailable);
   const reseller = inResellerMode(useStore($customer), features.resellerArea);
 

@@ -1,5 +1,5 @@
 /**
- * The cart that could not be loaded (issue 30, carts survive faults): while the platform fails
+ * The cart that could not be loaded (carts survive faults): while the platform fails
  * (5xx, timeout, no reply) the cart is unknown, not empty. The cart sidebar and the cart page
  * show this notice, never "Votre panier est vide", with "Réessayer", which loads the cart again
  * (or runs the login merge a fault deferred, `retryCart`). Nothing shows once a load succeeded.

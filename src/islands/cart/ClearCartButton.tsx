@@ -1,5 +1,5 @@
 /**
- * "Vider le panier" with a confirmation step (issue 31): the button sits beside "Voir le
+ * "Vider le panier" with a confirmation step: the button sits beside "Voir le
  * panier", so a slip must not empty the cart. A press turns it into an inline question
  * ("Vider le panier ?" with "Oui, vider" and "Annuler"), focus on "Annuler"; "Annuler" or
  * Escape puts the button back and focus on it (Escape does not close the sidebar around it);

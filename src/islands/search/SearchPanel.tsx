@@ -9,10 +9,10 @@
  * - Opens on focus; closes on Escape, a click outside, its "Fermer" button (at its foot: a
  *   word, not a second cross), leaving the page and the opening of the details menu (ui store).
  * - A magnifier (the form's submit button) when the input is empty, a cross that clears and
- *   refocuses when it holds text: the one cross of the search (issue 31: the browser's own
+ *   refocuses when it holds text: the one cross of the search (the browser's own
  *   cancel button is hidden, `.search-input` in components.css, and the panel's close button
  *   is the word "Fermer"). The status line shows only when it says something: no empty band on top.
- * - A term that found nothing is searched corrected by the server (issue 31): the panel then
+ * - A term that found nothing is searched corrected by the server: the panel then
  *   says so and shows the corrected term's suggestions.
  * - Arrows move through the suggestions, Enter opens the active one, else the results page
  *   `/resultats-de-recherche/{term}` when the trimmed term is not empty.
@@ -181,7 +181,7 @@ export function SearchPanel({ form, input, t }: SearchPanelProps) {
     ) : showing && search.products.length === 0 ? (
       t('No products found matching your search criteria.')
     ) : corrected !== null ? (
-      // A typo still gives suggestions: they are the corrected term's (issue 31).
+      // A typo still gives suggestions: they are the corrected term's.
       <span className="flex flex-col">
         <span>{t('search.noResultsFor', { term: search.term })}</span>
         <strong className="font-semibold text-neutral-900">
@@ -263,7 +263,7 @@ export function SearchPanel({ form, input, t }: SearchPanelProps) {
           )}
         </div>
         {/* The spec's close button, a word at the panel's foot: the input's cross is the one
-            "×" of the search (issue 31), and no button sits in an empty band on top. */}
+            "×" of the search, and no button sits in an empty band on top. */}
         <div className="mt-3 flex items-center justify-between gap-4">
           {showing && search.products.length > 0 && resultsPath !== null ? (
             <a

@@ -1,5 +1,5 @@
 /**
- * Whether this render may show browser-only state (issue 31, React error #418 on the
+ * Whether this render may show browser-only state (React error #418 on the
  * favourites page): false on the server and during hydration, so a hydrated island's first
  * render matches the server's HTML; true at once in a root React mounts in the browser (the
  * shell's sidebars), and right after hydration (React renders again with the browser's value).

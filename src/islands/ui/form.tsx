@@ -48,7 +48,7 @@ export function SubmitButton({
  * The error of an action (a message key) above the submit button, as an alert: its French
  * text, or the generic error for a key the island has no text for (`errorText`). A throttled
  * login's error has its own words (`text`: the wait) or a second line (`note`: the attempts
- * left, issue 31).
+ * left, so the shopper is warned before the waits).
  */
 export function FormError({
   message,

@@ -1,5 +1,5 @@
 /**
- * The guest's favourites on the login page (issue 31): a guest sent to /connexion on the way
+ * The guest's favourites on the login page: a guest sent to /connexion on the way
  * to the account's wishlist sees the favourites this browser keeps (`localStorage`), which the
  * login adds to the account (spec §4 merge). Nothing shows without any, or before hydration
  * (the list is the browser's: `useClientRender`).

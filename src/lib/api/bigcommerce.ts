@@ -1,6 +1,6 @@
 /**
  * Typed calls of the `bigcommerce` service of the shop API for the cart, customer, address,
- * order and review methods (issue 3 contract): one function per method, its arguments as the
+ * order and review methods (the shop API contract): one function per method, its arguments as the
  * API's tuple, its reply as the domain type. Identity always comes from the session cookie.
  */
 import type { LineItemInput } from '../commerce/cart.ts';
@@ -55,7 +55,7 @@ export interface ProductSearchReply {
   pagination: Pagination;
   categories: SearchCategory[];
   /**
-   * The term these products were found for when the typed one found none (issue 31: the
+   * The term these products were found for when the typed one found none (the
    * closest words of the catalogue, "matelat" → "matelas"); null: the typed term's own.
    */
   correctedTerm: string | null;

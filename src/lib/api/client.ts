@@ -93,7 +93,7 @@ export function isOffline(error: unknown): boolean {
  * Logs a failed call of a store (spec §8: every failure is logged): a refusal (`isRefusal`) as a
  * warning, and so is a call the shopper's lost connection left without a reply (`isOffline`);
  * a fault (5xx, a reply that is not the API's) as an error. The browser
- * suite fails on any console error (issue 31), so a page logs errors for faults only.
+ * suite fails on any console error, so a page logs errors for faults only.
  */
 export function logCallFailure(what: string, error: unknown): void {
   if (isRefusal(error) || isOffline(error)) console.warn(what, error);

@@ -65,7 +65,7 @@ const RESERVED_FOLDS: ReadonlySet<string> = new Set([
 
 /**
  * Whether a metafield namespace is the shop's own (cart-link tokens), in any spelling upstream
- * might take for it: the shop API neither reads nor writes such a namespace (issue 19, cart
+ * might take for it: the shop API neither reads nor writes such a namespace (against cart
  * fixation).
  */
 export function isReservedNamespace(namespace: string): boolean {

@@ -1,5 +1,5 @@
 /**
- * What the login form says about the throttle (issue 31), from the API's error reply: the wait
+ * What the login form says about the throttle, from the API's error reply: the wait
  * of a refused attempt (429 'Too many attempts', `details.retryAfter` in seconds), and a
  * warning once few attempts are left before the waits start (401 'Invalid credentials',
  * `details.attemptsLeft`, sent from `LOGIN_WARNING_ATTEMPTS` left). Anything else in the

@@ -1,6 +1,6 @@
 /**
- * The price the shop shows for a product, and the variant it belongs to (issue 30, "the price
- * shown is the price paid"): the one function every card, search suggestion, home section,
+ * The price the shop shows for a product, and the variant it belongs to (the price
+ * shown is the price paid): the one function every card, search suggestion, home section,
  * listing sort and price filter reads (`productOffer`). A product page shows the price of its
  * selected variant (`displayPrice` with the variant, `stores/product.ts`).
  *

@@ -1,5 +1,5 @@
 /**
- * One spelling per page (issue 19, "`.html` spellings pass the guards"). Astro's router takes
+ * One spelling per page (`.html` spellings used to pass the guards). Astro's router takes
  * many spellings of one route: `/x.html`, `/x/index.html`, `/x/.html`, `//x`, `/a/../x`, `/\x`,
  * percent-encoded letters (`/%70anier`), decoded again and again (`/panier%252ehtml`), and `/index`
  * for the home page. Guards and flags compare paths: they must see the path the router will

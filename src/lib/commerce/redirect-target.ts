@@ -1,5 +1,5 @@
 /**
- * The one decision on where the shop may send a browser (issue 7): the way back after login kept
+ * The one decision on where the shop may send a browser: the way back after login kept
  * by the guards and the checkout, the trailing-slash and product-path 301s, the storefront
  * redirect list and the hosted checkout all go through `redirectTarget`. Pure: it runs in the
  * browser (after login) and on the server.

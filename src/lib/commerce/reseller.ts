@@ -46,7 +46,7 @@ export const MAX_SELLERS = 5;
 
 /**
  * Where a reseller lands after logging in, anywhere (the shop's login page, the modal, the
- * area's login; issue 31): the path a guard kept, except the consumer cart and checkout, where
+ * area's login): the path a guard kept, except the consumer cart and checkout, where
  * a reseller would pay themselves (their cart is the reseller cart, sent to a client); with no
  * kept path, the reseller area, not the account's "Mes informations".
  */

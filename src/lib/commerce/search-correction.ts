@@ -1,5 +1,5 @@
 /**
- * Typo tolerance of the search (issue 31): BigCommerce's keyword search matches words as typed
+ * Typo tolerance of the search: BigCommerce's keyword search matches words as typed
  * ("matelat" finds nothing), so the shop corrects a term that found nothing to the closest words
  * of its catalogue's vocabulary ("matelas") and searches that. Pure: the vocabulary is built
  * from texts the server already reads (category, brand and product names:

@@ -37,7 +37,7 @@ export function searchResultsPath(raw: string): string | null {
 
 /**
  * The results page's parameter that asks for the typed term as is (the "Rechercher plutôt
- * « … »" link, issue 31): without it, a term that finds nothing is corrected.
+ * « … »" link): without it, a term that finds nothing is corrected.
  */
 export const SEARCH_EXACT_PARAM = 'exact';
 

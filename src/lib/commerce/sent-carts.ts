@@ -1,5 +1,5 @@
 /**
- * The carts a reseller sent to clients (spec §1, §2, §5 "send the cart to a client"; issue 31):
+ * The carts a reseller sent to clients (spec §1, §2, §5 "send the cart to a client"):
  * who prepared each (the seller and the reseller's shop, with their contact), where it went,
  * and how far the client got: sent, opened (the link visited), paid (an order placed from it).
  * Pure: the records live in the shared store (`src/shop/carts/sent-carts.ts`).

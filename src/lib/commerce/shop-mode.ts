@@ -165,7 +165,7 @@ export function resellerPage(html: string): string {
 }
 
 /**
- * In reseller mode every way to the cart leads to the reseller cart (spec §6, issue 31): the
+ * In reseller mode every way to the cart leads to the reseller cart (spec §6): the
  * consumer cart and checkout, where a reseller would pay themselves, answer with the reseller
  * cart's path (null: the page as asked). A hosted checkout's way back (`/paiement?commande=`)
  * is left alone.

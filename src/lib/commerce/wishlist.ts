@@ -13,7 +13,7 @@ export const WISHLIST_PAGE_SIZE = 50;
 /** Items a wishlist may hold (a guest's local copy is cut to it). */
 export const MAX_WISHLIST_ITEMS = 200;
 /**
- * Wishlists a customer may keep (issue 19: creating them was unlimited). The shop itself uses
+ * Wishlists a customer may keep (creating them was unlimited). The shop itself uses
  * one (spec §4: the customer's first wishlist); the cap leaves room for lists of their own.
  */
 export const MAX_WISHLISTS_PER_CUSTOMER = 20;
@@ -176,7 +176,7 @@ export interface HeartLabels {
 }
 
 /**
- * What a heart says for its state (issue 31): `aria-pressed` and the label of what a press
+ * What a heart says for its state: `aria-pressed` and the label of what a press
  * does, so a pressed heart reads "Retirer … des favoris", not "Mettre … en favori". A heart
  * whose markup lost a label keeps the one it has (`current`).
  */

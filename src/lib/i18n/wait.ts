@@ -1,5 +1,5 @@
 /**
- * A wait in French words (issue 31: "Trop de tentatives. Veuillez réessayer dans 4 minutes."):
+ * A wait in French words ("Trop de tentatives. Veuillez réessayer dans 4 minutes."):
  * seconds under a minute, else whole minutes under an hour, else whole hours, always rounded
  * up so the words never promise less than the real wait. Islands use it with the texts they
  * are handed (`WAIT_MESSAGES`).

@@ -56,7 +56,7 @@ export const $cartErrors = map<Record<CartAction, ActionError | null>>({
   send: null,
 });
 /**
- * issue 30: the cart could not be loaded (a fault, not a missing cart): it is unknown, so the
+ * The cart could not be loaded (a fault, not a missing cart): it is unknown, so the
  * cart views say it is momentarily unavailable rather than empty.
  */
 export const $cartUnavailable = computed($cartErrors, (errors) => errors.load !== null);
@@ -190,7 +190,7 @@ function forget(): void {
 }
 
 /**
- * What a failed cart call says of the cart (issue 30, carts survive faults):
+ * What a failed cart call says of the cart (carts survive faults):
  * - `gone`: the API's 404 'Cart not found' for that id: the platform no longer has it (or it is
  *   not this session's). Only this replaces the cart.
  * - `refused`: a definite answer about the request (a 4xx other than 404 and 429, a call the
@@ -227,7 +227,7 @@ async function fetchCart(cartId: string): Promise<Cart | null> {
  * created" lives in the browser: the upstream cart is created by the first add. Only a
  * definite "this cart does not exist" (a null reply, or 404 'Cart not found', `cartFault`)
  * forgets the cookie; any other failure (5xx, 429, timeout, no reply, a malformed reply)
- * throws, keeping the cookie and the last known cart for a retry (issue 30: a three-second
+ * throws, keeping the cookie and the last known cart for a retry (a three-second
  * outage used to empty the cart for good).
  */
 async function load(force: boolean): Promise<CartState> {
@@ -319,7 +319,7 @@ export function addCartItem(input: LineItemInput | readonly LineItemInput[]): Pr
     try {
       let cartId = $cart.get().id;
       if (cartId === null && parseCartId(cookieJar().get(CART_COOKIE_NAME)) !== null) {
-        // issue 30: the cookie names a cart this page could not load (a fault): read it first,
+        // The cookie names a cart this page could not load (a fault): read it first,
         // or this add would start a second cart and leave the shopper's items in the first.
         cartId = (await load(false)).id;
         $cartErrors.setKey('load', null);
@@ -551,7 +551,7 @@ async function runMerge(customer: MergeCustomer): Promise<boolean> {
     $cartMergePending.set(false);
     return true;
   } catch (error) {
-    // issue 30: a transient fault never makes a second cart nor touches the saved 'Cart ID':
+    // A transient fault never makes a second cart nor touches the saved 'Cart ID':
     // the login stands, the cart of the cookie stays (with every guest item), and the merge
     // waits for `retryCart`.
     pendingMerge = customer;

@@ -51,7 +51,7 @@ const USER_DATA_FAILED = 'Get user data failed';
 
 function toActionError(error: unknown): ActionError {
   if (error instanceof ApiCallError) {
-    // The details carry a throttle's wait or attempts left (issue 31, login-throttle.ts).
+    // The details carry a throttle's wait or attempts left (login-throttle.ts words them).
     return {
       message: error.message,
       statusCode: error.statusCode,

@@ -4,7 +4,7 @@
  * search is sent 1000 ms after the last keystroke, the previous one aborted, and a reply for
  * another term than the latest is ignored. The state says which term the suggestions are for,
  * and the corrected term the server searched instead when the typed one found none (a typo
- * still gives suggestions, issue 31).
+ * still gives suggestions).
  */
 import { atom, map } from 'nanostores';
 import { api } from '../api/bigcommerce.ts';
@@ -34,7 +34,7 @@ export interface SearchState {
   status: SearchStatus;
   products: SearchProductView[];
   categories: SearchCategory[];
-  /** The corrected term the suggestions are for when the typed one found none (issue 31). */
+  /** The corrected term the suggestions are for when the typed one found none. */
   correctedTerm: string | null;
 }
 

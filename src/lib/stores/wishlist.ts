@@ -285,7 +285,7 @@ export function clearWishlist(): Promise<boolean> {
         await api.deleteWishlist(current.id);
       } catch (error) {
         // Already gone (another tab cleared it): go on with a new one. Any other failure (a
-        // 5xx, a timeout, no reply) keeps the wishlist as it is (issue 30).
+        // 5xx, a timeout, no reply) keeps the wishlist as it is (a fault loses nothing).
         if (!wishlistGone(error)) throw error;
       }
       // Deleted: until the new one exists the customer has none (an add then creates it,

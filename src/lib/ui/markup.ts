@@ -1,6 +1,6 @@
 /**
  * Markup written as strings, for the parts of a page the server also assembles without Astro
- * (a listing view, issue 21): the components render through these functions (`set:html`), so
+ * (a listing view): the components render through these functions (`set:html`), so
  * a part has one home, and its bytes are the ones Astro wrote for it. Text and attribute
  * values are escaped as Astro escapes them: text `& < > ' "`, attribute values `&` and `"`
  * (always quoted).

@@ -1,7 +1,7 @@
 /**
  * Rendered markup shared by the pages of one build (and of one server process): the header's
  * menus, top bar and footer are the same on ~10,000 pages, so they are rendered once per
- * distinct input instead of once per page (bench:build, issue 8). Entries hang off a `scope`
+ * distinct input instead of once per page (bench:build). Entries hang off a `scope`
  * object (the layout data a build or a process loaded) through a WeakMap: new data is a new
  * scope, so nothing outlives the data it was rendered from, and `key` names every other input
  * (reseller flag, the current menu entry...). Markup holding an island or a script is never

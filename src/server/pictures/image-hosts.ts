@@ -1,5 +1,5 @@
 /**
- * Where pictures may come from (spec §7 "image proxy with allowed domains", issue 7): the
+ * Where pictures may come from (spec §7 "image proxy with allowed domains"): the
  * configured image hosts (`IMAGE_DOMAINS`, over https) and, when the shop runs on the local
  * sandbox, the sandbox's own picture path on its exact host and port. The image proxy
  * (`/_image`, astro.config.mjs `image.remotePatterns`) and the CSP's `img-src` are built from

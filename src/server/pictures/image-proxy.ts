@@ -1,5 +1,5 @@
 /**
- * The picture proxy `/_image` (issue 29 item 1): encodes a picture of an allowed host into a
+ * The picture proxy `/_image` (no open encoder): encodes a picture of an allowed host into a
  * variant the shop shows, and nothing else.
  *
  * - Only the variants of `src/lib/picture-variants.ts` (the list the components ask from):

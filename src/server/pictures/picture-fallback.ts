@@ -1,6 +1,6 @@
 /**
- * A picture that cannot be fetched never stops a build or a publish (issue 29, "one bad value
- * never stops publishing"). Astro's image step fetches each remote picture the pages showed
+ * A picture that cannot be fetched never stops a build or a publish (one bad value
+ * never stops publishing). Astro's image step fetches each remote picture the pages showed
  * (`astro/dist/assets/build/remote.js` `loadRemoteImage`) and fails the whole build when one
  * answers anything but 200 (`generatePages` throws the errors it collected); the kept build's
  * publisher did the same (`src/server/publish/publish-pictures.ts`).

@@ -23,7 +23,7 @@
  * - A page that fails on a thread, or a thread that stops, fails the build.
  * - **Unreachable pictures.** Once the pages are rendered, every remote picture they show is
  *   fetched once; one that cannot be is encoded from the shop's placeholder picture instead,
- *   and logged (`../lib/server/picture-fallback.ts`): Astro's image step would fail the build.
+ *   and logged (`../pictures/picture-fallback.ts`): Astro's image step would fail the build.
  *
  * bench:build, 2 cores, 100,000 products: 288 → 213-222 s for 97,112 pages (3.3 → 5.7 GB peak).
  */
@@ -126,7 +126,7 @@ interface Dirs {
 /**
  * Every remote picture the pages showed is fetched once; one that cannot be is encoded from
  * the shop's placeholder into the files its pages name, and logged with its products
- * (`../lib/server/picture-fallback.ts`). Astro's image step then never meets a failed fetch.
+ * (`../pictures/picture-fallback.ts`). Astro's image step then never meets a failed fetch.
  */
 async function pictureFallback(dirs: Dirs): Promise<void> {
   const images = astroAsset().staticImages;

@@ -1,5 +1,5 @@
 /**
- * What a webhook's timestamp out of its window says about this copy's clock (issue 29). Only
+ * What a webhook's timestamp out of its window says about this copy's clock. Only
  * authenticated requests come here (a Contentful signature that holds, the BigCommerce secret
  * header): an attacker without the secret cannot move this copy to 503.
  *

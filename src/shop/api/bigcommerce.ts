@@ -73,7 +73,7 @@ export const bigcommerceMethods = {
   ),
   // spec §3 search result: the products, and the shown categories derived from them (the
   // tree of shown categories read once a few minutes, not at each search). A term that finds
-  // nothing is corrected to the catalogue's closest words (issue 31): `correctedTerm` says
+  // nothing is corrected to the catalogue's closest words: `correctedTerm` says
   // which term the products are for, null for the typed one.
   getProductsWithFilter: defineMethod(
     z.tuple([ProductSearchQuerySchema.describe('query')]),

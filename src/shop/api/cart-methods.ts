@@ -57,7 +57,7 @@ export const stockChanged = () => new ApiError(409, 'STOCK_CHANGED', 'cart.stock
 const itemNotFound = () => new ApiError(404, 'CART_ITEM_NOT_FOUND', 'Cart item not found');
 
 /**
- * issue 19 (cart fixation): the cart-link token's namespace is the shop's own, in any spelling
+ * Against cart fixation: the cart-link token's namespace is the shop's own, in any spelling
  * (`isReservedNamespace`): shoppers neither read nor write it (403).
  */
 function refuseReserved(namespace: string | undefined): void {
@@ -179,7 +179,7 @@ export const cartMethods = {
         createCart(context.client, { lineItems, customerId: customerId ?? 0 }),
         lineItems,
       );
-      // issue 30: the cart exists now: a failure to save its id must not answer an error, or
+      // The cart exists now: a failure to save its id must not answer an error, or
       // the shopper's retry would make a second cart. The cookie holds the new cart; the
       // 'Cart ID' keeps its former value until the next assignment (updateCart) saves it.
       if (customerId !== null) {

@@ -99,7 +99,7 @@ export function requireCustomer(context: ShopContext): number {
 /**
  * 429 'Too many attempts' with `Retry-After` (throttle.ts): the same for every limited method.
  * The wait is also in the reply's `details.retryAfter` (seconds, as the header), which the
- * forms show in words (issue 31: "Réessayez dans 4 minutes").
+ * forms show in words ("Réessayez dans 4 minutes").
  */
 export const tooManyAttempts = (retryAfterMs: number) => {
   const seconds = retryAfterSeconds(retryAfterMs);

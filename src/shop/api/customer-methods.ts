@@ -46,7 +46,7 @@ import { ApiError, defineMethod, named, type ApiMethod } from './handle.ts';
 
 /**
  * spec §5 'Invalid credentials'; from `LOGIN_WARNING_ATTEMPTS` attempts left before the
- * throttle's waits, `details.attemptsLeft` says how many (issue 31: the form warns). The
+ * throttle's waits, `details.attemptsLeft` says how many (the form warns). The
  * count is the throttle's, the same whether the account exists or not.
  */
 const invalidCredentials = (attemptsLeft: number) =>

@@ -77,7 +77,7 @@ export const wishlistMethods = {
     async (context: ShopContext, [input]) => {
       const customerId = requireCustomer(context);
       const account = accountOf(context);
-      // issue 19: creations are throttled per customer and capped (MAX_WISHLISTS_PER_CUSTOMER).
+      // Creations are throttled per customer and capped (MAX_WISHLISTS_PER_CUSTOMER).
       const admission = await account.throttle.wishlist({ customerId });
       if (!admission.allowed) throw tooManyAttempts(admission.retryAfterMs);
       return creationQueue(account.store).run(String(customerId), async () => {

@@ -1,5 +1,5 @@
 /**
- * Who is asking, and over what (issue 7 "behind a proxy"): the client address, the scheme and
+ * Who is asking, and over what, behind a proxy: the client address, the scheme and
  * the public origin of a request. `TRUSTED_PROXIES` lists the load balancers (addresses or
  * CIDRs) whose `X-Forwarded-For`, `X-Forwarded-Proto` and `X-Forwarded-Host` are believed; from
  * anyone else those headers are ignored, so a visitor cannot pick the address the login limits

@@ -1,6 +1,6 @@
 /**
  * Request checks of the API middleware and the pages: same-origin and JSON checks of
- * state-changing calls (issue 3 "Session and security") and the cross-site check of form posts
+ * state-changing calls and the cross-site check of form posts
  * to on-demand pages.
  * Origins are the public origin of `ClientInfo` (`client.ts`): behind a TLS proxy the request
  * URL says http while the browser's `Origin` says https.
@@ -25,7 +25,7 @@ export function isSameOriginRequest(request: Request, origin: string): boolean {
  * from the shop's own pages (`Sec-Fetch-Site: same-origin`, the account menu's link) or by
  * typing the address or opening a bookmark (`none`: no page made the request, so no other
  * site can). Cross-site, same-site (a sibling subdomain) and browsers that do not say get a
- * confirmation instead (issue 7: another site must not log the shopper out).
+ * confirmation instead (another site must not log the shopper out).
  */
 export function isLogoutNavigation(request: Request): boolean {
   if (request.method.toUpperCase() !== 'GET') return false;
@@ -34,7 +34,7 @@ export function isLogoutNavigation(request: Request): boolean {
 }
 
 /**
- * What `/deconnexion` does with a request (issue 7): a POST from the shop's origin
+ * What `/deconnexion` does with a request (no cross-site logout): a POST from the shop's origin
  * (`isSameOriginRequest`) or a GET the shopper asked for (`isLogoutNavigation`) logs out at
  * once; any other GET asks first (a confirmation whose form posts back), and a POST from
  * elsewhere is refused with 403 and asks too.

@@ -5,7 +5,7 @@
  * HMAC-SHA256 under a key derived from SESSION_SECRET. A tampered, malformed or expired cookie
  * is no session.
  *
- * A signed cookie alone opens nothing (issue 29 "sessions that do not depend on luck"): a
+ * A signed cookie alone opens nothing (a session must not depend on luck): a
  * session is valid only while the shared store holds its record, `session:id:{id}` (made at
  * login with the session's lifetime, deleted at logout), and while the customer's generation,
  * `session:generation:{customerId}`, still holds the value the session was issued under. A

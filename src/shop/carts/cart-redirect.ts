@@ -4,7 +4,7 @@
  * 'cart-redirection', key 'token' (spec §9) with the same value. The route sets the cart
  * cookie to the id and goes to /panier.
  *
- * Only the shop mints cart-link tokens (issue 19, cart fixation): a token is a random nonce and
+ * Only the shop mints cart-link tokens (against cart fixation): a token is a random nonce and
  * an HMAC of the cart id and nonce under a key derived from SESSION_SECRET, and it counts only
  * in a metafield the shop's own app wrote as `app_only` (BigCommerce shows an app another app's
  * metafield only when it is not `app_only`). The shop API refuses the namespace altogether
@@ -12,7 +12,7 @@
  *
  * A token has no expiry of its own: a link works while its cart does (BigCommerce deletes a cart
  * 30 days after its last change, and an order consumes it; `CART_LINK_VALID_DAYS`). A link that
- * opens nothing says why (`explainCartLink`, issue 31).
+ * opens nothing says why (`explainCartLink`).
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { CART_REDIRECTION_KEY, CART_REDIRECTION_NAMESPACE } from '../../lib/commerce/cart-link.ts';
@@ -101,7 +101,7 @@ export interface CartLinkRefusal {
 }
 
 /**
- * Why a link that `resolveCartRedirect` refused opens nothing (issue 31): a token the shop did
+ * Why a link that `resolveCartRedirect` refused opens nothing: a token the shop did
  * not mint for this id (tampered, cut, another cart's) is `invalid` and names no one, without a
  * read upstream; a shop-minted one is `used` when its cart was paid (the sent cart's record) or
  * taken into a customer account, else `invalid` (expired, emptied, replaced), with who prepared

@@ -1,5 +1,5 @@
 /**
- * Which browser a guest cart's checkout belongs to (issue 19, cart fixation): a guest order's
+ * Which browser a guest cart's checkout belongs to (against cart fixation): a guest order's
  * details (name, address, phone, e-mail) go only to the browser that placed it, not to anyone
  * who merely holds the cart id. Each browser gets a random id in a signed HttpOnly cookie
  * (`checkout`); the shared store keeps, per cart, the id of the browser that holds its checkout

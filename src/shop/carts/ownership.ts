@@ -4,7 +4,7 @@
  * theirs lives in the browser). A guest cart (customer 0) is anyone's who holds its id; a
  * customer's cart is theirs only. An order is its customer's; a guest order (customer 0) is the
  * browser's that placed it, the one holding its cart's checkout (`checkout-holder.ts`), never
- * merely whoever holds the cart id (issue 19: a cart id is no secret from whoever made or sent
+ * merely whoever holds the cart id (a cart id is no secret from whoever made or sent
  * the cart). A cart a reseller sent is listed in their area only. Anything refused reads
  * exactly like a missing record (null here, 404 at the edges).
  */
@@ -28,7 +28,7 @@ export interface Holder {
 export type PlacedBy = (cartId: string) => Promise<string | null>;
 
 /**
- * Whether a reseller may see a cart they sent to a client in their area (issue 31): the
+ * Whether a reseller may see a cart they sent to a client in their area: the
  * reseller who sent it only.
  */
 export function mayListSentCart(sent: { resellerId: number }, customerId: number | null): boolean {

@@ -1,5 +1,5 @@
 /**
- * The carts resellers sent to clients, in the shared store (issue 31; rules in
+ * The carts resellers sent to clients, in the shared store (every copy sees them; rules in
  * `../commerce/sent-carts.ts`): one record per cart (`sent-cart:{cartId}`: who prepared it, for
  * whom, its total and state) and one list per reseller (`sent-carts:{customerId}`: their newest
  * cart ids, at most `MAX_SENT_CARTS`). Both live as long as a cart link works

@@ -58,5 +58,5 @@ export function logLevel(): LogLevel {
   return current;
 }
 
-/** The shop server's logger: every line of `src/lib/server`, `src/server` and the server scripts. */
+/** The shop server's logger: every line of `src/shop`, `src/server` and the server scripts. */
 export const log: Logger = createLogger(() => current);

@@ -1,5 +1,5 @@
 /**
- * One log line per upstream entity the shop leaves out (issue 29): a content page, a
+ * One log line per upstream entity the shop leaves out: a content page, a
  * sleep-content entry, a product, a brand or a category whose path the route table refuses
  * (`src/lib/shop-routes.ts`), or a picture that cannot be fetched. The line names the entity's
  * kind, id and the reason, on stderr whatever the log level (a build prints it, like its other

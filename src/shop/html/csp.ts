@@ -1,5 +1,5 @@
 /**
- * The shop's Content-Security-Policy (issue 7), as Astro's `security.csp` takes it: Astro adds
+ * The shop's Content-Security-Policy, as Astro's `security.csp` takes it: Astro adds
  * to `script-src` and `style-src` the hashes of the scripts and styles it emits (hydration,
  * bundled scripts inlined, inline styles) and writes the policy in a `<meta http-equiv>` of
  * pre-rendered pages and in the `Content-Security-Policy` header of on-demand ones.

@@ -7,7 +7,7 @@
  * Read straight into memory once per build (catalogue.ts), not through Astro's content store:
  * the store serialises every product into one JavaScript module that the build then compiles
  * and keeps twice in memory; at 10,000 products that module was 48 MB and took 15 s to compile
- * and 4 s to write (`npm run bench:build` profile, issue 8). Scale: products come in pages of
+ * and 4 s to write (`npm run bench:build` profile). Scale: products come in pages of
  * 250 fetched a few at a time, their options by id in batches of 10 (`getAllProducts`); every
  * read is linear in what it loads, with no per-product call.
  */

@@ -1,5 +1,5 @@
 /**
- * The last good copy of data a build reads from the content service (issue 8: "navigations keep
+ * The last good copy of data a build reads from the content service ("navigations keep
  * working when the content service is down at build"). Each successful read is saved as JSON
  * under `lastGoodDirectory()` (written to a temporary file, then renamed: a build never reads
  * half a copy); when a read fails, the saved copy is used and the build log says so on one

@@ -1,5 +1,5 @@
 /**
- * A product page rendered on request (issue 8: "a product created in the commerce service
+ * A product page rendered on request ("a product created in the commerce service
  * after the last build renders on request at `/p/{id}/{slug}` instead of answering 404, until
  * the next build"): the product read live, its brand, its breadcrumb trail in the shown
  * category tree of the layout, its related products (those it names) and its technology

@@ -1,5 +1,5 @@
 /**
- * The search's typo tolerance and its no-results help, on request (issue 31). BigCommerce's
+ * The search's typo tolerance and its no-results help, on request. BigCommerce's
  * keyword search matches words as typed; when a term finds nothing, `searchProducts` corrects
  * it against the catalogue's vocabulary (`src/lib/commerce/search-correction.ts`) and searches
  * the corrected term. The results page and the search panel's API method both go through it.

@@ -1,6 +1,6 @@
 /**
  * The French e-mail of a cart sent by a reseller to a client (spec §1, §2 "send the cart to a
- * client"; texts from `fr.json`, `mail.cartLink.*`; issue 31): a designed HTML e-mail (600 px,
+ * client"; texts from `fr.json`, `mail.cartLink.*`): a designed HTML e-mail (600 px,
  * table layout, inline styles, no picture needed) with a plain-text part, listing each line
  * (name, options, quantity, unit price, line total) and the total to pay (cart_amount, VAT
  * included), who prepared the cart (the seller and the reseller's shop, with their contact), the

@@ -46,7 +46,7 @@ export const onRequest = sequence(
   // 2. Who asks (behind TRUSTED_PROXIES): address, scheme, public origin; cross-site posts 403.
   createWithClient({ trustedProxies }),
   // 3. One spelling per page, before any guard: a trailing slash (spec §2), `.html`, `//`, `..`,
-  //    escaped letters answer 301 to the canonical path (issue 19).
+  //    escaped letters answer 301 to the canonical path (a respelling must not pass the guards).
   withCanonicalPath,
   // 4. spec §1, §6: the pages of a feature switched off answer the not-found page, 404.
   createWithFeatures(features),
@@ -56,7 +56,7 @@ export const onRequest = sequence(
   createWithReseller({ visitor: visitorOf }),
   // 7. spec §2 redirect-to-cart (`?id&token`), on the channel of the request's storefront.
   //    Only a token the shop minted opens a cart; the opener's browser then holds its checkout.
-  //    A link that opens nothing renders `/vue/lien-panier` saying why (issue 31).
+  //    A link that opens nothing renders `/vue/lien-panier` saying why (never a silent dead end).
   createWithCartRedirect({
     // spec §1: with the transactional flag off a cart link does nothing (no cookie, no 302).
     enabled: features.transactional,
@@ -72,7 +72,7 @@ export const onRequest = sequence(
       await accountServices().checkouts.handOver(request, cookies, cartId);
       return cookies.headers();
     },
-    // A reseller's sent cart: opened (issue 31, the reseller area lists its state).
+    // A reseller's sent cart: opened (the reseller area lists its state).
     opened: (cartId) => accountServices().sentCarts.advance(cartId, { kind: 'opened' }),
     // A link that opens nothing says why and who to ask (`/vue/lien-panier`).
     explain: (request, query) =>
@@ -91,7 +91,7 @@ export const onRequest = sequence(
   // reseller layout, private (the server strips pre-rendered pages itself).
   createWithShopMode({ enabled: features.resellerArea, visitor: visitorOf }),
   // 11. A shopper's listing view put together from its pre-rendered page 1, without a render
-  // (issue 21); the page renders the same read (`locals.listingView`) when it cannot be.
+  // (no render); the page renders the same read (`locals.listingView`) when it cannot be.
   createWithListingView({
     assemble: async (context) => {
       const site = context.site ?? context.url;

@@ -3,7 +3,7 @@ import { pagePathDecision } from '../../lib/commerce/page-path.ts';
 import { NOT_FOUND_ROUTE } from './with-features.ts';
 
 /**
- * One spelling per page (issue 19; `commerce/page-path.ts`), before any guard or flag looks at
+ * One spelling per page (`commerce/page-path.ts`), before any guard or flag looks at
  * the path: a trailing slash (spec §2), `.html`, `/index.html`, repeated slashes, dot segments,
  * escaped letters answer 301 to the canonical path, query kept; an unreadable path is not
  * found. The storefront server applies the same rule to every request before its static files.

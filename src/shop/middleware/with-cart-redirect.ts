@@ -21,7 +21,7 @@ export interface CartRedirectOptions {
   opened?(cartId: string): Promise<unknown>;
   /**
    * Why a refused link opens nothing (`explainCartLink`). Without it a refused link goes on to
-   * the page asked for, as before issue 31.
+   * the page asked for, as the link opened nothing before.
    */
   explain?(request: Request, query: { id: string; token: string }): Promise<CartLinkRefusal>;
 }

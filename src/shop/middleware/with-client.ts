@@ -11,7 +11,7 @@ export interface ClientOptions {
 }
 
 /**
- * First of the sequence (issue 7 "behind a proxy"): who is asking and over what, as
+ * First of the sequence (the shop runs behind a proxy): who is asking and over what, as
  * `context.locals.clientInfo` (`ClientInfo`) for everything after it: the API's limits and
  * origin checks, the `Secure` flag of every cookie, HSTS. The peer is Astro's
  * `clientAddress`, the TCP peer (the node adapter believes no `X-Forwarded-For` while

@@ -9,7 +9,7 @@ export interface ListingViewOptions {
 }
 
 /**
- * A shopper's listing view answered without Astro's page pipeline (issue 21: a never-seen view
+ * A shopper's listing view answered without Astro's page pipeline (a never-seen view
  * in a few milliseconds): last in the sequence, after every guard, redirect and the reseller
  * mode, a GET or HEAD of the listing view route asks `assemble` for its reply; none, and the
  * page renders as before. A reseller's view is always rendered (for them, never shared).

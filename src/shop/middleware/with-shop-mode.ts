@@ -44,7 +44,7 @@ export function createWithShopMode(options: ShopModeOptions): MiddlewareHandler 
       return next();
     }
     context.locals.isReseller = true;
-    // The consumer cart and checkout lead a reseller to the reseller cart (issue 31).
+    // The consumer cart and checkout lead a reseller to the reseller cart.
     const cart = resellerCartRedirect(pathname, context.url.search);
     if (cart !== null) {
       return new Response(null, {

@@ -1,5 +1,5 @@
 /**
- * Which pre-rendered pages an event touches (issue 21, "Publishing touches only what changed"):
+ * Which pre-rendered pages an event touches (publishing touches only what changed):
  * the publisher keeps the build's pre-render app, patches its catalogue or content after a
  * webhook, asks here what to render again, and falls back to a full build when a partial
  * update cannot be exact. The table and its reasons: `README.md` beside this file.

@@ -1,5 +1,5 @@
 /**
- * Throttling of the account methods (issue 7 "Throttling that does not lock shoppers out"),
+ * Throttling of the account methods, which must not lock shoppers out,
  * kept in the `SharedStore` so every server copy counts the same attempts:
  * - login, per OWASP "Slow Down Online Guessing Attacks with Device Cookies": a browser that
  *   signed in to an account before holds a signed device cookie bound to it, and its attempts
@@ -265,7 +265,7 @@ export interface LoginTicket {
   readonly trustedDevice: boolean;
   /**
    * If these credentials turn out invalid, how many more attempts go through before the next
-   * one may have to wait (issue 31: the login form warns from `LOGIN_WARNING_ATTEMPTS` left).
+   * one may have to wait (the login form warns from `LOGIN_WARNING_ATTEMPTS` left).
    * It reads the counters this attempt was counted under (the account's or the device
    * cookie's, and the address's), never whether the account exists.
    */
@@ -445,7 +445,7 @@ export function createAccountThrottle(options: AccountThrottleOptions): AccountT
     cartLink: ({ email, address }) =>
       admitSignUp('cart-link', email, address, rules.cartLinkEmail, rules.cartLinkAddress),
 
-    // Each wishlist created counts (issue 19: creation was unlimited), per customer.
+    // Each wishlist created counts (creation was unlimited), per customer.
     wishlist: async ({ customerId }) =>
       (
         await admit(store, [

@@ -1,5 +1,5 @@
 /**
- * The visual check of one page at one width (issue 19 §6): the page is laid out in a viewport
+ * The visual check of one page at one width: the page is laid out in a viewport
  * as tall as the document (every lazy image and `client:visible` island loads, every box is on
  * screen at scroll 0), then shot twice, as shown and with every glyph transparent; a text whose
  * glyphs do not stand out from what is behind them, that an interactive element paints over or

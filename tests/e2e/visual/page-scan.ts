@@ -1,5 +1,5 @@
 /**
- * The in-page half of the visual check (issue 19 §6), run by `page.evaluate` on a page whose
+ * The in-page half of the visual check, run by `page.evaluate` on a page whose
  * viewport holds the whole document (check.ts), so that every box is on screen at scroll 0:
  * lists each element's visible text boxes, finds the texts that an unrelated interactive
  * element covers with something it paints, and those cut off by a box too small for them. Self-contained: Playwright sends the function's

@@ -1,5 +1,5 @@
 /**
- * Pure pixel rules of the visual check (issue 19 §6): how visible a text is, measured on two
+ * Pure pixel rules of the visual check: how visible a text is, measured on two
  * screenshots of the same layout, one as shown and one with every glyph made transparent. A
  * pixel that differs between the two belongs to the text; the same pixel in the second image is
  * what lies behind it (a colour, a gradient or a photo alike, where axe gives up).

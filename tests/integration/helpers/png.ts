@@ -1,6 +1,6 @@
 /**
  * A PNG whose header claims `width` × `height` pixels, with one row of pixels behind it: a few
- * bytes that a decoder reads as a huge picture (the picture proxy's pixel bound, issue 29).
+ * bytes that a decoder reads as a huge picture (the picture proxy's pixel bound).
  */
 import { crc32, deflateSync } from 'node:zlib';
 

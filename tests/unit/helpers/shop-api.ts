@@ -1,6 +1,6 @@
 /**
  * Test doubles for the browser stores: a fake shop API behind a stubbed `fetch` (replies shaped
- * like the issue 3 contract: `{ data }` or `{ message, statusCode }`), an in-memory cookie jar,
+ * like the shop API contract: `{ data }` or `{ message, statusCode }`), an in-memory cookie jar,
  * cart and customer factories, and a recorder of a store's successive values.
  */
 import { vi } from 'vitest';

@@ -307,7 +307,7 @@ const MAX_WALKS = 3;
 /**
  * Every item of a paginated list: page 1, then the others up to the reply's `total_pages`,
  * `concurrency` at a time (1: one after the other, stopping at an empty page). Complete or
- * failed, never partial (issue 21: a build publishes no page with a hole): a page that fails
+ * failed, never partial (a build publishes no page with a hole): a page that fails
  * (after the client's retries) fails the whole list, and no further page is asked for; a list
  * whose pages disagree on its `total`, or whose items do not add up to it, changed while it
  * was read (offsets shifted: an item read twice, another missed), and is read again, up to

@@ -99,7 +99,7 @@ export type ChannelQuery = z.input<typeof ChannelQuerySchema>;
 
 export const EntityIdSchema = entityId;
 
-// --- carts, customers, orders, reviews (issue 3) ------------------------------------------------
+// --- carts, customers, orders, reviews ---------------------------------------------------------
 
 /** BigCommerce cart and line item ids are UUIDs. */
 export const CartIdSchema = z.uuid();

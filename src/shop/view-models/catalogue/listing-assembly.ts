@@ -1,6 +1,6 @@
 /**
  * A listing view put together from its category's pre-rendered page 1, without a render
- * (issue 21: a never-seen view in about 2 ms of CPU instead of 5). Everything on a view that
+ * (a never-seen view in about 2 ms of CPU instead of 5). Everything on a view that
  * differs from page 1 is a string function of its inputs (listing-markup.ts, head-markup.ts,
  * the cards' shared markup), so the view is page 1 with each of page 1's parts, found by its
  * own markup, replaced by the view's: the head; the listing's form, filters, controls, chips

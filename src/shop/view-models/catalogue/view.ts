@@ -53,7 +53,7 @@ export interface ProductCardProps {
   /**
    * The size and colour filters of the listing showing the card (`variantFilter`): the card
    * shows the price of the matching variants, links to the page opening on the one it prices
-   * and adds that one to the cart (issue 30).
+   * and adds that one to the cart (the price shown is the price paid).
    */
   filter?: VariantFilter;
   class?: string;

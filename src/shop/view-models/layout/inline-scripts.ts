@@ -13,7 +13,7 @@ export const INLINE_SCRIPTS = {
   // Page transitions (global.css @view-transition): the browser skips a cross-document
   // transition it cannot run (back or forward, a page left before it is revealed, a hidden
   // tab), and the skipped transition's promises reject with an AbortError nobody awaited,
-  // which Chromium logs as an uncaught error on every such navigation (issue 31). Skipping is
+  // which Chromium logs as an uncaught error on every such navigation. Skipping is
   // expected: its rejections are handled here, on both pages (pageswap on the old one,
   // pagereveal, before the first paint, on the new one). The transitions themselves stay.
   quietTransitions:

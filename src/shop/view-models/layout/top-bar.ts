@@ -1,5 +1,5 @@
 /**
- * The top bar's rule (`TopBar.astro`, issue 31): a banner whose sanitised HTML has no link of
+ * The top bar's rule (`TopBar.astro`): a banner whose sanitised HTML has no link of
  * its own is the shop's offer ("recevez 10 % sur votre première commande") and becomes a link
  * to the newsletter sign-up it advertises; a banner with a link keeps its links, and nothing
  * else in it is a link (no link inside a link). Pure.
