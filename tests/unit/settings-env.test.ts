@@ -1,13 +1,14 @@
 /**
- * README's tables of environment variables against the code: every variable of the Settings
- * table is declared in `astro.config.mjs` (`env.schema`) or read where the README's list says;
- * every one of the webhooks-and-rebuilds table is declared in `src/server/rebuild/config.ts`.
+ * The environment tables of `docs/settings.md` against the code: every variable of the shop's
+ * settings table is declared in `astro.config.mjs` (`env.schema`) or read where the page's list
+ * says; every one of the webhooks-and-rebuilds table is declared in
+ * `src/server/rebuild/config.ts`.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 
 const read = (file: string) => readFileSync(new URL(`../../${file}`, import.meta.url), 'utf8');
-const readme = read('README.md');
+const page = read('docs/settings.md');
 const config = read('astro.config.mjs');
 const rebuildConfig = read('src/server/rebuild/config.ts');
 
@@ -21,20 +22,24 @@ function tableVariables(section: string): string[] {
   return [...new Set(names)];
 }
 
-const settingsStart = readme.indexOf('## Settings');
-const settings = readme.slice(settingsStart, readme.indexOf('\n## ', settingsStart + 1));
-const settingsIntro = settings.slice(0, settings.indexOf('\n| '));
-const rebuilds = readme.slice(
-  readme.indexOf('<!-- rebuilds: begin'),
-  readme.indexOf('<!-- rebuilds: end'),
-);
+/** The text of the `## heading` section of the page, up to the next `## ` heading. */
+function section(heading: string): string {
+  const start = page.indexOf(`\n## ${heading}\n`);
+  if (start < 0) return '';
+  const end = page.indexOf('\n## ', start + 1);
+  return page.slice(start, end < 0 ? undefined : end);
+}
+
+const settingsIntro = section('Where each variable is declared and read');
+const settings = section("The shop's settings");
+const rebuilds = section('Webhooks and rebuilds');
 
 const schemaNames = [...config.matchAll(/^\s+(\w+): envField\.\w+\(/gm)].map(([, n]) => n ?? '');
 const rebuildNames = [...rebuildConfig.matchAll(/^ {2}([A-Z][A-Z0-9_]+): /gm)].map(
   ([, name]) => name ?? '',
 );
 
-/** Variables of the Settings table not in the schema, and the file the README says reads each. */
+/** Variables of the settings table not in the schema, and the file the page says reads each. */
 const READ_ELSEWHERE: Record<string, string> = {
   SITE_URL: 'astro.config.mjs',
   IMAGE_DOMAINS: 'astro.config.mjs',
@@ -48,20 +53,21 @@ const READ_ELSEWHERE: Record<string, string> = {
   UPSTREAM: 'scripts/lib/upstream.ts',
 };
 
-describe("README's environment tables", () => {
+describe("docs/settings.md's environment tables", () => {
   test('the tables and the schema are found', () => {
     expect(schemaNames.length).toBeGreaterThan(30);
     expect(rebuildNames).toContain('REBUILD_STATUS_TOKEN');
     expect(tableVariables(settings)).toContain('SESSION_SECRET');
     expect(tableVariables(rebuilds)).toContain('CONTENTFUL_WEBHOOK_SECRET');
+    expect(settingsIntro).toContain('`SANDBOX_PORT`');
   });
 
-  test('every variable of the schema is in the Settings table', () => {
+  test('every variable of the schema is in the settings table', () => {
     const table = tableVariables(settings);
     for (const name of schemaNames) expect(table, name).toContain(name);
   });
 
-  test('every other variable of the Settings table is read where the README says', () => {
+  test('every other variable of the settings table is read where the page says', () => {
     for (const name of tableVariables(settings)) {
       if (schemaNames.includes(name)) continue;
       const file = READ_ELSEWHERE[name];
@@ -69,7 +75,9 @@ describe("README's environment tables", () => {
       expect(read(file ?? ''), `${name} in ${file ?? ''}`).toMatch(
         new RegExp(`\\benv\\.${name}\\b`),
       );
-      expect(settingsIntro, `the README names ${name} as read elsewhere`).toContain(`\`${name}\``);
+      expect(settingsIntro, `docs/settings.md names ${name} as read elsewhere`).toContain(
+        `\`${name}\``,
+      );
     }
   });
 
@@ -77,7 +85,7 @@ describe("README's environment tables", () => {
     const table = tableVariables(rebuilds);
     for (const name of table) expect(rebuildNames, name).toContain(name);
     for (const name of rebuildNames) {
-      if (name === 'LOG_LEVEL') continue; // in the Settings table
+      if (name === 'LOG_LEVEL') continue; // in the shop's settings table
       expect(table, name).toContain(name);
     }
   });
