@@ -16,7 +16,7 @@ const REVIEWED: Record<string, string[]> = {
   // scriptJson: `<` escaped, the data cannot leave its script element.
   'components/cart/ShippingPush.astro': ['json'],
   'components/ui/IslandMessages.astro': ['json'],
-  'components/catalogue/ProductView.astro': ['scriptJson(analyticsItem)'],
+  'views/ProductView.astro': ['scriptJson(analyticsItem)'],
   'pages/resultats-de-recherche/[...term].astro': ['scriptJson(term)'],
   'pages/paiement.astro': ['scriptJson(beginCheckoutEvent(cart))'],
   // Slots re-inserted: markup Astro rendered from our own components (already escaped).

@@ -76,7 +76,7 @@ describe('the route table', () => {
   });
 
   test("the server's and Astro's own prefixes are in it", () => {
-    const serve = readFileSync('src/server/serve.ts', 'utf8');
+    const serve = readFileSync('src/server/http-server.ts', 'utf8');
     expect(serve).toContain("pathname.startsWith('/webhooks/')");
     for (const segment of ['webhooks', 'vue', '_image', '_astro', '_server-islands', '_actions']) {
       expect(isShopRoute(segment), segment).toBe(true);
