@@ -29,6 +29,7 @@ import {
   createStorefrontResolver,
   requestHost,
 } from '../../src/lib/server/storefronts.ts';
+import { parseStorefrontConfig } from '../../src/lib/commerce/storefront.ts';
 import { startTestSandbox, type TestSandbox } from './helpers/sandbox.ts';
 
 let sandbox: TestSandbox;
@@ -67,7 +68,11 @@ function services(accessToken: string): ApiServices {
     },
   });
   const config = buildStorefrontConfig({
-    json: JSON.stringify({ [SHOP_B]: { name: 'Boutique B', channelId: 2, protocol: 'https' } }),
+    setting: parseStorefrontConfig(
+      JSON.stringify({
+        hosts: { [SHOP_B]: { name: 'Boutique B', channelId: 2, protocol: 'https' } },
+      }),
+    ),
     defaultChannelId: 1,
     defaultName: 'Literie Lumière',
   });
