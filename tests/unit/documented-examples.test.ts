@@ -14,11 +14,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import {
-  parseVariable,
-  VARIABLE_NAMES,
-  type VariableName,
-} from '../../src/shop/config/environment.ts';
+import { parseVariable, VARIABLES, type VariableName } from '../../src/shop/config/environment.ts';
 import { parseImageDomains } from '../../src/lib/server/image-hosts.ts';
 import { parseCheckoutOrigins } from '../../src/lib/server/csp.ts';
 import { parseTrustedProxies } from '../../src/lib/server/client.ts';
@@ -26,9 +22,10 @@ import { reviewSite } from '../../src/lib/server/reviews/sites.ts';
 import { parseContainerId } from '../../src/lib/analytics/tag-manager.ts';
 import { renderThreads } from '../../src/integrations/parallel-prerender.ts';
 import { ReassuranceSchema } from '../../src/components/layout/reassurance.ts';
+import { TEST_ENV } from '../../scripts/lib/test-env.ts';
 
 const read = (file: string) => readFileSync(new URL(`../../${file}`, import.meta.url), 'utf8');
-const known = new Set<string>(VARIABLE_NAMES);
+const known = new Set<string>(Object.keys(VARIABLES));
 const isVariable = (name: string): name is VariableName => known.has(name);
 
 interface Example {
@@ -137,6 +134,11 @@ describe('the documented examples of the settings', () => {
       channelId: 2,
       protocol: 'https',
     });
+  });
+
+  test("the checks' build starts with the documented STOREFRONTS", () => {
+    const documented = envExample.find((example) => example.name === 'STOREFRONTS');
+    expect(TEST_ENV.STOREFRONTS).toBe(documented?.value);
   });
 
   test('a bad value is refused, naming the variable and the reason', () => {

@@ -12,7 +12,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { VARIABLE_NAMES } from '../../src/shop/config/environment.ts';
+import { VARIABLES, type VariableName } from '../../src/shop/config/environment.ts';
+
+const VARIABLE_NAMES = Object.keys(VARIABLES) as VariableName[];
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const SOURCE = /\.(?:ts|tsx|astro|mjs|js)$/;

@@ -6,7 +6,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { VARIABLE_NAMES, VARIABLES } from '../../src/shop/config/environment.ts';
+import { VARIABLES, type VariableName } from '../../src/shop/config/environment.ts';
+
+const VARIABLE_NAMES = Object.keys(VARIABLES) as VariableName[];
 
 const read = (file: string) => readFileSync(new URL(`../../${file}`, import.meta.url), 'utf8');
 const readme = read('README.md');

@@ -26,20 +26,20 @@ import {
 } from '../../lib/server/reviews/sites.ts';
 
 /** Where Astro's `env.schema` declares a variable (only those it declares have one). */
-export interface AstroPlace {
+interface AstroPlace {
   context: 'server' | 'client';
   access: 'public' | 'secret';
 }
 
 /** What Astro's schema checks of a variable, generated from the same rule (`astro-env.ts`). */
-export type AstroCheck =
+type AstroCheck =
   | { type: 'string'; url?: true; min?: number; max?: number; startsWith?: string }
   | { type: 'number'; int: true; gt?: number; min?: number; max?: number }
   | { type: 'boolean' }
   | { type: 'enum'; values: readonly string[] };
 
 /** One variable: its rule (raw text → value), its default, and its place in Astro's schema. */
-export interface Variable<T> {
+interface Variable<T> {
   readonly schema: z.ZodType<T>;
   /** The value when unset (the one default of the shop, the build and the scripts). */
   readonly default: T | undefined;
@@ -354,11 +354,9 @@ export const VARIABLES = {
 export type VariableName = keyof typeof VARIABLES;
 
 /** The parsed value of each variable. */
-export type Environment = {
+type Environment = {
   [K in VariableName]: (typeof VARIABLES)[K] extends Variable<infer T> ? T : never;
 };
-
-export const VARIABLE_NAMES = Object.keys(VARIABLES) as VariableName[];
 
 /** A bad value of one or more variables; the message names each. */
 export class EnvironmentError extends Error {
