@@ -3,7 +3,7 @@ import node from '@astrojs/node';
 import react from '@astrojs/react';
 import sitemap from '@astrojs/sitemap';
 import tailwindcss from '@tailwindcss/vite';
-import { defineConfig, envField } from 'astro/config';
+import { defineConfig } from 'astro/config';
 import { devServer } from './src/shop/middleware/dev-server.ts';
 import { serviceWorker } from './src/integrations/service-worker.ts';
 import { buildFlags } from './src/integrations/build-flags.ts';
@@ -13,13 +13,9 @@ import { linkedVariantDirective } from './src/integrations/linked-variant.ts';
 import { isSitemapPage } from './src/lib/commerce/routes.ts';
 import { INLINE_SCRIPTS } from './src/shop/view-models/layout/inline-scripts.ts';
 import { CONTENTFUL_MEDIA_ORIGINS, cspConfig, parseCheckoutOrigins } from './src/shop/html/csp.ts';
-import { CONTENTFUL_DELIVERY_URL } from './src/shop/connectors/contentful/endpoint.ts';
 import { parseContainerId } from './src/lib/analytics/tag-manager.ts';
-import { FEATURE_DEFAULTS, featuresFromEnv } from './src/lib/features.ts';
-import {
-  DEFAULT_REVIEWS_API_URL,
-  DEFAULT_REVIEWS_WIDGET_URL,
-} from './src/shop/connectors/reviews/sites.ts';
+import { featuresFromEnv, readEnvironment } from './src/shop/config/environment.ts';
+import { astroEnvSchema } from './src/shop/config/astro-env.ts';
 import {
   imageOrigins,
   imageRemotePatterns,
@@ -27,21 +23,33 @@ import {
   sandboxImageOrigin,
 } from './src/server/pictures/image-hosts.ts';
 
+// The build's settings, parsed by the shop's one table of the environment (same rules and
+// defaults as `astro:env`, whose schema below is generated from it).
+const settings = readEnvironment([
+  'IMAGE_DOMAINS',
+  'BIGCOMMERCE_API_URL',
+  'CONTENTFUL_API_URL',
+  'SITE_URL',
+  'CHECKOUT_ORIGINS',
+  'REVIEWS_WIDGET_URL',
+  'GTM_CONTAINER_ID',
+]);
+
 // Remote image hosts the image proxy accepts (spec §7 "image proxy with allowed domains"):
 // the commerce platform's CDN, the content platform's CDN (https), and the local sandbox's
 // picture path on its own port only (image-hosts.ts). The CSP shows pictures from the same.
-const imageDomains = parseImageDomains(process.env.IMAGE_DOMAINS);
-const sandboxOrigin = sandboxImageOrigin(process.env.BIGCOMMERCE_API_URL);
+const imageDomains = parseImageDomains(settings.IMAGE_DOMAINS);
+const sandboxOrigin = sandboxImageOrigin(settings.BIGCOMMERCE_API_URL);
 // Audio and video of the content service: Contentful's asset hosts, or the sandbox's own.
-const contentSandboxOrigin = sandboxImageOrigin(process.env.CONTENTFUL_API_URL);
+const contentSandboxOrigin = sandboxImageOrigin(settings.CONTENTFUL_API_URL);
 const mediaOrigins = [
   ...CONTENTFUL_MEDIA_ORIGINS,
   ...(contentSandboxOrigin === null ? [] : [contentSandboxOrigin]),
 ];
 
-const site = process.env.SITE_URL ?? 'http://localhost:4321';
+const site = settings.SITE_URL;
 // The feature flags as `astro:env` will read them (src/lib/features.ts), for this config.
-const buildFeatures = featuresFromEnv(process.env);
+const buildFeatures = featuresFromEnv();
 
 export default defineConfig({
   site,
@@ -73,7 +81,7 @@ export default defineConfig({
       hooks: {
         'astro:build:start': async () => {
           const prefetch = await import('./src/shop/loaders/catalogue-prefetch.ts');
-          const connection = prefetch.connectionFromEnv(process.env);
+          const connection = prefetch.connectionFromEnv();
           if (connection !== null) prefetch.startCatalogueRead(connection);
         },
       },
@@ -115,14 +123,12 @@ export default defineConfig({
     csp: cspConfig({
       imageOrigins: imageOrigins(imageDomains, sandboxOrigin),
       mediaOrigins,
-      checkoutOrigins: parseCheckoutOrigins(process.env.CHECKOUT_ORIGINS, sandboxOrigin),
+      checkoutOrigins: parseCheckoutOrigins(settings.CHECKOUT_ORIGINS, sandboxOrigin),
       // The footer's reviews carousel (spec §1), only with the reviews flag on.
-      frameOrigins: buildFeatures.reviews
-        ? [new URL(process.env.REVIEWS_WIDGET_URL ?? DEFAULT_REVIEWS_WIDGET_URL).origin]
-        : [],
+      frameOrigins: buildFeatures.reviews ? [new URL(settings.REVIEWS_WIDGET_URL).origin] : [],
       inlineScripts: Object.values(INLINE_SCRIPTS),
       // The tag-manager container (spec §7) and what its Google tags load, only when set.
-      tagManager: parseContainerId(process.env.GTM_CONTAINER_ID) !== null,
+      tagManager: parseContainerId(settings.GTM_CONTAINER_ID) !== null,
     }),
   },
   // No prefetch script: no link asks for one (`data-astro-prefetch`), and the script went over
@@ -160,171 +166,9 @@ export default defineConfig({
   },
   env: {
     validateSecrets: true,
-    schema: {
-      BIGCOMMERCE_API_URL: envField.string({
-        context: 'server',
-        access: 'public',
-        url: true,
-        default: 'https://api.bigcommerce.com',
-      }),
-      BIGCOMMERCE_STORE_HASH: envField.string({ context: 'server', access: 'secret' }),
-      BIGCOMMERCE_ACCESS_TOKEN: envField.string({ context: 'server', access: 'secret' }),
-      BIGCOMMERCE_CHANNEL_ID: envField.number({
-        context: 'server',
-        access: 'public',
-        int: true,
-        gt: 0,
-        default: 1,
-      }),
-      STOREFRONTS: envField.string({ context: 'server', access: 'public', optional: true }),
-      // Signs the customer session cookie and password-reset links (keys derived per purpose).
-      SESSION_SECRET: envField.string({ context: 'server', access: 'secret', min: 32 }),
-      // Shared state of several server copies (session revocation, login limits, reset links,
-      // cart locks, render cache): Redis when set; unset, a SQLite file in STATE_DIR. Both are
-      // read at run time (secret), so one build serves any deployment.
-      REDIS_URL: envField.string({ context: 'server', access: 'secret', optional: true }),
-      STATE_DIR: envField.string({ context: 'server', access: 'secret', optional: true }),
-      // TRUSTED_PROXIES (load balancers whose X-Forwarded-* are believed) is read at run time by
-      // its one reader, trustedProxiesFromEnv (src/shop/auth/client.ts), for the storefront
-      // server and the middleware alike.
-      // BigCommerce API account of the Customer Login API (hosted checkout as the customer).
-      BIGCOMMERCE_CLIENT_ID: envField.string({ context: 'server', access: 'secret' }),
-      BIGCOMMERCE_CLIENT_SECRET: envField.string({ context: 'server', access: 'secret' }),
-      // Contentful Content Delivery API (spec §7 content service): navigations, sleep content,
-      // content pages and technology blocks. The sandbox serves it at {sandbox}/contentful.
-      CONTENTFUL_API_URL: envField.string({
-        context: 'server',
-        access: 'public',
-        url: true,
-        default: CONTENTFUL_DELIVERY_URL,
-      }),
-      CONTENTFUL_SPACE_ID: envField.string({ context: 'server', access: 'public' }),
-      CONTENTFUL_ENVIRONMENT: envField.string({
-        context: 'server',
-        access: 'public',
-        default: 'master',
-      }),
-      CONTENTFUL_ACCESS_TOKEN: envField.string({ context: 'server', access: 'secret' }),
-      BREVO_API_URL: envField.string({
-        context: 'server',
-        access: 'public',
-        url: true,
-        default: 'https://api.brevo.com/v3',
-      }),
-      BREVO_API_KEY: envField.string({ context: 'server', access: 'secret' }),
-      MAIL_SENDER_EMAIL: envField.string({
-        context: 'server',
-        access: 'public',
-        default: 'contact@literie-exemple.fr',
-      }),
-      MAIL_SENDER_NAME: envField.string({
-        context: 'server',
-        access: 'public',
-        default: 'Literie',
-      }),
-      // spec §9: the cart cookie's lifetime comes from configuration (seconds; 30 days).
-      CART_COOKIE_MAX_AGE: envField.number({
-        context: 'client',
-        access: 'public',
-        int: true,
-        gt: 0,
-        default: 2_592_000,
-      }),
-      SHOP_LOCALE: envField.string({ context: 'server', access: 'public', default: 'fr' }),
-      SHOP_CURRENCY: envField.string({ context: 'server', access: 'public', default: 'EUR' }),
-      SHOP_COUNTRY: envField.string({ context: 'server', access: 'public', default: 'FR' }),
-      // Feature flags (src/lib/features.ts: names, defaults, rules; read by src/lib/env-client.ts).
-      FEATURE_TRANSACTIONAL: envField.boolean({
-        context: 'client',
-        access: 'public',
-        default: FEATURE_DEFAULTS.transactional,
-      }),
-      FEATURE_REVIEWS: envField.boolean({
-        context: 'client',
-        access: 'public',
-        default: FEATURE_DEFAULTS.reviews,
-      }),
-      FEATURE_RESELLER_AREA: envField.boolean({
-        context: 'client',
-        access: 'public',
-        default: FEATURE_DEFAULTS.resellerArea,
-      }),
-      COMPANY_ADDRESS: envField.string({
-        context: 'client',
-        access: 'public',
-        default: '12 rue des Dormeurs, 69003 Lyon',
-      }),
-      COMPANY_PHONE: envField.string({
-        context: 'client',
-        access: 'public',
-        default: '04 78 00 00 00',
-      }),
-      COMPANY_EMAIL: envField.string({
-        context: 'client',
-        access: 'public',
-        default: 'contact@literie-exemple.fr',
-      }),
-      // spec §1: the footer's three social links, sample values as for the company address.
-      SOCIAL_LINKEDIN_URL: envField.string({
-        context: 'client',
-        access: 'public',
-        default: 'https://www.linkedin.com/company/literie-exemple',
-      }),
-      SOCIAL_INSTAGRAM_URL: envField.string({
-        context: 'client',
-        access: 'public',
-        default: 'https://www.instagram.com/literie.exemple',
-      }),
-      SOCIAL_FACEBOOK_URL: envField.string({
-        context: 'client',
-        access: 'public',
-        default: 'https://www.facebook.com/literie.exemple',
-      }),
-      REASSURANCE: envField.string({ context: 'client', access: 'public', optional: true }),
-      // spec §3: which of the group's brand sites the shop shows (src/shop/connectors/reviews/sites.ts).
-      REVIEWS_SITE: envField.string({ context: 'server', access: 'public', optional: true }),
-      REVIEWS_API_URL: envField.string({
-        context: 'server',
-        access: 'public',
-        url: true,
-        default: DEFAULT_REVIEWS_API_URL,
-      }),
-      REVIEWS_WIDGET_URL: envField.string({
-        context: 'server',
-        access: 'public',
-        url: true,
-        default: DEFAULT_REVIEWS_WIDGET_URL,
-      }),
-      REVIEWS_PROVIDER_URL: envField.string({
-        context: 'client',
-        access: 'public',
-        optional: true,
-      }),
-      SUPPORT_URL: envField.string({ context: 'client', access: 'public', optional: true }),
-      // spec §7: the tag-manager container (`GTM-XXXXXXX`); unset, no container script at all.
-      // tag-manager.ts checks the whole form (the CSP above fails the build on a bad one).
-      GTM_CONTAINER_ID: envField.string({
-        context: 'client',
-        access: 'public',
-        optional: true,
-        startsWith: 'GTM-',
-        max: 16,
-      }),
-      // spec §9 support site links; default: SUPPORT_URL and {SUPPORT_URL}/requests/new.
-      SUPPORT_FAQ_URL: envField.string({ context: 'client', access: 'public', optional: true }),
-      SUPPORT_REQUEST_URL: envField.string({
-        context: 'client',
-        access: 'public',
-        optional: true,
-      }),
-      // spec §9 "Default log verbosity: error" (src/shop/config/log.ts). Read at run time
-      // (secret: not inlined in the build), as src/server/serve.ts reads it.
-      LOG_LEVEL: envField.enum({
-        context: 'server',
-        access: 'secret',
-        values: ['error', 'warn', 'info', 'debug'],
-        default: 'error',
-      }),
-    },
+    // Generated from the one table of the environment (src/shop/config/environment.ts): the
+    // variables `astro:env` serves, with their checks and defaults. Where each is read and
+    // what it means: src/shop/config/README.md.
+    schema: astroEnvSchema(),
   },
 });

@@ -41,6 +41,7 @@ import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { publishEntryField } from './lib/sandbox-editor.ts';
+import { readEnvironment } from '../src/shop/config/environment.ts';
 import type { BuildRecord, RebuildStatus } from '../src/server/rebuild/supervisor.ts';
 import { percentile } from './lib/percentile.ts';
 
@@ -122,7 +123,8 @@ function keptBuildMemory(root: number): { pid: number; rssMb: number; peakMb: nu
   return null;
 }
 
-if (process.env.BIGCOMMERCE_STORE_HASH && process.env.UPSTREAM !== 'sandbox') {
+const credentials = readEnvironment(['BIGCOMMERCE_STORE_HASH', 'UPSTREAM']);
+if (credentials.BIGCOMMERCE_STORE_HASH && credentials.UPSTREAM !== 'sandbox') {
   console.error('[bench] unset BIGCOMMERCE_* (or set UPSTREAM=sandbox): the bench uses a sandbox.');
   process.exit(1);
 }
@@ -187,7 +189,7 @@ const env: NodeJS.ProcessEnv = {
   STATE_DIR: path.join(benchDir, 'state'),
   BUILD_CACHE_DIR: path.join(benchDir, 'cache'),
   // The supervisor's `[rebuild]` lines (builds, publishes, warm-up) are at info.
-  LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
+  LOG_LEVEL: readEnvironment(['LOG_LEVEL'], { LOG_LEVEL: 'info', ...process.env }).LOG_LEVEL,
 };
 // start.ts makes and registers its own secrets on the sandbox.
 delete env.CONTENTFUL_WEBHOOK_SECRET;
@@ -487,8 +489,9 @@ try {
   console.log(
     `[bench] catalogue: ${products === undefined ? 'sandbox seed' : `${String(products)} generated products`} (sandbox up in ${sandboxSeconds.toFixed(1)} s), edits: ${publishKind === 'commerce' ? `${pick} product of page 1 of ${String(editCategories.length)} categories` : 'a content page title'}; load: autocannon, ${String(connections)} connections, ${rate > 0 ? `${String(rate)} req/s` : 'unbounded'} over ${String(loadPages.length)} URLs`,
   );
+  const shopSettings = readEnvironment(['REBUILD_DEBOUNCE_MS', 'SERVER_WORKERS']);
   console.log(
-    `[bench] shop: REBUILD_DEBOUNCE_MS ${process.env.REBUILD_DEBOUNCE_MS ?? '1500 (default)'}, SERVER_WORKERS ${process.env.SERVER_WORKERS ?? '1 (default)'}; its output in ${shopLogFile}`,
+    `[bench] shop: REBUILD_DEBOUNCE_MS ${String(shopSettings.REBUILD_DEBOUNCE_MS)}, SERVER_WORKERS ${String(shopSettings.SERVER_WORKERS)}; its output in ${shopLogFile}`,
   );
   console.log(`[bench] start: ready to publish after ${seconds(readyMs)} (${startLine})`);
   let missed = false;

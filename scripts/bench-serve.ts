@@ -46,6 +46,7 @@ import { ensureUpstream } from './lib/upstream.ts';
 import { newestMtime } from './lib/sources.ts';
 import { percentile } from './lib/percentile.ts';
 import { compress } from '../src/server/encoding.ts';
+import { readEnvironment } from '../src/shop/config/environment.ts';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -104,7 +105,7 @@ const body = Buffer.alloc(16 * 1024, 'x');
 http.createServer((req, res) => {
   res.writeHead(200, { 'content-type': 'text/plain', 'content-length': body.length });
   res.end(body);
-}).listen(Number(process.env.PORT), '127.0.0.1', () => console.log('ready'));
+}).listen(Number(process.argv[1]), '127.0.0.1', () => console.log('ready'));
 `;
 
 interface Row {
@@ -384,7 +385,8 @@ async function firstFile(dir: string, pattern: RegExp): Promise<string> {
   return found;
 }
 
-if (process.env.BIGCOMMERCE_STORE_HASH && process.env.UPSTREAM !== 'sandbox') {
+const credentials = readEnvironment(['BIGCOMMERCE_STORE_HASH', 'UPSTREAM']);
+if (credentials.BIGCOMMERCE_STORE_HASH && credentials.UPSTREAM !== 'sandbox') {
   console.error('[bench] unset BIGCOMMERCE_* (or set UPSTREAM=sandbox): the bench uses a sandbox.');
   process.exit(1);
 }
@@ -425,7 +427,7 @@ try {
   }
 
   const barePort = await freePort();
-  children.push(await startChild(['-e', BARE_SERVER], { ...process.env, PORT: String(barePort) }));
+  children.push(await startChild(['-e', BARE_SERVER, String(barePort)], process.env));
   const shopPort = await freePort();
   const profile = cpuProfDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`];
   const server = await startChild(

@@ -14,6 +14,7 @@ import { HtmlValidate, type Message } from 'html-validate';
 import config from '../.htmlvalidate.mjs';
 import { FALLBACK_PAGE_HTML } from '../src/server/fallback-page.ts';
 import { pagePaths, serveBuiltShop } from './lib/built-shop.ts';
+import { readEnvironment } from '../src/shop/config/environment.ts';
 
 /**
  * Astro's island prelude, written once before a page's first island wherever it stands (in
@@ -118,8 +119,10 @@ function format(page: string, m: Message): string {
 
 async function main(): Promise<number> {
   const started = performance.now();
-  const distDir = process.env.DIST_DIR ?? 'dist';
-  const shop = await serveBuiltShop({ distDir, port: Number(process.env.PORT ?? 4391) });
+  // Unset, the checks' own port (4391), apart from `npm start`'s.
+  const settings = readEnvironment(['DIST_DIR', 'PORT'], { PORT: '4391', ...process.env });
+  const distDir = settings.DIST_DIR;
+  const shop = await serveBuiltShop({ distDir, port: settings.PORT });
   const fetched: { page: Page; status: number; html: string }[] = [];
   try {
     const sandbox = shop.upstreamEnv.BIGCOMMERCE_STORE_HASH === 'sandbox';

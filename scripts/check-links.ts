@@ -36,6 +36,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { LinkChecker, LinkState, type LinkResult } from 'linkinator';
+import { readEnvironment } from '../src/shop/config/environment.ts';
 
 /** Paths never fetched: the API (POST only), logging out, the webhooks. */
 export function isSkippedPath(pathname: string): boolean {
@@ -402,9 +403,13 @@ export async function checkRedirects(
 
 async function readRedirectList(env: NodeJS.ProcessEnv): Promise<RedirectEntry[]> {
   const { z } = await import('zod');
-  const api = env.BIGCOMMERCE_API_URL ?? 'https://api.bigcommerce.com';
-  const store = env.BIGCOMMERCE_STORE_HASH ?? '';
-  const token = env.BIGCOMMERCE_ACCESS_TOKEN ?? '';
+  const settings = readEnvironment(
+    ['BIGCOMMERCE_API_URL', 'BIGCOMMERCE_STORE_HASH', 'BIGCOMMERCE_ACCESS_TOKEN'],
+    env,
+  );
+  const api = settings.BIGCOMMERCE_API_URL;
+  const store = settings.BIGCOMMERCE_STORE_HASH ?? '';
+  const token = settings.BIGCOMMERCE_ACCESS_TOKEN ?? '';
   const Page = z.object({
     data: z.array(z.object({ from_path: z.string(), to_url: z.string().default('') })),
     meta: z
@@ -498,12 +503,17 @@ function formatDead(dead: DeadLink, base: string): string {
 
 async function main(): Promise<number> {
   const started = performance.now();
-  const distDir = flag('--dist') ?? process.env.DIST_DIR ?? 'dist';
+  // Unset, the checks' own port (4391), apart from `npm start`'s.
+  const settings = readEnvironment(['DIST_DIR', 'PORT', 'SITE_URL'], {
+    PORT: '4391',
+    ...process.env,
+  });
+  const distDir = flag('--dist') ?? settings.DIST_DIR;
   const { serveBuiltShop, pagePaths } = await import('./lib/built-shop.ts');
   const { redirectTarget } = await import('../src/lib/commerce/redirect-target.ts');
   const shop = await serveBuiltShop({
     distDir,
-    port: Number(flag('--port') ?? process.env.PORT ?? 4391),
+    port: Number(flag('--port') ?? settings.PORT),
     baseUrl: flag('--base-url'),
   });
   try {
@@ -515,7 +525,8 @@ async function main(): Promise<number> {
       ? readFileSync(path.join(clientDir, 'index.html'), 'utf8')
       : '';
     const canonical = /<link rel="canonical" href="([^"]+)"/.exec(home)?.[1];
-    const site = originOf(process.env.SITE_URL) ?? originOf(canonical);
+    // The public origin the build was made with: its canonical links, else the setting.
+    const site = originOf(canonical) ?? originOf(settings.SITE_URL);
     const shopOrigins = site ? [site] : [];
     const upstreamOrigins = [
       upstreamEnv.BIGCOMMERCE_API_URL,

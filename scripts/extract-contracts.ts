@@ -3,10 +3,10 @@
  * of every endpoint the sandbox implements, structure only (types, properties, required, items,
  * enums, compositions, nullability, formats), into tests/contracts/bigcommerce.json.
  *
- * The argument is the folder of BigCommerce's public OpenAPI files
- * (https://github.com/bigcommerce/api-specs; the committed contract was made from commit
- * 1072ce7); without one, a default folder beside the repository is read. The output is
- * committed: tests never read the yml files.
+ * The argument is the folder of BigCommerce's public OpenAPI files; without one, the copies
+ * committed in `tests/contracts/openapi/bigcommerce/` are read (their source, commit and
+ * licence: `tests/contracts/openapi/README.md`), so the command works on a fresh clone. The
+ * output is committed too: tests never read the yml files.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
@@ -741,7 +741,7 @@ export function extractContracts(folder: string): JsonObject {
 
 if (import.meta.main) {
   const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
-  const folder = resolve(process.argv[2] ?? join(root, '../shared/upstream/bigcommerce'));
+  const folder = resolve(process.argv[2] ?? join(root, 'tests/contracts/openapi/bigcommerce'));
   const out = join(root, 'tests/contracts/bigcommerce.json');
   const contracts = extractContracts(folder);
   writeFileSync(out, `${JSON.stringify(contracts, null, 2)}\n`);

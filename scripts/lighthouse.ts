@@ -21,6 +21,7 @@ import { TAG_MANAGER_ORIGIN } from '../src/lib/analytics/tag-manager.ts';
 import { CHROMIUM_FLAGS, chromiumPath } from './lib/browser.ts';
 import { ensureUpstream } from './lib/upstream.ts';
 import { startServer } from '../src/server/http-server.ts';
+import { readEnvironment } from '../src/shop/config/environment.ts';
 
 export const MIN_SCORE = 0.95;
 /** Requests Lighthouse's browser never sends: the tag manager and what it would load. */
@@ -28,7 +29,7 @@ export const BLOCKED_URL_PATTERNS = [`${TAG_MANAGER_ORIGIN}/*`];
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
 const RUNS = 5;
 
-const distDir = process.env.DIST_DIR ?? 'dist';
+const distDir = readEnvironment(['DIST_DIR']).DIST_DIR;
 const clientDir = path.join(distDir, 'client');
 const reportDir = '.lighthouseci';
 const chromePath = chromiumPath();
@@ -64,7 +65,9 @@ function firstPage(dir: string): string {
 
 const upstream = await ensureUpstream();
 Object.assign(process.env, upstream.env);
-const server = await startServer({ distDir, port: Number(process.env.PORT ?? 4391) });
+// Unset, the checks' own port (4391), apart from `npm start`'s.
+const { PORT: port } = readEnvironment(['PORT'], { PORT: '4391', ...process.env });
+const server = await startServer({ distDir, port });
 const base = server.url.replace('localhost', '127.0.0.1');
 const pages = [
   ['home', '/'],

@@ -8,10 +8,11 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { readEnvironment } from '../src/shop/config/environment.ts';
 
 export const BUDGETS = { jsKb: 100, cssKb: 25 } as const;
 
-const distDir = process.env.DIST_DIR ?? 'dist';
+const distDir = readEnvironment(['DIST_DIR']).DIST_DIR;
 const clientDir = path.resolve(distDir, 'client');
 const gzCache = new Map<string, number>();
 

@@ -30,6 +30,7 @@ import {
   sandboxWebhookSecrets,
 } from './lib/upstream.ts';
 import { buildSettingsKey } from '../src/server/rebuild/build-settings.ts';
+import { readEnvironment } from '../src/shop/config/environment.ts';
 import { newestMtime } from './lib/sources.ts';
 import { keptPublisher, type KeptPublisher } from '../src/server/rebuild/builder.ts';
 
@@ -37,27 +38,37 @@ const SOURCES = ['src', 'public', 'astro.config.mjs', 'package-lock.json'];
 
 loadDotEnv();
 const noBuild = process.argv.includes('--no-build');
-const distDir = process.env.DIST_DIR ?? 'dist';
+const distDir = readEnvironment(['DIST_DIR']).DIST_DIR;
 const stampFile = path.join(distDir, 'build-stamp.json');
 const upstream = await ensureUpstream();
 Object.assign(process.env, upstream.env);
 const sandboxWebhooks = upstream.kind === 'sandbox' && !noBuild;
 if (sandboxWebhooks) {
-  const secrets = sandboxWebhookSecrets(path.resolve(process.env.SANDBOX_DIR ?? '.sandbox'));
+  const secrets = sandboxWebhookSecrets(path.resolve(readEnvironment(['SANDBOX_DIR']).SANDBOX_DIR));
   process.env.CONTENTFUL_WEBHOOK_SECRET ??= secrets.contentful;
   process.env.BIGCOMMERCE_WEBHOOK_SECRET ??= secrets.bigcommerce;
 }
 const config = serveConfigOrExit('start');
 
-const upstreamTarget = `${upstream.env.BIGCOMMERCE_API_URL ?? ''}/${upstream.env.BIGCOMMERCE_STORE_HASH ?? ''}`;
+const settings = readEnvironment(
+  [
+    'BIGCOMMERCE_API_URL',
+    'BIGCOMMERCE_STORE_HASH',
+    'BIGCOMMERCE_ACCESS_TOKEN',
+    'PORT',
+    'HOST',
+    'REDIS_URL',
+  ],
+  upstream.env,
+);
+const upstreamTarget = `${settings.BIGCOMMERCE_API_URL}/${settings.BIGCOMMERCE_STORE_HASH ?? ''}`;
 // A build is this upstream's with these baked-in settings (feature flags, site URL...): another
 // value of one of them builds again.
 const target = `${upstreamTarget} settings:${buildSettingsKey(process.env)}`;
 const stamp = existsSync(stampFile)
   ? (JSON.parse(readFileSync(stampFile, 'utf8')) as { target?: string; builtAt?: number })
   : {};
-const port = Number(process.env.PORT ?? 4321);
-const host = process.env.HOST ?? '127.0.0.1';
+const { PORT: port, HOST: host } = settings;
 // Another shop's releases folder (other build settings, a copy serving from it): refused now.
 if (!noBuild || config.rebuilds) await shareReleasesOrExit('start', config.releasesDir, port);
 
@@ -68,7 +79,7 @@ let initial = {
   dir: path.resolve(distDir),
   builtAt: noBuild ? distBuiltAt(distDir) : (stamp.builtAt ?? 0),
 };
-if (noBuild && config.rebuilds && (process.env.REDIS_URL?.trim() ?? '') !== '') {
+if (noBuild && config.rebuilds && (settings.REDIS_URL?.trim() ?? '') !== '') {
   // A copy joining others that build once for all (a restart after a crash): it serves the
   // release they serve, when that one was built for this shop, not its own older build.
   initial = await initialRelease({
@@ -121,12 +132,12 @@ console.log(
 
 if (sandboxWebhooks) {
   const problems = await registerSandboxWebhooks({
-    sandboxUrl: upstream.env.BIGCOMMERCE_API_URL ?? '',
+    sandboxUrl: settings.BIGCOMMERCE_API_URL,
     shopUrl: `http://127.0.0.1:${supervisor.port}`,
     contentfulSecret: config.contentfulSecret,
     bigcommerceSecret: config.bigcommerceSecret,
-    storeHash: upstream.env.BIGCOMMERCE_STORE_HASH ?? 'sandbox',
-    token: upstream.env.BIGCOMMERCE_ACCESS_TOKEN ?? 'sandbox-token',
+    storeHash: settings.BIGCOMMERCE_STORE_HASH ?? 'sandbox',
+    token: settings.BIGCOMMERCE_ACCESS_TOKEN ?? 'sandbox-token',
   });
   for (const problem of problems) {
     console.warn(`[start] sandbox webhook not registered (no rebuild on it): ${problem}`);

@@ -27,6 +27,12 @@ export const TEST_ENV = {
   // the container script answered by a recorder (tests/e2e/analytics.spec.ts) or blocked
   // (playwright.config.ts, scripts/lighthouse.ts): no test reaches Google.
   GTM_CONTAINER_ID: 'GTM-TEST123',
+  // The storefronts per host exactly as `.env.example` documents them (a second host on
+  // channel 2): the build and the servers start with the documented form, and
+  // tests/scale/storefronts.test.ts checks each host gets its own channel.
+  // tests/unit/documented-examples.test.ts holds this value to `.env.example`'s.
+  STOREFRONTS:
+    '{"default":{"name":"Literie","channelId":1,"protocol":"https"},"hosts":{"pro.literie-exemple.fr":{"name":"Literie Pro","channelId":2,"protocol":"https"}}}',
 } as const;
 
 export const TEST_BASE_URL = `http://127.0.0.1:${TEST_ENV.PORT}`;

@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { readEnvironment } from '../../src/shop/config/environment.ts';
 
 /**
  * The sandbox's Contentful space: the Delivery API at `{sandbox}/contentful/spaces/{spaceId}/
@@ -36,10 +37,14 @@ export function loadDotEnv(root = process.cwd()): void {
 }
 
 function hasCredentials(env: NodeJS.ProcessEnv): boolean {
+  const settings = readEnvironment(
+    ['UPSTREAM', 'BIGCOMMERCE_STORE_HASH', 'BIGCOMMERCE_ACCESS_TOKEN'],
+    env,
+  );
   // UPSTREAM=sandbox forces the sandbox even when credentials are configured (tests rely on
   // the seeded catalogue).
-  if (env.UPSTREAM === 'sandbox') return false;
-  return Boolean(env.BIGCOMMERCE_STORE_HASH && env.BIGCOMMERCE_ACCESS_TOKEN);
+  if (settings.UPSTREAM === 'sandbox') return false;
+  return Boolean(settings.BIGCOMMERCE_STORE_HASH && settings.BIGCOMMERCE_ACCESS_TOKEN);
 }
 
 /**
@@ -73,13 +78,14 @@ export async function ensureUpstream(
   }
   const { startSandbox, isSandboxListening } = await import('../sandbox/server.ts');
   const { faultsFromEnv } = await import('../sandbox/faults.ts');
-  const port = options.port ?? Number(env.SANDBOX_PORT ?? 4010);
-  const dataDir = options.dataDir ?? env.SANDBOX_DIR ?? '.sandbox';
+  const settings = readEnvironment(['SANDBOX_PORT', 'SANDBOX_DIR', 'PORT'], env);
+  const port = options.port ?? settings.SANDBOX_PORT;
+  const dataDir = options.dataDir ?? settings.SANDBOX_DIR;
   const token = env.SANDBOX_TOKEN ?? 'sandbox-token';
   const storeHash = 'sandbox';
   const url = `http://127.0.0.1:${port}`;
   const siteUrl =
-    options.siteUrl ?? env.SANDBOX_SITE_URL ?? `http://localhost:${env.PORT ?? '4321'}`;
+    options.siteUrl ?? env.SANDBOX_SITE_URL ?? `http://localhost:${String(settings.PORT)}`;
   let close = (): Promise<void> => Promise.resolve();
   if (await isSandboxListening(url)) {
     console.log(`[upstream] reusing the sandbox already running at ${url}`);

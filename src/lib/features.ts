@@ -3,7 +3,8 @@
  * rules: `FEATURE_TRANSACTIONAL`, `FEATURE_REVIEWS` and `FEATURE_RESELLER_AREA`, fixed at build.
  * Read in one place per side: `src/lib/env-client.ts` `features` (pages, components, islands;
  * the server view `features` of `src/shop/config/config.ts` is the same object) and, for
- * `astro.config.mjs`, which runs before `astro:env` exists, `featuresFromEnv(process.env)`.
+ * `astro.config.mjs`, which runs before `astro:env` exists, `featuresFromEnv` of the one table
+ * of the environment (`src/shop/config/environment.ts`, which takes its defaults from here).
  *
  * The route and method rules: which paths and API methods exist with a flag off. With the
  * transactional flag off the cart, checkout, login, registration, logout, password and account
@@ -47,23 +48,6 @@ export const FEATURE_DEFAULTS: Features = Object.freeze({
   reviews: true,
   resellerArea: false,
 });
-
-/**
- * The flags of an environment the way `astro:env` reads a boolean: `true` or `false`, unset the
- * default (any other value fails the build in Astro's schema check). For `astro.config.mjs`,
- * which cannot import `astro:env`.
- */
-export function featuresFromEnv(env: Readonly<Record<string, string | undefined>>): Features {
-  const flag = (feature: Feature): boolean => {
-    const value = env[FEATURE_VARIABLES[feature]];
-    return value === undefined ? FEATURE_DEFAULTS[feature] : value === 'true';
-  };
-  return Object.freeze({
-    transactional: flag('transactional'),
-    reviews: flag('reviews'),
-    resellerArea: flag('resellerArea'),
-  });
-}
 
 /** Pages of the transactional feature (spec §6: account, cart and payment). */
 const TRANSACTIONAL_PAGES: ReadonlySet<string> = new Set([

@@ -17,12 +17,9 @@
  * it fails with `fetch failed`, caused by `UND_ERR_CONNECT_TIMEOUT`, `UND_ERR_HEADERS_TIMEOUT`
  * or `UND_ERR_BODY_TIMEOUT` (rebuild/failure.ts counts these as transient).
  */
-import * as z from 'zod';
+import { readEnvironment } from '../shop/config/environment.ts';
 
 const GLOBAL_DISPATCHER = Symbol.for('undici.globalDispatcher.1');
-
-/** The longest wait of each step of a fetch (ms). */
-export const DEFAULT_FETCH_TIMEOUT_MS = 30_000;
 
 interface Dispatcher {
   close?: () => Promise<void>;
@@ -34,23 +31,9 @@ type AgentClass = new (options: {
   bodyTimeout: number;
 }) => Dispatcher;
 
-const timeoutSchema = z
-  .string()
-  .regex(/^\d+$/, 'must be a whole number of milliseconds')
-  .transform(Number)
-  .pipe(z.number().int().min(100).max(600_000));
-
 /** `FETCH_TIMEOUT_MS` of `env` (default 30 s); a bad value throws, naming the variable. */
 export function fetchTimeoutFromEnv(env: Readonly<Record<string, string | undefined>>): number {
-  const raw = env.FETCH_TIMEOUT_MS?.trim() ?? '';
-  if (raw === '') return DEFAULT_FETCH_TIMEOUT_MS;
-  const parsed = timeoutSchema.safeParse(raw);
-  if (!parsed.success) {
-    throw new Error(
-      `invalid environment: FETCH_TIMEOUT_MS ${parsed.error.issues[0]?.message ?? 'is invalid'} (100 to 600000)`,
-    );
-  }
-  return parsed.data;
+  return readEnvironment(['FETCH_TIMEOUT_MS'], env).FETCH_TIMEOUT_MS;
 }
 
 /**

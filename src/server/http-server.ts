@@ -36,6 +36,7 @@ import { useListingPages } from '../shop/loaders/listing-page.ts';
 import { namePictureCacheDir, PICTURE_CACHE_FOLDER } from './pictures/picture-cache.ts';
 import { createStaticFiles, type StaticFile, type StaticFiles } from './static-files.ts';
 import { type WebhookRoutes } from './webhooks/routes.ts';
+import { readEnvironment } from '../shop/config/environment.ts';
 import { log } from '../shop/config/log.ts';
 
 // The production server: React (and other libraries) pick their production builds from this,
@@ -192,7 +193,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   };
   const cacheOptions = options.renderCache === false ? null : (options.renderCache ?? {});
   // Several copies share renders through Redis (REDIS_URL); one server keeps them in process.
-  const redisUrl = process.env.REDIS_URL?.trim() ?? '';
+  const redisUrl = (readEnvironment(['REDIS_URL']).REDIS_URL ?? '').trim();
   const ownStore =
     cacheOptions && cacheOptions.store === undefined && redisUrl !== ''
       ? createRedisStore({ url: redisUrl })

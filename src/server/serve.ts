@@ -28,6 +28,7 @@ import { copyName } from './rebuild/coordination.ts';
 import { shareReleasesFolder } from './rebuild/build-settings.ts';
 import type { KeptPublisher } from './rebuild/builder.ts';
 import { createWebhookRoutes } from './webhooks/routes.ts';
+import { readEnvironment } from '../shop/config/environment.ts';
 import { log, setLogLevel } from '../shop/config/log.ts';
 import { startServer, type RunningServer } from './http-server.ts';
 
@@ -37,6 +38,13 @@ async function runWorker(config: ServeConfig): Promise<void> {
   shareCompressionCores(config.workers);
   // Every fetch of the worker (on-demand reads, pictures) has a deadline (FETCH_TIMEOUT_MS).
   installFetchDeadlines(config.fetchTimeoutMs);
+  const settings = readEnvironment([
+    'BIGCOMMERCE_STORE_HASH',
+    'REDIS_URL',
+    'STATE_DIR',
+    'PORT',
+    'HOST',
+  ]);
   const distDir = process.env[WORKER_ENV.distDir] ?? 'dist';
   const assetDirs = JSON.parse(process.env[WORKER_ENV.assetDirs] ?? '[]') as string[];
   const statusFile = process.env[WORKER_ENV.statusFile];
@@ -44,12 +52,12 @@ async function runWorker(config: ServeConfig): Promise<void> {
   const webhooks = createWebhookRoutes({
     contentfulSecret: config.contentfulSecret,
     bigcommerceSecret: config.bigcommerceSecret,
-    bigcommerceStoreHash: process.env.BIGCOMMERCE_STORE_HASH,
+    bigcommerceStoreHash: settings.BIGCOMMERCE_STORE_HASH,
     statusToken: config.statusToken,
     statusFile,
     // Replays are refused by every copy: the shop's shared store (Redis or the state file),
     // opened on the first accepted notification.
-    store: () => createStore({ redisUrl: process.env.REDIS_URL, stateDir: process.env.STATE_DIR }),
+    store: () => createStore({ redisUrl: settings.REDIS_URL, stateDir: settings.STATE_DIR }),
     onEvent: (event) => {
       const message: EventMessage = { type: 'rebuild:event', event };
       sendOrDrop(process, message);
@@ -98,8 +106,8 @@ async function runWorker(config: ServeConfig): Promise<void> {
       rebuilds: config.rebuilds,
       distDir,
     }),
-    port: Number(process.env.PORT ?? 4321),
-    host: process.env.HOST ?? '127.0.0.1',
+    port: settings.PORT,
+    host: settings.HOST,
     assetFallbackDirs: assetDirs,
     webhooks,
     renderCache: { generation: Number.isSafeInteger(generation) ? generation : 0 },
@@ -179,7 +187,7 @@ export function superviseShop(options: {
 }): Promise<Supervisor> {
   const { config } = options;
   const publish = config.publishEdits; // off with REBUILD_COMMAND (config.ts)
-  const redisUrl = process.env.REDIS_URL?.trim() ?? '';
+  const redisUrl = (readEnvironment(['REDIS_URL']).REDIS_URL ?? '').trim();
   return startSupervisor({
     workerExec: import.meta.filename,
     initial: options.initial,
@@ -258,8 +266,9 @@ if (import.meta.main && cluster.isWorker && process.env[WORKER_ENV.role] === '1'
   // `npm run serve` serves DIST_DIR as it is (benches and tests name their build); rebuilds
   // go to RELEASES_DIR and are swapped in. `npm start` also resumes the newest release.
   const config = serveConfigOrExit('serve');
-  const distDir = process.env.DIST_DIR ?? 'dist';
-  const port = Number(process.env.PORT ?? 4321);
+  const settings = readEnvironment(['DIST_DIR', 'PORT', 'HOST']);
+  const distDir = settings.DIST_DIR;
+  const port = settings.PORT;
   if (config.rebuilds) await shareReleasesOrExit('serve', config.releasesDir, port);
   const supervisor = await superviseShop({
     config,
@@ -269,7 +278,7 @@ if (import.meta.main && cluster.isWorker && process.env[WORKER_ENV.role] === '1'
       builtAt: distBuiltAt(distDir),
     },
     port,
-    host: process.env.HOST ?? '127.0.0.1',
+    host: settings.HOST,
   });
   console.log(`[serve] shop at ${supervisor.url} (release ${supervisor.current().id})`);
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {

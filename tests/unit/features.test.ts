@@ -1,15 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { readFileSync } from 'node:fs';
 import {
   FEATURE_DEFAULTS,
   FEATURE_VARIABLES,
-  featuresFromEnv,
   isResellerPath,
   pageEnabled,
   pageFeature,
   type Features,
 } from '../../src/lib/features.ts';
+import { featuresFromEnv, VARIABLES } from '../../src/shop/config/environment.ts';
 
 const ALL_ON: Features = { transactional: true, reviews: true, resellerArea: true };
 const flags = fc.record({
@@ -110,12 +109,16 @@ describe('featuresFromEnv: the flags as astro:env reads them (astro.config.mjs)'
     );
   });
 
-  test('the schema declares each variable with its default from here', () => {
-    const config = readFileSync(new URL('../../astro.config.mjs', import.meta.url), 'utf8');
+  test('the table of the environment declares each variable, for the browser, with its default from here', () => {
     for (const [flag, name] of Object.entries(FEATURE_VARIABLES)) {
-      expect(config).toMatch(
-        new RegExp(`${name}: envField\\.boolean\\(\\{[^}]*default: FEATURE_DEFAULTS\\.${flag},`),
-      );
+      const variable = VARIABLES[name];
+      expect(variable.default, name).toBe(FEATURE_DEFAULTS[flag as keyof Features]);
+      expect(variable.check.type, name).toBe('boolean');
+      expect(variable.astro, name).toEqual({ context: 'client', access: 'public' });
     }
+  });
+
+  test('any other value than true or false is refused, naming the variable', () => {
+    expect(() => featuresFromEnv({ FEATURE_REVIEWS: 'yes' })).toThrow(/FEATURE_REVIEWS/);
   });
 });

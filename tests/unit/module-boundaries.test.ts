@@ -1,8 +1,9 @@
 /**
- * Where the environment is read (one home each): one importer of
- * `astro:env/server` (`src/shop/config/config.ts`) and one of `astro:env/client`
- * (`src/lib/env-client.ts`); the feature flags' variables read only by `src/lib/features.ts`;
- * `TRUSTED_PROXIES` only by `trustedProxiesFromEnv` (`src/shop/auth/client.ts`). Shared
+ * Where the environment is read (one home each): on the Node side, every variable of the shop
+ * only by the one table of the environment (`src/shop/config/environment.ts`, which
+ * `astro.config.mjs`, the storefront server and the scripts call); in Astro's runtime, one
+ * importer of `astro:env/server` (`src/shop/config/config.ts`) and one of `astro:env/client`
+ * (`src/lib/env-client.ts`), whose schema is generated from the same table. Shared
  * regexes and tables written once: the order id, the sleep-list page path, the order statuses
  * and the catalogue's sort values (the sandbox imports the shop's). Components render what they
  * are given: no file of `src/components` imports a connector or `node:fs` (the loaders of
@@ -11,6 +12,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { VARIABLES, type VariableName } from '../../src/shop/config/environment.ts';
+
+const VARIABLE_NAMES = Object.keys(VARIABLES) as VariableName[];
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const SOURCE = /\.(?:ts|tsx|astro|mjs|js)$/;
@@ -33,11 +37,22 @@ function importersOf(specifier: string): string[] {
   return FILES.filter((file) => pattern.test(text.get(file) ?? ''));
 }
 
-/** Files that read `name` from an environment object (`process.env.X`, `env.X`, `env['X']`). */
-function readersOf(name: string): string[] {
-  const pattern = new RegExp(`\\benv(?:\\.${name}\\b|\\[\\s*['"]${name}['"]\\s*\\])`);
-  return FILES.filter((file) => pattern.test(text.get(file) ?? ''));
+/**
+ * Files that read `name` from an environment object (`process.env.X`, `env.X`, `env['X']`).
+ * Setting a value for a child process (`env.X = …`, `env.X ??= …`, `delete env.X`) is no read.
+ */
+function readersOf(name: string, files: readonly string[] = FILES): string[] {
+  const pattern = new RegExp(
+    `(?<!delete\\s+(?:process\\.)?)\\benv(?:\\.${name}\\b|\\[\\s*['"]${name}['"]\\s*\\])(?!\\s*(?:=(?!=)|\\?\\?=))`,
+  );
+  return files.filter((file) => pattern.test(text.get(file) ?? ''));
 }
+
+/**
+ * The shop's files: the sandbox (`scripts/sandbox/`, its own product) reads its own port and
+ * folder and never imports the shop, so it is not held to the shop's table.
+ */
+const SHOP_FILES = FILES.filter((file) => !file.startsWith('scripts/sandbox/'));
 
 describe('one reader of the environment per side', () => {
   test('the scan sees the sources', () => {
@@ -53,16 +68,37 @@ describe('one reader of the environment per side', () => {
     expect(importersOf('astro:env/client')).toEqual(['src/lib/env-client.ts']);
   });
 
-  test('the feature flags: read through src/lib/features.ts only', () => {
-    for (const name of ['FEATURE_TRANSACTIONAL', 'FEATURE_REVIEWS', 'FEATURE_RESELLER_AREA']) {
-      expect(readersOf(name), name).toEqual([]);
-    }
-    expect(text.get('src/lib/features.ts')).toMatch(/FEATURE_VARIABLES\[feature\]/);
-    expect(importersOf('../../lib/commerce/features.ts')).toEqual([]);
+  test('every variable of the shop: read by the one table, src/shop/config/environment.ts', () => {
+    expect(VARIABLE_NAMES.length).toBeGreaterThan(60);
+    const elsewhere = VARIABLE_NAMES.flatMap((name) =>
+      readersOf(name, SHOP_FILES).map((file) => `${name}: ${file}`),
+    );
+    expect(elsewhere).toEqual([]);
+    // The table reads each one by its name (`env[name]`), not by a literal.
+    expect(text.get('src/shop/config/environment.ts')).toMatch(/env\[name\]/);
   });
 
-  test('TRUSTED_PROXIES: trustedProxiesFromEnv (src/shop/auth/client.ts) only', () => {
-    expect(readersOf('TRUSTED_PROXIES')).toEqual(['src/shop/auth/client.ts']);
+  test('the scan finds a reader, and tells a write from a read', () => {
+    const probe = 'scripts/probe.ts';
+    const source = (line: string) => {
+      text.set(probe, line);
+      try {
+        return readersOf('SITE_URL', [probe]);
+      } finally {
+        text.delete(probe);
+      }
+    };
+    expect(source("const site = process.env.SITE_URL ?? 'x';")).toEqual([probe]);
+    expect(source("const site = env['SITE_URL'];")).toEqual([probe]);
+    expect(source('if (env.SITE_URL === undefined) {}')).toEqual([probe]);
+    expect(source("env.SITE_URL = 'x';")).toEqual([]);
+    expect(source("process.env.SITE_URL ??= 'x';")).toEqual([]);
+    expect(source('delete process.env.SITE_URL;')).toEqual([]);
+  });
+
+  test('the feature flags: names, defaults and rules in src/lib/features.ts', () => {
+    expect(text.get('src/shop/config/environment.ts')).toMatch(/FEATURE_VARIABLES\./);
+    expect(importersOf('../../lib/commerce/features.ts')).toEqual([]);
   });
 });
 

@@ -1,16 +1,24 @@
 import { describe, expect, test } from 'vitest';
 import {
-  StorefrontConfigSchema,
   parseStorefrontConfig,
   resolveStorefront,
+  storefrontConfig,
 } from '../../src/lib/commerce/storefront.ts';
 
-const config = StorefrontConfigSchema.parse({
-  default: { name: 'Literie', channelId: 1, protocol: 'https' },
-  'WWW.Literie.fr': { name: 'Literie', channelId: 1, protocol: 'https:' },
-  'revendeurs.literie.fr': { name: 'Literie Pro', channelId: '2', protocol: 'https' },
-  'localhost:4321': { name: 'Literie locale', channelId: 3, protocol: 'http' },
-});
+// The documented form of `STOREFRONTS`: `{"default":{…},"hosts":{"<host>":{…}}}`.
+const config = storefrontConfig(
+  parseStorefrontConfig(
+    JSON.stringify({
+      default: { name: 'Literie', channelId: 1, protocol: 'https' },
+      hosts: {
+        'WWW.Literie.fr': { name: 'Literie', channelId: 1, protocol: 'https:' },
+        'revendeurs.literie.fr': { name: 'Literie Pro', channelId: '2', protocol: 'https' },
+        'localhost:4321': { name: 'Literie locale', channelId: 3, protocol: 'http' },
+      },
+    }),
+  ),
+  { name: 'unused', channelId: 9, protocol: 'https' },
+);
 
 describe('resolveStorefront (spec §8: no config for the host → warning and default)', () => {
   test.each([
@@ -35,26 +43,45 @@ describe('resolveStorefront (spec §8: no config for the host → warning and de
   });
 });
 
-describe('StorefrontConfigSchema', () => {
+describe('parseStorefrontConfig (the STOREFRONTS setting)', () => {
+  const entry = { name: 'A', channelId: 1, protocol: 'https' };
+
   test.each([
-    ['no default', { 'a.fr': { name: 'A', channelId: 1, protocol: 'https' } }],
-    ['bad protocol', { default: { name: 'A', channelId: 1, protocol: 'ftp' } }],
-    ['channel id not positive', { default: { name: 'A', channelId: 0, protocol: 'https' } }],
-    ['empty name', { default: { name: ' ', channelId: 1, protocol: 'https' } }],
-  ])('refuses: %s', (_case, input) => {
-    expect(StorefrontConfigSchema.safeParse(input).success).toBe(false);
+    ['a host at the top level (the flat form)', { 'a.fr': entry }, /unknown key "a\.fr".*"hosts"/],
+    ['bad protocol', { default: { ...entry, protocol: 'ftp' } }, /entry default\.protocol/],
+    ['channel id not positive', { default: { ...entry, channelId: 0 } }, /default\.channelId/],
+    ['empty name', { default: { ...entry, name: ' ' } }, /default\.name/],
+    [
+      'a bad host entry',
+      { hosts: { 'a.fr': { ...entry, channelId: 'x' } } },
+      /hosts\.a\.fr\.channelId/,
+    ],
+    ['"default" as a host', { hosts: { default: entry } }, /hosts\.default/],
+    ['not an object', [entry], /expected \{"default"/],
+  ])('refuses, saying where: %s', (_case, input, message) => {
+    expect(() => parseStorefrontConfig(JSON.stringify(input))).toThrow(message);
   });
 
-  test('normalises protocol and channel id', () => {
+  test('refuses text that is not JSON', () => {
+    expect(() => parseStorefrontConfig('{')).toThrow('is not valid JSON');
+  });
+
+  test('normalises protocol, channel id and host', () => {
     expect(config['www.literie.fr']).toEqual({ name: 'Literie', channelId: 1, protocol: 'https' });
     expect(config['revendeurs.literie.fr']?.channelId).toBe(2);
   });
 
-  test('parses the JSON text of the variable', () => {
-    expect(
-      parseStorefrontConfig('{"default":{"name":"L","channelId":1,"protocol":"https"}}').default
-        .name,
-    ).toBe('L');
-    expect(() => parseStorefrontConfig('{')).toThrow(SyntaxError);
+  test('both keys are optional: without a default, the fallback is the default', () => {
+    const fallback = { name: 'Boutique', channelId: 4, protocol: 'https' as const };
+    expect(storefrontConfig(parseStorefrontConfig('{}'), fallback)).toEqual({ default: fallback });
+    const hosts = storefrontConfig(
+      parseStorefrontConfig('{"hosts":{"b.fr":{"name":"B","channelId":2,"protocol":"http"}}}'),
+      fallback,
+    );
+    expect(hosts).toEqual({
+      default: fallback,
+      'b.fr': { name: 'B', channelId: 2, protocol: 'http' },
+    });
+    expect(storefrontConfig(undefined, fallback)).toEqual({ default: fallback });
   });
 });

@@ -32,9 +32,9 @@ import {
   getSiteContent,
   type ContentfulClient,
 } from '../../shop/connectors/contentful/index.ts';
-import { CONTENTFUL_DELIVERY_URL } from '../../shop/connectors/contentful/endpoint.ts';
 import { handedOver, handOver } from '../../shop/loaders/handoff.ts';
 import type { Edit } from '../rebuild/publish-edits.ts';
+import { readEnvironment } from '../../shop/config/environment.ts';
 
 export type { Edit };
 
@@ -58,19 +58,28 @@ export interface PublishData {
   apply(edits: readonly Edit[]): Promise<{ before: PublishState; after: PublishState }>;
 }
 
-/** The Content Delivery API as the build reads it (the client defaults the environment). */
+/** The Content Delivery API as the build reads it (rules and defaults: the environment's table). */
 function contentfulFromEnv(env: Readonly<Record<string, string | undefined>>): ContentfulClient {
-  const spaceId = env.CONTENTFUL_SPACE_ID;
-  const accessToken = env.CONTENTFUL_ACCESS_TOKEN;
+  const settings = readEnvironment(
+    [
+      'CONTENTFUL_SPACE_ID',
+      'CONTENTFUL_ACCESS_TOKEN',
+      'CONTENTFUL_API_URL',
+      'CONTENTFUL_ENVIRONMENT',
+    ],
+    env,
+  );
+  const spaceId = settings.CONTENTFUL_SPACE_ID;
+  const accessToken = settings.CONTENTFUL_ACCESS_TOKEN;
   if (!spaceId || !accessToken) {
     throw new Error(
       'publishing a content edit needs CONTENTFUL_SPACE_ID and CONTENTFUL_ACCESS_TOKEN',
     );
   }
   return createContentfulClient({
-    apiUrl: env.CONTENTFUL_API_URL ?? CONTENTFUL_DELIVERY_URL,
+    apiUrl: settings.CONTENTFUL_API_URL,
     spaceId,
-    environment: env.CONTENTFUL_ENVIRONMENT,
+    environment: settings.CONTENTFUL_ENVIRONMENT,
     accessToken,
   });
 }

@@ -1,6 +1,7 @@
 /**
- * The server scripts' run-time settings for webhooks and rebuilds, read from the environment
- * and validated once at startup (`src/server/serve.ts`, `scripts/start.ts`): a bad value stops the
+ * The server scripts' run-time settings for webhooks and rebuilds, parsed from the environment
+ * by its one table (`src/shop/config/environment.ts`: rules and defaults) and validated once at
+ * startup (`src/server/serve.ts`, `scripts/start.ts`): a bad value stops the
  * server with one clear line naming the variable, never a half-configured endpoint.
  *
  * - `CONTENTFUL_WEBHOOK_SECRET`: the Contentful webhook signing secret (64 characters);
@@ -31,9 +32,8 @@
  *   new release's directory in `$RELEASE_DIR`.
  */
 import path from 'node:path';
-import * as z from 'zod';
-import { DEFAULT_LOG_LEVEL, LOG_LEVELS, type LogLevel } from '../../shop/config/log.ts';
-import { DEFAULT_FETCH_TIMEOUT_MS } from '../fetch-deadlines.ts';
+import type { LogLevel } from '../../shop/config/log.ts';
+import { EnvironmentError, readEnvironment } from '../../shop/config/environment.ts';
 
 export interface ServeConfig {
   contentfulSecret: string | undefined;
@@ -62,60 +62,6 @@ export class ServeConfigError extends Error {
   override name = 'ServeConfigError';
 }
 
-/** Unset or blank → undefined. */
-const blankAsUnset = (value: unknown) =>
-  typeof value === 'string' && value.trim() === '' ? undefined : value;
-
-const secret = (rule: z.ZodString) => z.preprocess(blankAsUnset, rule.optional());
-
-const integer = (min: number, max: number, fallback: number) =>
-  z.preprocess(
-    blankAsUnset,
-    z
-      .string()
-      .regex(/^\d+$/, 'must be a whole number')
-      .transform(Number)
-      .pipe(z.number().int().min(min).max(max))
-      .optional()
-      .transform((value) => value ?? fallback),
-  );
-
-// Printable ASCII without spaces: a header value, copied from a dashboard without surprises.
-const PRINTABLE = /^[\x21-\x7e]+$/;
-
-const schema = z.object({
-  CONTENTFUL_WEBHOOK_SECRET: secret(
-    z
-      .string()
-      .length(64, 'must be 64 characters (Contentful webhook signing secret)')
-      .regex(PRINTABLE, 'must be printable characters without spaces'),
-  ),
-  BIGCOMMERCE_WEBHOOK_SECRET: secret(
-    z
-      .string()
-      .min(32, 'must be at least 32 characters')
-      .max(256, 'must be at most 256 characters')
-      .regex(PRINTABLE, 'must be printable characters without spaces'),
-  ),
-  REBUILD_STATUS_TOKEN: secret(
-    z
-      .string()
-      .min(32, 'must be at least 32 characters')
-      .max(256, 'must be at most 256 characters')
-      .regex(PRINTABLE, 'must be printable characters without spaces'),
-  ),
-  RELEASES_DIR: z.preprocess(blankAsUnset, z.string().optional()),
-  SERVER_WORKERS: integer(1, 16, 1),
-  REBUILD_DEBOUNCE_MS: integer(0, 600_000, 1500),
-  REBUILD_TIMEOUT_MS: integer(10_000, 6 * 3_600_000, 1_800_000),
-  REBUILD_COMMAND: z.preprocess(blankAsUnset, z.string().optional()),
-  PUBLISH_EDITS: z.preprocess(blankAsUnset, z.enum(['0', '1']).default('1')),
-  FULL_BUILD_EVERY_HOURS: integer(0, 24 * 365, 24),
-  PUBLISH_TIMEOUT_MS: integer(1_000, 6 * 3_600_000, 90_000),
-  FETCH_TIMEOUT_MS: integer(100, 600_000, DEFAULT_FETCH_TIMEOUT_MS),
-  LOG_LEVEL: z.preprocess(blankAsUnset, z.enum(LOG_LEVELS).default(DEFAULT_LOG_LEVEL)),
-});
-
 /**
  * The default releases folder of a shop whose build is `distDir` (`DIST_DIR`, default `dist`):
  * beside it, with `-releases` appended (`dist` → `dist-releases`, `/srv/shop/dist-test/` →
@@ -129,21 +75,38 @@ export function defaultReleasesDir(distDir = 'dist'): string {
   return `${named === path.parse(named).root ? path.join(named, 'dist') : named}-releases`;
 }
 
+/** The variables of the storefront server's settings (rules and defaults: environment.ts). */
+const SERVE_VARIABLES = [
+  'CONTENTFUL_WEBHOOK_SECRET',
+  'BIGCOMMERCE_WEBHOOK_SECRET',
+  'REBUILD_STATUS_TOKEN',
+  'RELEASES_DIR',
+  'SERVER_WORKERS',
+  'REBUILD_DEBOUNCE_MS',
+  'REBUILD_TIMEOUT_MS',
+  'REBUILD_COMMAND',
+  'PUBLISH_EDITS',
+  'FULL_BUILD_EVERY_HOURS',
+  'PUBLISH_TIMEOUT_MS',
+  'FETCH_TIMEOUT_MS',
+  'LOG_LEVEL',
+  'DIST_DIR',
+] as const;
+
 /** The settings of `env`, or a `ServeConfigError` naming each bad variable. */
 export function readServeConfig(env: NodeJS.ProcessEnv): ServeConfig {
-  const parsed = schema.safeParse(env);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`);
-    throw new ServeConfigError(`invalid environment: ${problems.join('; ')}`);
+  let value;
+  try {
+    value = readEnvironment(SERVE_VARIABLES, env);
+  } catch (error) {
+    if (error instanceof EnvironmentError) throw new ServeConfigError(error.message);
+    throw error;
   }
-  const value = parsed.data;
   return {
     contentfulSecret: value.CONTENTFUL_WEBHOOK_SECRET,
     bigcommerceSecret: value.BIGCOMMERCE_WEBHOOK_SECRET,
     statusToken: value.REBUILD_STATUS_TOKEN,
-    releasesDir:
-      value.RELEASES_DIR ??
-      defaultReleasesDir(env.DIST_DIR?.trim() === '' ? undefined : env.DIST_DIR),
+    releasesDir: value.RELEASES_DIR ?? defaultReleasesDir(value.DIST_DIR),
     workers: value.SERVER_WORKERS,
     debounceMs: value.REBUILD_DEBOUNCE_MS,
     buildTimeoutMs: value.REBUILD_TIMEOUT_MS,

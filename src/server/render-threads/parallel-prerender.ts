@@ -45,6 +45,7 @@ import {
   setBuildPlaceholder,
 } from '../pictures/picture-fallback.ts';
 import { prerenderDir, prerenderEntry } from './prerender-entry.ts';
+import { readEnvironment } from '../../shop/config/environment.ts';
 import type {
   ImageCall,
   PageReply,
@@ -370,7 +371,7 @@ function parallel(inner: Prerenderer, dirs: Dirs, count: number): Prerenderer {
  * replaced by the placeholder before Astro's image step.
  */
 export function parallelPrerender(
-  threads = renderThreads(process.env.BUILD_RENDER_THREADS),
+  threads = renderThreads(readEnvironment(['BUILD_RENDER_THREADS']).BUILD_RENDER_THREADS),
 ): AstroIntegration {
   const dirs: Dirs = { prerender: '', client: '', public: '', image: null, assetsCache: '' };
   let setLater: ((prerenderer: (inner: Prerenderer) => Prerenderer) => void) | null = null;

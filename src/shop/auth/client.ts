@@ -6,6 +6,7 @@
  * count, nor make the shop think it is served over https.
  */
 import { BlockList, isIP } from 'node:net';
+import { readEnvironment } from '../../shop/config/environment.ts';
 
 /** The caller as the shop sees it, once proxies are accounted for. */
 export interface ClientInfo {
@@ -43,7 +44,7 @@ export function normaliseAddress(address: string): string {
 export function trustedProxiesFromEnv(
   env: Readonly<Record<string, string | undefined>> = process.env,
 ): TrustedProxies {
-  return parseTrustedProxies(env.TRUSTED_PROXIES);
+  return parseTrustedProxies(readEnvironment(['TRUSTED_PROXIES'], env).TRUSTED_PROXIES);
 }
 
 /**

@@ -78,8 +78,8 @@ import {
   buildStorefrontConfig,
   createClientForHost,
   createStorefrontResolver,
-  hasDefaultStorefront,
 } from './storefronts.ts';
+import { parseVariable } from '../../shop/config/environment.ts';
 
 /** spec §9: the server's log verbosity (`LOG_LEVEL`, default error), set once for the process. */
 export const logLevel: LogLevel = LOG_LEVEL;
@@ -116,10 +116,13 @@ export const features: Features = clientFeatures;
  */
 export const tagManagerContainerId: string | null = parseContainerId(tagManagerSetting);
 
-// Validated at startup; the default storefront's name is the store's, read on first use.
+// Validated at startup by the one table of the environment (`src/shop/config/environment.ts`):
+// a bad value stops the server with the variable's name and the reason. The default
+// storefront's name is the store's, read on first use, unless the setting names one.
 const PENDING_NAME = 'default';
+const storefrontsSetting = parseVariable('STOREFRONTS', STOREFRONTS ?? '');
 const routingConfig = buildStorefrontConfig({
-  json: STOREFRONTS,
+  setting: storefrontsSetting,
   defaultChannelId: BIGCOMMERCE_CHANNEL_ID,
   defaultName: PENDING_NAME,
 });
@@ -153,11 +156,11 @@ let storefrontConfig: Promise<StorefrontConfig> | undefined;
  * the default is named 'default' and the next call tries again.
  */
 export function getStorefrontConfig(): Promise<StorefrontConfig> {
-  if (hasDefaultStorefront(STOREFRONTS)) return Promise.resolve(routingConfig);
+  if (storefrontsSetting?.default !== undefined) return Promise.resolve(routingConfig);
   storefrontConfig ??= getStoreMeta(bigcommerce()).then(
     (store) =>
       buildStorefrontConfig({
-        json: STOREFRONTS,
+        setting: storefrontsSetting,
         defaultChannelId: BIGCOMMERCE_CHANNEL_ID,
         defaultName: store.name.trim() === '' ? PENDING_NAME : store.name,
       }),

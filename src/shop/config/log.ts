@@ -3,23 +3,13 @@
  * written only when its level is within the configured `LOG_LEVEL` (error < warn < info <
  * debug). The Astro server reads the setting through `config.ts`, the Node server and its
  * supervisor through `src/server/serve.ts` (`readServeConfig`); both call `setLogLevel` once at
- * startup. Until then, `error` only.
+ * startup. Until then, `error` only. The setting's rule and default: the one table of the
+ * environment (`src/shop/config/environment.ts`, which Astro's schema is generated from).
  */
 
 export const LOG_LEVELS = ['error', 'warn', 'info', 'debug'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 export const DEFAULT_LOG_LEVEL: LogLevel = 'error';
-
-/** The level of a `LOG_LEVEL` value: unset or empty is `error`; anything unknown throws. */
-export function parseLogLevel(value: string | undefined): LogLevel {
-  const level = value?.trim().toLowerCase() ?? '';
-  if (level === '') return DEFAULT_LOG_LEVEL;
-  const known = LOG_LEVELS.find((name) => name === level);
-  if (known === undefined) {
-    throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, not "${value ?? ''}"`);
-  }
-  return known;
-}
 
 /** Whether a message of level `message` is written when the setting is `setting`. */
 export function isLogged(setting: LogLevel, message: LogLevel): boolean {

@@ -1,66 +1,38 @@
 /**
- * Storefront config per host (spec §3) as the server uses it: built from the `STOREFRONTS`
- * JSON plus a default storefront, and resolved per request host with the spec §8 warning.
+ * Storefront config per host (spec §3) as the server uses it: the parsed `STOREFRONTS`
+ * setting (`src/shop/config/environment.ts`, documented form `{"default":{…},"hosts":{…}}`)
+ * plus a default storefront, and resolved per request host with the spec §8 warning.
  * Reads no environment (`config.ts` passes the values), so tests build it freely.
  */
 import type { BigCommerceClient } from '../connectors/bigcommerce/index.ts';
 import {
-  resolveStorefront,
-  StorefrontConfigSchema,
-  type Storefront,
-  type StorefrontConfig,
+resolveStorefront,
+storefrontConfig,
+type Storefront,
+type StorefrontConfig,
+type StorefrontsSetting,
 } from '../../lib/commerce/storefront.ts';
 import { log } from './log.ts';
 
 export interface StorefrontSettings {
-  /** JSON object `{ "<host>": { name, channelId, protocol }, "default"?: {...} }`, if any. */
-  json: string | undefined;
-  /** Channel of the default storefront when the JSON has no `default` entry. */
+  /** The parsed `STOREFRONTS` setting, if set. */
+  setting: StorefrontsSetting | undefined;
+  /** Channel of the default storefront when the setting has no `default` entry. */
   defaultChannelId: number;
-  /** Name of the default storefront when the JSON has no `default` entry (the store's). */
+  /** Name of the default storefront when the setting has no `default` entry (the store's). */
   defaultName: string;
 }
 
 /**
- * Parses and validates the storefront config; without a `default` entry the default is
- * `{ name: defaultName, channelId: defaultChannelId, protocol: 'https' }`. Throws an Error
- * naming the variable on invalid JSON or entries.
+ * The storefront config; without a `default` entry the default is
+ * `{ name: defaultName, channelId: defaultChannelId, protocol: 'https' }`.
  */
 export function buildStorefrontConfig(settings: StorefrontSettings): StorefrontConfig {
-  let entries: unknown = {};
-  if (settings.json !== undefined && settings.json.trim() !== '') {
-    try {
-      entries = JSON.parse(settings.json);
-    } catch {
-      throw new Error('STOREFRONTS is not valid JSON');
-    }
-  }
-  if (typeof entries !== 'object' || entries === null || Array.isArray(entries)) {
-    throw new Error('STOREFRONTS must be a JSON object of storefronts by host');
-  }
-  const fallback = {
+  return storefrontConfig(settings.setting, {
     name: settings.defaultName,
     channelId: settings.defaultChannelId,
     protocol: 'https',
-  };
-  const result = StorefrontConfigSchema.safeParse({ default: fallback, ...entries });
-  if (!result.success) {
-    const issue = result.error.issues[0];
-    const where = issue?.path.map(String).join('.') ?? '';
-    throw new Error(`Invalid STOREFRONTS entry ${where}: ${issue?.message ?? 'invalid'}`);
-  }
-  return result.data;
-}
-
-/** Whether the JSON carries its own `default` entry (then no store name is needed). */
-export function hasDefaultStorefront(json: string | undefined): boolean {
-  if (json === undefined || json.trim() === '') return false;
-  try {
-    const parsed: unknown = JSON.parse(json);
-    return typeof parsed === 'object' && parsed !== null && Object.hasOwn(parsed, 'default');
-  } catch {
-    return false;
-  }
+  });
 }
 
 // Hosts come from requests: remember at most this many for the warn-once rule.

@@ -13,6 +13,7 @@
  */
 import { createBigCommerceClient, type BigCommerceClientOptions } from '../connectors/bigcommerce/index.ts';
 import { readCatalogue, type CatalogueRead } from './catalogue-source.ts';
+import { readEnvironment } from '../config/environment.ts';
 
 const SLOT = Symbol.for('literie.catalogue-prefetch');
 /** Limits of one upstream call of the build's read: one attempt, and all its retries. */
@@ -50,21 +51,35 @@ function keyOf(options: Readonly<BigCommerceClientOptions>): string {
 }
 
 /**
- * The connection of the build from its environment variables, the way `astro:env` reads them
- * (same defaults); null when one is missing (a `.env` file that only Astro loads, say).
+ * The connection of the build from its environment variables, parsed by the one table of the
+ * environment (`src/shop/config/environment.ts`: the rules and defaults `astro:env` has too);
+ * null when one is missing or bad (a `.env` file that only Astro loads, say: Astro reports it).
  */
 export function connectionFromEnv(
-  env: Readonly<Record<string, string | undefined>>,
+  env: Readonly<Record<string, string | undefined>> = process.env,
 ): BigCommerceClientOptions | null {
-  const storeHash = env.BIGCOMMERCE_STORE_HASH;
-  const accessToken = env.BIGCOMMERCE_ACCESS_TOKEN;
-  const channelId = Number(env.BIGCOMMERCE_CHANNEL_ID ?? 1);
-  if (!storeHash || !accessToken || !Number.isInteger(channelId) || channelId <= 0) return null;
+  let settings;
+  try {
+    settings = readEnvironment(
+      [
+        'BIGCOMMERCE_API_URL',
+        'BIGCOMMERCE_STORE_HASH',
+        'BIGCOMMERCE_ACCESS_TOKEN',
+        'BIGCOMMERCE_CHANNEL_ID',
+      ],
+      env,
+    );
+  } catch {
+    return null;
+  }
+  const storeHash = settings.BIGCOMMERCE_STORE_HASH;
+  const accessToken = settings.BIGCOMMERCE_ACCESS_TOKEN;
+  if (!storeHash || !accessToken) return null;
   return {
-    apiUrl: env.BIGCOMMERCE_API_URL ?? 'https://api.bigcommerce.com',
+    apiUrl: settings.BIGCOMMERCE_API_URL,
     storeHash,
     accessToken,
-    channelId,
+    channelId: settings.BIGCOMMERCE_CHANNEL_ID,
   };
 }
 
