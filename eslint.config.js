@@ -14,6 +14,22 @@ const ENV_READERS = {
   message:
     'Read the environment through src/lib/server/config.ts (server) or src/lib/env-client.ts (public values).',
 };
+// The sandbox (sandbox/, the workspace package @literie/sandbox) and the shop meet only
+// through src/lib/sandbox-contract.ts: the shop never imports the sandbox, and the sandbox
+// imports nothing outside its package but that module.
+const NO_SANDBOX = {
+  regex: '(?:^|/)sandbox(?:/|$)',
+  message: 'The shop never imports the sandbox: it shares src/lib/sandbox-contract.ts with it.',
+};
+/**
+ * Imports that leave sandbox/ from a file `depth` folders below the repository, except the
+ * contract.
+ * @param {number} depth
+ */
+const outOfSandbox = (depth) => ({
+  regex: `^(?:\\.\\./){${String(depth)}}(?!src/lib/sandbox-contract\\.ts$)`,
+  message: 'The sandbox imports from outside its package only src/lib/sandbox-contract.ts.',
+});
 const SERVER_ONLY = {
   group: ['**/lib/server/**', 'astro:env/server'],
   message: 'Server-only code.',
@@ -28,6 +44,7 @@ export default defineConfig(
       '.astro/',
       'node_modules/',
       '.sandbox/',
+      'sandbox/.sandbox/',
       '.bench/',
       '.lighthouseci/',
       'test-results/',
@@ -84,9 +101,28 @@ export default defineConfig(
     rules: { 'no-restricted-imports': ['error', { patterns: [ENV_READERS] }] },
   },
   {
+    files: ['src/**'],
+    ignores: ['src/lib/server/config.ts', 'src/lib/env-client.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [ENV_READERS, NO_SANDBOX] }] },
+  },
+  {
+    files: ['src/lib/server/config.ts', 'src/lib/env-client.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [NO_SANDBOX] }] },
+  },
+  {
+    files: ['sandbox/*/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [ENV_READERS, outOfSandbox(2)] }] },
+  },
+  {
+    files: ['sandbox/*/*/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [ENV_READERS, outOfSandbox(3)] }] },
+  },
+  {
     // Server code (connectors, secrets) is never imported from the browser.
     files: ['src/lib/commerce/**'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [SERVER_ONLY, ENV_READERS] }] },
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [SERVER_ONLY, ENV_READERS, NO_SANDBOX] }],
+    },
   },
   {
     // Components render what they are given (issue 20): the pages, layouts and the loaders of
@@ -111,6 +147,7 @@ export default defineConfig(
               message: 'No disk in a component: load the data in src/lib/server/loaders/.',
             },
             ENV_READERS,
+            NO_SANDBOX,
           ],
         },
       ],
@@ -132,6 +169,7 @@ export default defineConfig(
               message: 'Use the texts handed as props with i18n/translate.ts.',
             },
             ENV_READERS,
+            NO_SANDBOX,
           ],
         },
       ],

@@ -71,8 +71,8 @@ export async function ensureUpstream(
   if (hasCredentials(env)) {
     return { env, kind: 'bigcommerce', close: () => Promise.resolve() };
   }
-  const { startSandbox, isSandboxListening } = await import('../sandbox/server.ts');
-  const { faultsFromEnv } = await import('../sandbox/faults.ts');
+  const { startSandbox, isSandboxListening } = await import('@literie/sandbox/server');
+  const { faultsFromEnv } = await import('@literie/sandbox/faults');
   const port = options.port ?? Number(env.SANDBOX_PORT ?? 4010);
   const dataDir = options.dataDir ?? env.SANDBOX_DIR ?? '.sandbox';
   const token = env.SANDBOX_TOKEN ?? 'sandbox-token';
@@ -92,7 +92,7 @@ export async function ensureUpstream(
       siteUrl,
       // SANDBOX_HOSTILE=1 (npm test): the hostile catalogue of issue 7's browser test.
       hostile: env.SANDBOX_HOSTILE === '1',
-      // SANDBOX_FAULTS: faults in force from the start (scripts/sandbox/README.md, "Faults").
+      // SANDBOX_FAULTS: faults in force from the start (sandbox/README.md, "Faults").
       faults: faultsFromEnv(env.SANDBOX_FAULTS),
       ...(options.products ? { products: options.products } : {}),
     });

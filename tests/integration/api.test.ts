@@ -29,7 +29,7 @@ import {
   createStorefrontResolver,
   requestHost,
 } from '../../src/lib/server/storefronts.ts';
-import { startTestSandbox, type TestSandbox } from './helpers/sandbox.ts';
+import { startTestSandbox, type TestSandbox } from '@literie/sandbox/testing';
 
 let sandbox: TestSandbox;
 let server: Server;

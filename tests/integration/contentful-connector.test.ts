@@ -39,10 +39,14 @@ import {
   type ContentfulClient,
 } from '../../src/lib/server/contentful/index.ts';
 import { sanitizeHtml } from '../../src/lib/server/sanitize-html.ts';
-import { CONTENTFUL_IDS } from '../../scripts/sandbox/seed/contentful.ts';
-import { LEGAL_SLUGS, UNPUBLISHED_PAGE } from '../../scripts/sandbox/seed/contentful-pages.ts';
-import { UNPUBLISHED_SLEEP } from '../../scripts/sandbox/seed/contentful-sleep.ts';
-import { startTestSandbox, type TestSandbox } from './helpers/sandbox.ts';
+import {
+  CONTENTFUL_IDS,
+  LEGAL_SLUGS,
+  UNPUBLISHED_PAGE,
+  UNPUBLISHED_SLEEP,
+} from '@literie/sandbox/fixtures';
+import { startTestSandbox, type TestSandbox } from '@literie/sandbox/testing';
+import { SANDBOX_CONTENTFUL } from '../../scripts/lib/upstream.ts';
 
 let sandbox: TestSandbox;
 let client: ContentfulClient;
@@ -114,6 +118,12 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await sandbox.close();
+});
+
+describe('the sandbox', () => {
+  test('serves the space and tokens scripts/lib/upstream.ts gives the shop', () => {
+    expect(sandbox.contentful).toEqual({ ...SANDBOX_CONTENTFUL });
+  });
 });
 
 describe('tags', () => {

@@ -24,12 +24,12 @@ import {
 } from '../../src/lib/server/loaders/catalogue-prefetch.ts';
 import { handOver } from '../../src/lib/server/loaders/handoff.ts';
 import { installFetchDeadlines } from '../../src/server/fetch-deadlines.ts';
-import type { FaultSpec } from '../../scripts/sandbox/faults.ts';
+import type { FaultSpec } from '@literie/sandbox/faults';
 import type { PagePublisher } from '../../scripts/lib/page-publisher.ts';
 import { createPublishData } from '../../scripts/lib/publish-data.ts';
 import { decide } from '../../scripts/lib/publish-decide.ts';
 import { handleRequest, type PublisherLoopOptions } from '../../scripts/lib/publisher-loop.ts';
-import { sandboxApi, startTestSandbox, type TestSandbox } from './helpers/sandbox.ts';
+import { sandboxApi, startTestSandbox, type TestSandbox } from '@literie/sandbox/testing';
 
 let sandbox: TestSandbox;
 let env: Record<string, string>;

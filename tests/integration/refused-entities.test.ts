@@ -27,7 +27,7 @@ import { createContentfulClient, getSiteContent } from '../../src/lib/server/con
 import { imageRemotePatterns } from '../../src/lib/server/image-hosts.ts';
 import { readCatalogue } from '../../src/lib/server/loaders/catalogue-source.ts';
 import { PLACEHOLDER_PICTURE, probeRemotePicture } from '../../src/lib/server/picture-fallback.ts';
-import { startTestSandbox, type TestSandbox } from './helpers/sandbox.ts';
+import { startTestSandbox, type TestSandbox } from '@literie/sandbox/testing';
 
 let sandbox: TestSandbox;
 let client: BigCommerceClient;

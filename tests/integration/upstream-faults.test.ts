@@ -18,7 +18,7 @@ import {
 } from '../../src/lib/server/bigcommerce/index.ts';
 import { createBrevoClient, sendTransactionalEmail } from '../../src/lib/server/brevo/index.ts';
 import { API_BUDGET_MS, WRITE_BUDGET_MS, withBudget } from '../../src/lib/server/budget.ts';
-import type { FaultSpec } from '../../scripts/sandbox/faults.ts';
+import type { FaultSpec } from '@literie/sandbox/faults';
 import { BREVO_KEY, someVariant, startShopApi, type ShopApi } from './helpers/shop-api.ts';
 
 let api: ShopApi;

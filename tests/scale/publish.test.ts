@@ -16,8 +16,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { run } from '../../scripts/lib/run.ts';
 import { ensureUpstream, type Upstream } from '../../scripts/lib/upstream.ts';
 import type { PublisherReply } from '../../scripts/lib/publisher-loop.ts';
-import { PRODUCTS } from '../../scripts/sandbox/fixtures.ts';
-import { publishEntryField } from '../../scripts/lib/sandbox-editor.ts';
+import { PRODUCTS } from '@literie/sandbox/fixtures';
+import { publishEntryField } from '@literie/sandbox/editor';
 import {
   LISTING_STORE_FILE,
   openListingStore,

@@ -37,7 +37,7 @@ import { createSessionManager } from '../../../src/lib/server/session.ts';
 import { createMemoryStore } from '../../../src/lib/server/store/memory.ts';
 import type { SharedStore } from '../../../src/lib/server/store/types.ts';
 import { createAccountThrottle } from '../../../src/lib/server/throttle.ts';
-import { startTestSandbox, type TestSandbox } from './sandbox.ts';
+import { startTestSandbox, type TestSandbox } from '@literie/sandbox/testing';
 
 export const SESSION_SECRET = 'integration-tests-session-secret-0123456789';
 export const CLIENT_ID = 'sandbox-client';

@@ -15,9 +15,9 @@ import {
   PRODUCTS,
   SEED_PRODUCT_COUNT,
   SITE_ID,
-} from '../../scripts/sandbox/fixtures.ts';
-import { isSandboxListening } from '../../scripts/sandbox/server.ts';
-import { startTestSandbox, type TestSandbox } from './helpers/sandbox.ts';
+} from '../src/fixtures.ts';
+import { isSandboxListening } from '../src/server.ts';
+import { startTestSandbox, type TestSandbox } from '../src/testing.ts';
 
 interface Contract {
   source: { commit: string; files: string[] };
@@ -26,7 +26,7 @@ interface Contract {
 }
 
 const contract = JSON.parse(
-  readFileSync(new URL('../contracts/bigcommerce.json', import.meta.url), 'utf8'),
+  readFileSync(new URL('../../tests/contracts/bigcommerce.json', import.meta.url), 'utf8'),
 ) as Contract;
 
 const ajv = new Ajv({

@@ -6,13 +6,14 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import { REVIEW_SITES } from '../../src/lib/server/reviews/index.ts';
-import { sandboxApi, startTestSandbox, type TestSandbox } from './helpers/sandbox.ts';
+import { sandboxApi, startTestSandbox, type TestSandbox } from '../src/testing.ts';
 
 let sandbox: TestSandbox;
 let base: string;
 let products: SeededProduct[];
-const siteId = REVIEW_SITES[0]?.siteId ?? '';
+/** The provider's site keys are opaque: the sandbox serves every well-formed one. */
+const SITE_KEYS = ['8f3c2a91d4b7e605', 'a-Site-Key-64', 'x'.repeat(64)];
+const siteId = SITE_KEYS[0] ?? '';
 
 interface SeededProduct {
   id: number;
@@ -108,11 +109,9 @@ describe('GET {siteKey}/site', () => {
     expect(await read(`${siteId}/site`)).toEqual(reply);
   });
 
-  test('every brand with a site id is served', async () => {
-    for (const site of REVIEW_SITES) {
-      if (site.siteId === null) continue;
-      expect((await read(`${site.siteId}/site`)).ratings.total).toBeGreaterThan(0);
-    }
+  test('every well-formed site key is served, the same site', async () => {
+    const reply = await read(`${siteId}/site`);
+    for (const key of SITE_KEYS) expect(await read(`${key}/site`)).toEqual(reply);
   });
 });
 

@@ -8,17 +8,15 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { contentfulSignature, signContentfulRequest } from '../../scripts/sandbox/webhooks.ts';
+import { contentfulSignature, signContentfulRequest } from '../src/webhooks.ts';
 import {
-  sandboxApi,
   sandboxDelivery,
   sandboxManagement,
-  startTestSandbox,
   startWebhookReceiver,
   type ReceivedRequest,
-  type TestSandbox,
   type WebhookReceiver,
-} from './helpers/sandbox.ts';
+} from './helpers.ts';
+import { sandboxApi, startTestSandbox, type TestSandbox } from '../src/testing.ts';
 
 const SECRET = 'k'.repeat(40) + 'Q1w2E3r4T5y6U7i8O9p0-_Zx';
 

@@ -1,6 +1,6 @@
 /** /v3/catalog/*: products, categories (tree, metafields), brands (catalog.v3.yml). */
 import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
-import { CATALOG_SORT_FIELDS, type CatalogSortField } from '../../../src/lib/commerce/listing.ts';
+import { CATALOG_SORT_FIELDS, type CatalogSortField } from '../../../src/lib/sandbox-contract.ts';
 import {
   collection,
   json,

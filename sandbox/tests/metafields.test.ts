@@ -5,8 +5,8 @@
  * (403); namespace + key are unique per app and resource (409).
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { PRODUCTS } from '../../scripts/sandbox/fixtures.ts';
-import { startTestSandbox, type TestSandbox } from './helpers/sandbox.ts';
+import { PRODUCTS } from '../src/fixtures.ts';
+import { startTestSandbox, type TestSandbox } from '../src/testing.ts';
 
 const OTHER = { token: 'other-app-token', clientId: 'other-app' };
 let sandbox: TestSandbox;

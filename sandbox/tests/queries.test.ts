@@ -8,7 +8,7 @@
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { sandboxApi, startTestSandbox, type TestSandbox } from './helpers/sandbox.ts';
+import { sandboxApi, startTestSandbox, type TestSandbox } from '../src/testing.ts';
 
 const SIZE = 1_200;
 let sandbox: TestSandbox;

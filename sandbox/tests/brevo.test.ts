@@ -1,6 +1,6 @@
 /** The Brevo subset of the sandbox (`/brevo/v3`): transactional mail kept in an outbox. */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { startTestSandbox, type TestSandbox } from './helpers/sandbox.ts';
+import { startTestSandbox, type TestSandbox } from '../src/testing.ts';
 
 let sandbox: TestSandbox;
 

@@ -1,7 +1,7 @@
 /**
  * Notable records of the sandbox seed, for tests. The seed is deterministic: these ids hold for
  * every data dir and for every catalogue size (generated products come after them).
- * `tests/integration/sandbox.test.ts` checks each of them against a running sandbox.
+ * `tests/sandbox.test.ts` (in this package) checks each of them against a running sandbox.
  */
 export const SANDBOX_TOKEN = 'sandbox-token';
 export const SANDBOX_STORE_HASH = 'sandbox';
@@ -142,3 +142,11 @@ export const SANDBOX_SITE_URL = 'http://localhost:4321';
  * and banner ids and names, and the payloads their HTML holds (seed/hostile.ts).
  */
 export { HOSTILE, HOSTILE_HTML, HOSTILE_PAYLOADS, type HostilePayload } from './seed/hostile.ts';
+
+/**
+ * The Contentful space: the seeded entries' ids, the legal pages' slugs, and the drafts
+ * (unpublished page and sleep content) the Delivery API must never serve.
+ */
+export { CONTENTFUL_IDS } from './seed/contentful.ts';
+export { LEGAL_SLUGS, UNPUBLISHED_PAGE } from './seed/contentful-pages.ts';
+export { UNPUBLISHED_SLEEP } from './seed/contentful-sleep.ts';

@@ -3,13 +3,9 @@
  * sandbox over HTTP, against the contract.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { CHANNEL_ID, CUSTOMERS, PRODUCTS } from '../../scripts/sandbox/fixtures.ts';
-import {
-  expectContract,
-  sandboxApi,
-  startTestSandbox,
-  type TestSandbox,
-} from './helpers/sandbox.ts';
+import { CHANNEL_ID, CUSTOMERS, PRODUCTS } from '../src/fixtures.ts';
+import { expectContract } from './helpers.ts';
+import { sandboxApi, startTestSandbox, type TestSandbox } from '../src/testing.ts';
 
 interface Order {
   id: number;

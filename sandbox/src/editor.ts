@@ -1,9 +1,9 @@
 /**
  * Editing the sandbox's Contentful as an editor would (its management API: update, then
  * publish), which sends the shop a signed webhook when one is registered. Used by the publish
- * tests and `bench:rebuild`.
+ * tests and `bench:rebuild` (`@literie/sandbox/editor`).
  */
-import { SANDBOX_CONTENTFUL } from './upstream.ts';
+import { CONTENTFUL_DEFAULTS as SANDBOX_CONTENTFUL } from './contentful-store.ts';
 
 /** Sets `fields[field].fr` of entry `entryId` and publishes it; throws on any refusal. */
 export async function publishEntryField(

@@ -4,13 +4,9 @@
  * stock, purchasing disabled), totals, the last-item deletion, and racing writes.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { CUSTOMERS, PRODUCTS } from '../../scripts/sandbox/fixtures.ts';
-import {
-  expectContract,
-  sandboxApi,
-  startTestSandbox,
-  type TestSandbox,
-} from './helpers/sandbox.ts';
+import { CUSTOMERS, PRODUCTS } from '../src/fixtures.ts';
+import { expectContract } from './helpers.ts';
+import { sandboxApi, startTestSandbox, type TestSandbox } from '../src/testing.ts';
 
 interface Line {
   id: string;

@@ -4,8 +4,8 @@
  * How fast is for `npm run bench:build` to print (timings in a test only measure the machine).
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { PRODUCTS, SEED_PRODUCT_COUNT } from '../../scripts/sandbox/fixtures.ts';
-import { startTestSandbox, type TestSandbox } from './helpers/sandbox.ts';
+import { PRODUCTS, SEED_PRODUCT_COUNT } from '../src/fixtures.ts';
+import { startTestSandbox, type TestSandbox } from '../src/testing.ts';
 
 const SIZE = 10_000;
 let big: TestSandbox;

@@ -7,14 +7,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import {
-  CATEGORIES,
-  HOSTILE,
-  HOSTILE_PAYLOADS,
-  SEED_PRODUCT_COUNT,
-} from '../../scripts/sandbox/fixtures.ts';
-import { startSandbox } from '../../scripts/sandbox/server.ts';
-import { sandboxApi } from './helpers/sandbox.ts';
+import { CATEGORIES, HOSTILE, HOSTILE_PAYLOADS, SEED_PRODUCT_COUNT } from '../src/fixtures.ts';
+import { startSandbox } from '../src/server.ts';
+import { sandboxApi } from '../src/testing.ts';
 
 interface Product {
   id: number;

@@ -5,8 +5,8 @@
  */
 import { createHmac, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { CUSTOMERS, PRODUCTS } from '../../scripts/sandbox/fixtures.ts';
-import { sandboxApi, startTestSandbox, type TestSandbox } from './helpers/sandbox.ts';
+import { CUSTOMERS, PRODUCTS } from '../src/fixtures.ts';
+import { sandboxApi, startTestSandbox, type TestSandbox } from '../src/testing.ts';
 
 interface CartReply {
   data: { id: string; redirect_urls: { checkout_url: string } };

@@ -4,7 +4,7 @@
  * the hosted checkout).
  */
 import type { DatabaseSync } from 'node:sqlite';
-import { ORDER_STATUS_NAMES } from '../../src/lib/commerce/order-status-names.ts';
+import { ORDER_STATUS_NAMES } from '../../src/lib/sandbox-contract.ts';
 import type {
   ImageRecord,
   ModifierRecord,

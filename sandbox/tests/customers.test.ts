@@ -6,13 +6,9 @@
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { CUSTOMERS } from '../../scripts/sandbox/fixtures.ts';
-import {
-  expectContract,
-  sandboxApi,
-  startTestSandbox,
-  type TestSandbox,
-} from './helpers/sandbox.ts';
+import { CUSTOMERS } from '../src/fixtures.ts';
+import { expectContract } from './helpers.ts';
+import { sandboxApi, startTestSandbox, type TestSandbox } from '../src/testing.ts';
 
 interface Customer {
   id: number;

@@ -4,9 +4,9 @@
  * and hang), scoping by path prefix and method, `times`, `probability`, and faults given at start.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
-import { faultsFromEnv } from '../../scripts/sandbox/faults.ts';
-import { startSandbox } from '../../scripts/sandbox/server.ts';
-import { startTestSandbox, type TestSandbox } from './helpers/sandbox.ts';
+import { faultsFromEnv } from '../src/faults.ts';
+import { startSandbox } from '../src/server.ts';
+import { startTestSandbox, type TestSandbox } from '../src/testing.ts';
 
 let sandbox: TestSandbox;
 
