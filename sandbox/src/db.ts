@@ -15,20 +15,24 @@ import {
 } from './seed/content.ts';
 import { insertOrder, loadProduct } from './model.ts';
 import { hashPassword } from './passwords.ts';
+import { productWriter } from './product-row.ts';
 import { seedContentful } from './seed/contentful.ts';
 import { CONTENTFUL_SCHEMA } from './seed/contentful-model.ts';
 import { orderAddress, SEED_CUSTOMERS } from './seed/customers.ts';
 import { hostileBanner, hostileCategory, hostileProduct } from './seed/hostile.ts';
 import { buildSkeleton, generateProducts } from './seed/products.ts';
 import { fold } from './seed/random.ts';
-import { ratingCounts } from './seed/ratings.ts';
 
-/** Hash of the seed's source (this file, model.ts and seed/): editing one re-seeds older databases. */
+/**
+ * Hash of the seed's source (this file, model.ts, product-row.ts and seed/): editing one
+ * re-seeds older databases.
+ */
 export const SEED_VERSION = (() => {
   const hash = createHash('sha1');
   const here = new URL('.', import.meta.url);
   hash.update(readFileSync(new URL('db.ts', here)));
   hash.update(readFileSync(new URL('model.ts', here)));
+  hash.update(readFileSync(new URL('product-row.ts', here)));
   const seedDir = new URL('seed/', here);
   for (const file of readdirSync(seedDir).sort()) hash.update(readFileSync(new URL(file, seedDir)));
   return hash.digest('hex').slice(0, 12);
@@ -166,32 +170,6 @@ CREATE TABLE outbox (
 CREATE TABLE login_tokens (jti TEXT PRIMARY KEY, used_at TEXT NOT NULL);
 `;
 
-/** The products table's columns, in the order the seed writes them. */
-const PRODUCT_COLUMNS = [
-  'id',
-  'name',
-  'sku',
-  'price',
-  'brand_id',
-  'is_visible',
-  'total_sold',
-  'inventory_level',
-  'date_modified',
-  'search',
-  'base',
-  'variants',
-  'images',
-  'custom_fields',
-  'options',
-  'modifiers',
-  'date_created',
-  'rated_1',
-  'rated_2',
-  'rated_3',
-  'rated_4',
-  'rated_5',
-] as const;
-
 /**
  * Rows written (inserted, updated or deleted) through this connection since it opened
  * (SQLite's `total_changes()`): the sandbox's one connection makes every write, so a reply
@@ -315,40 +293,16 @@ function seed(db: DatabaseSync, options: SeedOptions, passwords: string[]): numb
       );
     }
 
-    const insertProduct = db.prepare(
-      `INSERT INTO products (${PRODUCT_COLUMNS.join(', ')}) VALUES (${PRODUCT_COLUMNS.map(() => '?').join(', ')})`,
-    );
+    const products = productWriter(db);
     const insertLink = db.prepare('INSERT OR IGNORE INTO product_categories VALUES (?, ?)');
     const insertSku = db.prepare('INSERT INTO skus VALUES (?, ?)');
     const productByName = new Map<string, { id: number; url: string }>();
     const technologies = new Set<string>();
     let count = 0;
-    const products = generateProducts(skeleton, { products: options.products });
-    for (const p of hostile ? [...products, hostile.product] : products) {
+    const generated = generateProducts(skeleton, { products: options.products });
+    for (const p of hostile ? [...generated, hostile.product] : generated) {
       const b = p.base;
-      const search = fold(
-        `${b.name} ${b.sku} ${b.description.replace(/<[^>]+>/g, ' ')} ${p.brandName}`,
-      );
-      insertProduct.run(
-        b.id,
-        b.name,
-        b.sku,
-        b.price,
-        b.brand_id,
-        b.is_visible ? 1 : 0,
-        b.total_sold,
-        b.inventory_level,
-        b.date_modified,
-        search,
-        JSON.stringify(b),
-        JSON.stringify(p.variants),
-        JSON.stringify(p.images),
-        JSON.stringify(p.custom_fields),
-        JSON.stringify(p.options),
-        JSON.stringify(p.modifiers),
-        b.date_created,
-        ...ratingCounts(b),
-      );
+      products.insert(p);
       for (const categoryId of b.categories) insertLink.run(categoryId, b.id);
       for (const v of p.variants) insertSku.run(v.sku, b.id);
       for (const f of p.custom_fields) if (f.name === 'technology') technologies.add(f.value);

@@ -11,15 +11,17 @@
  */
 import type { DatabaseSync } from 'node:sqlite';
 import { single, v3Error, type Reply } from '../http.ts';
+import { productWriter } from '../product-row.ts';
 import { fold, isoDate, slugify } from '../seed/random.ts';
-import { ratingCounts } from '../seed/ratings.ts';
 import type {
   BrandRecord,
   CategoryRecord,
   CustomFieldRecord,
   ImageRecord,
+  ModifierRecord,
   OptionRecord,
   ProductBase,
+  ProductRecord,
   VariantRecord,
 } from '../seed/types.ts';
 import {
@@ -42,19 +44,17 @@ interface Row {
   images: string;
   custom_fields: string;
   options: string;
+  modifiers: string;
 }
 
-interface Product {
-  base: ProductBase;
-  variants: VariantRecord[];
-  images: ImageRecord[];
-  custom_fields: CustomFieldRecord[];
-  options: OptionRecord[];
-}
+/** A stored product: its record and sub-records (the brand name is read when it is written). */
+type Product = Omit<ProductRecord, 'brandName'>;
 
 function load(db: DatabaseSync, id: number): Product | undefined {
   const row = db
-    .prepare('SELECT base, variants, images, custom_fields, options FROM products WHERE id = ?')
+    .prepare(
+      'SELECT base, variants, images, custom_fields, options, modifiers FROM products WHERE id = ?',
+    )
     .get(id) as Row | undefined;
   if (!row) return undefined;
   return {
@@ -63,6 +63,9 @@ function load(db: DatabaseSync, id: number): Product | undefined {
     images: JSON.parse(row.images) as ImageRecord[],
     custom_fields: JSON.parse(row.custom_fields) as CustomFieldRecord[],
     options: JSON.parse(row.options) as OptionRecord[],
+    // Not written by these routes (BigCommerce's modifiers are a sub-resource of their own):
+    // kept as they are.
+    modifiers: JSON.parse(row.modifiers) as ModifierRecord[],
   };
 }
 
@@ -88,44 +91,10 @@ function brandName(db: DatabaseSync, id: number): string {
 
 function save(db: DatabaseSync, p: Product, insert: boolean): void {
   const b = p.base;
-  const search = fold(
-    `${b.name} ${b.sku} ${b.description.replace(/<[^>]+>/g, ' ')} ${brandName(db, b.brand_id)}`,
-  );
-  const values = [
-    b.name,
-    b.sku,
-    b.price,
-    b.brand_id,
-    b.is_visible ? 1 : 0,
-    b.total_sold,
-    b.inventory_level,
-    b.date_modified,
-    search,
-    JSON.stringify(b),
-    JSON.stringify(p.variants),
-    JSON.stringify(p.images),
-    JSON.stringify(p.custom_fields),
-    JSON.stringify(p.options),
-    // The site rating's sums (routes/guaranteed-reviews.ts): the seeded reviews' stars.
-    b.date_created,
-    ...ratingCounts(b),
-  ];
-  if (insert) {
-    // A product created here has no modifiers (the column's default).
-    db.prepare(
-      `INSERT INTO products (id, name, sku, price, brand_id, is_visible, total_sold, inventory_level,
-       date_modified, search, base, variants, images, custom_fields, options, date_created,
-       rated_1, rated_2, rated_3, rated_4, rated_5)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(b.id, ...values);
-  } else {
-    db.prepare(
-      `UPDATE products SET name = ?, sku = ?, price = ?, brand_id = ?, is_visible = ?, total_sold = ?,
-       inventory_level = ?, date_modified = ?, search = ?, base = ?, variants = ?, images = ?,
-       custom_fields = ?, options = ?, date_created = ?, rated_1 = ?, rated_2 = ?, rated_3 = ?,
-       rated_4 = ?, rated_5 = ? WHERE id = ?`,
-    ).run(...values, b.id);
-  }
+  const writer = productWriter(db);
+  const record = { ...p, brandName: brandName(db, b.brand_id) };
+  if (insert) writer.insert(record);
+  else writer.update(record);
   db.prepare('DELETE FROM product_categories WHERE product_id = ?').run(b.id);
   for (const c of b.categories)
     db.prepare('INSERT OR IGNORE INTO product_categories VALUES (?, ?)').run(c, b.id);
@@ -561,6 +530,8 @@ export function createProduct(ctx: RouteContext): Reply {
     images: readImages(ctx.db, body, id, now) ?? [],
     custom_fields: customFields(ctx.db, fields.custom_fields ?? [], []),
     options,
+    // A product created here has no modifiers.
+    modifiers: [],
   };
   save(ctx.db, product, true);
   emitStoreEvent(ctx.db, ctx.config, 'store/product/created', { type: 'product', id });
