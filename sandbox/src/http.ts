@@ -1,5 +1,5 @@
 /** HTTP helpers of the sandbox: replies, BigCommerce error shapes, query validation, pagination. */
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 
 export const ERROR_TYPE =
   'https://developer.bigcommerce.com/api-docs/getting-started/api-status-codes';
@@ -232,7 +232,21 @@ export class InvalidBody extends Error {
 }
 
 /** Largest request body accepted (BigCommerce's own limit is larger; a sandbox needs no more). */
-export const BODY_LIMIT = 1_000_000;
+const BODY_LIMIT = 1_000_000;
+
+/**
+ * Reads the request body; undefined when it is larger than BODY_LIMIT (the rest is still
+ * read and dropped, so the connection stays usable).
+ */
+export async function readBody(req: IncomingMessage): Promise<string | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.byteLength;
+    if (size <= BODY_LIMIT) chunks.push(chunk);
+  }
+  return size > BODY_LIMIT ? undefined : Buffer.concat(chunks).toString('utf8');
+}
 
 /** HTML-escapes text for the hosted pages. */
 export function escapeHtml(text: string): string {

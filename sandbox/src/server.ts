@@ -2,34 +2,20 @@
  * The BigCommerce sandbox: a local server answering the subset of the REST API the shop uses,
  * at the same paths (`/stores/{storeHash}/v3/...`, `/v2/...`), on node:sqlite with a seeded
  * French catalogue. Run directly (`npm run sandbox`) or start it from code with startSandbox().
+ * Its API routes are one table (route-table.ts); its own endpoints, fault injection and the
+ * webhook delivery log, are in admin.ts.
  */
 import { readFile } from 'node:fs/promises';
-import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, request, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
-import type { DatabaseSync } from 'node:sqlite';
 import { fileURLToPath } from 'node:url';
-import {
-  CONTENTFUL_DEFAULTS,
-  ctfError,
-  ctfFaultError,
-  type ContentfulConfig,
-} from './contentful-store.ts';
+import { CONTENTFUL_DEFAULTS, ctfError, type ContentfulConfig } from './contentful-store.ts';
 import { openDatabase, type SeedReport } from './db.ts';
+import { FAULTS_PATH, faultsFromEnv, Faults, type FaultSpec } from './faults.ts';
 import {
-  FAULTS_PATH,
-  faultsFromEnv,
-  faultTitle,
-  faultView,
-  Faults,
-  type Fault,
-  type FaultSpec,
-} from './faults.ts';
-import {
-  BODY_LIMIT,
+  readBody,
   InvalidBody,
-  json,
-  noContent,
   Query,
   QueryError,
   queryErrorReply,
@@ -40,22 +26,21 @@ import {
 } from './http.ts';
 import { ensureImages } from './images.ts';
 import * as brevo from './routes/brevo.ts';
-import * as brevoContacts from './routes/brevo-contacts.ts';
-import * as carts from './routes/carts.ts';
-import * as catalog from './routes/catalog.ts';
-import * as catalogWrites from './routes/catalog-writes.ts';
-import { handleDelivery, serveAsset } from './routes/contentful.ts';
+import { handleDelivery } from './routes/contentful.ts';
+import { serveAsset } from './routes/contentful-assets.ts';
 import { handleManagement } from './routes/contentful-management.ts';
 import type { RouteContext, SandboxConfig } from './routes/context.ts';
-import * as customers from './routes/customers.ts';
-import * as hooks from './routes/hooks.ts';
-import * as orders from './routes/orders.ts';
-import * as reviews from './routes/reviews.ts';
-import * as wishlists from './routes/wishlists.ts';
 import { handleGuaranteedReviews } from './routes/guaranteed-reviews.ts';
-import * as store from './routes/store.ts';
 import * as storefront from './routes/storefront.ts';
 import { Webhooks } from './webhooks.ts';
+import { type Family, ROUTES, familyError } from './route-table.ts';
+import {
+  type ServerState,
+  faultsAdmin,
+  DELIVERIES_PATH,
+  deliveriesAdmin,
+  faulted,
+} from './admin.ts';
 
 export interface SandboxOptions {
   /** 0 (default) picks a free port. */
@@ -119,123 +104,7 @@ export interface Sandbox {
   close(): Promise<void>;
 }
 
-type Handler = (ctx: RouteContext) => Reply | Promise<Reply>;
-type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
-type Family = 'v2' | 'v3' | 'brevo' | 'contentful' | 'guaranteed-reviews';
-
-interface Route {
-  family: Family;
-  method: Method;
-  pattern: RegExp;
-  keys: string[];
-  handler: Handler;
-}
-
-/** `{id}` matches digits, `{id*}` any one path segment (UUIDs, e-mails). */
-function route(family: Family, method: Method, path: string, handler: Handler): Route {
-  const keys: string[] = [];
-  const source = path.replace(/\{(\w+)(\*?)\}/g, (_, key: string, any: string) => {
-    keys.push(key);
-    return any ? '([^/]+)' : '(\\d+)';
-  });
-  return { family, method, pattern: new RegExp(`^${source}/?$`), keys, handler };
-}
-
-/** Routes in match order (literal segments before parameters). */
-const ROUTES: Route[] = [
-  route('v3', 'GET', '/catalog/products', catalog.listProducts),
-  route('v3', 'POST', '/catalog/products', catalogWrites.createProduct),
-  route('v3', 'GET', '/catalog/products/{id}', catalog.getProduct),
-  route('v3', 'PUT', '/catalog/products/{id}', catalogWrites.updateProduct),
-  route('v3', 'DELETE', '/catalog/products/{id}', catalogWrites.deleteProduct),
-  route('v3', 'GET', '/catalog/products/{id}/reviews', reviews.listReviews),
-  route('v3', 'POST', '/catalog/products/{id}/reviews', reviews.createReview),
-  route('v3', 'GET', '/catalog/categories', catalog.listCategories),
-  route('v3', 'GET', '/catalog/categories/tree', catalog.categoryTree),
-  route('v3', 'GET', '/catalog/categories/metafields', catalog.allCategoryMetafields),
-  route('v3', 'GET', '/catalog/categories/{id}', catalog.getCategory),
-  route('v3', 'PUT', '/catalog/categories/{id}', catalogWrites.updateCategory),
-  route('v3', 'GET', '/catalog/categories/{id}/metafields', catalog.categoryMetafields),
-  route('v3', 'GET', '/catalog/brands', catalog.listBrands),
-  route('v3', 'GET', '/catalog/brands/{id}', catalog.getBrand),
-  route('v3', 'PUT', '/catalog/brands/{id}', catalogWrites.updateBrand),
-  route('v3', 'GET', '/hooks', hooks.listHooks),
-  route('v3', 'POST', '/hooks', hooks.createHook),
-  route('v3', 'GET', '/hooks/{id}', hooks.getHook),
-  route('v3', 'PUT', '/hooks/{id}', hooks.updateHook),
-  route('v3', 'DELETE', '/hooks/{id}', hooks.deleteHook),
-  route('v3', 'GET', '/channels/{id}', store.getChannel),
-  route('v3', 'GET', '/channels/{id}/site', store.getChannelSite),
-  route('v3', 'PUT', '/channels/{id}/site', store.putChannelSite),
-  route('v3', 'GET', '/storefront/redirects', store.listRedirects),
-  route('v3', 'POST', '/carts', carts.createCart),
-  route('v3', 'GET', '/carts/{cartId*}', carts.getCart),
-  route('v3', 'PUT', '/carts/{cartId*}', carts.updateCart),
-  route('v3', 'DELETE', '/carts/{cartId*}', carts.deleteCart),
-  route('v3', 'POST', '/carts/{cartId*}/items', carts.addItems),
-  route('v3', 'PUT', '/carts/{cartId*}/items/{itemId*}', carts.updateItem),
-  route('v3', 'DELETE', '/carts/{cartId*}/items/{itemId*}', carts.deleteItem),
-  route('v3', 'POST', '/carts/{cartId*}/redirect_urls', carts.createRedirectUrls),
-  route('v3', 'GET', '/carts/{cartId*}/metafields', carts.listMetafields),
-  route('v3', 'POST', '/carts/{cartId*}/metafields', carts.createMetafield),
-  route('v3', 'GET', '/carts/{cartId*}/metafields/{metafieldId}', carts.getMetafield),
-  route('v3', 'PUT', '/carts/{cartId*}/metafields/{metafieldId}', carts.updateMetafield),
-  route('v3', 'DELETE', '/carts/{cartId*}/metafields/{metafieldId}', carts.deleteMetafield),
-  route('v3', 'GET', '/checkouts/{checkoutId*}', carts.getCheckout),
-  route('v3', 'POST', '/checkouts/{checkoutId*}/billing-address', carts.addBillingAddress),
-  route(
-    'v3',
-    'PUT',
-    '/checkouts/{checkoutId*}/billing-address/{addressId}',
-    carts.updateBillingAddress,
-  ),
-  route('v3', 'GET', '/wishlists', wishlists.listWishlists),
-  route('v3', 'POST', '/wishlists', wishlists.createWishlist),
-  route('v3', 'GET', '/wishlists/{id}', wishlists.getWishlist),
-  route('v3', 'PUT', '/wishlists/{id}', wishlists.updateWishlist),
-  route('v3', 'DELETE', '/wishlists/{id}', wishlists.deleteWishlist),
-  route('v3', 'POST', '/wishlists/{id}/items', wishlists.addItems),
-  route('v3', 'DELETE', '/wishlists/{id}/items/{itemId}', wishlists.deleteItem),
-  route('v3', 'GET', '/customers', customers.listCustomers),
-  route('v3', 'POST', '/customers', customers.createCustomers),
-  route('v3', 'PUT', '/customers', customers.updateCustomers),
-  route('v3', 'DELETE', '/customers', customers.deleteCustomers),
-  route('v3', 'POST', '/customers/validate-credentials', customers.validateCredentials),
-  route('v3', 'GET', '/customers/form-field-values', customers.listFormFieldValues),
-  route('v3', 'PUT', '/customers/form-field-values', customers.upsertFormFieldValues),
-  route('v3', 'GET', '/customers/addresses', customers.listAddresses),
-  route('v3', 'POST', '/customers/addresses', customers.createAddresses),
-  route('v3', 'PUT', '/customers/addresses', customers.updateAddresses),
-  route('v3', 'DELETE', '/customers/addresses', customers.deleteAddresses),
-  route('v2', 'GET', '/store', store.getStore),
-  route('v2', 'GET', '/banners', store.listBanners),
-  route('v2', 'GET', '/banners/{id}', store.getBanner),
-  route('v2', 'GET', '/orders', orders.listOrders),
-  route('v2', 'GET', '/orders/{id}', orders.getOrder),
-  route('v2', 'PUT', '/orders/{id}', orders.updateOrder),
-  route('v2', 'GET', '/orders/{id}/products', orders.listOrderProducts),
-  route('v2', 'GET', '/orders/{id}/shipping_addresses', orders.listShippingAddresses),
-  route('v2', 'GET', '/orders/{id}/shipments', orders.listShipments),
-  route('brevo', 'POST', '/smtp/email', brevo.sendEmail),
-  route('brevo', 'GET', '/smtp/emails', brevo.listEmails),
-  route('brevo', 'GET', '/smtp/emails/{uuid*}', brevo.getEmail),
-  route('brevo', 'POST', '/contacts', brevoContacts.createContact),
-  route('brevo', 'GET', '/contacts/lists/{listId}', brevoContacts.getList),
-  route('brevo', 'POST', '/contacts/lists/{listId}/contacts/add', brevoContacts.addToList),
-  route('brevo', 'POST', '/contacts/lists/{listId}/contacts/remove', brevoContacts.removeFromList),
-  route('brevo', 'GET', '/contacts/{identifier*}', brevoContacts.getContact),
-  route('brevo', 'DELETE', '/contacts/{identifier*}', brevoContacts.deleteContact),
-];
-
 const IMAGE_PATH = /^\/images\/(\d+x\d+)\/([a-z0-9-]+\.jpg)$/;
-
-interface ServerState {
-  db: DatabaseSync;
-  config: SandboxConfig;
-  imagesDir: string;
-  faults: Faults;
-  contentful: ContentfulConfig;
-}
 
 async function serveImage(path: string, state: ServerState): Promise<Reply> {
   const match = IMAGE_PATH.exec(path);
@@ -253,140 +122,6 @@ async function serveImage(path: string, state: ServerState): Promise<Reply> {
   } catch {
     return v3Error(404, 'Not Found');
   }
-}
-
-/**
- * Reads the request body; undefined when it is larger than BODY_LIMIT (the rest is still
- * read and dropped, so the connection stays usable).
- */
-async function readBody(req: IncomingMessage): Promise<string | undefined> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.byteLength;
-    if (size <= BODY_LIMIT) chunks.push(chunk);
-  }
-  return size > BODY_LIMIT ? undefined : Buffer.concat(chunks).toString('utf8');
-}
-
-function familyError(family: Family, status: number, message: string): Reply {
-  if (family === 'v2') return v2Error(status, message);
-  if (family === 'contentful') return ctfFaultError(status, message);
-  if (family === 'guaranteed-reviews') return json(status, { error: message });
-  if (family === 'brevo')
-    return brevo.brevoError(
-      status,
-      status === 404 ? 'document_not_found' : 'invalid_parameter',
-      message,
-    );
-  return v3Error(status, message);
-}
-
-/** The API family a path belongs to, for the shape of an injected error. */
-function familyOf(path: string): Family {
-  if (path.startsWith('/brevo/v3/')) return 'brevo';
-  if (path.startsWith('/guaranteed-reviews/')) return 'guaranteed-reviews';
-  if (path.startsWith('/contentful/') || path.startsWith('/contentful-management/'))
-    return 'contentful';
-  return /^\/stores\/[^/]+\/v2\//.test(path) ? 'v2' : 'v3';
-}
-
-/**
- * The admin endpoint of fault injection (same `X-Auth-Token` as the API): GET lists the rules,
- * POST adds one rule or an array of them (201 with the rules as stored), DELETE removes every
- * rule, DELETE `/{id}` one.
- */
-async function faultsAdmin(req: IncomingMessage, state: ServerState, path: string): Promise<Reply> {
-  if (req.headers['x-auth-token'] !== state.config.token) {
-    return v3Error(401, 'No valid credentials were found in this request.');
-  }
-  const rest = path.slice(FAULTS_PATH.length);
-  const method = req.method ?? 'GET';
-  if (rest === '' || rest === '/') {
-    if (method === 'GET' || method === 'HEAD') {
-      return json(200, { data: state.faults.list().map(faultView) });
-    }
-    if (method === 'DELETE') {
-      state.faults.clear();
-      return noContent();
-    }
-    if (method === 'POST') {
-      const raw = await readBody(req);
-      if (raw === undefined) return v3Error(413, 'The request body is too large.');
-      let body: unknown;
-      try {
-        body = JSON.parse(raw) as unknown;
-      } catch {
-        return v3Error(400, 'The request body is not valid JSON.');
-      }
-      try {
-        const added = state.faults.add(Array.isArray(body) ? body : [body]);
-        return json(201, { data: added.map(faultView) });
-      } catch (caught) {
-        if (caught instanceof InvalidBody) return v3Error(422, caught.message, caught.errors);
-        throw caught;
-      }
-    }
-    return { ...v3Error(405, 'Method Not Allowed'), headers: { Allow: 'GET, POST, DELETE' } };
-  }
-  const id = /^\/(\d{1,9})$/.exec(rest)?.[1];
-  if (id === undefined) return v3Error(404, 'The requested resource was not found.');
-  if (method !== 'DELETE') {
-    return { ...v3Error(405, 'Method Not Allowed'), headers: { Allow: 'DELETE' } };
-  }
-  return state.faults.clear(Number(id))
-    ? noContent()
-    : v3Error(404, 'The requested resource was not found.');
-}
-
-const DELIVERIES_PATH = '/__sandbox/webhook-deliveries';
-
-/**
- * The webhook delivery log (tests): GET lists it (`?source=contentful|bigcommerce`), DELETE
- * clears it. Takes the API's `X-Auth-Token` or the Contentful management bearer token.
- */
-function deliveriesAdmin(req: IncomingMessage, state: ServerState, url: URL): Reply {
-  if (
-    req.headers['x-auth-token'] !== state.config.token &&
-    req.headers.authorization !== `Bearer ${state.contentful.managementToken}`
-  ) {
-    return v3Error(401, 'No valid credentials were found in this request.');
-  }
-  if (req.method === 'DELETE') {
-    state.config.webhooks.clear();
-    return noContent();
-  }
-  if (req.method !== 'GET' && req.method !== 'HEAD') {
-    return { ...v3Error(405, 'Method Not Allowed'), headers: { Allow: 'GET, DELETE' } };
-  }
-  const source = url.searchParams.get('source');
-  const list = state.config.webhooks.list(
-    source === 'contentful' || source === 'bigcommerce' ? source : undefined,
-  );
-  return json(200, { data: list });
-}
-
-/**
- * Plays a fault: its latency, then a dead upstream (the reply never comes), an injected error,
- * or the normal reply. A request whose client left during the latency is not handled.
- */
-async function faulted(
-  fault: Fault,
-  req: IncomingMessage,
-  res: ServerResponse,
-  state: ServerState,
-  path: string,
-  answer: () => Promise<Reply>,
-): Promise<Reply | undefined> {
-  if (fault.latencyMs > 0) await new Promise((ok) => setTimeout(ok, fault.latencyMs));
-  if (res.destroyed || req.socket.destroyed) return undefined;
-  if (fault.down !== undefined) {
-    state.faults.playDown(fault.down, req, res);
-    return undefined;
-  }
-  if (fault.status !== undefined)
-    return familyError(familyOf(path), fault.status, faultTitle(fault.status));
-  return answer();
 }
 
 /** Finds the route of an API path; 404 or 405 replies when there is none. */

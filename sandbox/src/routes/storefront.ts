@@ -24,9 +24,9 @@ import {
   removeCart,
   type CartRecord,
   type PricedLine,
-} from './carts.ts';
+} from './cart-records.ts';
 import type { SandboxConfig } from './context.ts';
-import { customerAddresses } from './customers.ts';
+import { customerAddresses } from './customer-records.ts';
 
 export interface HostedEnv {
   db: DatabaseSync;
