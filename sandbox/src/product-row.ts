@@ -35,7 +35,7 @@ export const PRODUCT_COLUMNS = [
   'rated_5',
 ] as const;
 
-export type ProductColumn = (typeof PRODUCT_COLUMNS)[number];
+type ProductColumn = (typeof PRODUCT_COLUMNS)[number];
 
 /** Every column's value of `product`'s row. */
 export function productRow(product: ProductRecord): Record<ProductColumn, string | number> {

@@ -65,13 +65,13 @@ export async function jsonBody(ctx: ManagementContext): Promise<{ body?: unknown
 }
 
 /** The version a write names (`X-Contentful-Version`), or undefined; NaN when unreadable. */
-export function versionHeader(ctx: ManagementContext): number | undefined {
+function versionHeader(ctx: ManagementContext): number | undefined {
   const raw = header(ctx, 'x-contentful-version');
   if (raw === undefined) return undefined;
   return /^\d{1,9}$/.test(raw.trim()) ? Number(raw) : Number.NaN;
 }
 
-export function versionMismatch(): Reply {
+function versionMismatch(): Reply {
   return ctfError(409, 'VersionMismatch', 'Version mismatch');
 }
 
