@@ -15,6 +15,22 @@ const ENV_READERS = {
   message:
     'Read the environment through src/shop/config/config.ts (server) or src/lib/env-client.ts (public values).',
 };
+// The sandbox (sandbox/, the workspace package @literie/sandbox) and the shop meet only
+// through src/lib/sandbox-contract.ts: the shop never imports the sandbox, and the sandbox
+// imports nothing outside its package but that module.
+const NO_SANDBOX = {
+  regex: '(?:^|/)sandbox(?:/|$)',
+  message: 'The shop never imports the sandbox: it shares src/lib/sandbox-contract.ts with it.',
+};
+/**
+ * Imports that leave sandbox/ from a file `depth` folders below the repository, except the
+ * contract.
+ * @param {number} depth
+ */
+const outOfSandbox = (depth) => ({
+  regex: `^(?:\\.\\./){${String(depth)}}(?!src/lib/sandbox-contract\\.ts$)`,
+  message: 'The sandbox imports from outside its package only src/lib/sandbox-contract.ts.',
+});
 // Islands and stores run in the browser: no i18next with the whole message file (pages hand
 // islands their texts: pickMessages + i18n/translate.ts).
 const WHOLE_MESSAGES = {
@@ -46,6 +62,7 @@ export default defineConfig(
       '.astro/',
       'node_modules/',
       '.sandbox/',
+      'sandbox/.sandbox/',
       '.bench/',
       '.lighthouseci/',
       'test-results/',
@@ -111,7 +128,7 @@ export default defineConfig(
       rules: {
         'no-restricted-imports': /** @type {['error', object]} */ ([
           'error',
-          { patterns: [...patterns, ENV_READERS] },
+          { patterns: [...patterns, ENV_READERS, NO_SANDBOX] },
         ]),
       },
     };
@@ -119,17 +136,32 @@ export default defineConfig(
   {
     // The two readers of the environment (src/shop/config/config.ts, src/lib/env-client.ts).
     files: ['src/shop/config/config.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: layerPatterns('shop') }] },
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [...layerPatterns('shop'), NO_SANDBOX] }],
+    },
   },
   {
     files: ['src/lib/env-client.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: layerPatterns('lib') }] },
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [...layerPatterns('lib'), NO_SANDBOX] }],
+    },
+  },
+  {
+    files: ['sandbox/*/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [ENV_READERS, outOfSandbox(2)] }] },
+  },
+  {
+    files: ['sandbox/*/*/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [ENV_READERS, outOfSandbox(3)] }] },
   },
   {
     // Astro's middleware entry only hands over to the shop's middleware.
     files: ['src/middleware.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [...layerPatterns('pages'), ENV_READERS] }],
+      'no-restricted-imports': [
+        'error',
+        { patterns: [...layerPatterns('pages'), ENV_READERS, NO_SANDBOX] },
+      ],
     },
   },
   {
@@ -138,7 +170,7 @@ export default defineConfig(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [...layerPatterns('lib'), ENV_READERS, WHOLE_MESSAGES] },
+        { patterns: [...layerPatterns('lib'), ENV_READERS, WHOLE_MESSAGES, NO_SANDBOX] },
       ],
     },
   },

@@ -2,8 +2,9 @@
 import { getViteConfig } from 'astro/config';
 
 // Three projects: `unit` (pure rules, no I/O), `integration` (connectors, middleware and the
-// sandbox over real HTTP on free ports with fresh databases) and `scale` (on the build: two production
-// servers sharing one Redis, and the server with its upstream down).
+// sandbox over real HTTP on free ports with fresh databases, the sandbox's own `sandbox/tests`
+// included) and `scale` (on the build: two production servers sharing one Redis, and the
+// server with its upstream down).
 export default getViteConfig({
   test: {
     projects: [
@@ -22,7 +23,8 @@ export default getViteConfig({
         extends: true,
         test: {
           name: 'integration',
-          include: ['tests/integration/**/*.test.ts'],
+          // The sandbox's own tests (sandbox/, the workspace package) run here too.
+          include: ['tests/integration/**/*.test.ts', 'sandbox/tests/**/*.test.ts'],
           environment: 'node',
           testTimeout: 30_000,
           hookTimeout: 60_000,

@@ -1,7 +1,7 @@
 /**
  * `npm run bench:rebuild`: edits going live under load, end to end (target: an edit live in
  * ≤ 10 s p95 at 10,000 and 100,000 products, no request failing). Starts a sandbox (its own
- * process, `scripts/sandbox/server.ts`: the default seeded catalogue, or `BENCH_PRODUCTS`
+ * process, `sandbox/src/server.ts`: the default seeded catalogue, or `BENCH_PRODUCTS`
  * generated products) and the shop as `npm start` does (`scripts/start.ts`, which reuses that
  * sandbox, builds when the sources changed and keeps that build alive to publish edits
  * through; a reused build is not kept, so the shop first runs a warm-up full build, waited
@@ -40,10 +40,11 @@ import autocannon from 'autocannon';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { publishEntryField } from './lib/sandbox-editor.ts';
-import { readEnvironment } from '../src/shop/config/environment.ts';
+import { fileURLToPath } from 'node:url';
+import { publishEntryField } from '@literie/sandbox/editor';
 import type { BuildRecord, RebuildStatus } from '../src/server/rebuild/supervisor.ts';
 import { percentile } from './lib/percentile.ts';
+import { readEnvironment } from '../src/shop/config/environment.ts';
 
 const products = process.env.BENCH_PRODUCTS ? Number(process.env.BENCH_PRODUCTS) : undefined;
 if (products !== undefined && !(Number.isInteger(products) && products > 0)) {
@@ -154,7 +155,8 @@ console.log(
   `[bench] sandbox on ${sandboxUrl} (${products === undefined ? 'seed catalogue' : `${String(products)} products`}, data in ${sandboxDir})...`,
 );
 let sandboxOutput = '';
-const sandbox = spawn(process.execPath, [path.join(import.meta.dirname, 'sandbox/server.ts')], {
+const sandboxServer = fileURLToPath(import.meta.resolve('@literie/sandbox/server'));
+const sandbox = spawn(process.execPath, [sandboxServer], {
   env: {
     ...process.env,
     SANDBOX_PORT: String(sandboxPort),

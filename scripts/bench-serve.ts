@@ -39,9 +39,10 @@ import { readdir } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { buildShop } from './build.ts';
-import { isSandboxListening } from './sandbox/server.ts';
+import { isSandboxListening } from '@literie/sandbox/server';
 import { ensureUpstream } from './lib/upstream.ts';
 import { newestMtime } from './lib/sources.ts';
 import { percentile } from './lib/percentile.ts';
@@ -53,7 +54,7 @@ const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const benchDir = path.resolve('.bench/serve');
 const distDir = path.join(benchDir, 'dist');
 const stampFile = path.join(benchDir, 'build-stamp.json');
-const SOURCES = ['src', 'public', 'scripts/sandbox', 'astro.config.mjs', 'package-lock.json'];
+const SOURCES = ['src', 'public', 'sandbox/src', 'astro.config.mjs', 'package-lock.json'];
 const BROWSER_HEADERS = { 'accept-encoding': 'gzip, deflate, br', accept: 'text/html,*/*' };
 const renders = Number(process.env.BENCH_RENDERS ?? 300);
 const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : null;
@@ -396,7 +397,8 @@ if (credentials.BIGCOMMERCE_STORE_HASH && credentials.UPSTREAM !== 'sandbox') {
 const sandboxPort = Number(process.env.BENCH_SANDBOX_PORT ?? 4394);
 const sandboxDir = path.join(benchDir, 'sandbox');
 const children: ChildProcess[] = [];
-const sandbox = spawn(process.execPath, [path.join(import.meta.dirname, 'sandbox/server.ts')], {
+const sandboxServer = fileURLToPath(import.meta.resolve('@literie/sandbox/server'));
+const sandbox = spawn(process.execPath, [sandboxServer], {
   env: { ...process.env, SANDBOX_PORT: String(sandboxPort), SANDBOX_DATA_DIR: sandboxDir },
   stdio: 'ignore',
 });

@@ -32,7 +32,7 @@ interface Page {
   as?: 'customer' | 'reseller';
 }
 
-/** The sandbox's seeded accounts (scripts/sandbox/seed/customers.ts). */
+/** The sandbox's seeded accounts (sandbox/src/seed/customers.ts). */
 const ACCOUNTS = {
   customer: { email: 'marie.martin@example.fr', password: 'Sommeil2024' },
   reseller: { email: 'boutique@literie-atlantique.fr', password: 'Atlantique2024' },

@@ -22,6 +22,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import {
   createBigCommerceClient,
   getAllBanners,
@@ -45,7 +46,7 @@ import {
 } from '../../src/shop/loaders/catalogue-source.ts';
 import { createReviewsClient } from '../../src/shop/connectors/reviews/client.ts';
 import { REVIEW_SITES } from '../../src/shop/connectors/reviews/sites.ts';
-import { isSandboxListening } from '../sandbox/server.ts';
+import { isSandboxListening } from '@literie/sandbox/server';
 import { SANDBOX_CONTENTFUL } from '../lib/upstream.ts';
 
 const sizes = (process.env.BENCH_READ_PRODUCTS ?? '10000,100000')
@@ -115,7 +116,7 @@ async function startSandbox(products: number): Promise<ChildProcess> {
   const dataDir = path.join(benchDir, `read-sandbox-${products}`);
   const args = [
     ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDir)}`] : []),
-    'scripts/sandbox/server.ts',
+    fileURLToPath(import.meta.resolve('@literie/sandbox/server')),
   ];
   const child = spawn(process.execPath, args, {
     env: {

@@ -76,8 +76,8 @@ export async function ensureUpstream(
   if (hasCredentials(env)) {
     return { env, kind: 'bigcommerce', close: () => Promise.resolve() };
   }
-  const { startSandbox, isSandboxListening } = await import('../sandbox/server.ts');
-  const { faultsFromEnv } = await import('../sandbox/faults.ts');
+  const { startSandbox, isSandboxListening } = await import('@literie/sandbox/server');
+  const { faultsFromEnv } = await import('@literie/sandbox/faults');
   const settings = readEnvironment(['SANDBOX_PORT', 'SANDBOX_DIR', 'PORT'], env);
   const port = options.port ?? settings.SANDBOX_PORT;
   const dataDir = options.dataDir ?? settings.SANDBOX_DIR;
@@ -98,7 +98,7 @@ export async function ensureUpstream(
       siteUrl,
       // SANDBOX_HOSTILE=1 (npm test): the hostile catalogue of the XSS browser test.
       hostile: env.SANDBOX_HOSTILE === '1',
-      // SANDBOX_FAULTS: faults in force from the start (scripts/sandbox/README.md, "Faults").
+      // SANDBOX_FAULTS: faults in force from the start (sandbox/README.md, "Faults").
       faults: faultsFromEnv(env.SANDBOX_FAULTS),
       ...(options.products ? { products: options.products } : {}),
     });

@@ -6,7 +6,7 @@
 import { type Page } from '@playwright/test';
 import { productPath } from '../../src/lib/commerce/slug.ts';
 import { t } from '../../src/lib/i18n/index.ts';
-import { CUSTOMERS, PRODUCTS, SANDBOX_BREVO_KEY } from '../../scripts/sandbox/fixtures.ts';
+import { CUSTOMERS, PRODUCTS, SANDBOX_BREVO_KEY } from '@literie/sandbox/fixtures';
 import { TEST_ENV } from '../../scripts/lib/test-env.ts';
 import { anyOf, apiStatus, expect, test, waitForHydration, waitForIsland } from './helpers.ts';
 

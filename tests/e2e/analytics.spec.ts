@@ -15,7 +15,7 @@ import { type Page } from '@playwright/test';
 import type { AnalyticsItem } from '../../src/lib/analytics/page-json.ts';
 import { productPath } from '../../src/lib/commerce/slug.ts';
 import { t } from '../../src/lib/i18n/index.ts';
-import { CUSTOMERS, PRODUCTS } from '../../scripts/sandbox/fixtures.ts';
+import { CUSTOMERS, PRODUCTS } from '@literie/sandbox/fixtures';
 import {
   expect,
   grantConsent,

@@ -6,7 +6,7 @@
 import { type Page } from '@playwright/test';
 import { productPath } from '../../src/lib/commerce/slug.ts';
 import { t } from '../../src/lib/i18n/index.ts';
-import { PRODUCTS } from '../../scripts/sandbox/fixtures.ts';
+import { PRODUCTS } from '@literie/sandbox/fixtures';
 import {
   expect,
   payOnHostedCheckout,

@@ -9,7 +9,7 @@
 import { type Page } from '@playwright/test';
 import { productPath } from '../../src/lib/commerce/slug.ts';
 import { t } from '../../src/lib/i18n/index.ts';
-import { PRODUCTS, SANDBOX_TOKEN } from '../../scripts/sandbox/fixtures.ts';
+import { PRODUCTS, SANDBOX_TOKEN } from '@literie/sandbox/fixtures';
 import { TEST_ENV } from '../../scripts/lib/test-env.ts';
 import { anyOf, apiStatus, expect, test, waitForHydration, waitForIsland } from './helpers.ts';
 

@@ -10,7 +10,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { type Page } from '@playwright/test';
 import { CHECKOUT_PATH } from '../../src/lib/commerce/guards.ts';
 import { t } from '../../src/lib/i18n/index.ts';
-import { PRODUCTS, SANDBOX_TOKEN } from '../../scripts/sandbox/fixtures.ts';
+import { PRODUCTS, SANDBOX_TOKEN } from '@literie/sandbox/fixtures';
 import { TEST_ENV } from '../../scripts/lib/test-env.ts';
 import { anyOf, apiStatus, documentStatus, expect, test, waitForHydration } from './helpers.ts';
 

@@ -3,7 +3,7 @@ import { productPath } from '../../src/lib/commerce/slug.ts';
 import { defaultVariant, findVariant, stockStatus } from '../../src/lib/commerce/stock.ts';
 import type { Page as ResultPage, Product, Variant } from '../../src/lib/commerce/types.ts';
 import { t } from '../../src/lib/i18n/index.ts';
-import { BRANDS, CATEGORIES, PRODUCTS } from '../../scripts/sandbox/fixtures.ts';
+import { BRANDS, CATEGORIES, PRODUCTS } from '@literie/sandbox/fixtures';
 import { api, expect, shownPrice, test, waitForHydration, waitForIsland } from './helpers.ts';
 
 const cardTitles = (page: import('@playwright/test').Page) =>

@@ -12,7 +12,7 @@ import { type Page } from '@playwright/test';
 import { CONSENT_COOKIE, parseStoredConsent } from '../../src/lib/analytics/consent.ts';
 import { t } from '../../src/lib/i18n/index.ts';
 import { TEST_BASE_URL } from '../../scripts/lib/test-env.ts';
-import { CUSTOMERS } from '../../scripts/sandbox/fixtures.ts';
+import { CUSTOMERS } from '@literie/sandbox/fixtures';
 import { expect, test } from './helpers.ts';
 
 // A first visit: no kept choice (the other suites start with a refusal, playwright.config.ts).

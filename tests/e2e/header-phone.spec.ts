@@ -9,7 +9,7 @@
 import { mkdirSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { t } from '../../src/lib/i18n/index.ts';
-import { CUSTOMERS } from '../../scripts/sandbox/fixtures.ts';
+import { CUSTOMERS } from '@literie/sandbox/fixtures';
 import { expect, test, waitForHydration } from './helpers.ts';
 
 const SHOTS = 'test-results/visual';

@@ -1,7 +1,7 @@
 /**
  * Pages built from a hostile catalogue (the sandbox's `hostile` option, set by npm
  * test: a product, a category and a banner whose HTML holds every payload of
- * scripts/sandbox/seed/hostile.ts, markup in names and custom fields) run none of it. First the
+ * sandbox/src/seed/hostile.ts, markup in names and custom fields) run none of it. First the
  * payloads are proved live on a raw page (no sanitiser, no CSP); then the product page, the
  * category page (pre-rendered), its listing view and the search results (rendered on request)
  * are loaded, hovered, clicked and opened: no alert, no `/xss/` request, no popup, and no CSP
@@ -11,7 +11,7 @@
 import { type Locator, type Page } from '@playwright/test';
 import { productPath } from '../../src/lib/commerce/slug.ts';
 import { t } from '../../src/lib/i18n/index.ts';
-import { HOSTILE, HOSTILE_PAYLOADS, PRODUCTS } from '../../scripts/sandbox/fixtures.ts';
+import { HOSTILE, HOSTILE_PAYLOADS, PRODUCTS } from '@literie/sandbox/fixtures';
 import { anyOf, documentStatus, expect, test, waitForHydration, waitForIsland } from './helpers.ts';
 
 const HOSTILE_PRODUCT = productPath({ id: HOSTILE.productId, name: HOSTILE.productName });

@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Product } from '../../src/lib/commerce/types.ts';
 import { CARD_IMAGE } from '../../src/lib/picture-variants.ts';
-import { PRODUCTS } from '../../scripts/sandbox/fixtures.ts';
+import { PRODUCTS } from '@literie/sandbox/fixtures';
 import { api, expect, test } from './helpers.ts';
 
 // A variant the shop shows (a product card): the proxy serves no other size.

@@ -10,7 +10,7 @@ import { mkdirSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import { type Page } from '@playwright/test';
 import { t } from '../../src/lib/i18n/index.ts';
-import { BRANDS } from '../../scripts/sandbox/fixtures.ts';
+import { BRANDS } from '@literie/sandbox/fixtures';
 import { TEST_BASE_URL } from '../../scripts/lib/test-env.ts';
 import { anyOf, expect, test } from './helpers.ts';
 

@@ -7,7 +7,7 @@
 import { type APIRequest, type APIRequestContext } from '@playwright/test';
 import type { Cart, Product } from '../../src/lib/commerce/types.ts';
 import { t } from '../../src/lib/i18n/index.ts';
-import { CUSTOMERS, PRODUCTS } from '../../scripts/sandbox/fixtures.ts';
+import { CUSTOMERS, PRODUCTS } from '@literie/sandbox/fixtures';
 import { api, expect, test } from './helpers.ts';
 
 const { marie, reseller: paul } = CUSTOMERS;

@@ -13,7 +13,7 @@ import { productPath } from '../../src/lib/commerce/slug.ts';
 import { defaultVariant, isPurchasable } from '../../src/lib/commerce/stock.ts';
 import type { Page as ResultPage, Product } from '../../src/lib/commerce/types.ts';
 import { t } from '../../src/lib/i18n/index.ts';
-import { CATEGORIES } from '../../scripts/sandbox/fixtures.ts';
+import { CATEGORIES } from '@literie/sandbox/fixtures';
 import { api, expect, test, waitForHydration, waitForIsland } from './helpers.ts';
 
 const SHOTS = 'test-results/visual';

@@ -7,7 +7,7 @@
  */
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from '@playwright/test';
-import { CUSTOMERS, SANDBOX_BREVO_KEY } from '../../scripts/sandbox/fixtures.ts';
+import { CUSTOMERS, SANDBOX_BREVO_KEY } from '@literie/sandbox/fixtures';
 import { TEST_ENV } from '../../scripts/lib/test-env.ts';
 import { t } from '../../src/lib/i18n/index.ts';
 import {

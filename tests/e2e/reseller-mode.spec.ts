@@ -7,7 +7,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { type Page } from '@playwright/test';
-import { CUSTOMERS } from '../../scripts/sandbox/fixtures.ts';
+import { CUSTOMERS } from '@literie/sandbox/fixtures';
 import { t } from '../../src/lib/i18n/index.ts';
 import { expect, test, waitForHydration, waitForIsland } from './helpers.ts';
 

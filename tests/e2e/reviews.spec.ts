@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { productPath } from '../../src/lib/commerce/slug.ts';
 import type { Product } from '../../src/lib/commerce/types.ts';
-import { PRODUCTS } from '../../scripts/sandbox/fixtures.ts';
+import { PRODUCTS } from '@literie/sandbox/fixtures';
 import { t } from '../../src/lib/i18n/index.ts';
 import { api, expect, layoutShiftSince, test, watchLayoutShifts } from './helpers.ts';
 

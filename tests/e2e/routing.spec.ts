@@ -1,7 +1,7 @@
 import { productPath } from '../../src/lib/commerce/slug.ts';
 import type { Product } from '../../src/lib/commerce/types.ts';
 import { t } from '../../src/lib/i18n/index.ts';
-import { P_RULE_REDIRECT, PRODUCTS } from '../../scripts/sandbox/fixtures.ts';
+import { P_RULE_REDIRECT, PRODUCTS } from '@literie/sandbox/fixtures';
 import { anyOf, api, documentStatus, expect, test } from './helpers.ts';
 
 test.use({

@@ -6,7 +6,7 @@
  */
 import { type Page } from '@playwright/test';
 import { t } from '../../src/lib/i18n/index.ts';
-import { CUSTOMERS } from '../../scripts/sandbox/fixtures.ts';
+import { CUSTOMERS } from '@literie/sandbox/fixtures';
 import { expect, test, waitForHydration } from './helpers.ts';
 
 const PHONE = { width: 390, height: 844 };

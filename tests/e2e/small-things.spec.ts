@@ -10,7 +10,7 @@ import { type Page } from '@playwright/test';
 import { productPath } from '../../src/lib/commerce/slug.ts';
 import type { Product } from '../../src/lib/commerce/types.ts';
 import { t } from '../../src/lib/i18n/index.ts';
-import { CUSTOMERS, PRODUCTS } from '../../scripts/sandbox/fixtures.ts';
+import { CUSTOMERS, PRODUCTS } from '@literie/sandbox/fixtures';
 import {
   anyOf,
   api,

@@ -6,7 +6,7 @@
 import { type Page } from '@playwright/test';
 import { productPath } from '../../src/lib/commerce/slug.ts';
 import { t } from '../../src/lib/i18n/index.ts';
-import { CUSTOMERS, PRODUCTS } from '../../scripts/sandbox/fixtures.ts';
+import { CUSTOMERS, PRODUCTS } from '@literie/sandbox/fixtures';
 import { anyOf, documentStatus, expect, test, waitForHydration, waitForIsland } from './helpers.ts';
 import { checkPage, formatFindings, VISUAL_DIR } from './visual/check.ts';
 

@@ -10,7 +10,7 @@ import sharp from 'sharp';
 import { productPath } from '../../src/lib/commerce/slug.ts';
 import type { Product } from '../../src/lib/commerce/types.ts';
 import { t } from '../../src/lib/i18n/index.ts';
-import { PRODUCTS } from '../../scripts/sandbox/fixtures.ts';
+import { PRODUCTS } from '@literie/sandbox/fixtures';
 import { api, expect, test } from './helpers.ts';
 import { VISUAL_DIR } from './visual/check.ts';
 

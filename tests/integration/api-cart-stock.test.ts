@@ -9,8 +9,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { lineStockIssue } from '../../src/lib/commerce/line-stock.ts';
 import type { Cart } from '../../src/lib/commerce/types.ts';
-import { PRODUCTS } from '../../scripts/sandbox/fixtures.ts';
-import type { FaultSpec } from '../../scripts/sandbox/faults.ts';
+import { PRODUCTS } from '@literie/sandbox/fixtures';
+import type { FaultSpec } from '@literie/sandbox/faults';
 import { someVariant, startShopApi, type ShopApi } from './helpers/shop-api.ts';
 
 let api: ShopApi;

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Cart, CartMetafield } from '../../src/lib/commerce/types.ts';
-import { CUSTOMERS } from '../../scripts/sandbox/fixtures.ts';
+import { CUSTOMERS } from '@literie/sandbox/fixtures';
 import { someVariant, startShopApi, type ShopApi } from './helpers/shop-api.ts';
 
 let api: ShopApi;

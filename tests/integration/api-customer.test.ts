@@ -9,7 +9,7 @@ import type {
   CustomerAddress,
   FormFieldValue,
 } from '../../src/lib/commerce/types.ts';
-import { CUSTOMERS } from '../../scripts/sandbox/fixtures.ts';
+import { CUSTOMERS } from '@literie/sandbox/fixtures';
 import { BREVO_KEY, startShopApi, type ShopApi } from './helpers/shop-api.ts';
 
 let api: ShopApi;

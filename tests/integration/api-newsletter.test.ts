@@ -4,7 +4,7 @@
  * and changed only by the logged-in customer, for their own address, in list 31.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { CUSTOMERS } from '../../scripts/sandbox/fixtures.ts';
+import { CUSTOMERS } from '@literie/sandbox/fixtures';
 import { THROTTLE_RULES } from '../../src/shop/throttle/throttle.ts';
 import { startShopApi, type ShopApi } from './helpers/shop-api.ts';
 

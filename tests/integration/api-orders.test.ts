@@ -12,7 +12,7 @@ import type {
   ProductReview,
   Shipment,
 } from '../../src/lib/commerce/types.ts';
-import { CUSTOMERS } from '../../scripts/sandbox/fixtures.ts';
+import { CUSTOMERS } from '@literie/sandbox/fixtures';
 import { someVariant, startShopApi, type ShopApi } from './helpers/shop-api.ts';
 
 let api: ShopApi;

@@ -6,7 +6,7 @@
  * switching the API's methods off (404).
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { CUSTOMERS } from '../../scripts/sandbox/fixtures.ts';
+import { CUSTOMERS } from '@literie/sandbox/fixtures';
 import type { Cart, CartMetafield, CurrentCustomer } from '../../src/lib/commerce/types.ts';
 import { createBigCommerceClient } from '../../src/shop/connectors/bigcommerce/index.ts';
 import {

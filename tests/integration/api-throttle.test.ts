@@ -8,7 +8,7 @@
  * move forward (no sleeping, and no wait ends while a test looks at it).
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { CUSTOMERS } from '../../scripts/sandbox/fixtures.ts';
+import { CUSTOMERS } from '@literie/sandbox/fixtures';
 import { createMemoryStore } from '../../src/shop/state/memory.ts';
 import { createAccountThrottle, THROTTLE_RULES } from '../../src/shop/throttle/throttle.ts';
 import {

@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Wishlist } from '../../src/lib/commerce/types.ts';
-import { CUSTOMERS } from '../../scripts/sandbox/fixtures.ts';
+import { CUSTOMERS } from '@literie/sandbox/fixtures';
 import { MAX_WISHLISTS_PER_CUSTOMER } from '../../src/lib/commerce/wishlist.ts';
 import { t } from '../../src/lib/i18n/index.ts';
 import { createMemoryStore } from '../../src/shop/state/memory.ts';

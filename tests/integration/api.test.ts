@@ -4,33 +4,33 @@
  * the same host → storefront → channel resolution the shop uses.
  */
 import {
-createServer,
-request as httpRequest,
-type IncomingHttpHeaders,
-type IncomingMessage,
-type Server,
+  createServer,
+  request as httpRequest,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
-import { afterAll,beforeAll,beforeEach,describe,expect,test,vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
 import { z } from 'zod';
 import { bigcommerceService } from '../../src/shop/api/bigcommerce.ts';
 import {
-bindService,
-defineMethod,
-handleApiCall,
-MAX_BODY_BYTES,
-type ApiServices,
+  bindService,
+  defineMethod,
+  handleApiCall,
+  MAX_BODY_BYTES,
+  type ApiServices,
 } from '../../src/shop/api/handle.ts';
 import { createBigCommerceClient } from '../../src/shop/connectors/bigcommerce/index.ts';
 import {
-buildStorefrontConfig,
-createClientForHost,
-createStorefrontResolver,
-requestHost,
+  buildStorefrontConfig,
+  createClientForHost,
+  createStorefrontResolver,
+  requestHost,
 } from '../../src/shop/config/storefronts.ts';
 import { parseStorefrontConfig } from '../../src/lib/commerce/storefront.ts';
-import { startTestSandbox,type TestSandbox } from './helpers/sandbox.ts';
+import { startTestSandbox, type TestSandbox } from '@literie/sandbox/testing';
 
 let sandbox: TestSandbox;
 let server: Server;

@@ -27,8 +27,8 @@ import {
   mintCartToken,
   resolveCartRedirect,
 } from '../../src/shop/carts/cart-redirect.ts';
-import { CUSTOMERS } from '../../scripts/sandbox/fixtures.ts';
-import { startTestSandbox, type TestSandbox } from './helpers/sandbox.ts';
+import { CUSTOMERS } from '@literie/sandbox/fixtures';
+import { startTestSandbox, type TestSandbox } from '@literie/sandbox/testing';
 
 let sandbox: TestSandbox;
 let client: BigCommerceClient;

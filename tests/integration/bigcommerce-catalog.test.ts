@@ -22,8 +22,8 @@ import {
   type BigCommerceClient,
 } from '../../src/shop/connectors/bigcommerce/index.ts';
 import type { CategoryNode, Product } from '../../src/lib/commerce/types.ts';
-import { PRODUCTS } from '../../scripts/sandbox/fixtures.ts';
-import { startTestSandbox, type TestSandbox } from './helpers/sandbox.ts';
+import { PRODUCTS } from '@literie/sandbox/fixtures';
+import { startTestSandbox, type TestSandbox } from '@literie/sandbox/testing';
 
 let sandbox: TestSandbox;
 let client: BigCommerceClient;

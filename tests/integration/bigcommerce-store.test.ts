@@ -12,7 +12,7 @@ import {
   getStoreMeta,
   type BigCommerceClient,
 } from '../../src/shop/connectors/bigcommerce/index.ts';
-import { startTestSandbox, type TestSandbox } from './helpers/sandbox.ts';
+import { startTestSandbox, type TestSandbox } from '@literie/sandbox/testing';
 
 let sandbox: TestSandbox;
 let client: BigCommerceClient;

@@ -15,7 +15,7 @@ import {
   subscribe,
   type BrevoClient,
 } from '../../src/shop/connectors/brevo/index.ts';
-import { startTestSandbox, type TestSandbox } from './helpers/sandbox.ts';
+import { startTestSandbox, type TestSandbox } from '@literie/sandbox/testing';
 
 let sandbox: TestSandbox;
 let client: BrevoClient;

@@ -11,9 +11,9 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
-import type { FaultSpec } from '../../scripts/sandbox/faults.ts';
+import type { FaultSpec } from '@literie/sandbox/faults';
 import type { Cart } from '../../src/lib/commerce/types.ts';
-import { CUSTOMERS } from '../../scripts/sandbox/fixtures.ts';
+import { CUSTOMERS } from '@literie/sandbox/fixtures';
 import { memoryCookieJar } from '../unit/helpers/shop-api.ts';
 import { someVariant, startShopApi, type ShopApi } from './helpers/shop-api.ts';
 

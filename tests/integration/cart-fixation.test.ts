@@ -12,7 +12,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { CUSTOMERS } from '../../scripts/sandbox/fixtures.ts';
+import { CUSTOMERS } from '@literie/sandbox/fixtures';
 import type { Cart, Order } from '../../src/lib/commerce/types.ts';
 import { createBigCommerceClient } from '../../src/shop/connectors/bigcommerce/index.ts';
 import {
@@ -21,7 +21,7 @@ import {
   resolveCartRedirect,
 } from '../../src/shop/carts/cart-redirect.ts';
 import { SESSION_SECRET, someVariant, startShopApi, type ShopApi } from './helpers/shop-api.ts';
-import { startTestSandbox, type TestSandbox } from './helpers/sandbox.ts';
+import { startTestSandbox, type TestSandbox } from '@literie/sandbox/testing';
 
 /** Another app of the store (its own API account), allowed to write cart metafields. */
 const OTHER_APP = { token: 'other-app-token', clientId: 'other-app' };

@@ -12,15 +12,8 @@ import { categoryPathLookup } from '../../src/lib/content/navigation.ts';
 import { renderRichText } from '../../src/lib/content/rich-text.ts';
 import { hasPlayIcon } from '../../src/lib/content/tags.ts';
 import type { NavigationEntry } from '../../src/lib/content/types.ts';
-import {
-  contentfulService,
-  visibleCategoryTree,
-} from '../../src/shop/api/contentful-methods.ts';
-import {
-  CACHEABLE_REPLY,
-  handleApiCall,
-  type ApiServices,
-} from '../../src/shop/api/handle.ts';
+import { contentfulService, visibleCategoryTree } from '../../src/shop/api/contentful-methods.ts';
+import { CACHEABLE_REPLY, handleApiCall, type ApiServices } from '../../src/shop/api/handle.ts';
 import {
   createBigCommerceClient,
   type BigCommerceClient,
@@ -39,10 +32,14 @@ import {
   type ContentfulClient,
 } from '../../src/shop/connectors/contentful/index.ts';
 import { sanitizeHtml } from '../../src/shop/html/sanitize-html.ts';
-import { CONTENTFUL_IDS } from '../../scripts/sandbox/seed/contentful.ts';
-import { LEGAL_SLUGS, UNPUBLISHED_PAGE } from '../../scripts/sandbox/seed/contentful-pages.ts';
-import { UNPUBLISHED_SLEEP } from '../../scripts/sandbox/seed/contentful-sleep.ts';
-import { startTestSandbox, type TestSandbox } from './helpers/sandbox.ts';
+import {
+  CONTENTFUL_IDS,
+  LEGAL_SLUGS,
+  UNPUBLISHED_PAGE,
+  UNPUBLISHED_SLEEP,
+} from '@literie/sandbox/fixtures';
+import { startTestSandbox, type TestSandbox } from '@literie/sandbox/testing';
+import { SANDBOX_CONTENTFUL } from '../../scripts/lib/upstream.ts';
 
 let sandbox: TestSandbox;
 let client: ContentfulClient;
@@ -114,6 +111,12 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await sandbox.close();
+});
+
+describe('the sandbox', () => {
+  test('serves the space and tokens scripts/lib/upstream.ts gives the shop', () => {
+    expect(sandbox.contentful).toEqual({ ...SANDBOX_CONTENTFUL });
+  });
 });
 
 describe('tags', () => {

@@ -19,7 +19,7 @@ import { imageRemotePatterns } from '../../src/server/pictures/image-hosts.ts';
 import { createImageProxy, type ImageProxy } from '../../src/server/pictures/image-proxy.ts';
 import { rasterFormat } from '../../src/server/pictures/raster-format.ts';
 import { withSecurityHeaders } from '../../src/server/headers.ts';
-import { startTestSandbox, type TestSandbox } from './helpers/sandbox.ts';
+import { startTestSandbox, type TestSandbox } from '@literie/sandbox/testing';
 import { pngClaiming } from './helpers/png.ts';
 
 const FETCH_TIMEOUT_MS = 5_000;

@@ -16,9 +16,9 @@ import {
 import { testMiddleware } from './helpers/middleware.ts';
 import { loadRedirectList, type RedirectList } from '../../src/shop/middleware/index.ts';
 import { productPath } from '../../src/lib/commerce/slug.ts';
-import { HOSTILE_REDIRECT, PRODUCTS } from '../../scripts/sandbox/fixtures.ts';
+import { HOSTILE_REDIRECT, PRODUCTS } from '@literie/sandbox/fixtures';
 import { clearUpstreamCaches } from '../../src/shop/connectors/http/cache.ts';
-import { sandboxApi, startTestSandbox, type TestSandbox } from './helpers/sandbox.ts';
+import { sandboxApi, startTestSandbox, type TestSandbox } from '@literie/sandbox/testing';
 
 let sandbox: TestSandbox;
 let client: BigCommerceClient;

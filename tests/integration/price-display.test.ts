@@ -21,8 +21,8 @@ import {
   getProductById,
   type BigCommerceClient,
 } from '../../src/shop/connectors/bigcommerce/index.ts';
-import { CATEGORIES } from '../../scripts/sandbox/fixtures.ts';
-import { sandboxApi, startTestSandbox, type TestSandbox } from './helpers/sandbox.ts';
+import { CATEGORIES } from '@literie/sandbox/fixtures';
+import { sandboxApi, startTestSandbox, type TestSandbox } from '@literie/sandbox/testing';
 
 /** Oreiller Bambou: one size (60x60 cm) whose variant has its own price, 58,90 €. */
 const PRODUCT_182 = 182;

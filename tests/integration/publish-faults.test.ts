@@ -24,12 +24,15 @@ import {
 } from '../../src/shop/loaders/catalogue-prefetch.ts';
 import { handOver } from '../../src/shop/loaders/handoff.ts';
 import { installFetchDeadlines } from '../../src/server/fetch-deadlines.ts';
-import type { FaultSpec } from '../../scripts/sandbox/faults.ts';
+import type { FaultSpec } from '@literie/sandbox/faults';
 import type { PagePublisher } from '../../src/server/publish/page-publisher.ts';
 import { createPublishData } from '../../src/server/publish/publish-data.ts';
 import { decide } from '../../src/server/publish/publish-decide.ts';
-import { handleRequest, type PublisherLoopOptions } from '../../src/server/publish/publisher-loop.ts';
-import { sandboxApi, startTestSandbox, type TestSandbox } from './helpers/sandbox.ts';
+import {
+  handleRequest,
+  type PublisherLoopOptions,
+} from '../../src/server/publish/publisher-loop.ts';
+import { sandboxApi, startTestSandbox, type TestSandbox } from '@literie/sandbox/testing';
 
 let sandbox: TestSandbox;
 let env: Record<string, string>;

@@ -9,7 +9,7 @@
  */
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { CUSTOMERS } from '../../scripts/sandbox/fixtures.ts';
+import { CUSTOMERS } from '@literie/sandbox/fixtures';
 import type { CurrentCustomer } from '../../src/lib/commerce/types.ts';
 import { createResetTokens } from '../../src/shop/auth/password-reset.ts';
 import { createSessionManager } from '../../src/shop/auth/session.ts';
@@ -19,7 +19,7 @@ import type { RebuildEvent } from '../../src/server/rebuild/scheduler.ts';
 import { signContentfulRequest } from '../../src/server/webhooks/contentful.ts';
 import { createWebhookRoutes } from '../../src/server/webhooks/routes.ts';
 import { redisAvailable, startRedis, type TestRedis } from './helpers/redis.ts';
-import { startTestSandbox, type TestSandbox } from './helpers/sandbox.ts';
+import { startTestSandbox, type TestSandbox } from '@literie/sandbox/testing';
 import {
   BREVO_KEY,
   SESSION_SECRET,

@@ -23,11 +23,17 @@ import {
   createBigCommerceClient,
   type BigCommerceClient,
 } from '../../src/shop/connectors/bigcommerce/index.ts';
-import { createContentfulClient, getSiteContent } from '../../src/shop/connectors/contentful/index.ts';
+import {
+  createContentfulClient,
+  getSiteContent,
+} from '../../src/shop/connectors/contentful/index.ts';
 import { imageRemotePatterns } from '../../src/server/pictures/image-hosts.ts';
 import { readCatalogue } from '../../src/shop/loaders/catalogue-source.ts';
-import { PLACEHOLDER_PICTURE, probeRemotePicture } from '../../src/server/pictures/picture-fallback.ts';
-import { startTestSandbox, type TestSandbox } from './helpers/sandbox.ts';
+import {
+  PLACEHOLDER_PICTURE,
+  probeRemotePicture,
+} from '../../src/server/pictures/picture-fallback.ts';
+import { startTestSandbox, type TestSandbox } from '@literie/sandbox/testing';
 
 let sandbox: TestSandbox;
 let client: BigCommerceClient;

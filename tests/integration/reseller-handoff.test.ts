@@ -7,7 +7,7 @@
  * reseller lists their own sent carts only.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { CUSTOMERS } from '../../scripts/sandbox/fixtures.ts';
+import { CUSTOMERS } from '@literie/sandbox/fixtures';
 import { formatPrice } from '../../src/lib/commerce/money.ts';
 import type { Cart } from '../../src/lib/commerce/types.ts';
 import { createBigCommerceClient, getOrder } from '../../src/shop/connectors/bigcommerce/index.ts';

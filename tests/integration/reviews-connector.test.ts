@@ -5,14 +5,14 @@
  * failures (injected by the sandbox) as ReviewsError or the last good reply.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { PRODUCTS } from '../../scripts/sandbox/fixtures.ts';
+import { PRODUCTS } from '@literie/sandbox/fixtures';
 import {
   createReviewsClient,
   REVIEW_SITES,
   ReviewsError,
   type ReviewsClientOptions,
 } from '../../src/shop/connectors/reviews/index.ts';
-import { startTestSandbox, type TestSandbox } from './helpers/sandbox.ts';
+import { startTestSandbox, type TestSandbox } from '@literie/sandbox/testing';
 
 let sandbox: TestSandbox;
 let base: string;
@@ -97,6 +97,14 @@ describe('reads', () => {
         replyDate: null,
       })),
     );
+  });
+
+  test('every brand with a site id: the sandbox serves its rating', async () => {
+    const { client } = countingClient();
+    for (const site of REVIEW_SITES) {
+      if (site.siteId === null) continue;
+      expect((await client.getSiteRating(site.siteId))?.total).toBeGreaterThan(0);
+    }
   });
 
   test('a brand without a site id: null, and no call at all', async () => {

@@ -13,7 +13,7 @@ import {
   searchHelp,
   searchProducts,
 } from '../../src/shop/loaders/search-vocabulary.ts';
-import { startTestSandbox, type TestSandbox } from './helpers/sandbox.ts';
+import { startTestSandbox, type TestSandbox } from '@literie/sandbox/testing';
 
 let sandbox: TestSandbox;
 beforeAll(async () => {

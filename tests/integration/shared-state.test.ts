@@ -11,9 +11,9 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Cart, CurrentCustomer } from '../../src/lib/commerce/types.ts';
 import { createFileStore } from '../../src/shop/state/file.ts';
 import type { SharedStore } from '../../src/shop/state/types.ts';
-import { CUSTOMERS } from '../../scripts/sandbox/fixtures.ts';
+import { CUSTOMERS } from '@literie/sandbox/fixtures';
 import { testStores } from './helpers/redis.ts';
-import { startTestSandbox, type TestSandbox } from './helpers/sandbox.ts';
+import { startTestSandbox, type TestSandbox } from '@literie/sandbox/testing';
 import {
   BREVO_KEY,
   someVariant,

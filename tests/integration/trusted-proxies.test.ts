@@ -10,7 +10,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createContext } from 'astro/middleware';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { CUSTOMERS } from '../../scripts/sandbox/fixtures.ts';
+import { CUSTOMERS } from '@literie/sandbox/fixtures';
 import { parseTrustedProxies } from '../../src/shop/auth/client.ts';
 import { testMiddleware } from './helpers/middleware.ts';
 import { createMemoryStore } from '../../src/shop/state/memory.ts';

@@ -16,9 +16,16 @@ import {
   getStoreMeta,
   type BigCommerceClient,
 } from '../../src/shop/connectors/bigcommerce/index.ts';
-import { createBrevoClient, sendTransactionalEmail } from '../../src/shop/connectors/brevo/index.ts';
-import { API_BUDGET_MS, WRITE_BUDGET_MS, withBudget } from '../../src/shop/connectors/http/budget.ts';
-import type { FaultSpec } from '../../scripts/sandbox/faults.ts';
+import {
+  createBrevoClient,
+  sendTransactionalEmail,
+} from '../../src/shop/connectors/brevo/index.ts';
+import {
+  API_BUDGET_MS,
+  WRITE_BUDGET_MS,
+  withBudget,
+} from '../../src/shop/connectors/http/budget.ts';
+import type { FaultSpec } from '@literie/sandbox/faults';
 import { BREVO_KEY, someVariant, startShopApi, type ShopApi } from './helpers/shop-api.ts';
 
 let api: ShopApi;

@@ -24,7 +24,7 @@ import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createClient } from 'redis';
 import { afterAll, describe, expect, test } from 'vitest';
-import { CUSTOMERS } from '../../scripts/sandbox/fixtures.ts';
+import { CUSTOMERS } from '@literie/sandbox/fixtures';
 import { KEYS } from '../../src/server/rebuild/coordination.ts';
 import {
   readStatus,

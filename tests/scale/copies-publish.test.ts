@@ -14,7 +14,7 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { registerSandboxWebhooks } from '../../scripts/lib/upstream.ts';
-import { PRODUCTS } from '../../scripts/sandbox/fixtures.ts';
+import { PRODUCTS } from '@literie/sandbox/fixtures';
 import { settledAfter, statusWhen, type ShopChild } from '../integration/helpers/rebuild.ts';
 import { redisAvailable } from '../integration/helpers/redis.ts';
 import { useTwoCopies } from './helpers/copies.ts';

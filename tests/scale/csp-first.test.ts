@@ -237,7 +237,7 @@ describe('served: the policy as a header', () => {
     }
   });
 
-  /** Logs in a seeded account of the sandbox (scripts/sandbox/seed/customers.ts): its cookies. */
+  /** Logs in a seeded account of the sandbox (sandbox/src/seed/customers.ts): its cookies. */
   async function logIn(email: string, password: string): Promise<string> {
     const base = server?.url ?? '';
     const response = await fetch(`${base}/api/bigcommerce/loginCustomer`, {

@@ -18,8 +18,8 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { run } from '../../scripts/lib/run.ts';
-import { PRODUCTS } from '../../scripts/sandbox/fixtures.ts';
-import { startSandbox, type Sandbox } from '../../scripts/sandbox/server.ts';
+import { PRODUCTS } from '@literie/sandbox/fixtures';
+import { startSandbox, type Sandbox } from '@literie/sandbox/server';
 import { cartLinkKey, mintCartToken } from '../../src/shop/carts/cart-redirect.ts';
 import { freePort } from '../integration/helpers/redis.ts';
 import { respelled } from '../unit/path-spellings.ts';
@@ -334,7 +334,7 @@ describe('only the reviews off (transactional and reseller area on)', () => {
   });
 
   test('a customer who is no reseller never gets the area, in any spelling', async () => {
-    const { CUSTOMERS } = await import('../../scripts/sandbox/fixtures.ts');
+    const { CUSTOMERS } = await import('@literie/sandbox/fixtures');
     const cookie = await shop.login(CUSTOMERS.marie.email, CUSTOMERS.marie.password);
     const html = await shop.get('/espace-revendeur.html', { cookie });
     expect(html.status).toBe(301);

@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { productPath } from '../../src/lib/commerce/slug.ts';
-import { PRODUCTS } from '../../scripts/sandbox/fixtures.ts';
+import { PRODUCTS } from '@literie/sandbox/fixtures';
 import type { RebuildStatus } from '../../src/server/rebuild/supervisor.ts';
 import { freePort } from '../integration/helpers/redis.ts';
 import { withoutSuiteServices } from './helpers/shop.ts';

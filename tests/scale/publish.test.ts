@@ -16,12 +16,9 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { run } from '../../scripts/lib/run.ts';
 import { ensureUpstream, type Upstream } from '../../scripts/lib/upstream.ts';
 import type { PublisherReply } from '../../src/server/publish/publisher-loop.ts';
-import { PRODUCTS } from '../../scripts/sandbox/fixtures.ts';
-import { publishEntryField } from '../../scripts/lib/sandbox-editor.ts';
-import {
-  LISTING_STORE_FILE,
-  openListingStore,
-} from '../../src/shop/loaders/listing-store.ts';
+import { PRODUCTS } from '@literie/sandbox/fixtures';
+import { publishEntryField } from '@literie/sandbox/editor';
+import { LISTING_STORE_FILE, openListingStore } from '../../src/shop/loaders/listing-store.ts';
 import { freePort } from '../integration/helpers/redis.ts';
 
 const distA = 'dist-publish-a';

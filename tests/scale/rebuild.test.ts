@@ -15,7 +15,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { startSandbox, type Sandbox } from '../../scripts/sandbox/server.ts';
+import { startSandbox, type Sandbox } from '@literie/sandbox/server';
 import { sendPublish } from '../integration/helpers/rebuild.ts';
 import { freePort } from '../integration/helpers/redis.ts';
 import { autocannon, failuresOf, loadRequests, NO_FAILURES, pagesOf } from './helpers/load.ts';

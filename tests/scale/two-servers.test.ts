@@ -13,9 +13,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Cart, CurrentCustomer } from '../../src/lib/commerce/types.ts';
 import { t } from '../../src/lib/i18n/index.ts';
-import { CUSTOMERS } from '../../scripts/sandbox/fixtures.ts';
+import { CUSTOMERS } from '@literie/sandbox/fixtures';
 import { someVariant } from '../integration/helpers/shop-api.ts';
-import { startSandbox } from '../../scripts/sandbox/server.ts';
+import { startSandbox } from '@literie/sandbox/server';
 import {
   freePort,
   redisAvailable,

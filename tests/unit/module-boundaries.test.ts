@@ -5,7 +5,10 @@
  * importer of `astro:env/server` (`src/shop/config/config.ts`) and one of `astro:env/client`
  * (`src/lib/env-client.ts`), whose schema is generated from the same table. Shared
  * regexes and tables written once: the order id, the sleep-list page path, the order statuses
- * and the catalogue's sort values (the sandbox imports the shop's). Components render what they
+ * and the catalogue's sort values (the sandbox imports the shop's, through
+ * `src/lib/sandbox-contract.ts`, the one module of the shop it may import; the shop never
+ * imports the sandbox, and the rest of the repository imports it by its package's exports,
+ * `@literie/sandbox/…`; ESLint `no-restricted-imports` says the same). Components render what they
  * are given: no file of `src/components` imports a connector or `node:fs` (the loaders of
  * `src/shop/loaders/` do; ESLint `no-restricted-imports` says the same in the editor).
  */
@@ -22,12 +25,12 @@ const SOURCE = /\.(?:ts|tsx|astro|mjs|js)$/;
 /** Source files under `dir` (relative to the repository, forward slashes). */
 function sources(dir: string): string[] {
   return readdirSync(path.join(ROOT, dir), { recursive: true, encoding: 'utf8' })
-    .filter((file) => SOURCE.test(file))
+    .filter((file) => SOURCE.test(file) && !/(?:^|[/\\])(?:node_modules|\.sandbox)[/\\]/.test(file))
     .map((file) => `${dir}/${file.split(path.sep).join('/')}`)
     .sort();
 }
 
-const FILES = [...sources('src'), ...sources('scripts'), 'astro.config.mjs'];
+const FILES = [...sources('src'), ...sources('scripts'), ...sources('sandbox'), 'astro.config.mjs'];
 const text = new Map(FILES.map((file) => [file, readFileSync(path.join(ROOT, file), 'utf8')]));
 
 /** Files with a static or dynamic import of `specifier`. */
@@ -49,10 +52,10 @@ function readersOf(name: string, files: readonly string[] = FILES): string[] {
 }
 
 /**
- * The shop's files: the sandbox (`scripts/sandbox/`, its own product) reads its own port and
+ * The shop's files: the sandbox (`sandbox/src/`, its own product) reads its own port and
  * folder and never imports the shop, so it is not held to the shop's table.
  */
-const SHOP_FILES = FILES.filter((file) => !file.startsWith('scripts/sandbox/'));
+const SHOP_FILES = FILES.filter((file) => !file.startsWith('sandbox/src/'));
 
 describe('one reader of the environment per side', () => {
   test('the scan sees the sources', () => {
@@ -165,22 +168,106 @@ describe('shared regexes and tables: one home each', () => {
     ]);
   });
 
-  test('the order statuses: src/lib/commerce/order-status-names.ts, imported by the sandbox', () => {
+  test('the order statuses: src/lib/commerce/order-status-names.ts, read by the sandbox through the contract', () => {
     expect(filesMatching(/'Manual Verification Required'/)).toEqual([
       'src/lib/commerce/order-status-names.ts',
     ]);
-    expect(importersOf('../../src/lib/commerce/order-status-names.ts')).toEqual([
-      'scripts/sandbox/model.ts',
+    expect(importersOf('./commerce/order-status-names.ts')).toEqual([
+      'src/lib/sandbox-contract.ts',
     ]);
+    expect(importersOf('../../src/lib/sandbox-contract.ts')).toContain('sandbox/src/model.ts');
   });
 
   test("the catalogue's sort values: CATALOG_SORT_FIELDS (listing.ts), for the connector and the sandbox", () => {
-    expect(importersOf('../../../src/lib/commerce/listing.ts')).toContain(
-      'scripts/sandbox/routes/catalog.ts',
+    expect(importersOf('../../../src/lib/sandbox-contract.ts')).toContain(
+      'sandbox/src/routes/catalog.ts',
     );
+    expect(importersOf('./commerce/listing.ts')).toContain('src/lib/sandbox-contract.ts');
     expect(importersOf('../../../lib/commerce/listing.ts')).toContain(
       'src/shop/connectors/bigcommerce/queries.ts',
     );
     expect(filesMatching(/'date_last_imported',/)).toEqual(['src/lib/commerce/listing.ts']);
+  });
+});
+
+describe('the shop and the sandbox meet only through src/lib/sandbox-contract.ts', () => {
+  const CONTRACT = 'src/lib/sandbox-contract.ts';
+  const PACKAGE = '@literie/sandbox';
+  const exported = Object.keys(
+    (
+      JSON.parse(readFileSync(path.join(ROOT, 'sandbox/package.json'), 'utf8')) as {
+        exports: Record<string, string>;
+      }
+    ).exports,
+  );
+  const TESTS = sources('tests');
+  for (const file of TESTS) text.set(file, readFileSync(path.join(ROOT, file), 'utf8'));
+
+  /** The repository path a relative specifier of `file` names (null for a package or builtin). */
+  const target = (file: string, specifier: string): string | null =>
+    specifier.startsWith('.')
+      ? path.posix.normalize(path.posix.join(path.posix.dirname(file), specifier))
+      : null;
+
+  test('the scan sees the sandbox, its tests and the contract', () => {
+    expect(FILES).toContain('sandbox/src/server.ts');
+    expect(FILES).toContain('sandbox/tests/sandbox.test.ts');
+    expect(FILES).toContain(CONTRACT);
+    expect(TESTS.length).toBeGreaterThan(200);
+  });
+
+  test('the sandbox imports nothing outside its package but the contract', () => {
+    const sandbox = FILES.filter((file) => file.startsWith('sandbox/'));
+    const outside = sandbox.flatMap((file) =>
+      specifiers(text.get(file) ?? '')
+        .map((specifier) => target(file, specifier))
+        .filter((to): to is string => to !== null && !to.startsWith('sandbox/'))
+        .map((to) => `${file}: ${to}`),
+    );
+    expect(outside.length).toBeGreaterThan(0);
+    expect(outside.filter((line) => !line.endsWith(`: ${CONTRACT}`))).toEqual([]);
+  });
+
+  test("the contract re-exports the shop's own tables, nothing else", async () => {
+    const contract = await import('../../src/lib/sandbox-contract.ts');
+    const { ORDER_STATUS_NAMES } = await import('../../src/lib/commerce/order-status-names.ts');
+    const { CATALOG_SORT_FIELDS } = await import('../../src/lib/commerce/listing.ts');
+    expect(Object.keys(contract).sort()).toEqual(['CATALOG_SORT_FIELDS', 'ORDER_STATUS_NAMES']);
+    expect(contract.ORDER_STATUS_NAMES).toBe(ORDER_STATUS_NAMES);
+    expect(contract.CATALOG_SORT_FIELDS).toBe(CATALOG_SORT_FIELDS);
+  });
+
+  test('the shop (src/, astro.config.mjs) never imports the sandbox', () => {
+    const shop = FILES.filter(
+      (file) => !file.startsWith('sandbox/') && !file.startsWith('scripts/'),
+    );
+    const offending = shop.flatMap((file) =>
+      specifiers(text.get(file) ?? '')
+        .filter(
+          (specifier) =>
+            specifier === PACKAGE ||
+            specifier.startsWith(`${PACKAGE}/`) ||
+            (target(file, specifier)?.startsWith('sandbox/') ?? false),
+        )
+        .map((specifier) => `${file}: ${specifier}`),
+    );
+    expect(offending).toEqual([]);
+  });
+
+  test('scripts and tests import the sandbox by its package name, through its exports', () => {
+    const users = [...FILES.filter((file) => file.startsWith('scripts/')), ...TESTS];
+    const named = users.flatMap((file) =>
+      specifiers(text.get(file) ?? '')
+        .filter((specifier) => specifier.startsWith(`${PACKAGE}/`))
+        .map((specifier) => `.${specifier.slice(PACKAGE.length)}`),
+    );
+    expect(named).toContain('./server');
+    expect(named.filter((entry) => !exported.includes(entry))).toEqual([]);
+    const relative = users.flatMap((file) =>
+      specifiers(text.get(file) ?? '')
+        .filter((specifier) => target(file, specifier)?.startsWith('sandbox/') ?? false)
+        .map((specifier) => `${file}: ${specifier}`),
+    );
+    expect(relative).toEqual([]);
   });
 });

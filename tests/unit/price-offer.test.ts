@@ -4,11 +4,15 @@
  * levels, size and colour options) and listing filters, every price a card, a search
  * suggestion or a product page shows is the price the cart charges for a variant a shopper can
  * buy that matches the filter, and a card's price is the lowest of them. The cart's charge is
- * the sandbox's own (`variantPrices`, scripts/sandbox/model.ts, which mirrors BigCommerce).
+ * the sandbox's own (`variantPrices`, sandbox/src/model.ts, which mirrors BigCommerce).
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { cardView, listingCardKey, cardMarkupKey } from '../../src/shop/view-models/catalogue/view.ts';
+import {
+  cardView,
+  listingCardKey,
+  cardMarkupKey,
+} from '../../src/shop/view-models/catalogue/view.ts';
 import { analyticsListHtml } from '../../src/shop/view-models/catalogue/listing-markup.ts';
 import { parsePageList } from '../../src/lib/analytics/page-json.ts';
 import {
@@ -30,8 +34,8 @@ import { searchProductView } from '../../src/lib/commerce/search.ts';
 import { defaultVariant, isPurchasable, variantSelection } from '../../src/lib/commerce/stock.ts';
 import type { Product, ProductOption, Variant } from '../../src/lib/commerce/types.ts';
 import { selectionView } from '../../src/lib/stores/product.ts';
-import { variantPrices, type ProductFacts } from '../../scripts/sandbox/model.ts';
-import type { ProductBase, VariantRecord } from '../../scripts/sandbox/seed/types.ts';
+import { variantPrices, type ProductFacts } from '@literie/sandbox/model';
+import type { ProductBase, VariantRecord } from '@literie/sandbox/seed/types';
 import {
   colourOption,
   option,

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { bannerIsOffer } from '../../src/shop/view-models/layout/top-bar.ts';
 import { sanitizeHtml } from '../../src/shop/html/sanitize-html.ts';
-import { HOSTILE_HTML } from '../../scripts/sandbox/seed/hostile.ts';
+import { HOSTILE_HTML } from '@literie/sandbox/fixtures';
 
 // The top bar's "recevez 10 %" could not be tapped. A banner without a link of its
 // own becomes the newsletter offer's link; one with links keeps them (no link in a link).

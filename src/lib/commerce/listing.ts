@@ -16,7 +16,7 @@ import type { MessageKey } from '../i18n/index.ts';
 /**
  * BigCommerce's catalog `sort` values (catalog.v3 products `sort` enum), the one table of them:
  * the connector's argument schema (`server/bigcommerce/queries.ts`) and the sandbox
- * (`scripts/sandbox/routes/catalog.ts`) accept exactly these.
+ * (`sandbox/src/routes/catalog.ts`) accept exactly these.
  */
 export const CATALOG_SORT_FIELDS = [
   'id',

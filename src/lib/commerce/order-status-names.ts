@@ -1,7 +1,7 @@
 /**
  * spec §4: BigCommerce's order statuses 0 to 14, in id order: the one table of them. Each name
  * is also the message key of its French label (`order-status.ts`, colours and labels). No
- * i18n here: the sandbox (`scripts/sandbox/model.ts`) imports the same table.
+ * i18n here: the sandbox (`sandbox/src/model.ts`) imports the same table.
  */
 import type { MessageKey } from '../i18n/index.ts';
 

@@ -10,7 +10,7 @@ export interface DisplayPrice {
 
 /**
  * spec §5 price display, as the cart charges it (the sandbox's `variantPrices`,
- * scripts/sandbox/model.ts, mirrors BigCommerce). Hidden prices: regular and special are 0.
+ * sandbox/src/model.ts, mirrors BigCommerce). Hidden prices: regular and special are 0.
  * The variant's price overrides the product's. The variant's sale price counts when set
  * (above 0); a variant without one takes the product's sale price only when it also inherits
  * the product's price (a variant with its own price and no sale price is charged that price).

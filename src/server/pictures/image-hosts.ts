@@ -10,7 +10,7 @@ import type { RemotePattern } from 'astro';
 
 export const DEFAULT_IMAGE_DOMAINS = 'cdn11.bigcommerce.com,images.ctfassets.net';
 
-/** Path below the sandbox origin where it serves its pictures (scripts/sandbox/server.ts). */
+/** Path below the sandbox origin where it serves its pictures (sandbox/src/server.ts). */
 export const SANDBOX_IMAGE_PATH = '/images/';
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);

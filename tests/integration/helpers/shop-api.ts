@@ -12,13 +12,13 @@ import { createContext, sequence } from 'astro/middleware';
 import type { Features } from '../../../src/lib/features.ts';
 import { bigcommerceService } from '../../../src/shop/api/bigcommerce.ts';
 import { brevoService } from '../../../src/shop/api/brevo-methods.ts';
-import {
-  createAccountServices,
-  type AccountServices,
-} from '../../../src/shop/api/context.ts';
+import { createAccountServices, type AccountServices } from '../../../src/shop/api/context.ts';
 import { handleApiCall, type ApiServices } from '../../../src/shop/api/handle.ts';
 import { createBigCommerceClient } from '../../../src/shop/connectors/bigcommerce/index.ts';
-import { createBrevoClient, sendTransactionalEmail } from '../../../src/shop/connectors/brevo/index.ts';
+import {
+  createBrevoClient,
+  sendTransactionalEmail,
+} from '../../../src/shop/connectors/brevo/index.ts';
 import {
   cartLinkKey,
   explainCartLink,
@@ -37,7 +37,7 @@ import { createSessionManager } from '../../../src/shop/auth/session.ts';
 import { createMemoryStore } from '../../../src/shop/state/memory.ts';
 import type { SharedStore } from '../../../src/shop/state/types.ts';
 import { createAccountThrottle } from '../../../src/shop/throttle/throttle.ts';
-import { startTestSandbox, type TestSandbox } from './sandbox.ts';
+import { startTestSandbox, type TestSandbox } from '@literie/sandbox/testing';
 
 export const SESSION_SECRET = 'integration-tests-session-secret-0123456789';
 export const CLIENT_ID = 'sandbox-client';

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
-import { startSandbox, type Sandbox } from '../../../scripts/sandbox/server.ts';
+import { startSandbox, type Sandbox } from '@literie/sandbox/server';
 import { startShopChild, statusWhen, type ShopChild } from '../../integration/helpers/rebuild.ts';
 import { freePort, startRedis, type TestRedis } from '../../integration/helpers/redis.ts';
 import { DIST_DIR, requireBuild, SANDBOX_PORT } from './suite.ts';

@@ -1,0 +1,688 @@
+/**
+ * Carts v3, cart metafields and checkouts of the sandbox over HTTP: replies against the
+ * contract, upstream's rules (no empty cart, merge of repeated lines, variants and options,
+ * stock, purchasing disabled), totals, the last-item deletion, and racing writes.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { CUSTOMERS, PRODUCTS } from '../src/fixtures.ts';
+import { expectContract } from './helpers.ts';
+import { sandboxApi, startTestSandbox, type TestSandbox } from '../src/testing.ts';
+
+interface Line {
+  id: string;
+  parent_id: string | null;
+  product_id: number;
+  variant_id: number;
+  sku: string;
+  name: string;
+  quantity: number;
+  list_price: number;
+  sale_price: number;
+  extended_list_price: number;
+  extended_sale_price: number;
+  image_url: string;
+  options?: { name: string; nameId: number; value: string; valueId: number }[];
+}
+
+interface Cart {
+  id: string;
+  customer_id: number;
+  email: string;
+  base_amount: number;
+  cart_amount: number;
+  discount_amount: number;
+  currency: { code: string };
+  line_items: { physical_items: Line[]; digital_items: unknown[] };
+  redirect_urls?: { cart_url: string; checkout_url: string; embedded_checkout_url: string };
+}
+
+interface Data<T> {
+  data: T;
+}
+
+interface V3Error {
+  status: number;
+  title: string;
+  type: string;
+  errors?: Record<string, string>;
+}
+
+let sandbox: TestSandbox;
+let api: ReturnType<typeof sandboxApi>;
+
+/** Matelas Élysée (variant tracking, on sale): 90x190 (1001, 23 in stock), 140x190 (1002), 180x200 out of stock (1004). */
+const ELYSEE = {
+  id: PRODUCTS.trackingVariant,
+  size: 201,
+  v90: 1001,
+  v140: 1002,
+  v140Value: 502,
+  outOfStock: 1004,
+};
+
+async function createCart(lines: object[], query = ''): Promise<Cart> {
+  const reply = await api<Data<Cart>>('POST', `/v3/carts${query}`, { line_items: lines });
+  expect(reply.status).toBe(201);
+  return reply.body.data;
+}
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox();
+  api = sandboxApi(sandbox);
+});
+
+afterAll(async () => {
+  await sandbox.close();
+});
+
+describe('create, get, update, delete', () => {
+  test('POST /v3/carts: 201, contract, prices of the variant, totals, EUR', async () => {
+    const reply = await api<Data<Cart>>('POST', '/v3/carts', {
+      line_items: [{ product_id: ELYSEE.id, variant_id: ELYSEE.v140, quantity: 2 }],
+    });
+    expect(reply.status).toBe(201);
+    expectContract('POST /v3/carts', reply.body);
+    const cart = reply.body.data;
+    expect(cart.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(cart.customer_id).toBe(0);
+    expect(cart.currency.code).toBe('EUR');
+    const [line] = cart.line_items.physical_items;
+    expect(line).toMatchObject({
+      parent_id: null,
+      product_id: ELYSEE.id,
+      variant_id: ELYSEE.v140,
+      sku: 'MAT-101-140x190',
+      name: 'Matelas Élysée',
+      quantity: 2,
+      list_price: 1029,
+      sale_price: 819,
+      extended_list_price: 2058,
+      extended_sale_price: 1638,
+    });
+    expect(line?.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(line?.image_url.startsWith(sandbox.url)).toBe(true);
+    expect(line?.options).toBeUndefined();
+    expect([cart.base_amount, cart.cart_amount, cart.discount_amount]).toEqual([2058, 1638, 0]);
+  });
+
+  test('an empty cart is refused (upstream requires at least one line item)', async () => {
+    for (const body of [{ line_items: [] }, {}]) {
+      const reply = await api<V3Error>('POST', '/v3/carts', body);
+      expect(reply.status).toBe(422);
+      expect(reply.body).toMatchObject({
+        status: 422,
+        title: 'Missing or invalid data',
+        errors: { line_items: 'line_items is required and must hold at least one item' },
+      });
+      expectContract('POST /v3/carts', reply.body, 'error');
+    }
+  });
+
+  test('include=line_items.physical_items.options and redirect_urls', async () => {
+    const cart = await createCart(
+      [{ product_id: ELYSEE.id, variant_id: ELYSEE.v90, quantity: 1 }],
+      '?include=redirect_urls,line_items.physical_items.options',
+    );
+    expect(cart.line_items.physical_items[0]?.options).toEqual([
+      { name: 'Taille', nameId: ELYSEE.size, value: '90x190 cm', valueId: 501 },
+    ]);
+    expect(cart.redirect_urls?.checkout_url).toMatch(
+      new RegExp(`^${sandbox.url}/cart\\.php\\?action=load&id=${cart.id}&token=[\\w-]+$`),
+    );
+    const got = await api<Data<Cart>>('GET', `/v3/carts/${cart.id}?include=redirect_urls`);
+    expect(got.status).toBe(200);
+    expectContract('GET /v3/carts/{cartId}', got.body);
+    expect(got.body.data.redirect_urls).toEqual(cart.redirect_urls);
+    const urls = await api<Data<Record<string, string>>>(
+      'POST',
+      `/v3/carts/${cart.id}/redirect_urls`,
+    );
+    expect(urls.status).toBe(201);
+    expectContract('POST /v3/carts/{cartId}/redirect_urls', urls.body);
+    expect(urls.body.data).toEqual(cart.redirect_urls);
+  });
+
+  test('customer_id at creation and PUT /v3/carts/{id} (201 as documented); unknown customer 422', async () => {
+    const cart = await createCart([{ product_id: ELYSEE.id, variant_id: ELYSEE.v90, quantity: 1 }]);
+    const put = await api<Data<Cart>>('PUT', `/v3/carts/${cart.id}`, {
+      customer_id: CUSTOMERS.marie.id,
+    });
+    expect(put.status).toBe(201);
+    expectContract('PUT /v3/carts/{cartId}', put.body);
+    expect(put.body.data).toMatchObject({ customer_id: 1, email: CUSTOMERS.marie.email });
+    const back = await api<Data<Cart>>('PUT', `/v3/carts/${cart.id}`, { customer_id: 0 });
+    expect(back.body.data).toMatchObject({ customer_id: 0, email: '' });
+    const unknown = await api<V3Error>('PUT', `/v3/carts/${cart.id}`, { customer_id: 9999 });
+    expect(unknown.status).toBe(422);
+    expect(unknown.body.title).toBe('Customer 9999 does not exist.');
+    const invalid = await api<V3Error>('PUT', `/v3/carts/${cart.id}`, { customer_id: 'x' });
+    expect(invalid.status).toBe(422);
+    expect(invalid.body.errors).toEqual({ customer_id: 'customer_id must be an integer' });
+    const owned = await api<Data<Cart>>('POST', '/v3/carts', {
+      customer_id: CUSTOMERS.reseller.id,
+      line_items: [{ product_id: ELYSEE.id, variant_id: ELYSEE.v90, quantity: 1 }],
+    });
+    expect(owned.body.data).toMatchObject({ customer_id: 2, email: CUSTOMERS.reseller.email });
+  });
+
+  test('DELETE /v3/carts/{id}: 204, then 404 Cart not found', async () => {
+    const cart = await createCart([{ product_id: ELYSEE.id, variant_id: ELYSEE.v90, quantity: 1 }]);
+    const deleted = await api('DELETE', `/v3/carts/${cart.id}`);
+    expect([deleted.status, deleted.body]).toEqual([204, null]);
+    for (const [method, path] of [
+      ['GET', `/v3/carts/${cart.id}`],
+      ['DELETE', `/v3/carts/${cart.id}`],
+      ['GET', '/v3/carts/not-a-cart'],
+      ['GET', `/v3/checkouts/${cart.id}`],
+    ] as const) {
+      const reply = await api<V3Error>(method, path);
+      expect(reply.status).toBe(404);
+      expectContract('GET /v3/carts/{cartId}', reply.body, 'error');
+    }
+    expect((await api<V3Error>('GET', `/v3/carts/${cart.id}`)).body.title).toBe('Cart not found');
+  });
+});
+
+describe('line items', () => {
+  test('the same product and variant merges into one line (quantity added), by variant_id or option_selections', async () => {
+    const cart = await createCart([
+      { product_id: ELYSEE.id, variant_id: ELYSEE.v140, quantity: 1 },
+      { product_id: ELYSEE.id, variant_id: ELYSEE.v140, quantity: 1 },
+    ]);
+    expect(cart.line_items.physical_items.map((l) => l.quantity)).toEqual([2]);
+    const added = await api<Data<Cart>>('POST', `/v3/carts/${cart.id}/items`, {
+      line_items: [
+        {
+          product_id: ELYSEE.id,
+          quantity: 3,
+          option_selections: [{ option_id: ELYSEE.size, option_value: ELYSEE.v140Value }],
+        },
+        { product_id: ELYSEE.id, variant_id: ELYSEE.v90, quantity: 1 },
+      ],
+    });
+    expect(added.status).toBe(201);
+    expectContract('POST /v3/carts/{cartId}/items', added.body);
+    const lines = added.body.data.line_items.physical_items;
+    expect(lines.map((l) => [l.variant_id, l.quantity])).toEqual([
+      [ELYSEE.v140, 5],
+      [ELYSEE.v90, 1],
+    ]);
+    expect(lines[0]?.id).toBe(cart.line_items.physical_items[0]?.id);
+    expect(added.body.data.base_amount).toBe(5 * 1029 + 739);
+    expect(added.body.data.cart_amount).toBe(5 * 819 + 589);
+  });
+
+  test.each([
+    [
+      'unknown product',
+      { product_id: 999999, variant_id: 1, quantity: 1 },
+      'Product 999999 does not exist.',
+    ],
+    [
+      'variant of another product',
+      { product_id: ELYSEE.id, variant_id: 1006, quantity: 1 },
+      `Variant 1006 does not belong to product ${ELYSEE.id}.`,
+    ],
+    [
+      'option of another product',
+      {
+        product_id: ELYSEE.id,
+        quantity: 1,
+        option_selections: [{ option_id: 202, option_value: 506 }],
+      },
+      `Option 202 does not belong to product ${ELYSEE.id}.`,
+    ],
+    [
+      'value of another option',
+      {
+        product_id: ELYSEE.id,
+        quantity: 1,
+        option_selections: [{ option_id: ELYSEE.size, option_value: 506 }],
+      },
+      'Option value 506 is not a value of option Taille.',
+    ],
+    [
+      'options that contradict the variant',
+      {
+        product_id: ELYSEE.id,
+        variant_id: ELYSEE.v90,
+        quantity: 1,
+        option_selections: [{ option_id: ELYSEE.size, option_value: ELYSEE.v140Value }],
+      },
+      'The option selections do not match the variant.',
+    ],
+    [
+      'no variant for a product with options',
+      { product_id: ELYSEE.id, quantity: 1 },
+      'Please choose the options of Matelas Élysée: variant_id or option_selections is required.',
+    ],
+    [
+      'out of stock variant (variant tracking)',
+      { product_id: ELYSEE.id, variant_id: ELYSEE.outOfStock, quantity: 1 },
+      'Not enough stock: Matelas Élysée (MAT-101-180x200) is out of stock and cannot be added to the cart.',
+    ],
+    [
+      'more than the variant stock',
+      { product_id: ELYSEE.id, variant_id: ELYSEE.v90, quantity: 24 },
+      'Not enough stock: only 23 of Matelas Élysée (MAT-101-90x190) can be added to the cart.',
+    ],
+    [
+      'more than the product stock (product tracking)',
+      { product_id: PRODUCTS.trackingProduct, variant_id: 1292, quantity: 53 },
+      'Not enough stock: only 52 of Oreiller Fibre Douce (ORE-179) can be added to the cart.',
+    ],
+    [
+      'purchasing disabled variant',
+      { product_id: PRODUCTS.priceHidden, variant_id: 1007, quantity: 1 },
+      'Matelas Grand Hôtel (MAT-102-90x190) cannot be purchased: Taille en cours de fabrication, disponible dans 3 semaines',
+    ],
+    [
+      'invisible product',
+      { product_id: PRODUCTS.retired, variant_id: 1930, quantity: 1 },
+      'Matelas Confort (ancien modèle) cannot be purchased.',
+    ],
+    [
+      'quantity 0',
+      { product_id: ELYSEE.id, variant_id: ELYSEE.v90, quantity: 0 },
+      'Missing or invalid data',
+    ],
+  ])('422 for %s', async (_case, line, title) => {
+    const reply = await api<V3Error>('POST', '/v3/carts', { line_items: [line] });
+    expect(reply.status).toBe(422);
+    expect(reply.body.title).toBe(title);
+    expectContract('POST /v3/carts', reply.body, 'error');
+  });
+
+  test('no stock limit without inventory tracking; stock counts the whole cart', async () => {
+    const free = await createCart([
+      { product_id: PRODUCTS.trackingNone, variant_id: 1217, quantity: 500 },
+    ]);
+    expect(free.line_items.physical_items[0]?.quantity).toBe(500);
+    const cart = await createCart([
+      { product_id: ELYSEE.id, variant_id: ELYSEE.v90, quantity: 20 },
+    ]);
+    const more = await api<V3Error>('POST', `/v3/carts/${cart.id}/items`, {
+      line_items: [{ product_id: ELYSEE.id, variant_id: ELYSEE.v90, quantity: 4 }],
+    });
+    expect(more.status).toBe(422);
+    expect(more.body.title).toContain('only 23 of Matelas Élysée');
+  });
+
+  test('PUT item: quantity and variant; errors', async () => {
+    const cart = await createCart([{ product_id: ELYSEE.id, variant_id: ELYSEE.v90, quantity: 1 }]);
+    const itemId = cart.line_items.physical_items[0]?.id ?? '';
+    const put = await api<Data<Cart>>(
+      'PUT',
+      `/v3/carts/${cart.id}/items/${itemId}?include=line_items.physical_items.options`,
+      {
+        line_item: { product_id: ELYSEE.id, variant_id: ELYSEE.v140, quantity: 3 },
+      },
+    );
+    expect(put.status).toBe(200);
+    expectContract('PUT /v3/carts/{cartId}/items/{itemId}', put.body);
+    expect(
+      put.body.data.line_items.physical_items.map((l) => [
+        l.id,
+        l.variant_id,
+        l.quantity,
+        l.options?.[0]?.value,
+      ]),
+    ).toEqual([[itemId, ELYSEE.v140, 3, '140x190 cm']]);
+    const other = await api<V3Error>('PUT', `/v3/carts/${cart.id}/items/${itemId}`, {
+      line_item: { product_id: PRODUCTS.trackingProduct, variant_id: 1292, quantity: 1 },
+    });
+    expect([other.status, other.body.title]).toEqual([
+      422,
+      'The product of a line item cannot be changed: remove it and add the other product.',
+    ]);
+    const missing = await api<V3Error>(
+      'PUT',
+      `/v3/carts/${cart.id}/items/00000000-0000-0000-0000-000000000000`,
+      {
+        line_item: { product_id: ELYSEE.id, variant_id: ELYSEE.v140, quantity: 1 },
+      },
+    );
+    expect([missing.status, missing.body.title]).toEqual([404, 'Line item not found']);
+    const invalid = await api<V3Error>('PUT', `/v3/carts/${cart.id}/items/${itemId}`, {
+      line_item: { quantity: 1 },
+    });
+    expect(invalid.status).toBe(422);
+    expect(invalid.body.errors).toEqual({ 'line_item.product_id': 'product_id is required' });
+  });
+
+  test('DELETE item: the cart; the last item deletes the cart and answers 204 with no body', async () => {
+    const cart = await createCart([
+      { product_id: ELYSEE.id, variant_id: ELYSEE.v90, quantity: 1 },
+      { product_id: ELYSEE.id, variant_id: ELYSEE.v140, quantity: 1 },
+    ]);
+    const [first, second] = cart.line_items.physical_items;
+    const one = await api<Data<Cart>>('DELETE', `/v3/carts/${cart.id}/items/${first?.id ?? ''}`);
+    expect(one.status).toBe(200);
+    expectContract('DELETE /v3/carts/{cartId}/items/{itemId}', one.body);
+    expect(one.body.data.line_items.physical_items.map((l) => l.id)).toEqual([second?.id]);
+    const gone = await api<V3Error>('DELETE', `/v3/carts/${cart.id}/items/${first?.id ?? ''}`);
+    expect(gone.status).toBe(404);
+    const last = await api('DELETE', `/v3/carts/${cart.id}/items/${second?.id ?? ''}`);
+    expect([last.status, last.body]).toEqual([204, null]);
+    expect((await api('GET', `/v3/carts/${cart.id}`)).status).toBe(404);
+  });
+});
+
+describe('requests the router refuses', () => {
+  test('bad JSON 400, unsupported method 405, missing token 401, wrong include 422', async () => {
+    const bad = await api<V3Error>('POST', '/v3/carts', undefined, { rawBody: '{"line_items": [' });
+    expect([bad.status, bad.body.title]).toEqual([400, 'The request body is not valid JSON.']);
+    const array = await api<V3Error>('POST', '/v3/carts', [1]);
+    expect(array.status).toBe(422);
+    const patch = await api<V3Error>('PATCH', '/v3/carts');
+    expect(patch.status).toBe(405);
+    const getList = await api<V3Error>('GET', '/v3/carts');
+    expect(getList.status).toBe(405);
+    const noToken = await api<V3Error>('POST', '/v3/carts', { line_items: [] }, { token: null });
+    expect(noToken.status).toBe(401);
+    const cart = await createCart([{ product_id: ELYSEE.id, variant_id: ELYSEE.v90, quantity: 1 }]);
+    const include = await api<V3Error>('GET', `/v3/carts/${cart.id}?include=everything`);
+    expect(include.status).toBe(422);
+  });
+
+  test('a body over 1 MB: 413', async () => {
+    const reply = await api<V3Error>('POST', '/v3/carts', {
+      line_items: [],
+      pad: 'x'.repeat(1_100_000),
+    });
+    expect(reply.status).toBe(413);
+  });
+});
+
+describe('cart metafields', () => {
+  test('create, list with namespace filter, get, update, delete; duplicate 409; errors', async () => {
+    const cart = await createCart([{ product_id: ELYSEE.id, variant_id: ELYSEE.v90, quantity: 1 }]);
+    const base = `/v3/carts/${cart.id}/metafields`;
+    const created = await api<Data<{ id: number; resource_id: string; resource_type: string }>>(
+      'POST',
+      base,
+      {
+        namespace: 'shop',
+        key: 'reseller',
+        value: '{"seller":"Sophie"}',
+        permission_set: 'app_only',
+      },
+    );
+    expect(created.status).toBe(200);
+    expectContract('POST /v3/carts/{cartId}/metafields', created.body);
+    expect(created.body.data).toMatchObject({ resource_type: 'cart', resource_id: cart.id });
+    await api('POST', base, { namespace: 'other', key: 'k', value: 'v', permission_set: 'read' });
+    const duplicate = await api<V3Error>('POST', base, {
+      namespace: 'shop',
+      key: 'reseller',
+      value: 'x',
+      permission_set: 'app_only',
+    });
+    expect(duplicate.status).toBe(409);
+    const invalid = await api<V3Error>('POST', base, {
+      namespace: 'shop',
+      key: '',
+      value: 'x',
+      permission_set: 'all',
+    });
+    expect(invalid.status).toBe(422);
+    expect(invalid.body.errors).toEqual({
+      key: 'key is required',
+      permission_set:
+        'permission_set must be one of app_only, read, write, read_and_sf_access, write_and_sf_access',
+    });
+    const all = await api<{ data: { key: string }[] }>('GET', base);
+    expectContract('GET /v3/carts/{cartId}/metafields', all.body);
+    expect(all.body.data.map((m) => m.key)).toEqual(['reseller', 'k']);
+    const filtered = await api<{ data: { key: string }[] }>('GET', `${base}?namespace=shop`);
+    expect(filtered.body.data.map((m) => m.key)).toEqual(['reseller']);
+    const id = created.body.data.id;
+    const one = await api('GET', `${base}/${id}`);
+    expectContract('GET /v3/carts/{cartId}/metafields/{metafieldId}', one.body);
+    const updated = await api<Data<{ value: string }>>('PUT', `${base}/${id}`, { value: 'new' });
+    expectContract('PUT /v3/carts/{cartId}/metafields/{metafieldId}', updated.body);
+    expect(updated.body.data.value).toBe('new');
+    expect((await api('DELETE', `${base}/${id}`)).status).toBe(204);
+    expect((await api('GET', `${base}/${id}`)).status).toBe(404);
+    expect(
+      (await api('GET', `/v3/carts/00000000-0000-0000-0000-000000000000/metafields`)).status,
+    ).toBe(404);
+  });
+});
+
+describe('checkout', () => {
+  test('GET /v3/checkouts/{cartId}: the cart, totals VAT included', async () => {
+    const cart = await createCart([
+      { product_id: ELYSEE.id, variant_id: ELYSEE.v140, quantity: 1 },
+    ]);
+    const reply = await api<
+      Data<Record<string, unknown> & { cart: { id: string; cart_amount_inc_tax: number } }>
+    >('GET', `/v3/checkouts/${cart.id}`);
+    expect(reply.status).toBe(200);
+    expectContract('GET /v3/checkouts/{checkoutId}', reply.body);
+    expect(reply.body.data).toMatchObject({
+      id: cart.id,
+      grand_total: 819,
+      subtotal_inc_tax: 819,
+      subtotal_ex_tax: 682.5,
+      tax_total: 136.5,
+      order_id: null,
+      consignments: [],
+    });
+    expect(reply.body.data.cart).toMatchObject({ id: cart.id, cart_amount_inc_tax: 819 });
+  });
+});
+
+describe('racing writes to one cart (as upstream)', () => {
+  test('20 concurrent adds lose updates; 20 sequential adds give 20', async () => {
+    const line = { product_id: PRODUCTS.trackingNone, variant_id: 1217, quantity: 1 };
+    const concurrent = await createCart([line]);
+    await Promise.all(
+      Array.from({ length: 20 }, () =>
+        api('POST', `/v3/carts/${concurrent.id}/items`, { line_items: [line] }),
+      ),
+    );
+    const after = await api<Data<Cart>>('GET', `/v3/carts/${concurrent.id}`);
+    const raced = after.body.data.line_items.physical_items[0]?.quantity ?? 0;
+    expect(raced).toBeLessThan(21);
+
+    const sequential = await createCart([line]);
+    for (let i = 0; i < 20; i++) {
+      await api('POST', `/v3/carts/${sequential.id}/items`, { line_items: [line] });
+    }
+    const done = await api<Data<Cart>>('GET', `/v3/carts/${sequential.id}`);
+    expect(done.body.data.line_items.physical_items[0]?.quantity).toBe(21);
+  });
+
+  test('with cartWriteLatencyMs 0 the window is gone', async () => {
+    const fast = await startTestSandbox({ cartWriteLatencyMs: 0 });
+    try {
+      const call = sandboxApi(fast);
+      const line = { product_id: PRODUCTS.trackingNone, variant_id: 1217, quantity: 1 };
+      const created = await call<Data<Cart>>('POST', '/v3/carts', { line_items: [line] });
+      const id = created.body.data.id;
+      // The same 20 concurrent adds as above: none lost.
+      await Promise.all(
+        Array.from({ length: 20 }, () =>
+          call('POST', `/v3/carts/${id}/items`, { line_items: [line] }),
+        ),
+      );
+      const after = await call<Data<Cart>>('GET', `/v3/carts/${id}`);
+      expect(after.body.data.line_items.physical_items[0]?.quantity).toBe(21);
+    } finally {
+      await fast.close();
+    }
+  });
+});
+
+describe("checkbox modifiers (catalog.v3.yml modifiers; spec §9 'Yes' and 'No' in item options)", () => {
+  /** Matelas Élysée's take-back checkbox: its 'Yes' and 'No' values. */
+  const TAKE_BACK = { id: 10_000_101, yes: 20_000_202, no: 20_000_203 };
+  const OPTIONS = '?include=line_items.physical_items.options';
+  const takeBack = (value: number | string) => ({ option_id: TAKE_BACK.id, option_value: value });
+
+  test('GET product include=modifiers: the checkbox with its Yes (checked) and No values', async () => {
+    const reply = await api<Data<{ modifiers: Record<string, unknown>[] }>>(
+      'GET',
+      `/v3/catalog/products/${ELYSEE.id}?include=modifiers`,
+    );
+    expect(reply.status).toBe(200);
+    expectContract('GET /v3/catalog/products/{product_id}', reply.body);
+    expect(reply.body.data.modifiers).toEqual([
+      expect.objectContaining({
+        id: TAKE_BACK.id,
+        type: 'checkbox',
+        required: false,
+        display_name: 'Reprise de l’ancien matelas',
+        config: expect.objectContaining({ checked_by_default: false }) as unknown,
+        option_values: [
+          expect.objectContaining({
+            id: TAKE_BACK.yes,
+            label: 'Yes',
+            value_data: { checked_value: true },
+          }),
+          expect.objectContaining({
+            id: TAKE_BACK.no,
+            label: 'No',
+            value_data: { checked_value: false },
+          }),
+        ],
+      }),
+    ]);
+  });
+
+  test("a value id or the value's text: the line names the choice after the variant's options", async () => {
+    for (const value of [TAKE_BACK.yes, 'Yes', 'yes']) {
+      const cart = await createCart(
+        [
+          {
+            product_id: ELYSEE.id,
+            variant_id: ELYSEE.v90,
+            quantity: 1,
+            option_selections: [takeBack(value)],
+          },
+        ],
+        OPTIONS,
+      );
+      expect(cart.line_items.physical_items[0]?.options).toEqual([
+        { name: 'Taille', nameId: ELYSEE.size, value: '90x190 cm', valueId: 501 },
+        {
+          name: 'Reprise de l’ancien matelas',
+          nameId: TAKE_BACK.id,
+          value: 'Yes',
+          valueId: TAKE_BACK.yes,
+        },
+      ]);
+    }
+  });
+
+  test('without variant_id: the selections name the variant and the modifier (carts.v3.yml)', async () => {
+    const cart = await createCart(
+      [
+        {
+          product_id: ELYSEE.id,
+          quantity: 1,
+          option_selections: [
+            { option_id: ELYSEE.size, option_value: ELYSEE.v140Value },
+            takeBack(TAKE_BACK.no),
+          ],
+        },
+      ],
+      OPTIONS,
+    );
+    const [line] = cart.line_items.physical_items;
+    expect(line?.variant_id).toBe(ELYSEE.v140);
+    expect(line?.options?.map((o) => o.value)).toEqual(['140x190 cm', 'No']);
+  });
+
+  test('another choice makes another line; the same choice merges; an update keeps it', async () => {
+    const cart = await createCart(
+      [
+        {
+          product_id: ELYSEE.id,
+          variant_id: ELYSEE.v90,
+          quantity: 1,
+          option_selections: [takeBack('Yes')],
+        },
+        {
+          product_id: ELYSEE.id,
+          variant_id: ELYSEE.v90,
+          quantity: 1,
+          option_selections: [takeBack('No')],
+        },
+        {
+          product_id: ELYSEE.id,
+          variant_id: ELYSEE.v90,
+          quantity: 2,
+          option_selections: [takeBack(TAKE_BACK.yes)],
+        },
+      ],
+      OPTIONS,
+    );
+    const lines = cart.line_items.physical_items;
+    expect(lines.map((l) => [l.quantity, l.options?.at(-1)?.value])).toEqual([
+      [3, 'Yes'],
+      [1, 'No'],
+    ]);
+    const yes = lines[0];
+    const updated = await api<Data<Cart>>(
+      'PUT',
+      `/v3/carts/${cart.id}/items/${yes?.id ?? ''}${OPTIONS}`,
+      { line_item: { product_id: ELYSEE.id, variant_id: ELYSEE.v90, quantity: 4 } },
+    );
+    expect(updated.status).toBe(200);
+    expect(
+      updated.body.data.line_items.physical_items.map((l) => [
+        l.quantity,
+        l.options?.at(-1)?.value,
+      ]),
+    ).toEqual([
+      [4, 'Yes'],
+      [1, 'No'],
+    ]);
+    // Choosing 'No' on the 'Yes' line merges it into the 'No' line.
+    const merged = await api<Data<Cart>>(
+      'PUT',
+      `/v3/carts/${cart.id}/items/${yes?.id ?? ''}${OPTIONS}`,
+      {
+        line_item: {
+          product_id: ELYSEE.id,
+          variant_id: ELYSEE.v90,
+          quantity: 4,
+          option_selections: [takeBack('No')],
+        },
+      },
+    );
+    expect(
+      merged.body.data.line_items.physical_items.map((l) => [l.quantity, l.options?.at(-1)?.value]),
+    ).toEqual([[5, 'No']]);
+  });
+
+  test('a value of no modifier, a modifier named twice, a product without it: 422', async () => {
+    const refused: object[][] = [
+      [takeBack('Maybe')],
+      [takeBack(TAKE_BACK.yes + 7)],
+      [takeBack('Yes'), takeBack('No')],
+    ];
+    for (const selections of refused) {
+      const reply = await api<V3Error>('POST', '/v3/carts', {
+        line_items: [
+          {
+            product_id: ELYSEE.id,
+            variant_id: ELYSEE.v90,
+            quantity: 1,
+            option_selections: selections,
+          },
+        ],
+      });
+      expect(reply.status).toBe(422);
+      expectContract('POST /v3/carts', reply.body, 'error');
+    }
+    const elsewhere = await api<V3Error>('POST', '/v3/carts', {
+      line_items: [
+        { product_id: PRODUCTS.priceHidden, quantity: 1, option_selections: [takeBack('Yes')] },
+      ],
+    });
+    expect(elsewhere.status).toBe(422);
+  });
+});

@@ -1,0 +1,227 @@
+/**
+ * Helpers of the sandbox's own tests: its replies checked against BigCommerce's contract
+ * (tests/contracts/bigcommerce.json), clients of its Contentful Delivery and management
+ * emulations, and a local server recording the webhooks it sends.
+ */
+import { readFileSync } from 'node:fs';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Ajv, { type ValidateFunction } from 'ajv';
+import { expect } from 'vitest';
+import type { TestSandbox } from '../src/testing.ts';
+
+interface Contract {
+  endpoints: Record<string, { response: object; error: object }>;
+  definitions: Record<string, object>;
+}
+
+const contract = JSON.parse(
+  readFileSync(new URL('../../tests/contracts/bigcommerce.json', import.meta.url), 'utf8'),
+) as Contract;
+
+const ajv = new Ajv({
+  strict: false,
+  allErrors: true,
+  formats: {
+    'date-time': (s: string) =>
+      /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(s) && !Number.isNaN(Date.parse(s)),
+    date: /^\d{4}-\d{2}-\d{2}$/,
+    uri: (s: string) => URL.canParse(s),
+    url: (s: string) => URL.canParse(s),
+    uuid: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,
+    UUID: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,
+    'ISO-4217': /^[A-Z]{3}$/,
+    'ISO-8601': (s: string) => !Number.isNaN(Date.parse(s)),
+    email: /@/,
+    float: { type: 'number', validate: () => true },
+    double: { type: 'number', validate: () => true },
+    int32: { type: 'number', validate: () => true },
+    int64: { type: 'number', validate: () => true },
+  },
+});
+const validators = new Map<string, ValidateFunction>();
+
+/** The contract's validation errors of `body` for `endpoint` ([] when valid). */
+export function contractErrors(
+  endpoint: string,
+  body: unknown,
+  which: 'response' | 'error' = 'response',
+): string[] {
+  const key = `${endpoint} ${which}`;
+  let validate = validators.get(key);
+  if (!validate) {
+    const schema = contract.endpoints[endpoint]?.[which];
+    if (!schema) throw new Error(`no contract for ${endpoint}`);
+    validate = ajv.compile({ ...schema, definitions: contract.definitions });
+    validators.set(key, validate);
+  }
+  return validate(body)
+    ? []
+    : ajv.errorsText(validate.errors, { separator: '\n' }).split('\n').slice(0, 10);
+}
+
+/** Asserts `body` follows the contract (tests/contracts/bigcommerce.json) of `endpoint`. */
+export function expectContract(
+  endpoint: string,
+  body: unknown,
+  which: 'response' | 'error' = 'response',
+): void {
+  expect(contractErrors(endpoint, body, which)).toEqual([]);
+}
+
+/** A JSON reply of the sandbox's Contentful emulation. */
+export interface ContentfulReply<T = Record<string, unknown>> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+/**
+ * GET on the sandbox's Contentful Delivery API: `path` after `/spaces/{space}/environments/{env}`
+ * (`/entries?content_type=page`). `token` null sends none.
+ */
+export function sandboxDelivery(sandbox: Pick<TestSandbox, 'url' | 'contentful'>) {
+  return async function cda<T = Record<string, unknown>>(
+    path: string,
+    token: string | null = sandbox.contentful.deliveryToken,
+  ): Promise<ContentfulReply<T>> {
+    const { spaceId, environment } = sandbox.contentful;
+    const response = await fetch(
+      `${sandbox.url}/contentful/spaces/${spaceId}/environments/${environment}${path}`,
+      { headers: token === null ? {} : { Authorization: `Bearer ${token}` } },
+    );
+    const text = await response.text();
+    return {
+      status: response.status,
+      body: (text ? JSON.parse(text) : null) as T,
+      headers: response.headers,
+    };
+  };
+}
+
+/**
+ * A call to the sandbox's Contentful management emulation: `path` after
+ * `/contentful-management/spaces/{space}` (`/environments/master/entries/x`).
+ */
+export function sandboxManagement(sandbox: Pick<TestSandbox, 'url' | 'contentful'>) {
+  return async function cma<T = Record<string, unknown>>(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<ContentfulReply<T>> {
+    const response = await fetch(
+      `${sandbox.url}/contentful-management/spaces/${sandbox.contentful.spaceId}${path}`,
+      {
+        method,
+        headers: {
+          Authorization: `Bearer ${sandbox.contentful.managementToken}`,
+          'Content-Type': 'application/vnd.contentful.management.v1+json',
+          ...headers,
+        },
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      },
+    );
+    const text = await response.text();
+    return {
+      status: response.status,
+      body: (text ? JSON.parse(text) : null) as T,
+      headers: response.headers,
+    };
+  };
+}
+
+/** A request a WebhookReceiver got. */
+export interface ReceivedRequest {
+  method: string;
+  /** Path and query, as signed by Contentful. */
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+export interface WebhookReceiver {
+  /** `http://127.0.0.1:PORT` */
+  url: string;
+  received: ReceivedRequest[];
+  /** Statuses of the next replies, in order (then 200). */
+  replies: number[];
+  /** Resolves once `count` requests have arrived (rejects after `timeoutMs`). */
+  waitFor(count: number, timeoutMs?: number): Promise<ReceivedRequest[]>;
+  /** Holds the replies until release() (the requests are recorded meanwhile). */
+  hold(): void;
+  release(): void;
+  close(): Promise<void>;
+}
+
+/** A local HTTP server on a free port recording the webhooks it receives. */
+export async function startWebhookReceiver(): Promise<WebhookReceiver> {
+  const received: ReceivedRequest[] = [];
+  const replies: number[] = [];
+  const waiters: { count: number; done: () => void }[] = [];
+  let held: (() => void)[] | null = null;
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      received.push({
+        method: req.method ?? '',
+        path: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      });
+      for (const waiter of waiters.filter((w) => received.length >= w.count)) waiter.done();
+      const status = replies.shift() ?? 200;
+      const answer = (): void => {
+        res.writeHead(status, { 'Content-Type': 'text/plain' }).end('ok');
+      };
+      if (held) held.push(answer);
+      else answer();
+    });
+  });
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    received,
+    replies,
+    waitFor: (count, timeoutMs = 10_000) =>
+      new Promise((ok, fail) => {
+        if (received.length >= count) {
+          ok(received);
+          return;
+        }
+        const timer = setTimeout(() => {
+          fail(
+            new Error(
+              `webhook receiver: ${received.length} of ${count} requests after ${timeoutMs} ms`,
+            ),
+          );
+        }, timeoutMs);
+        waiters.push({
+          count,
+          done: () => {
+            clearTimeout(timer);
+            ok(received);
+          },
+        });
+      }),
+    hold: () => {
+      held = [];
+    },
+    release: () => {
+      const pending = held ?? [];
+      held = null;
+      for (const answer of pending) answer();
+    },
+    close: () =>
+      new Promise<void>((ok) => {
+        for (const answer of held ?? []) answer();
+        held = null;
+        server.closeAllConnections();
+        server.close(() => {
+          ok();
+        });
+      }),
+  };
+}

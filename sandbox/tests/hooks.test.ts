@@ -1,0 +1,618 @@
+/**
+ * The sandbox's outgoing webhooks: Contentful's management emulation (draft, publish,
+ * unpublish, delete, versions, validation), its webhook definitions and signing secret, signed
+ * deliveries checked with a verifier written here from Contentful's documentation (known-answer
+ * vector included), retries and the delivery log; BigCommerce's `/v3/hooks` and the store
+ * webhooks sent on product writes.
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import fc from 'fast-check';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { contentfulSignature, signContentfulRequest } from '../src/webhooks.ts';
+import {
+  sandboxDelivery,
+  sandboxManagement,
+  startWebhookReceiver,
+  type ReceivedRequest,
+  type WebhookReceiver,
+} from './helpers.ts';
+import { sandboxApi, startTestSandbox, type TestSandbox } from '../src/testing.ts';
+
+const SECRET = 'k'.repeat(40) + 'Q1w2E3r4T5y6U7i8O9p0-_Zx';
+
+/**
+ * An independent verifier, following Contentful's documentation: the signed headers listed in
+ * `x-contentful-signed-headers` (lower-case, sorted), `METHOD\npath\nname:value;...\nbody`,
+ * HMAC-SHA256 hex, constant-time compare, timestamp at most 30 s old.
+ */
+function verify(
+  secret: string,
+  request: {
+    method: string;
+    path: string;
+    headers: Record<string, string | string[] | undefined>;
+    body: string;
+  },
+  now = Date.now(),
+): boolean {
+  const header = (name: string): string | undefined => {
+    const value = request.headers[name];
+    return Array.isArray(value) ? value[0] : value;
+  };
+  const signature = header('x-contentful-signature');
+  const signed = header('x-contentful-signed-headers');
+  const timestamp = Number(header('x-contentful-timestamp'));
+  if (!signature || !signed || !Number.isFinite(timestamp) || now - timestamp > 30_000)
+    return false;
+  const names = signed.split(',').map((n) => n.trim().toLowerCase());
+  if (!names.includes('x-contentful-signed-headers') || !names.includes('x-contentful-timestamp'))
+    return false;
+  const canonicalHeaders = [...names]
+    .sort()
+    .map((n) => `${n}:${header(n) ?? ''}`)
+    .join(';');
+  const expected = createHmac('sha256', secret)
+    .update(`${request.method}\n${request.path}\n${canonicalHeaders}\n${request.body}`)
+    .digest();
+  const given = Buffer.from(signature, 'hex');
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+describe('Contentful request signing', () => {
+  const vector = {
+    method: 'POST',
+    path: '/webhooks/contentful',
+    headers: {
+      'Content-Type': 'application/vnd.contentful.management.v1+json',
+      'X-Contentful-Topic': 'ContentManagement.Entry.publish',
+    },
+    body: '{"sys":{"id":"abc"}}',
+  };
+  const expected = '02da71f6e7eb090467f9ce781dbae8d58f6a1ce7561ff7b098e3e45c96d541a6';
+
+  it('reproduces the known-answer vector of the Contentful documentation', () => {
+    const headers = signContentfulRequest('a'.repeat(64), vector, 1_700_000_000_000);
+    expect(headers['x-contentful-signed-headers']).toBe(
+      'content-type,x-contentful-signed-headers,x-contentful-timestamp,x-contentful-topic',
+    );
+    expect(headers['x-contentful-timestamp']).toBe('1700000000000');
+    expect(headers['x-contentful-signature']).toBe(expected);
+    expect(
+      contentfulSignature(
+        'a'.repeat(64),
+        { ...vector, headers: headers },
+        (headers['x-contentful-signed-headers'] ?? '').split(','),
+      ),
+    ).toBe(expected);
+    expect(verify('a'.repeat(64), { ...vector, headers }, 1_700_000_000_000)).toBe(true);
+    expect(verify('a'.repeat(64), { ...vector, headers }, 1_700_000_031_000)).toBe(false);
+  });
+
+  it('signs any request so that the README verifier accepts it, and only it', () => {
+    fc.assert(
+      fc.property(
+        fc.string({ minLength: 64, maxLength: 64 }),
+        fc.webPath(),
+        fc.string(),
+        fc.dictionary(fc.stringMatching(/^x-[a-z]{1,10}$/), fc.stringMatching(/^[ -:<-~]{0,20}$/)),
+        (secret, path, body, extra) => {
+          const request = {
+            method: 'POST',
+            path: path || '/',
+            headers: { ...extra, 'content-type': 'application/json' },
+            body,
+          };
+          const now = Date.now();
+          const headers = signContentfulRequest(secret, request, now);
+          expect(verify(secret, { ...request, headers }, now)).toBe(true);
+          expect(verify(secret, { ...request, body: `${body}x`, headers }, now)).toBe(false);
+          expect(verify(`${secret.slice(1)}!`, { ...request, headers }, now)).toBe(
+            secret === `${secret.slice(1)}!`,
+          );
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+});
+
+let sandbox: TestSandbox;
+let receiver: WebhookReceiver;
+let cma: ReturnType<typeof sandboxManagement>;
+let cda: ReturnType<typeof sandboxDelivery>;
+let api: ReturnType<typeof sandboxApi>;
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox({ webhookRetryDelaysMs: [100, 200] });
+  receiver = await startWebhookReceiver();
+  cma = sandboxManagement(sandbox);
+  cda = sandboxDelivery(sandbox);
+  api = sandboxApi(sandbox);
+});
+
+afterAll(async () => {
+  await sandbox.close();
+  await receiver.close();
+});
+
+afterEach(() => {
+  receiver.release();
+  receiver.replies.length = 0;
+});
+
+interface Delivery {
+  source: string;
+  topic: string;
+  resourceId: string;
+  state: string;
+  attempts: { status?: number; error?: string }[];
+}
+
+async function deliveries(source?: string): Promise<Delivery[]> {
+  const response = await fetch(
+    `${sandbox.url}/__sandbox/webhook-deliveries${source ? `?source=${source}` : ''}`,
+    { headers: { 'X-Auth-Token': sandbox.token } },
+  );
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { data: Delivery[] }).data;
+}
+
+async function settled(count: number, source: string): Promise<Delivery[]> {
+  for (let i = 0; i < 200; i++) {
+    const list = await deliveries(source);
+    if (list.length >= count && list.every((d) => d.state !== 'pending')) return list;
+    await new Promise((ok) => setTimeout(ok, 25));
+  }
+  throw new Error('deliveries did not settle');
+}
+
+function json(request: ReceivedRequest | undefined): Record<string, unknown> {
+  return JSON.parse(request?.body ?? 'null') as Record<string, unknown>;
+}
+
+describe('Contentful management and webhooks', () => {
+  const entryPath = '/environments/master/entries/test-page';
+
+  it('refuses a missing or wrong management token', async () => {
+    for (const authorization of [undefined, 'Bearer sandbox-cda-token', 'Bearer nope']) {
+      const response = await fetch(
+        `${sandbox.url}/contentful-management/spaces/${sandbox.contentful.spaceId}${entryPath}`,
+        { headers: authorization ? { Authorization: authorization } : {} },
+      );
+      expect(response.status).toBe(401);
+      const body = (await response.json()) as { sys: { id: string } };
+      expect(body.sys.id).toBe('AccessTokenInvalid');
+    }
+    const log = await fetch(`${sandbox.url}/__sandbox/webhook-deliveries`);
+    expect(log.status).toBe(401);
+  });
+
+  it('validates webhook definitions and the signing secret', async () => {
+    const bad = await cma('POST', '/webhook_definitions', {
+      name: '',
+      url: 'javascript:alert(1)',
+      topics: ['Entry.explode'],
+      headers: [{ key: 'X-Bad', value: 'a\r\nInjected: yes' }],
+    });
+    expect(bad.status).toBe(422);
+    expect((bad.body as { sys: { id: string } }).sys.id).toBe('ValidationFailed');
+    const short = await cma('PUT', '/webhook_settings/signing_secret', { value: 'too-short' });
+    expect(short.status).toBe(422);
+  });
+
+  it('publishes a draft, sends a signed Entry.publish webhook in the background, and serves it', async () => {
+    const created = await cma<{ sys: { id: string } }>('POST', '/webhook_definitions', {
+      name: 'Boutique',
+      url: `${receiver.url}/webhooks/contentful?source=sandbox`,
+      topics: ['Entry.publish', 'Entry.unpublish', 'Entry.delete'],
+      headers: [{ key: 'X-Shop-Hint', value: 'rebuild' }],
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.sys.id).toEqual(expect.any(String));
+    const secret = await cma<{ redactedValue: string }>('PUT', '/webhook_settings/signing_secret', {
+      value: SECRET,
+    });
+    expect(secret.status).toBe(200);
+    expect(secret.body.redactedValue.endsWith(SECRET.slice(-4))).toBe(true);
+    expect(JSON.stringify(secret.body)).not.toContain(SECRET.slice(0, 20));
+
+    // A draft: no webhook for these topics, not on the Delivery API.
+    const draft = await cma<{ sys: { version: number } }>(
+      'PUT',
+      entryPath,
+      {
+        fields: {
+          title: { fr: 'Page de test' },
+          slug: { fr: 'page-de-test' },
+          description: { fr: 'Une page créée par le test.' },
+        },
+        metadata: { tags: [{ sys: { type: 'Link', linkType: 'Tag', id: 'coupDeCoeur' } }] },
+      },
+      { 'X-Contentful-Content-Type': 'contentPage' },
+    );
+    expect(draft.status).toBe(201);
+    expect(draft.body.sys.version).toBe(1);
+    expect((await cda('/entries/test-page')).status).toBe(404);
+
+    // Publish while the shop is slow to answer: the management call does not wait for it.
+    receiver.hold();
+    const published = await cma<{ sys: { version: number; publishedVersion: number } }>(
+      'PUT',
+      `${entryPath}/published`,
+      undefined,
+      { 'X-Contentful-Version': '1' },
+    );
+    expect(published.status).toBe(200);
+    expect(published.body.sys).toMatchObject({ version: 2, publishedVersion: 1 });
+    const [request] = await receiver.waitFor(1);
+    expect((await deliveries('contentful')).at(-1)?.state).toBe('pending');
+    receiver.release();
+
+    expect(request?.method).toBe('POST');
+    expect(request?.path).toBe('/webhooks/contentful?source=sandbox');
+    expect(request?.headers['content-type']).toBe('application/vnd.contentful.management.v1+json');
+    expect(request?.headers['x-contentful-topic']).toBe('ContentManagement.Entry.publish');
+    expect(request?.headers['x-shop-hint']).toBe('rebuild');
+    if (!request) throw new Error('no request');
+    expect(verify(SECRET, request)).toBe(true);
+    expect(verify('x'.repeat(64), request)).toBe(false);
+    expect(verify(SECRET, { ...request, body: request.body.replace('test', 'tost') })).toBe(false);
+    const body = json(request) as {
+      sys: { id: string; type: string; revision: number; contentType: { sys: { id: string } } };
+      fields: { title: { fr: string } };
+    };
+    expect(body.sys).toMatchObject({ id: 'test-page', type: 'Entry', revision: 1 });
+    expect(body.sys.contentType.sys.id).toBe('contentPage');
+    expect(body.fields.title.fr).toBe('Page de test');
+
+    const served = await cda<{ fields: { title: string }; metadata: { tags: unknown[] } }>(
+      '/entries/test-page',
+    );
+    expect(served.status).toBe(200);
+    expect(served.body.fields.title).toBe('Page de test');
+    expect(served.body.metadata.tags).toHaveLength(1);
+    const bySlug = await cda<{ total: number }>(
+      '/entries?content_type=contentPage&fields.slug=page-de-test',
+    );
+    expect(bySlug.body.total).toBe(1);
+    const log = await settled(1, 'contentful');
+    expect(log.at(-1)).toMatchObject({
+      topic: 'ContentManagement.Entry.publish',
+      resourceId: 'test-page',
+      state: 'delivered',
+    });
+  });
+
+  it('checks versions, keeps the published version until the next publish, retries a failed delivery', async () => {
+    const stale = await cma(
+      'PUT',
+      entryPath,
+      { fields: { title: { fr: 'x' }, slug: { fr: 'x' } } },
+      { 'X-Contentful-Version': '1' },
+    );
+    expect(stale.status).toBe(409);
+    expect((stale.body as { sys: { id: string } }).sys.id).toBe('VersionMismatch');
+    const updated = await cma<{ sys: { version: number } }>(
+      'PUT',
+      entryPath,
+      { fields: { title: { fr: 'Page de test modifiée' }, slug: { fr: 'page-de-test' } } },
+      { 'X-Contentful-Version': '2' },
+    );
+    expect(updated.status).toBe(200);
+    expect(updated.body.sys.version).toBe(3);
+    const before = await cda<{ fields: { title: string } }>('/entries/test-page');
+    expect(before.body.fields.title).toBe('Page de test');
+
+    const count = receiver.received.length;
+    receiver.replies.push(503);
+    const published = await cma('PUT', `${entryPath}/published`);
+    expect(published.status).toBe(200);
+    const requests = await receiver.waitFor(count + 2);
+    const [first, second] = requests.slice(count);
+    if (!first || !second) throw new Error('no retry');
+    expect(verify(SECRET, first)).toBe(true);
+    expect(verify(SECRET, second)).toBe(true);
+    expect(json(second)).toMatchObject({ sys: { revision: 2 } });
+    const log = await settled(2, 'contentful');
+    expect(log.at(-1)?.attempts.map((a) => a.status)).toEqual([503, 200]);
+    expect(log.at(-1)?.state).toBe('delivered');
+    const after = await cda<{ fields: { title: string }; sys: { revision: number } }>(
+      '/entries/test-page',
+    );
+    expect(after.body.fields.title).toBe('Page de test modifiée');
+    expect(after.body.sys.revision).toBe(2);
+  });
+
+  it('refuses invalid fields and unpublishable entries', async () => {
+    const invalid = await cma<{
+      sys: { id: string };
+      details: { errors: { name: string; path: unknown[] }[] };
+    }>(
+      'PUT',
+      '/environments/master/entries/bad-entry',
+      {
+        fields: {
+          title: { fr: 42 },
+          nope: { fr: 'x' },
+          slug: { en: 'x' },
+          body: { fr: { nodeType: 'paragraph' } },
+        },
+      },
+      { 'X-Contentful-Content-Type': 'contentPage' },
+    );
+    expect(invalid.status).toBe(422);
+    expect(invalid.body.sys.id).toBe('ValidationFailed');
+    expect(invalid.body.details.errors.map((e) => e.path.join('.')).sort()).toEqual(
+      ['fields.body.fr', 'fields.nope', 'fields.slug.en', 'fields.title.fr'].sort(),
+    );
+    const noType = await cma('PUT', '/environments/master/entries/no-type', { fields: {} });
+    expect(noType.status).toBe(422);
+    const incomplete = await cma(
+      'PUT',
+      '/environments/master/entries/incomplete',
+      { fields: { title: { fr: 'Sans slug' } } },
+      { 'X-Contentful-Content-Type': 'contentPage' },
+    );
+    expect(incomplete.status).toBe(201);
+    const publish = await cma('PUT', '/environments/master/entries/incomplete/published');
+    expect(publish.status).toBe(422);
+    expect((await cma('PUT', '/environments/master/entries/missing/published')).status).toBe(404);
+    expect((await cma('PUT', '/environments/master/entries/bad%20id')).status).toBe(400);
+  });
+
+  it('unpublishes and deletes with DeletedEntry tombstones', async () => {
+    const count = receiver.received.length;
+    expect((await cma('DELETE', entryPath)).status).toBe(400); // published: unpublish first
+    const unpublished = await cma('DELETE', `${entryPath}/published`);
+    expect(unpublished.status).toBe(200);
+    expect((await cda('/entries/test-page')).status).toBe(404);
+    expect((await cma('DELETE', `${entryPath}/published`)).status).toBe(400);
+    const deleted = await cma('DELETE', entryPath);
+    expect(deleted.status).toBe(204);
+    expect((await cma('GET', entryPath)).status).toBe(404);
+    const requests = (await receiver.waitFor(count + 2)).slice(count);
+    expect(requests.map((r) => r.headers['x-contentful-topic']).sort()).toEqual([
+      'ContentManagement.Entry.delete',
+      'ContentManagement.Entry.unpublish',
+    ]);
+    for (const request of requests) {
+      expect(verify(SECRET, request)).toBe(true);
+      expect(json(request)).toMatchObject({
+        sys: { type: 'DeletedEntry', id: 'test-page', contentType: { sys: { id: 'contentPage' } } },
+      });
+    }
+  });
+
+  it('sends create and save events to a wildcard definition, unsigned once the secret is removed', async () => {
+    const other = await startWebhookReceiver();
+    try {
+      const definition = await cma<{ sys: { id: string } }>('POST', '/webhook_definitions', {
+        name: 'Tout',
+        url: other.url,
+        topics: ['*.*'],
+      });
+      expect(definition.status).toBe(201);
+      expect((await cma('DELETE', '/webhook_settings/signing_secret')).status).toBe(204);
+      await cma(
+        'PUT',
+        '/environments/master/entries/wild',
+        { fields: { title: { fr: 'Joker' }, slug: { fr: 'joker' } } },
+        { 'X-Contentful-Content-Type': 'brandCorner' },
+      );
+      await cma('PUT', '/environments/master/entries/wild', {
+        fields: { title: { fr: 'Joker 2' }, slug: { fr: 'joker' } },
+      });
+      const requests = await other.waitFor(2);
+      expect(requests.map((r) => r.headers['x-contentful-topic']).sort()).toEqual([
+        'ContentManagement.Entry.create',
+        'ContentManagement.Entry.save',
+      ]);
+      for (const r of requests) expect(r.headers['x-contentful-signature']).toBeUndefined();
+      expect((await cma('DELETE', `/webhook_definitions/${definition.body.sys.id}`)).status).toBe(
+        204,
+      );
+      const list = await cma<{ items: { name: string }[] }>('GET', '/webhook_definitions');
+      expect(list.body.items.map((d) => d.name)).toEqual(['Boutique']);
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe('BigCommerce store webhooks', () => {
+  interface Hook {
+    id: number;
+    scope: string;
+    destination: string;
+    is_active: boolean;
+    headers: Record<string, string>;
+    created_at: number;
+    updated_at: number;
+  }
+
+  it('creates, lists, reads, updates and deletes hooks, and validates them', async () => {
+    const bad = await api('POST', '/v3/hooks', {
+      scope: 'orders',
+      destination: 'ftp://x',
+      headers: { 'X-A': 'a\nb' },
+    });
+    expect(bad.status).toBe(422);
+    const created = await api<{ data: Hook }>('POST', '/v3/hooks', {
+      scope: 'store/category/updated',
+      destination: `${receiver.url}/categories`,
+      is_active: true,
+      headers: {},
+    });
+    expect(created.status).toBe(200);
+    expect(created.body.data).toMatchObject({
+      scope: 'store/category/updated',
+      is_active: true,
+      headers: {},
+    });
+    expect(created.body.data.created_at).toEqual(expect.any(Number));
+    const duplicate = await api('POST', '/v3/hooks', {
+      scope: 'store/category/updated',
+      destination: `${receiver.url}/categories`,
+      is_active: true,
+      headers: {},
+    });
+    expect(duplicate.status).toBe(422);
+    const id = created.body.data.id;
+    expect((await api<{ data: Hook }>('GET', `/v3/hooks/${id}`)).body.data.id).toBe(id);
+    const updated = await api<{ data: Hook }>('PUT', `/v3/hooks/${id}`, { is_active: false });
+    expect(updated.body.data.is_active).toBe(false);
+    const list = await api<{ data: Hook[]; meta: { pagination: { total_items: number } } }>(
+      'GET',
+      '/v3/hooks',
+    );
+    expect(list.body.data.map((h) => h.id)).toContain(id);
+    expect(list.body.meta.pagination.total_items).toBe(list.body.data.length);
+    expect((await api('DELETE', `/v3/hooks/${id}`)).status).toBe(200);
+    expect((await api('GET', `/v3/hooks/${id}`)).status).toBe(404);
+    expect((await api('GET', '/v3/hooks', undefined, { token: 'nope' })).status).toBe(401);
+  });
+
+  it('sends store/product/created, updated and deleted to matching active hooks with their headers', async () => {
+    const products = await startWebhookReceiver();
+    const categories = await startWebhookReceiver();
+    try {
+      await api('POST', '/v3/hooks', {
+        scope: 'store/product/*',
+        destination: `${products.url}/webhooks/bigcommerce`,
+        is_active: true,
+        headers: { 'X-Webhook-Secret': 'secret-partage' },
+      });
+      await api('POST', '/v3/hooks', {
+        scope: 'store/product/deleted',
+        destination: `${products.url}/inactive`,
+        is_active: false,
+        headers: {},
+      });
+      await api('POST', '/v3/hooks', {
+        scope: 'store/category/updated',
+        destination: categories.url,
+        is_active: true,
+        headers: {},
+      });
+
+      const created = await api<{ data: { id: number; custom_url: { url: string } } }>(
+        'POST',
+        '/v3/catalog/products',
+        {
+          name: 'Matelas Webhook',
+          type: 'physical',
+          weight: 20,
+          price: 499,
+          sale_price: 449,
+          categories: [22],
+          brand_id: 40,
+          inventory_tracking: 'product',
+          inventory_level: 5,
+          custom_fields: [{ name: 'technology', value: 'Ressorts ensachés' }],
+          images: [{ image_url: '/images/800x800/matelas-blanc-a.jpg', is_thumbnail: true }],
+          variants: [
+            {
+              sku: 'WH-140',
+              price: 499,
+              option_values: [{ option_display_name: 'Taille', label: '140x190 cm' }],
+            },
+            {
+              sku: 'WH-160',
+              price: 599,
+              option_values: [{ option_display_name: 'Taille', label: '160x200 cm' }],
+            },
+          ],
+        },
+      );
+      expect(created.status).toBe(200);
+      const id = created.body.data.id;
+      expect(created.body.data.custom_url.url).toBe('/matelas-webhook');
+      const read = await api<{
+        data: {
+          name: string;
+          variants: { sku: string; option_values: unknown[] }[];
+          images: { url_standard: string }[];
+          custom_fields: { name: string }[];
+          options: { display_name: string; option_values: unknown[] }[];
+        };
+      }>('GET', `/v3/catalog/products/${id}?include=variants,images,custom_fields,options`);
+      expect(read.body.data.variants.map((v) => v.sku)).toEqual(['WH-140', 'WH-160']);
+      expect(read.body.data.options).toMatchObject([{ display_name: 'Taille' }]);
+      expect(read.body.data.images[0]?.url_standard).toBe(
+        `${sandbox.url}/images/800x800/matelas-blanc-a.jpg`,
+      );
+      const inCategory = await api<{ data: { id: number }[] }>(
+        'GET',
+        '/v3/catalog/products?categories:in=22&limit=250&keyword=webhook',
+      );
+      expect(inCategory.body.data.map((p) => p.id)).toEqual([id]);
+      const duplicate = await api('POST', '/v3/catalog/products', {
+        name: 'Matelas Webhook',
+        type: 'physical',
+        weight: 1,
+        price: 1,
+      });
+      expect(duplicate.status).toBe(409);
+      const invalid = await api('POST', '/v3/catalog/products', {
+        name: 'Sans prix',
+        type: 'physical',
+        weight: 1,
+        categories: [123_456],
+      });
+      expect(invalid.status).toBe(422);
+
+      const updated = await api<{ data: { price: number } }>('PUT', `/v3/catalog/products/${id}`, {
+        price: 459,
+        inventory_level: 2,
+      });
+      expect(updated.body.data.price).toBe(459);
+      expect((await api('DELETE', `/v3/catalog/products/${id}`)).status).toBe(204);
+      expect((await api('GET', `/v3/catalog/products/${id}`)).status).toBe(404);
+      expect(
+        (await api('PUT', `/v3/catalog/categories/22`, { name: 'Ressorts ensachés' })).status,
+      ).toBe(200);
+
+      const requests = await products.waitFor(4);
+      expect(requests.every((r) => r.path === '/webhooks/bigcommerce')).toBe(true);
+      // Deliveries run concurrently: the order of arrival is not guaranteed.
+      expect(requests.map((r) => (json(r) as { scope: string }).scope).sort()).toEqual([
+        'store/product/created',
+        'store/product/deleted',
+        'store/product/inventory/updated',
+        'store/product/updated',
+      ]);
+      for (const request of requests) {
+        expect(request.headers['x-webhook-secret']).toBe('secret-partage');
+        expect(request.headers['content-type']).toBe('application/json');
+        const payload = json(request) as {
+          store_id: string;
+          data: { type: string; id: number };
+          hash: string;
+          created_at: number;
+          producer: string;
+        };
+        expect(payload.data).toMatchObject({ type: 'product', id });
+        expect(payload.store_id).toMatch(/^\d+$/);
+        expect(payload.hash).toMatch(/^[0-9a-f]{40}$/);
+        expect(payload.created_at).toEqual(expect.any(Number));
+        expect(payload.producer).toBe(`stores/${sandbox.storeHash}`);
+      }
+      const [category] = await categories.waitFor(1);
+      expect(json(category)).toMatchObject({
+        scope: 'store/category/updated',
+        data: { type: 'category', id: 22 },
+      });
+      const log = await settled(5, 'bigcommerce');
+      expect(
+        log
+          .filter((d) => d.topic.startsWith('store/product/'))
+          .every((d) => d.state === 'delivered'),
+      ).toBe(true);
+      // Nothing reached the inactive hook.
+      expect(products.received.some((r) => r.path === '/inactive')).toBe(false);
+    } finally {
+      await products.close();
+      await categories.close();
+    }
+  });
+});
