@@ -11,12 +11,8 @@ import { describe, expect, test } from 'vitest';
 import { cardView, listingCardKey, cardMarkupKey } from '../../src/components/catalogue/view.ts';
 import { analyticsListHtml } from '../../src/components/catalogue/listing-markup.ts';
 import { parsePageList } from '../../src/lib/analytics/page-json.ts';
-import {
-  applyListing,
-  NO_FILTERS,
-  parseListingParams,
-  SORT_OPTIONS,
-} from '../../src/lib/commerce/listing.ts';
+import { NO_FILTERS, parseListingParams, SORT_OPTIONS } from '../../src/lib/commerce/listing.ts';
+import { applyListing } from '../../src/lib/commerce/listing-products.ts';
 import {
   productOffer,
   variantFilter,

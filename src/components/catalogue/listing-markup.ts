@@ -16,11 +16,10 @@ import {
   LISTING_PARAMS,
   NO_FILTERS,
   SORT_OPTIONS,
-  type Facets,
   type ListingFilters,
   type ListingParams,
-  type ListingResult,
 } from '../../lib/commerce/listing.ts';
+import type { Facets, ListingResult } from '../../lib/commerce/listing-products.ts';
 import type { Pagination, Product } from '../../lib/commerce/types.ts';
 import { scriptJson } from '../../lib/script-json.ts';
 import { t } from '../../lib/i18n/index.ts';

@@ -8,12 +8,8 @@
 import { assembleListingView } from '../../../components/catalogue/listing-assembly.ts';
 import { listingDocument } from '../../../components/catalogue/listing-view.ts';
 import type { HeadProps } from '../../../components/layout/head.ts';
-import {
-  applyListing,
-  parseListingParams,
-  type ListingParams,
-  type ListingResult,
-} from '../../commerce/listing.ts';
+import { parseListingParams, type ListingParams } from '../../commerce/listing.ts';
+import { applyListing, type ListingResult } from '../../commerce/listing-products.ts';
 import type { ListingIndexing } from '../../commerce/listing-seo.ts';
 import { bigcommerce, bigcommerceForHost } from '../config.ts';
 import { logFailure, pageOutcome, readForPage, type UpstreamFailure } from '../failures.ts';
