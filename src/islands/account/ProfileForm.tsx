@@ -41,12 +41,18 @@ export const PROFILE_FORM_MESSAGES = [
   'Email already in use',
 ] as const;
 
-/** The profile's contact fields, below the names. */
-const CONTACT_FIELDS = [
-  EMAIL_FIELD,
-  { name: 'phone', label: 'address.phone', type: 'tel', autoComplete: 'tel' },
-  { name: 'company', label: 'address.company', autoComplete: 'organization' },
-] as const satisfies readonly FieldSpec[];
+/** The profile's phone and company, below the names and the e-mail. */
+const PHONE_FIELD = {
+  name: 'phone',
+  label: 'address.phone',
+  type: 'tel',
+  autoComplete: 'tel',
+} as const satisfies FieldSpec;
+const COMPANY_FIELD = {
+  name: 'company',
+  label: 'address.company',
+  autoComplete: 'organization',
+} as const satisfies FieldSpec;
 
 export function ProfileForm({
   customer,
@@ -81,28 +87,25 @@ export function ProfileForm({
     if (ok) notify({ message: t('account.saved'), type: 'success' });
   }
 
+  const input = (
+    field:
+      (typeof NAME_FIELDS)[number] | typeof EMAIL_FIELD | typeof PHONE_FIELD | typeof COMPANY_FIELD,
+  ) => (
+    <FormField
+      key={field.name}
+      field={field}
+      t={t}
+      errors={errors}
+      defaultValue={customer[field.name]}
+    />
+  );
   return (
     <form noValidate className="flex max-w-xl flex-col gap-4" onSubmit={(e) => void submit(e)}>
-      <div className="grid gap-4 sm:grid-cols-2">
-        {NAME_FIELDS.map((field) => (
-          <FormField
-            key={field.name}
-            field={field}
-            t={t}
-            errors={errors}
-            defaultValue={customer[field.name]}
-          />
-        ))}
-      </div>
-      {CONTACT_FIELDS.map((field) => (
-        <FormField
-          key={field.name}
-          field={field}
-          t={t}
-          errors={errors}
-          defaultValue={customer[field.name]}
-        />
-      ))}
+      <div className="grid gap-4 sm:grid-cols-2">{NAME_FIELDS.map(input)}</div>
+      {/* One child each (not a list), as React's ids of the fields were before. */}
+      {input(EMAIL_FIELD)}
+      {input(PHONE_FIELD)}
+      {input(COMPANY_FIELD)}
       <CheckboxField
         name="acceptsMarketing"
         label={t('register.marketing')}
