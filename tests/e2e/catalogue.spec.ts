@@ -1,4 +1,5 @@
-import { applyListing, parseListingParams } from '../../src/lib/commerce/listing.ts';
+import { parseListingParams } from '../../src/lib/commerce/listing.ts';
+import { applyListing } from '../../src/lib/commerce/listing-products.ts';
 import { productPath } from '../../src/lib/commerce/slug.ts';
 import { defaultVariant, findVariant, stockStatus } from '../../src/lib/commerce/stock.ts';
 import type { Page as ResultPage, Product, Variant } from '../../src/lib/commerce/types.ts';

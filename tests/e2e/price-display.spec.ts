@@ -5,7 +5,8 @@
  * the variant), and the cart charges that price. Screenshots in test-results/visual/.
  */
 import { type APIRequestContext } from '@playwright/test';
-import { applyListing, parseListingParams } from '../../src/lib/commerce/listing.ts';
+import { parseListingParams } from '../../src/lib/commerce/listing.ts';
+import { applyListing } from '../../src/lib/commerce/listing-products.ts';
 import { formatPrice } from '../../src/lib/commerce/money.ts';
 import { productOffer, variantFilter, VARIANT_PARAM } from '../../src/lib/commerce/offer.ts';
 import { displayPrice, effectivePrice } from '../../src/lib/commerce/price.ts';

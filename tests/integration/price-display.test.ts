@@ -7,7 +7,8 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { cardView } from '../../src/shop/view-models/catalogue/view.ts';
-import { applyListing, parseListingParams } from '../../src/lib/commerce/listing.ts';
+import { parseListingParams } from '../../src/lib/commerce/listing.ts';
+import { applyListing } from '../../src/lib/commerce/listing-products.ts';
 import { formatPrice } from '../../src/lib/commerce/money.ts';
 import { variantFilter, variantFromSearch } from '../../src/lib/commerce/offer.ts';
 import { effectivePrice } from '../../src/lib/commerce/price.ts';

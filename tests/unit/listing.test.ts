@@ -4,8 +4,6 @@ import {
   DEFAULT_SORT_OPTION,
   ITEMS_PER_PAGE_OPTIONS,
   SORT_OPTIONS,
-  applyListing,
-  facets,
   isListingView,
   itemsPerPage,
   listingQueryString,
@@ -14,10 +12,14 @@ import {
   parseListingParams,
   shownPath,
   sortOption,
-  sortProducts,
-  type Facets,
   type ListingFilters,
 } from '../../src/lib/commerce/listing.ts';
+import {
+  applyListing,
+  facets,
+  sortProducts,
+  type Facets,
+} from '../../src/lib/commerce/listing-products.ts';
 import { t } from '../../src/lib/i18n/index.ts';
 import { colourOption, option, product, variant } from './fixtures.ts';
 

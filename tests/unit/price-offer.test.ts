@@ -15,12 +15,8 @@ import {
 } from '../../src/shop/view-models/catalogue/view.ts';
 import { analyticsListHtml } from '../../src/shop/view-models/catalogue/listing-markup.ts';
 import { parsePageList } from '../../src/lib/analytics/page-json.ts';
-import {
-  applyListing,
-  NO_FILTERS,
-  parseListingParams,
-  SORT_OPTIONS,
-} from '../../src/lib/commerce/listing.ts';
+import { NO_FILTERS, parseListingParams, SORT_OPTIONS } from '../../src/lib/commerce/listing.ts';
+import { applyListing } from '../../src/lib/commerce/listing-products.ts';
 import {
   productOffer,
   variantFilter,

@@ -22,7 +22,7 @@ import {
 import { notify } from '../../lib/stores/notifications.ts';
 import { buttonClass, inputClass } from '../../lib/ui/classes.ts';
 import { FormError, formText, SubmitButton } from '../ui/form.tsx';
-import { TextField } from '../ui/TextField.tsx';
+import { fieldError, FormField, type FieldErrors, type FieldSpec } from '../ui/TextField.tsx';
 import { CALL_ERROR_MESSAGES } from '../../lib/api/client.ts';
 
 /** Countries of the locale config (spec §3): France first, then the supported ones. */
@@ -179,21 +179,21 @@ export function AddressBook({ addresses: initial, messages }: AddressBookProps) 
   );
 }
 
+/** The address form's fields (spec §3 address labels: house/apartment number, street name, complement). */
 const FIELDS = [
-  ['firstName', 'address.firstName', 'given-name'],
-  ['lastName', 'address.lastName', 'family-name'],
-  ['company', 'address.company', 'organization'],
-  // spec §3 address labels: house/apartment number, street name, complement.
-  ['houseNumber', 'address.houseNumber', 'off'],
-  ['address1', 'address.street', 'address-line1'],
-  ['address2', 'address.complement', 'address-line2'],
-  ['postalCode', 'address.postalCode', 'postal-code'],
-  ['city', 'address.city', 'address-level2'],
-  ['stateOrProvince', 'address.state', 'address-level1'],
-  ['phone', 'address.phone', 'tel'],
-] as const;
+  { name: 'firstName', label: 'address.firstName', autoComplete: 'given-name', required: true },
+  { name: 'lastName', label: 'address.lastName', autoComplete: 'family-name', required: true },
+  { name: 'company', label: 'address.company', autoComplete: 'organization' },
+  { name: 'houseNumber', label: 'address.houseNumber', autoComplete: 'off' },
+  { name: 'address1', label: 'address.street', autoComplete: 'address-line1', required: true },
+  { name: 'address2', label: 'address.complement', autoComplete: 'address-line2' },
+  { name: 'postalCode', label: 'address.postalCode', autoComplete: 'postal-code', required: true },
+  { name: 'city', label: 'address.city', autoComplete: 'address-level2', required: true },
+  { name: 'stateOrProvince', label: 'address.state', autoComplete: 'address-level1' },
+  { name: 'phone', label: 'address.phone', autoComplete: 'tel' },
+] as const satisfies readonly FieldSpec[];
 
-type FieldName = (typeof FIELDS)[number][0];
+type FieldName = (typeof FIELDS)[number]['name'];
 
 /** The fields of the 40-character address hint (spec §5, §9). */
 const ADDRESS_LINES: ReadonlySet<string> = new Set(['houseNumber', 'address1', 'address2']);
@@ -209,7 +209,7 @@ function AddressForm({
   onCancel: () => void;
   onSaved: (address: CustomerAddress) => void;
 }) {
-  const [errors, setErrors] = useState<Partial<Record<string, string>>>({});
+  const [errors, setErrors] = useState<FieldErrors>({});
   const [apiError, setApiError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
 
@@ -250,7 +250,6 @@ function AddressForm({
   }
 
   const initial = (name: FieldName): string => (address === undefined ? '' : address[name]);
-  const error = (name: string) => (errors[name] === undefined ? undefined : t(errors[name]));
   return (
     <form
       noValidate
@@ -261,20 +260,22 @@ function AddressForm({
         {address === undefined ? t('address.formTitleNew') : t('address.formTitleEdit')}
       </h2>
       <div className="grid gap-4 md:grid-cols-2">
-        {FIELDS.map(([name, label, autoComplete]) => (
-          <TextField
-            key={name}
-            name={name}
-            label={t(label)}
-            autoComplete={autoComplete}
-            defaultValue={initial(name)}
-            required={['firstName', 'lastName', 'address1', 'postalCode', 'city'].includes(name)}
-            hint={ADDRESS_LINES.has(name) ? t('validation.addressHint') : undefined}
-            maxLength={ADDRESS_LINES.has(name) ? ADDRESS_MAX_LENGTH : undefined}
-            error={error(name)}
+        {FIELDS.map((field) => (
+          <FormField
+            key={field.name}
+            field={field}
+            t={t}
+            errors={errors}
+            defaultValue={initial(field.name)}
+            hint={ADDRESS_LINES.has(field.name) ? t('validation.addressHint') : undefined}
+            maxLength={ADDRESS_LINES.has(field.name) ? ADDRESS_MAX_LENGTH : undefined}
           />
         ))}
-        <CountrySelect t={t} value={address?.countryCode ?? 'FR'} error={error('countryCode')} />
+        <CountrySelect
+          t={t}
+          value={address?.countryCode ?? 'FR'}
+          error={fieldError(t, errors, 'countryCode')}
+        />
       </div>
       <FormError message={apiError} t={t} />
       <div className="flex flex-wrap gap-3">

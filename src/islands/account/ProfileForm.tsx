@@ -10,7 +10,14 @@ import { createTranslator, type Messages } from '../../lib/i18n/translate.ts';
 import { $customerErrors, updateProfile } from '../../lib/stores/customer.ts';
 import { notify } from '../../lib/stores/notifications.ts';
 import { FormError, formChecked, formText, SubmitButton } from '../ui/form.tsx';
-import { CheckboxField, TextField } from '../ui/TextField.tsx';
+import {
+  CheckboxField,
+  EMAIL_FIELD,
+  FormField,
+  NAME_FIELDS,
+  type FieldErrors,
+  type FieldSpec,
+} from '../ui/TextField.tsx';
 import { CALL_ERROR_MESSAGES } from '../../lib/api/client.ts';
 
 export const PROFILE_FORM_MESSAGES = [
@@ -34,6 +41,19 @@ export const PROFILE_FORM_MESSAGES = [
   'Email already in use',
 ] as const;
 
+/** The profile's phone and company, below the names and the e-mail. */
+const PHONE_FIELD = {
+  name: 'phone',
+  label: 'address.phone',
+  type: 'tel',
+  autoComplete: 'tel',
+} as const satisfies FieldSpec;
+const COMPANY_FIELD = {
+  name: 'company',
+  label: 'address.company',
+  autoComplete: 'organization',
+} as const satisfies FieldSpec;
+
 export function ProfileForm({
   customer,
   messages,
@@ -42,7 +62,7 @@ export function ProfileForm({
   messages: Messages;
 }) {
   const t = useMemo(() => createTranslator(messages), [messages]);
-  const [errors, setErrors] = useState<Partial<Record<string, string>>>({});
+  const [errors, setErrors] = useState<FieldErrors>({});
   const [pending, setPending] = useState(false);
   const apiError = useStore($customerErrors).update;
 
@@ -67,51 +87,25 @@ export function ProfileForm({
     if (ok) notify({ message: t('account.saved'), type: 'success' });
   }
 
-  const error = (name: string) => (errors[name] === undefined ? undefined : t(errors[name]));
+  const input = (
+    field:
+      (typeof NAME_FIELDS)[number] | typeof EMAIL_FIELD | typeof PHONE_FIELD | typeof COMPANY_FIELD,
+  ) => (
+    <FormField
+      key={field.name}
+      field={field}
+      t={t}
+      errors={errors}
+      defaultValue={customer[field.name]}
+    />
+  );
   return (
     <form noValidate className="flex max-w-xl flex-col gap-4" onSubmit={(e) => void submit(e)}>
-      <div className="grid gap-4 sm:grid-cols-2">
-        <TextField
-          name="firstName"
-          autoComplete="given-name"
-          required
-          label={t('register.firstName')}
-          defaultValue={customer.firstName}
-          error={error('firstName')}
-        />
-        <TextField
-          name="lastName"
-          autoComplete="family-name"
-          required
-          label={t('register.lastName')}
-          defaultValue={customer.lastName}
-          error={error('lastName')}
-        />
-      </div>
-      <TextField
-        name="email"
-        type="email"
-        autoComplete="email"
-        required
-        label={t('login.email')}
-        defaultValue={customer.email}
-        error={error('email')}
-      />
-      <TextField
-        name="phone"
-        type="tel"
-        autoComplete="tel"
-        label={t('address.phone')}
-        defaultValue={customer.phone}
-        error={error('phone')}
-      />
-      <TextField
-        name="company"
-        autoComplete="organization"
-        label={t('address.company')}
-        defaultValue={customer.company}
-        error={error('company')}
-      />
+      <div className="grid gap-4 sm:grid-cols-2">{NAME_FIELDS.map(input)}</div>
+      {/* One child each (not a list), as React's ids of the fields were before. */}
+      {input(EMAIL_FIELD)}
+      {input(PHONE_FIELD)}
+      {input(COMPANY_FIELD)}
       <CheckboxField
         name="acceptsMarketing"
         label={t('register.marketing')}

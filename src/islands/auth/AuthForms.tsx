@@ -23,7 +23,15 @@ import {
 } from '../../lib/stores/customer.ts';
 import { buttonClass } from '../../lib/ui/classes.ts';
 import { FormError, formChecked, formText, SubmitButton } from '../ui/form.tsx';
-import { CheckboxField, TextField } from '../ui/TextField.tsx';
+import {
+  CheckboxField,
+  EMAIL_FIELD,
+  fieldError,
+  FormField,
+  NAME_FIELDS,
+  type FieldErrors,
+  type FieldSpec,
+} from '../ui/TextField.tsx';
 import { CALL_ERROR_MESSAGES } from '../../lib/api/client.ts';
 import { throttleNotice } from '../../lib/commerce/login-throttle.ts';
 import { WAIT_MESSAGES, waitInWords } from '../../lib/i18n/wait.ts';
@@ -92,7 +100,15 @@ export function AuthForms(props: AuthFormsProps) {
   return <LoginForm {...props} />;
 }
 
-type Errors = Partial<Record<string, string>>;
+/** The password of a login, and the new one of a registration (with its hint). */
+const PASSWORD_FIELD = {
+  name: 'password',
+  label: 'login.password',
+  type: 'password',
+  autoComplete: 'current-password',
+  required: true,
+} as const satisfies FieldSpec;
+const NEW_PASSWORD_FIELD = { ...PASSWORD_FIELD, autoComplete: 'new-password' } as const;
 
 /**
  * The login or registration error, throttle included: a refused attempt says how
@@ -169,7 +185,7 @@ function LoginForm({
   headingLevel,
   allowRegister = true,
 }: AuthFormsProps) {
-  const [errors, setErrors] = useState<Errors>({});
+  const [errors, setErrors] = useState<FieldErrors>({});
   const [pending, setPending] = useState(false);
   const apiError = useStore($customerErrors).login;
 
@@ -191,22 +207,8 @@ function LoginForm({
   return (
     <form noValidate className="flex flex-col gap-4" onSubmit={(e) => void submit(e)}>
       <Heading level={headingLevel}>{t('login.title')}</Heading>
-      <TextField
-        name="email"
-        type="email"
-        autoComplete="email"
-        required
-        label={t('login.email')}
-        error={errors.email === undefined ? undefined : t(errors.email)}
-      />
-      <TextField
-        name="password"
-        type="password"
-        autoComplete="current-password"
-        required
-        label={t('login.password')}
-        error={errors.password === undefined ? undefined : t(errors.password)}
-      />
+      <FormField field={EMAIL_FIELD} t={t} errors={errors} />
+      <FormField field={PASSWORD_FIELD} t={t} errors={errors} />
       <ScreenLink to="forgot" onScreenChange={onScreenChange} align="start">
         {t('login.forgotPassword')}
       </ScreenLink>
@@ -222,10 +224,9 @@ function LoginForm({
 }
 
 function RegisterForm({ onScreenChange, onSuccess, t, headingLevel }: AuthFormsProps) {
-  const [errors, setErrors] = useState<Errors>({});
+  const [errors, setErrors] = useState<FieldErrors>({});
   const [pending, setPending] = useState(false);
   const apiError = useStore($customerErrors).register;
-  const message = (key: string | undefined) => (key === undefined ? undefined : t(key));
 
   async function submit(event: SubmitEvent<HTMLFormElement>) {
     const data = formValues(event);
@@ -253,43 +254,22 @@ function RegisterForm({ onScreenChange, onSuccess, t, headingLevel }: AuthFormsP
     <form noValidate className="flex flex-col gap-4" onSubmit={(e) => void submit(e)}>
       <Heading level={headingLevel}>{t('register.title')}</Heading>
       <div className="grid gap-4 sm:grid-cols-2">
-        <TextField
-          name="firstName"
-          autoComplete="given-name"
-          required
-          label={t('register.firstName')}
-          error={message(errors.firstName)}
-        />
-        <TextField
-          name="lastName"
-          autoComplete="family-name"
-          required
-          label={t('register.lastName')}
-          error={message(errors.lastName)}
-        />
+        {NAME_FIELDS.map((field) => (
+          <FormField key={field.name} field={field} t={t} errors={errors} />
+        ))}
       </div>
-      <TextField
-        name="email"
-        type="email"
-        autoComplete="email"
-        required
-        label={t('login.email')}
-        error={message(errors.email)}
-      />
-      <TextField
-        name="password"
-        type="password"
-        autoComplete="new-password"
-        required
-        label={t('login.password')}
+      <FormField field={EMAIL_FIELD} t={t} errors={errors} />
+      <FormField
+        field={NEW_PASSWORD_FIELD}
+        t={t}
+        errors={errors}
         hint={t('register.passwordHint')}
-        error={message(errors.password)}
       />
       <CheckboxField
         name="createAccount"
         required
         label={t('I want to create an account')}
-        error={message(errors.createAccount)}
+        error={fieldError(t, errors, 'createAccount')}
       />
       <CheckboxField name="acceptsMarketing" label={t('register.marketing')} />
       <AccountFormError error={apiError} t={t} />
@@ -331,14 +311,7 @@ function ForgotForm({ onScreenChange, t, headingLevel }: AuthFormsProps) {
       <p id={introId} className="text-sm text-neutral-700">
         {t('forgot.intro')}
       </p>
-      <TextField
-        name="email"
-        type="email"
-        autoComplete="email"
-        required
-        label={t('login.email')}
-        error={error === undefined ? undefined : t(error)}
-      />
+      <FormField field={EMAIL_FIELD} t={t} errors={{ email: error }} />
       {sent && (
         <p
           role="status"

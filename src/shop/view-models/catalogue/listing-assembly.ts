@@ -15,12 +15,8 @@
  * with no product.
  */
 import { unescape } from 'html-escaper';
-import {
-  applyListing,
-  parseListingParams,
-  type ListingParams,
-  type ListingResult,
-} from '../../../lib/commerce/listing.ts';
+import { parseListingParams, type ListingParams } from '../../../lib/commerce/listing.ts';
+import { applyListing, type ListingResult } from '../../../lib/commerce/listing-products.ts';
 import { variantFilter } from '../../../lib/commerce/offer.ts';
 import type { Product } from '../../../lib/commerce/types.ts';
 import type { ListingSource } from '../../loaders/listing-source.ts';

@@ -8,15 +8,16 @@
 import { assembleListingView } from './listing-assembly.ts';
 import { listingDocument } from './listing-view.ts';
 import type { HeadProps } from '../layout/head.ts';
-import {
-  applyListing,
-  parseListingParams,
-  type ListingParams,
-  type ListingResult,
-} from '../../../lib/commerce/listing.ts';
+import { parseListingParams, type ListingParams } from '../../../lib/commerce/listing.ts';
+import { applyListing, type ListingResult } from '../../../lib/commerce/listing-products.ts';
 import type { ListingIndexing } from '../../../lib/commerce/listing-seo.ts';
 import { bigcommerce, bigcommerceForHost } from '../../config/config.ts';
-import { logFailure, pageOutcome, readForPage, type UpstreamFailure } from '../../faults/failures.ts';
+import {
+  logFailure,
+  pageOutcome,
+  readForPage,
+  type UpstreamFailure,
+} from '../../faults/failures.ts';
 import { withLayoutData } from '../../loaders/layout-data.ts';
 import { listingViewSource, type ListingSource } from '../../loaders/listing-data.ts';
 import { releaseListingPage } from '../../loaders/listing-page.ts';

@@ -7,12 +7,11 @@
 import { breadcrumbs, type Breadcrumb } from '../../../lib/commerce/category.ts';
 import { technologies as technologyNames } from '../../../lib/commerce/custom-fields.ts';
 import {
-  applyListing,
   listingPageCount,
   parseListingParams,
   type ListingParams,
-  type ListingResult,
 } from '../../../lib/commerce/listing.ts';
+import { applyListing, type ListingResult } from '../../../lib/commerce/listing-products.ts';
 import { listingPagePaths } from '../../../lib/commerce/listing-seo.ts';
 import { productPath } from '../../../lib/commerce/slug.ts';
 import type { Product } from '../../../lib/commerce/types.ts';
@@ -26,10 +25,7 @@ import {
   type CatalogueBrand,
   type CatalogueCategory,
 } from '../../loaders/catalogue-index.ts';
-import {
-  staticListingSource,
-  type ListingSource,
-} from '../../loaders/listing-source.ts';
+import { staticListingSource, type ListingSource } from '../../loaders/listing-source.ts';
 import type { ItemNames } from './listing-markup.ts';
 import { RELATED_COUNT, relatedProducts } from './related.ts';
 
