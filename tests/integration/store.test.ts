@@ -19,7 +19,8 @@ import {
 } from '../../src/lib/server/store/lock.ts';
 import { createRedisStore, StoreUnavailableError } from '../../src/lib/server/store/redis.ts';
 import type { SharedStore } from '../../src/lib/server/store/types.ts';
-import { freePort, redisAvailable, startRedis, testStores } from './helpers/redis.ts';
+import { freePort } from '../../src/server/free-port.ts';
+import { redisAvailable, startRedis, testStores } from './helpers/redis.ts';
 
 let run = 0;
 // Keys unique per test: the file and Redis stores outlive one test.

@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { initialRelease } from '../../scripts/serve.ts';
-import { freePort } from './helpers/redis.ts';
+import { freePort } from '../../src/server/free-port.ts';
 import {
   readStatus,
   sendPublish,

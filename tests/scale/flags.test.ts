@@ -21,7 +21,7 @@ import { run } from '../../scripts/lib/run.ts';
 import { PRODUCTS } from '../../scripts/sandbox/fixtures.ts';
 import { startSandbox, type Sandbox } from '../../scripts/sandbox/server.ts';
 import { cartLinkKey, mintCartToken } from '../../src/lib/server/cart-redirect.ts';
-import { freePort } from '../integration/helpers/redis.ts';
+import { freePort } from '../../src/server/free-port.ts';
 import { respelled } from '../unit/path-spellings.ts';
 import { startShopProcess, type ShopProcess } from './helpers/shop.ts';
 

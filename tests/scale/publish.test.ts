@@ -22,7 +22,7 @@ import {
   LISTING_STORE_FILE,
   openListingStore,
 } from '../../src/lib/server/loaders/listing-store.ts';
-import { freePort } from '../integration/helpers/redis.ts';
+import { freePort } from '../../src/server/free-port.ts';
 
 const distA = 'dist-publish-a';
 const distB = 'dist-publish-b';
