@@ -4,11 +4,9 @@
  * `tests/integration/sandbox.test.ts` checks each of them against a running sandbox.
  */
 export const SANDBOX_TOKEN = 'sandbox-token';
-export const SANDBOX_STORE_HASH = 'sandbox';
 
 /** Number of hand-written products (ids 101 to 261). */
 export const SEED_PRODUCT_COUNT = 161;
-export const FIRST_PRODUCT_ID = 101;
 
 export const PRODUCTS = {
   /** is_price_hidden true, price_hidden_label 'Prix sur demande en magasin'. */
@@ -130,15 +128,11 @@ export const CUSTOMERS = {
   },
 } as const;
 
-/** Sandbox credentials of the BigCommerce app (customer login JWTs) and of Brevo. */
-export const SANDBOX_CLIENT_ID = 'sandbox-client';
-export const SANDBOX_CLIENT_SECRET = 'sandbox-client-secret';
+/** The sandbox's Brevo API key. */
 export const SANDBOX_BREVO_KEY = 'sandbox-brevo-key';
-/** Default channel site URL (where the hosted checkout sends shoppers back). */
-export const SANDBOX_SITE_URL = 'http://localhost:4321';
 
 /**
  * The hostile catalogue (seeded with the `hostile` option, SANDBOX_HOSTILE=1): product, category
  * and banner ids and names, and the payloads their HTML holds (seed/hostile.ts).
  */
-export { HOSTILE, HOSTILE_HTML, HOSTILE_PAYLOADS, type HostilePayload } from './seed/hostile.ts';
+export { HOSTILE, HOSTILE_PAYLOADS } from './seed/hostile.ts';

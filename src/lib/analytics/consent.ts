@@ -32,8 +32,6 @@ export const CONSENT_REVISION = 1;
 
 /** The purposes asked, as the banner's categories. `necessary` is always on. */
 export const CONSENT_PURPOSES = ['necessary', 'analytics', 'ads'] as const;
-export type ConsentPurpose = (typeof CONSENT_PURPOSES)[number];
-
 /** A choice the shopper made. */
 export interface ConsentChoice {
   /** Mesure d'audience (GA4 through the tag manager): analytics_storage, personal fields. */

@@ -41,9 +41,6 @@ export function resellerGuard(url: URL, who: ResellerVisitor): ResellerDecision 
     : { kind: 'redirect', location: RESELLER_LOGIN_PATH, returnPath: kept };
 }
 
-/** How many sellers a reseller has at most (spec §3: sellers 1 to 5). */
-export const MAX_SELLERS = 5;
-
 /**
  * Where a reseller lands after logging in, anywhere (the shop's login page, the modal, the
  * area's login; issue 31): the path a guard kept, except the consumer cart and checkout, where

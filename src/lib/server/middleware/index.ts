@@ -2,17 +2,13 @@ import { createWithBudget } from './with-budget.ts';
 import { getRedirects, getStoreMeta, type BigCommerceClient } from '../bigcommerce/index.ts';
 import { createWithCartRedirect, type CartRedirectOptions } from './with-cart-redirect.ts';
 import { createWithClient, type ClientOptions } from './with-client.ts';
-import { createWithFeatures, NOT_FOUND_ROUTE } from './with-features.ts';
+import { createWithFeatures } from './with-features.ts';
 import { createWithGuards, type GuardsOptions } from './with-guards.ts';
-import {
-  createWithListingView,
-  LISTING_VIEW_ROUTE,
-  type ListingViewOptions,
-} from './with-listing-view.ts';
+import { createWithListingView } from './with-listing-view.ts';
 import { createWithProductPath, type ProductPathOptions } from './with-product-path.ts';
 import { createWithRedirects, type RedirectList, type RedirectsOptions } from './with-redirects.ts';
 import { createWithReseller, type ResellerOptions } from './with-reseller.ts';
-import { createWithShopMode, type ShopModeOptions } from './with-shop-mode.ts';
+import { createWithShopMode } from './with-shop-mode.ts';
 import { withCanonicalPath } from './with-canonical-path.ts';
 
 /**
@@ -30,20 +26,16 @@ export {
   createWithRedirects,
   createWithReseller,
   createWithShopMode,
-  LISTING_VIEW_ROUTE,
-  NOT_FOUND_ROUTE,
   withCanonicalPath,
 };
 export type {
   CartRedirectOptions,
   ClientOptions,
   GuardsOptions,
-  ListingViewOptions,
   ProductPathOptions,
   RedirectList,
   RedirectsOptions,
   ResellerOptions,
-  ShopModeOptions,
 };
 
 /**
