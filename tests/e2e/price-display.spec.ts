@@ -7,7 +7,8 @@
 import { type APIRequestContext } from '@playwright/test';
 import { applyListing, parseListingParams } from '../../src/lib/commerce/listing.ts';
 import { formatPrice } from '../../src/lib/commerce/money.ts';
-import { productOffer, variantFilter, VARIANT_PARAM } from '../../src/lib/commerce/offer.ts';
+import { productOffer, variantFilter } from '../../src/lib/commerce/offer.ts';
+import { VARIANT_PARAM } from '../../src/lib/commerce/variant-link.ts';
 import { displayPrice, effectivePrice } from '../../src/lib/commerce/price.ts';
 import { productPath } from '../../src/lib/commerce/slug.ts';
 import { defaultVariant, isPurchasable } from '../../src/lib/commerce/stock.ts';

@@ -9,12 +9,12 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
 import { z } from 'zod';
 import {
-  BigCommerceError,
-  CHANNEL_ID_HEADER,
   createBigCommerceClient,
   getChannel,
   type BigCommerceClient,
 } from '../../src/lib/server/bigcommerce/index.ts';
+import { BigCommerceError } from '../../src/lib/server/bigcommerce/errors.ts';
+import { CHANNEL_ID_HEADER } from '../../src/lib/server/bigcommerce/client.ts';
 
 interface Seen {
   method: string;

@@ -4,7 +4,6 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
-  BigCommerceError,
   createBigCommerceClient,
   getAllBanners,
   getChannel,
@@ -12,6 +11,7 @@ import {
   getStoreMeta,
   type BigCommerceClient,
 } from '../../src/lib/server/bigcommerce/index.ts';
+import { BigCommerceError } from '../../src/lib/server/bigcommerce/errors.ts';
 import { startTestSandbox, type TestSandbox } from './helpers/sandbox.ts';
 
 let sandbox: TestSandbox;

@@ -6,7 +6,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
   addContactToList,
-  BrevoError,
   createBrevoClient,
   deleteContactInfo,
   getContactInfo,
@@ -15,6 +14,7 @@ import {
   subscribe,
   type BrevoClient,
 } from '../../src/lib/server/brevo/index.ts';
+import { BrevoError } from '../../src/lib/server/brevo/client.ts';
 import { startTestSandbox, type TestSandbox } from './helpers/sandbox.ts';
 
 let sandbox: TestSandbox;

@@ -26,7 +26,6 @@ import {
   type BigCommerceClient,
 } from '../../src/lib/server/bigcommerce/index.ts';
 import {
-  ContentfulError,
   createContentfulClient,
   getContentPage,
   getContentPages,
@@ -38,6 +37,7 @@ import {
   getTechnologies,
   type ContentfulClient,
 } from '../../src/lib/server/contentful/index.ts';
+import { ContentfulError } from '../../src/lib/server/contentful/errors.ts';
 import { sanitizeHtml } from '../../src/lib/server/sanitize-html.ts';
 import { CONTENTFUL_IDS } from '../../scripts/sandbox/seed/contentful.ts';
 import { LEGAL_SLUGS, UNPUBLISHED_PAGE } from '../../scripts/sandbox/seed/contentful-pages.ts';

@@ -6,12 +6,10 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { PRODUCTS } from '../../scripts/sandbox/fixtures.ts';
-import {
-  createReviewsClient,
-  REVIEW_SITES,
-  ReviewsError,
-  type ReviewsClientOptions,
-} from '../../src/lib/server/reviews/index.ts';
+import { createReviewsClient } from '../../src/lib/server/reviews/index.ts';
+import { type ReviewsClientOptions } from '../../src/lib/server/reviews/client.ts';
+import { REVIEW_SITES } from '../../src/lib/server/reviews/sites.ts';
+import { ReviewsError } from '../../src/lib/server/reviews/client.ts';
 import { startTestSandbox, type TestSandbox } from './helpers/sandbox.ts';
 
 let sandbox: TestSandbox;

@@ -6,7 +6,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import { REVIEW_SITES } from '../../src/lib/server/reviews/index.ts';
+import { REVIEW_SITES } from '../../src/lib/server/reviews/sites.ts';
 import { sandboxApi, startTestSandbox, type TestSandbox } from './helpers/sandbox.ts';
 
 let sandbox: TestSandbox;

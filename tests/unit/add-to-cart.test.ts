@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import { BigCommerceError, stockRefusal } from '../../src/lib/server/bigcommerce/index.ts';
+import { stockRefusal } from '../../src/lib/server/bigcommerce/index.ts';
+import { BigCommerceError } from '../../src/lib/server/bigcommerce/errors.ts';
 import {
   ApiReplyError,
   CART_A,

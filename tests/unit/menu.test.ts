@@ -11,12 +11,12 @@ import {
   foldEntries,
   footerColumns,
   isFold,
-  isSocialLink,
   mainMenu,
   type MenuItem,
   pushesOf,
   sidebarMenu,
 } from '../../src/components/layout/menu.ts';
+import { isSocialLink } from '../../src/lib/commerce/shop-mode.ts';
 import type { CategoryNode } from '../../src/lib/commerce/types.ts';
 import type {
   NavigationEntry,

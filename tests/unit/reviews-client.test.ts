@@ -2,12 +2,12 @@ import { describe, expect, test } from 'vitest';
 import { withBudget } from '../../src/lib/server/budget.ts';
 import {
   createReviewsClient,
-  REVIEW_SITES,
   reviewSite,
   reviewsWidgetUrl,
-  ReviewsConfigError,
-  ReviewsError,
 } from '../../src/lib/server/reviews/index.ts';
+import { ReviewsConfigError } from '../../src/lib/server/reviews/sites.ts';
+import { REVIEW_SITES } from '../../src/lib/server/reviews/sites.ts';
+import { ReviewsError } from '../../src/lib/server/reviews/client.ts';
 
 const BASE = 'https://reviews.test/public/v3/reviews';
 

@@ -11,7 +11,7 @@ import {
   RESELLER_PATH,
 } from './routes.ts';
 
-export { RESELLER_CART_PATH, RESELLER_LOGIN_PATH, RESELLER_PATH } from './routes.ts';
+export { RESELLER_CART_PATH, RESELLER_PATH } from './routes.ts';
 
 /** Who asks: a visitor, a logged-in customer who is no reseller, or a reseller. */
 export type ResellerVisitor = 'visitor' | 'customer' | 'reseller';

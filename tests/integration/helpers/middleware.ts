@@ -16,13 +16,13 @@ import {
   createWithRedirects,
   createWithReseller,
   withCanonicalPath,
-  type CartRedirectOptions,
-  type ClientOptions,
-  type GuardsOptions,
-  type ProductPathOptions,
-  type RedirectsOptions,
-  type ResellerOptions,
 } from '../../../src/lib/server/middleware/index.ts';
+import { type ResellerOptions } from '../../../src/lib/server/middleware/with-reseller.ts';
+import { type RedirectsOptions } from '../../../src/lib/server/middleware/with-redirects.ts';
+import { type ProductPathOptions } from '../../../src/lib/server/middleware/with-product-path.ts';
+import { type GuardsOptions } from '../../../src/lib/server/middleware/with-guards.ts';
+import { type ClientOptions } from '../../../src/lib/server/middleware/with-client.ts';
+import { type CartRedirectOptions } from '../../../src/lib/server/middleware/with-cart-redirect.ts';
 
 export interface TestMiddleware {
   redirects: RedirectsOptions;

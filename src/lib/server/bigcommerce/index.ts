@@ -4,12 +4,11 @@
  * middleware at request time, against the real API or the sandbox.
  */
 export {
-  CHANNEL_ID_HEADER,
   createBigCommerceClient,
   type BigCommerceClient,
   type BigCommerceClientOptions,
 } from './client.ts';
-export { BigCommerceError, isBigCommerceError, stockRefusal } from './errors.ts';
+export { isBigCommerceError, stockRefusal } from './errors.ts';
 export {
   collectPages,
   getAllProducts,

@@ -1,5 +1,5 @@
 /** Brevo connector: one configured client and the calls the shop makes. */
-export { BrevoError, createBrevoClient, type BrevoClient } from './client.ts';
+export { createBrevoClient, type BrevoClient } from './client.ts';
 export { sendTransactionalEmail, type MailAddress, type TransactionalEmail } from './email.ts';
 export {
   addContactToList,

@@ -5,7 +5,7 @@
  * the real API or the sandbox. The content model is described in `README.md`.
  */
 export { createContentfulClient, type ContentfulClient } from './client.ts';
-export { ContentfulError } from './errors.ts';
+export {} from './errors.ts';
 export {
   getContentPage,
   getContentPages,

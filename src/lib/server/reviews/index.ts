@@ -1,14 +1,2 @@
-export {
-  createReviewsClient,
-  ReviewsError,
-  type ReviewsClient,
-  type ReviewsClientOptions,
-} from './client.ts';
-export {
-  REVIEW_SITES,
-  reviewSite,
-  reviewsPageUrl,
-  reviewsWidgetUrl,
-  ReviewsConfigError,
-  type ReviewSite,
-} from './sites.ts';
+export { createReviewsClient, type ReviewsClient } from './client.ts';
+export { reviewSite, reviewsPageUrl, reviewsWidgetUrl, type ReviewSite } from './sites.ts';
