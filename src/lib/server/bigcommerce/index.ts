@@ -26,13 +26,7 @@ export {
   MAX_STOCK_PRODUCTS,
   type ProductSearchResult,
 } from './catalog.ts';
-export {
-  getAllBanners,
-  getChannel,
-  getChannelSiteUrl,
-  getRedirects,
-  getStoreMeta,
-} from './store.ts';
+export { getAllBanners, getChannel, getRedirects, getStoreMeta } from './store.ts';
 export {
   addCartItems,
   createCart,

@@ -7,12 +7,10 @@
 export { createContentfulClient, type ContentfulClient } from './client.ts';
 export {} from './errors.ts';
 export {
-  getContentPage,
   getContentPages,
   getNavigation,
   getNavigations,
   getSiteContent,
-  getSleepContent,
   getSleepContents,
   getTags,
   getTechnologies,
