@@ -139,8 +139,6 @@ describe('a logged-in customer (spec §3 brevoUser, §7)', () => {
     expect(store.$newsletterErrors.get()).toEqual({
       subscribe: null,
       addToList: 'newsletter.error.existsOrMissing',
-      removeFromList: null,
-      deleteContact: null,
     });
   });
 
@@ -168,20 +166,7 @@ describe('a logged-in customer (spec §3 brevoUser, §7)', () => {
   });
 });
 
-describe('list and contact actions keep their own slots (spec §8)', () => {
-  test('remove, delete: success clears, failure keeps the message read from the reply', async () => {
-    stubShopApi({
-      removeContactFromList: () => ({ contacts: { success: ['a@b.fr'], failure: [] } }),
-      deleteContactInfo: () => {
-        throw new ApiReplyError('Contact not found', 404);
-      },
-    });
-    expect(await store.removeFromNewsletterList('a@b.fr')).toBe(true);
-    expect(await store.deleteNewsletterContact('a@b.fr')).toBe(false);
-    expect(store.$newsletterErrors.get().removeFromList).toBeNull();
-    expect(store.$newsletterErrors.get().deleteContact).toBe('Contact not found');
-  });
-
+describe('newsletter error messages (spec §8)', () => {
   test('newsletterErrorMessage maps only the 400s of subscribe and add', async () => {
     const { ApiCallError } = await import('../../src/lib/api/client.ts');
     const bad = new ApiCallError('Brevo says no', 400, 'api');
