@@ -29,4 +29,8 @@ export const TEST_ENV = {
   GTM_CONTAINER_ID: 'GTM-TEST123',
 } as const;
 
+/**
+ * Where the browser tests find the test server.
+ * @internal Read by playwright.config.ts, the browser tests' own configuration.
+ */
 export const TEST_BASE_URL = `http://127.0.0.1:${TEST_ENV.PORT}`;
