@@ -172,8 +172,9 @@ describe('newsletter error messages (spec §8)', () => {
     const bad = new ApiCallError('Brevo says no', 400, 'api');
     expect(store.newsletterErrorMessage('subscribe', bad)).toBe('newsletter.error.exists');
     expect(store.newsletterErrorMessage('addToList', bad)).toBe('newsletter.error.existsOrMissing');
-    expect(store.newsletterErrorMessage('removeFromList', bad)).toBe('Brevo says no');
-    expect(store.newsletterErrorMessage('deleteContact', bad)).toBe('Brevo says no');
+    const down = new ApiCallError('Brevo says no', 503, 'api');
+    expect(store.newsletterErrorMessage('subscribe', down)).toBe('Brevo says no');
+    expect(store.newsletterErrorMessage('addToList', down)).toBe('Brevo says no');
     expect(store.newsletterErrorMessage('subscribe', new Error('boom'))).toBe('error.generic');
   });
 });
