@@ -13,7 +13,6 @@ import {
   isFold,
   mainMenu,
   type MenuItem,
-  pushesOf,
   sidebarMenu,
 } from '../../src/components/layout/menu.ts';
 import { isSocialLink } from '../../src/lib/commerce/shop-mode.ts';
@@ -237,14 +236,6 @@ describe('mainMenu', () => {
         check(items);
       }),
     );
-  });
-});
-
-describe('pushesOf', () => {
-  test('the pushes of the Main Navigation by category id', () => {
-    expect(pushesOf(MAIN)).toEqual({
-      10: { title: 'Les soldes', content: PUSH, link: '/c/matelas' },
-    });
   });
 });
 

@@ -92,16 +92,6 @@ function pushOf(entry: NavigationEntry): MenuPush | null {
   return { title, content: entry.contentPush, link: entry.url };
 }
 
-/** Mega-menu pushes by category id, from the Main Navigation's category pages. */
-export function pushesOf(main: readonly NavigationEntry[]): Record<number, MenuPush> {
-  const pushes: Record<number, MenuPush> = {};
-  for (const entry of main) {
-    const push = pushOf(entry);
-    if (push && entry.categoryId !== null) pushes[entry.categoryId] = push;
-  }
-  return pushes;
-}
-
 const MAX_DEPTH = 4;
 
 /** A link to the cart, for a reseller: their cart page, where the cart is sent to a client. */

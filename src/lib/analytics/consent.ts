@@ -85,6 +85,7 @@ export function parseStoredConsent(
 /**
  * The cookie value the banner writes for `choice` (vanilla-cookieconsent v3's format, not yet
  * URI-encoded): what the browser tests preset (`grantConsent`) and what the unit tests read back.
+ * @internal For the tests: in the shop, the library itself writes this cookie.
  */
 export function storedConsentValue(choice: Omit<ConsentChoice, 'decidedAt'>, now: number): string {
   const at = new Date(now).toISOString();
