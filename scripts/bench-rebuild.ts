@@ -37,11 +37,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { publishEntryField } from '@literie/sandbox/editor';
+import { freePort } from '../src/server/free-port.ts';
 import type { BuildRecord, RebuildStatus } from '../src/server/rebuild/supervisor.ts';
 import { percentile } from './lib/percentile.ts';
 import { readEnvironment } from '../src/shop/config/environment.ts';
@@ -73,20 +73,6 @@ const CONTENT_TARGET_S = 90;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => {
-        resolve(port);
-      });
-    });
-  });
-}
 
 /** Resident and peak memory (MB) of the kept build: `astro-build-child` under `root`. */
 function keptBuildMemory(root: number): { pid: number; rssMb: number; peakMb: number } | null {

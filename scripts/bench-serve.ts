@@ -36,7 +36,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -47,6 +46,7 @@ import { ensureUpstream } from './lib/upstream.ts';
 import { newestMtime } from './lib/sources.ts';
 import { percentile } from './lib/percentile.ts';
 import { compress } from '../src/server/encoding.ts';
+import { freePort } from '../src/server/free-port.ts';
 import { readEnvironment } from '../src/shop/config/environment.ts';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
@@ -65,20 +65,6 @@ const RENDER_CPU_TARGET_MS = 2;
 const RENDER_RPS_TARGET = 400;
 const RENDER_P99_TARGET_MS = 200;
 const LISTING_KB_TARGET = 100;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => {
-        resolve(port);
-      });
-    });
-  });
-}
 
 /** Starts `node args` and resolves once it prints `ready` (or `[serve] shop at`). */
 function startChild(args: string[], env: NodeJS.ProcessEnv): Promise<ChildProcess> {

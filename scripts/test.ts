@@ -1,5 +1,6 @@
 /**
- * `npm test`: every check, in order, stopping at the first failure: types, lint, format, unit,
+ * `npm test`: every check, in order, stopping at the first failure: types, lint, dead code
+ * (knip: unused files, exports and dependencies; knip.jsonc), format, unit,
  * integration, a production build against a fresh sandbox, two servers of that build sharing
  * one Redis and that build with its upstream down, size budgets, dead links, html-validate on
  * its pages, Lighthouse CI and browser tests (Playwright + axe). Browser checks need Chromium:
@@ -36,6 +37,8 @@ const steps: Step[] = [
     command: [process.execPath, 'scripts/with-upstream.ts', 'eslint', '--max-warnings', '0', '.'],
     env: testEnv,
   },
+  // Unused files, exports, dependencies (knip.jsonc says what runs and why each ignore).
+  { name: 'dead code (knip)', command: npx('knip/bin/knip.js', '--no-progress') },
   { name: 'format (prettier)', command: npx('prettier/bin/prettier.cjs', '--check', '.') },
   { name: 'unit', command: npx('vitest/vitest.mjs', 'run', '--project', 'unit') },
   { name: 'integration', command: npx('vitest/vitest.mjs', 'run', '--project', 'integration') },

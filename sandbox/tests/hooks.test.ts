@@ -157,11 +157,15 @@ async function deliveries(source?: string): Promise<Delivery[]> {
   return ((await response.json()) as { data: Delivery[] }).data;
 }
 
+/**
+ * The log once `count` deliveries of `source` are settled. The sandbox runs in this process:
+ * between two reads of the log, one turn of the loop lets its deliveries move (no timer).
+ */
 async function settled(count: number, source: string): Promise<Delivery[]> {
-  for (let i = 0; i < 200; i++) {
+  for (let i = 0; i < 10_000; i++) {
     const list = await deliveries(source);
     if (list.length >= count && list.every((d) => d.state !== 'pending')) return list;
-    await new Promise((ok) => setTimeout(ok, 25));
+    await new Promise((ok) => setImmediate(ok));
   }
   throw new Error('deliveries did not settle');
 }

@@ -35,4 +35,8 @@ export const TEST_ENV = {
     '{"default":{"name":"Literie","channelId":1,"protocol":"https"},"hosts":{"pro.literie-exemple.fr":{"name":"Literie Pro","channelId":2,"protocol":"https"}}}',
 } as const;
 
+/**
+ * Where the browser tests find the test server.
+ * @internal Read by playwright.config.ts, the browser tests' own configuration.
+ */
 export const TEST_BASE_URL = `http://127.0.0.1:${TEST_ENV.PORT}`;

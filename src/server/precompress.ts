@@ -12,7 +12,6 @@ import path from 'node:path';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
-export const COMPRESSIBLE = /\.(html|css|js|mjs|json|svg|xml|txt|webmanifest)$/;
 /** What the build precompresses: every compressible file but the pages. */
 const PRECOMPRESSED = /\.(css|js|mjs|json|svg|xml|txt|webmanifest)$/;
 /** Below this size compression does not pay for its header. */

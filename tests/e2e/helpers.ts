@@ -7,7 +7,6 @@ import {
   type Locator,
   type Page,
 } from '@playwright/test';
-import { CONSENT_COOKIE } from '../../src/lib/analytics/consent.ts';
 import { formatPrice } from '../../src/lib/commerce/money.ts';
 import { displayPrice } from '../../src/lib/commerce/price.ts';
 import type { Product, Variant } from '../../src/lib/commerce/types.ts';
@@ -149,14 +148,6 @@ export async function waitForIsland(target: Locator): Promise<void> {
   }
 }
 
-/** Prices shown on product cards, in cents, in page order (special price when on sale). */
-export async function cardPrices(page: Page): Promise<number[]> {
-  const texts = await page
-    .locator('[data-card-price]')
-    .evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-card-price') ?? ''));
-  return texts.filter(Boolean).map(Number);
-}
-
 /**
  * Starts summing the layout shifts the page reports from now on (not those of its load before);
  * `layoutShiftSince` reads the sum.
@@ -222,15 +213,4 @@ export async function grantConsent(
   await context.addCookies([
     consentCookie({ analytics: choice.analytics ?? true, ads: choice.ads ?? true }),
   ]);
-}
-
-/** The kept choice "Tout refuser" (what every suite starts with). */
-export async function refuseConsent(target: BrowserContext | Page): Promise<void> {
-  await grantConsent(target, { analytics: false, ads: false });
-}
-
-/** No kept choice: the next page asks (the consent banner shows). */
-export async function forgetConsent(target: BrowserContext | Page): Promise<void> {
-  const context = 'context' in target ? target.context() : target;
-  await context.clearCookies({ name: CONSENT_COOKIE });
 }

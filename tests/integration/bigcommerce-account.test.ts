@@ -10,7 +10,6 @@ import {
   createCartMetafield,
   createBigCommerceClient,
   getCart,
-  getChannelSiteUrl,
   getCustomerByEmail,
   getCustomerById,
   getCustomerOrders,
@@ -97,10 +96,6 @@ describe('customers and orders', () => {
     expect(await getOrderShipments(client, marie.orders.cancelled)).toEqual([]);
     const products = await getOrderProducts(client, marie.orders.completed);
     expect(products.every((p) => Number.isInteger(p.totalIncTax))).toBe(true);
-  });
-
-  test('channel site URL', async () => {
-    expect(await getChannelSiteUrl(client)).toMatch(/^https?:\/\//);
   });
 });
 

@@ -6,7 +6,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import {
   collectPages,
-  BigCommerceError,
   createBigCommerceClient,
   getAllProducts,
   getBrands,
@@ -21,6 +20,7 @@ import {
   getProductsWithFilter,
   type BigCommerceClient,
 } from '../../src/shop/connectors/bigcommerce/index.ts';
+import { BigCommerceError } from '../../src/shop/connectors/bigcommerce/errors.ts';
 import type { CategoryNode, Product } from '../../src/lib/commerce/types.ts';
 import { PRODUCTS } from '@literie/sandbox/fixtures';
 import { startTestSandbox, type TestSandbox } from '@literie/sandbox/testing';

@@ -3,17 +3,18 @@
  * URL prefix and headers, GET-only retries, timeouts, and errors turned into BigCommerceError
  * without secrets. (Reply parsing against the sandbox: bigcommerce-catalog/store tests.)
  */
+import { once } from 'node:events';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
 import { z } from 'zod';
 import {
-  BigCommerceError,
-  CHANNEL_ID_HEADER,
   createBigCommerceClient,
   getChannel,
   type BigCommerceClient,
 } from '../../src/shop/connectors/bigcommerce/index.ts';
+import { BigCommerceError } from '../../src/shop/connectors/bigcommerce/errors.ts';
+import { CHANNEL_ID_HEADER } from '../../src/shop/connectors/bigcommerce/client.ts';
 
 interface Seen {
   method: string;
@@ -22,7 +23,8 @@ interface Seen {
   body: string;
 }
 
-type Script = (seen: Seen, attempt: number) => { status: number; body?: string; delayMs?: number };
+/** A reply, or `hold`: the upstream keeps the request open and never answers. */
+type Script = (seen: Seen, attempt: number) => { status: number; body?: string; hold?: boolean };
 
 let server: Server;
 let apiUrl = '';
@@ -45,11 +47,9 @@ beforeAll(async () => {
       };
       seen.push(entry);
       const reply = script(entry, seen.length);
-      setTimeout(() => {
-        if (res.destroyed) return;
-        res.writeHead(reply.status, { 'Content-Type': 'application/json' });
-        res.end(reply.body ?? '');
-      }, reply.delayMs ?? 0);
+      if (reply.hold === true) return;
+      res.writeHead(reply.status, { 'Content-Type': 'application/json' });
+      res.end(reply.body ?? '');
     });
   });
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
@@ -218,14 +218,25 @@ describe('errors', () => {
     });
   });
 
-  test('a slow upstream is a TIMEOUT (504)', async () => {
-    script = () => ({ status: 200, body: '{}', delayMs: 1_000 });
-    await expect(client({ timeout: 100 }).send('post', 'v3/carts', Anything)).rejects.toMatchObject(
-      {
-        code: 'TIMEOUT',
-        status: 504,
-      },
-    );
+  test('a slow upstream is a TIMEOUT (504), at its deadline', async () => {
+    // The upstream holds the request; the client's deadline runs on a fake clock (the HTTP
+    // exchange itself is real).
+    script = () => ({ status: 200, hold: true });
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const arrived = once(server, 'request');
+      let settled = false;
+      const call = client({ timeout: 100 }).send('post', 'v3/carts', Anything);
+      const outcome = expect(call).rejects.toMatchObject({ code: 'TIMEOUT', status: 504 });
+      void call.catch(() => undefined).finally(() => (settled = true));
+      await arrived;
+      await vi.advanceTimersByTimeAsync(99);
+      expect(settled).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      await outcome;
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   test('an unreachable upstream is a NETWORK_ERROR (502)', async () => {

@@ -4,7 +4,6 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
-  BigCommerceError,
   createBigCommerceClient,
   getAllBanners,
   getChannel,
@@ -12,6 +11,7 @@ import {
   getStoreMeta,
   type BigCommerceClient,
 } from '../../src/shop/connectors/bigcommerce/index.ts';
+import { BigCommerceError } from '../../src/shop/connectors/bigcommerce/errors.ts';
 import { startTestSandbox, type TestSandbox } from '@literie/sandbox/testing';
 
 let sandbox: TestSandbox;

@@ -6,7 +6,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
   addContactToList,
-  BrevoError,
   createBrevoClient,
   deleteContactInfo,
   getContactInfo,
@@ -15,6 +14,7 @@ import {
   subscribe,
   type BrevoClient,
 } from '../../src/shop/connectors/brevo/index.ts';
+import { BrevoError } from '../../src/shop/connectors/brevo/client.ts';
 import { startTestSandbox, type TestSandbox } from '@literie/sandbox/testing';
 
 let sandbox: TestSandbox;

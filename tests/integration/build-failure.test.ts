@@ -7,28 +7,13 @@
  * build that prints no cause line is described by its last lines that are not stack lines.
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { freePort } from '../../src/server/free-port.ts';
 import { runBuild } from '../../src/server/rebuild/builder.ts';
 
 let root = '';
-
-/** A port free now, for the build's own sandbox (its URL is made from the port it is given). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => {
-        resolve(port);
-      });
-    });
-  });
-}
 
 beforeAll(async () => {
   root = await mkdtemp(path.join(os.tmpdir(), 'build-failure-'));

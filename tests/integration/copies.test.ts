@@ -27,7 +27,8 @@ import {
   writeTinyDist,
   type ShopChild,
 } from './helpers/rebuild.ts';
-import { freePort, redisAvailable, startRedis, type TestRedis } from './helpers/redis.ts';
+import { freePort } from '../../src/server/free-port.ts';
+import { redisAvailable, startRedis, type TestRedis } from './helpers/redis.ts';
 
 const SECRET = 'c'.repeat(64);
 const COMMAND = [

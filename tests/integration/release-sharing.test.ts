@@ -16,7 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { sendPublish, startShopChild, writeTinyDist, type ShopChild } from './helpers/rebuild.ts';
-import { freePort } from './helpers/redis.ts';
+import { freePort } from '../../src/server/free-port.ts';
 import {
   SETTINGS_FILE,
   shareReleasesFolder,

@@ -6,12 +6,10 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { PRODUCTS } from '@literie/sandbox/fixtures';
-import {
-  createReviewsClient,
-  REVIEW_SITES,
-  ReviewsError,
-  type ReviewsClientOptions,
-} from '../../src/shop/connectors/reviews/index.ts';
+import { createReviewsClient } from '../../src/shop/connectors/reviews/index.ts';
+import { type ReviewsClientOptions } from '../../src/shop/connectors/reviews/client.ts';
+import { REVIEW_SITES } from '../../src/shop/connectors/reviews/sites.ts';
+import { ReviewsError } from '../../src/shop/connectors/reviews/client.ts';
 import { startTestSandbox, type TestSandbox } from '@literie/sandbox/testing';
 
 let sandbox: TestSandbox;

@@ -19,7 +19,8 @@ import {
 } from '../../src/shop/state/lock.ts';
 import { createRedisStore, StoreUnavailableError } from '../../src/shop/state/redis.ts';
 import type { SharedStore } from '../../src/shop/state/types.ts';
-import { freePort, redisAvailable, startRedis, testStores } from './helpers/redis.ts';
+import { freePort } from '../../src/server/free-port.ts';
+import { redisAvailable, startRedis, testStores } from './helpers/redis.ts';
 
 let run = 0;
 // Keys unique per test: the file and Redis stores outlive one test.

@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { initialRelease } from '../../src/server/serve.ts';
-import { freePort } from './helpers/redis.ts';
+import { freePort } from '../../src/server/free-port.ts';
 import {
   readStatus,
   sendPublish,
@@ -137,13 +137,23 @@ beforeAll(async () => {
   // (\`[lent] started\`) and answers once the file ?until= names exists (the test's say); else 404.
   await writeFile(
     path.join(dist, 'server/entry.mjs'),
-    `import { existsSync } from 'node:fs';
+    `import { existsSync, watch } from 'node:fs';
+    import path from 'node:path';
     export async function handler(req, res) {
       const url = new URL(req.url, 'http://shop');
       if (url.pathname === '/lent') {
         console.log('[lent] started');
         const until = url.searchParams.get('until') ?? '';
-        while (!existsSync(until)) await new Promise((r) => setTimeout(r, 20));
+        // Its folder's change events, not a timer, tell when the file comes.
+        await new Promise((resolve) => {
+          const watcher = watch(path.dirname(until), check);
+          function check() {
+            if (!existsSync(until)) return;
+            watcher.close();
+            resolve();
+          }
+          check();
+        });
         res.writeHead(200, { 'content-type': 'text/plain' });
         res.end('lent ' + process.env.SERVE_DIST_DIR);
         return;

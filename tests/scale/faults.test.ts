@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { DownMode } from '@literie/sandbox/faults';
 import { startSandbox, type Sandbox } from '@literie/sandbox/server';
 import { categoryPath } from '../../src/lib/commerce/slug.ts';
-import { freePort } from '../integration/helpers/redis.ts';
+import { freePort } from '../../src/server/free-port.ts';
 import { startShopProcess, type ShopProcess } from './helpers/shop.ts';
 import { DIST_DIR, requireBuild, SANDBOX_PORT } from './helpers/suite.ts';
 

@@ -21,7 +21,7 @@ import { run } from '../../scripts/lib/run.ts';
 import { PRODUCTS } from '@literie/sandbox/fixtures';
 import { startSandbox, type Sandbox } from '@literie/sandbox/server';
 import { cartLinkKey, mintCartToken } from '../../src/shop/carts/cart-redirect.ts';
-import { freePort } from '../integration/helpers/redis.ts';
+import { freePort } from '../../src/server/free-port.ts';
 import { respelled } from '../unit/path-spellings.ts';
 import { startShopProcess, type ShopProcess } from './helpers/shop.ts';
 

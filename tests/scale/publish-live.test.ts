@@ -19,7 +19,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { PRODUCTS } from '@literie/sandbox/fixtures';
 import { publishEntryField } from '@literie/sandbox/editor';
 import type { RebuildStatus } from '../../src/server/rebuild/supervisor.ts';
-import { freePort } from '../integration/helpers/redis.ts';
+import { freePort } from '../../src/server/free-port.ts';
 import { withoutSuiteServices } from './helpers/shop.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

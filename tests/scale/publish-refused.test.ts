@@ -25,7 +25,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { PublisherReply } from '../../src/server/publish/publisher-loop.ts';
 import { SANDBOX_CONTENTFUL, ensureUpstream, type Upstream } from '../../scripts/lib/upstream.ts';
 import { MAX_SLUG_LENGTH } from '../../src/lib/shop-routes.ts';
-import { freePort } from '../integration/helpers/redis.ts';
+import { freePort } from '../../src/server/free-port.ts';
 
 const dist = 'dist-publish-refused';
 const client = path.join(dist, 'client');

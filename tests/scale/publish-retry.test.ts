@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { productPath } from '../../src/lib/commerce/slug.ts';
 import { PRODUCTS } from '@literie/sandbox/fixtures';
 import type { RebuildStatus } from '../../src/server/rebuild/supervisor.ts';
-import { freePort } from '../integration/helpers/redis.ts';
+import { freePort } from '../../src/server/free-port.ts';
 import { withoutSuiteServices } from './helpers/shop.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -18,8 +18,11 @@ import { ensureUpstream, type Upstream } from '../../scripts/lib/upstream.ts';
 import type { PublisherReply } from '../../src/server/publish/publisher-loop.ts';
 import { PRODUCTS } from '@literie/sandbox/fixtures';
 import { publishEntryField } from '@literie/sandbox/editor';
-import { LISTING_STORE_FILE, openListingStore } from '../../src/shop/loaders/listing-store.ts';
-import { freePort } from '../integration/helpers/redis.ts';
+import {
+  LISTING_STORE_FILE,
+  openListingStore,
+} from '../../src/shop/loaders/listing-store.ts';
+import { freePort } from '../../src/server/free-port.ts';
 
 const distA = 'dist-publish-a';
 const distB = 'dist-publish-b';

@@ -17,7 +17,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startSandbox, type Sandbox } from '@literie/sandbox/server';
 import { sendPublish } from '../integration/helpers/rebuild.ts';
-import { freePort } from '../integration/helpers/redis.ts';
+import { freePort } from '../../src/server/free-port.ts';
 import { autocannon, failuresOf, loadRequests, NO_FAILURES, pagesOf } from './helpers/load.ts';
 import { DIST_DIR, requireBuild, SANDBOX_PORT } from './helpers/suite.ts';
 

@@ -16,12 +16,8 @@ import { t } from '../../src/lib/i18n/index.ts';
 import { CUSTOMERS } from '@literie/sandbox/fixtures';
 import { someVariant } from '../integration/helpers/shop-api.ts';
 import { startSandbox } from '@literie/sandbox/server';
-import {
-  freePort,
-  redisAvailable,
-  startRedis,
-  type TestRedis,
-} from '../integration/helpers/redis.ts';
+import { freePort } from '../../src/server/free-port.ts';
+import { redisAvailable, startRedis, type TestRedis } from '../integration/helpers/redis.ts';
 import { DIST_DIR, requireBuild, SANDBOX_PORT } from './helpers/suite.ts';
 
 const SESSION_SECRET = 'two-servers-test-session-secret-0123456789';

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import { BigCommerceError, stockRefusal } from '../../src/shop/connectors/bigcommerce/index.ts';
+import { stockRefusal } from '../../src/shop/connectors/bigcommerce/index.ts';
+import { BigCommerceError } from '../../src/shop/connectors/bigcommerce/errors.ts';
 import {
   ApiReplyError,
   CART_A,

@@ -2,7 +2,6 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import {
   addContactToList,
-  BrevoError,
   createBrevoClient,
   deleteContactInfo,
   getContactInfo,
@@ -11,6 +10,7 @@ import {
   removeContactFromList,
   subscribe,
 } from '../../src/shop/connectors/brevo/index.ts';
+import { BrevoError } from '../../src/shop/connectors/brevo/client.ts';
 
 interface Sent {
   method: string;

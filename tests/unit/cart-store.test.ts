@@ -899,30 +899,6 @@ describe('resetCartOnLogout', () => {
   });
 });
 
-describe('debounce (spec §9 cart quantity 500 ms)', () => {
-  test('only the last call within the wait runs, once', async () => {
-    await setup();
-    vi.useFakeTimers();
-    try {
-      const fn = vi.fn();
-      const debounced = store.debounce(fn, store.CART_QUANTITY_DEBOUNCE_MS);
-      debounced(1);
-      vi.advanceTimersByTime(499);
-      debounced(2);
-      vi.advanceTimersByTime(499);
-      expect(fn).not.toHaveBeenCalled();
-      vi.advanceTimersByTime(1);
-      expect(fn.mock.calls).toEqual([[2]]);
-      debounced(3);
-      debounced.cancel();
-      vi.advanceTimersByTime(1000);
-      expect(fn).toHaveBeenCalledTimes(1);
-    } finally {
-      vi.useRealTimers();
-    }
-  });
-});
-
 describe('reseller cart (spec §2 Layouts, §4 reseller area)', () => {
   test('the cookie cart is reused, and a guest cart assigned to the reseller', async () => {
     await setup({ 'cart-id': CART_A });

@@ -1,12 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import fr from '../../src/lib/i18n/fr.json' with { type: 'json' };
-import {
-  i18n,
-  pickMessages,
-  resolveI18nConfig,
-  t,
-  type MessageKey,
-} from '../../src/lib/i18n/index.ts';
+import { i18n, pickMessages, t, type MessageKey } from '../../src/lib/i18n/index.ts';
+import { resolveI18nConfig } from '../../src/lib/i18n/config.ts';
 import { createTranslator, islandMessages, pageMessages } from '../../src/lib/i18n/translate.ts';
 import { scriptJson } from '../../src/lib/script-json.ts';
 import { VARIANT_PICKER_MESSAGES } from '../../src/islands/VariantPicker.tsx';

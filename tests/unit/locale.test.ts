@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import {
-  acceptedLanguages,
   chooseLocale,
   COUNTRY_COOKIE,
   CURRENCY_COOKIE,
@@ -52,26 +51,6 @@ describe('chooseLocale (spec §4: route, cookie, browser languages, default)', (
           );
         },
       ),
-    );
-  });
-});
-
-describe('acceptedLanguages', () => {
-  test('by q-value, ties in order, q=0 and * dropped', () => {
-    expect(acceptedLanguages('de;q=0.5, en-GB, fr;q=0.9, *;q=0.1, it;q=0')).toEqual([
-      'en-GB',
-      'fr',
-      'de',
-    ]);
-    expect(acceptedLanguages(undefined)).toEqual([]);
-    expect(acceptedLanguages('')).toEqual([]);
-  });
-
-  test('never throws, never more than 32 entries', () => {
-    fc.assert(
-      fc.property(fc.string(), (header) => {
-        expect(acceptedLanguages(header).length).toBeLessThanOrEqual(32);
-      }),
     );
   });
 });

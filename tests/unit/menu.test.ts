@@ -11,12 +11,11 @@ import {
   foldEntries,
   footerColumns,
   isFold,
-  isSocialLink,
   mainMenu,
   type MenuItem,
-  pushesOf,
   sidebarMenu,
 } from '../../src/shop/view-models/layout/menu.ts';
+import { isSocialLink } from '../../src/lib/commerce/shop-mode.ts';
 import type { CategoryNode } from '../../src/lib/commerce/types.ts';
 import type {
   NavigationEntry,
@@ -237,14 +236,6 @@ describe('mainMenu', () => {
         check(items);
       }),
     );
-  });
-});
-
-describe('pushesOf', () => {
-  test('the pushes of the Main Navigation by category id', () => {
-    expect(pushesOf(MAIN)).toEqual({
-      10: { title: 'Les soldes', content: PUSH, link: '/c/matelas' },
-    });
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { centsToEuroString, formatPrice, toCents } from '../../src/lib/commerce/money.ts';
+import { formatPrice, toCents } from '../../src/lib/commerce/money.ts';
 
 // Intl fr-FR: narrow no-break space between thousands, no-break space before the symbol.
 const NNBSP = '\u202f';
@@ -41,15 +41,5 @@ describe('toCents (rounding safe)', () => {
     ['Infinity', Number.POSITIVE_INFINITY],
   ])('refuses %s', (_case, euros) => {
     expect(() => toCents(euros)).toThrow(RangeError);
-  });
-});
-
-describe('centsToEuroString', () => {
-  test.each([
-    ['whole', 20000, '200'],
-    ['one decimal', 19990, '199.9'],
-    ['two decimals', 1999, '19.99'],
-  ])('%s', (_case, cents, expected) => {
-    expect(centsToEuroString(cents)).toBe(expected);
   });
 });

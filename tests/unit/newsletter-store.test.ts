@@ -139,8 +139,6 @@ describe('a logged-in customer (spec §3 brevoUser, §7)', () => {
     expect(store.$newsletterErrors.get()).toEqual({
       subscribe: null,
       addToList: 'newsletter.error.existsOrMissing',
-      removeFromList: null,
-      deleteContact: null,
     });
   });
 
@@ -168,27 +166,15 @@ describe('a logged-in customer (spec §3 brevoUser, §7)', () => {
   });
 });
 
-describe('list and contact actions keep their own slots (spec §8)', () => {
-  test('remove, delete: success clears, failure keeps the message read from the reply', async () => {
-    stubShopApi({
-      removeContactFromList: () => ({ contacts: { success: ['a@b.fr'], failure: [] } }),
-      deleteContactInfo: () => {
-        throw new ApiReplyError('Contact not found', 404);
-      },
-    });
-    expect(await store.removeFromNewsletterList('a@b.fr')).toBe(true);
-    expect(await store.deleteNewsletterContact('a@b.fr')).toBe(false);
-    expect(store.$newsletterErrors.get().removeFromList).toBeNull();
-    expect(store.$newsletterErrors.get().deleteContact).toBe('Contact not found');
-  });
-
+describe('newsletter error messages (spec §8)', () => {
   test('newsletterErrorMessage maps only the 400s of subscribe and add', async () => {
     const { ApiCallError } = await import('../../src/lib/api/client.ts');
     const bad = new ApiCallError('Brevo says no', 400, 'api');
     expect(store.newsletterErrorMessage('subscribe', bad)).toBe('newsletter.error.exists');
     expect(store.newsletterErrorMessage('addToList', bad)).toBe('newsletter.error.existsOrMissing');
-    expect(store.newsletterErrorMessage('removeFromList', bad)).toBe('Brevo says no');
-    expect(store.newsletterErrorMessage('deleteContact', bad)).toBe('Brevo says no');
+    const down = new ApiCallError('Brevo says no', 503, 'api');
+    expect(store.newsletterErrorMessage('subscribe', down)).toBe('Brevo says no');
+    expect(store.newsletterErrorMessage('addToList', down)).toBe('Brevo says no');
     expect(store.newsletterErrorMessage('subscribe', new Error('boom'))).toBe('error.generic');
   });
 });

@@ -24,7 +24,7 @@ describe('order statuses (spec §4)', () => {
     [14, 'Partially Refunded', 'Partiellement remboursée', 'highlight'],
   ])('%i %s → %s, %s', (id, name, label, color) => {
     expect(orderStatus(id)).toEqual({ id, name, color });
-    expect(orderStatusLabel(id)).toBe(label);
+    expect(orderStatusLabel(id, name)).toBe(label);
   });
 
   test('15 statuses', () => {
@@ -36,6 +36,6 @@ describe('order statuses (spec §4)', () => {
     ['negative id', -1],
   ])('%s', (_case, id) => {
     expect(orderStatus(id)).toBeUndefined();
-    expect(orderStatusLabel(id)).toBe(String(id));
+    expect(orderStatusLabel(id, 'Custom Status')).toBe('Custom Status');
   });
 });

@@ -20,11 +20,11 @@ import { applyListing } from '../../src/lib/commerce/listing-products.ts';
 import {
   productOffer,
   variantFilter,
-  variantFromSearch,
   variantMatches,
-  VARIANT_PARAM,
   type VariantFilter,
 } from '../../src/lib/commerce/offer.ts';
+import { variantFromSearch } from '../../src/lib/commerce/variant-link.ts';
+import { VARIANT_PARAM } from '../../src/lib/commerce/variant-link.ts';
 import { displayPrice, effectivePrice } from '../../src/lib/commerce/price.ts';
 import { searchProductView } from '../../src/lib/commerce/search.ts';
 import { defaultVariant, isPurchasable, variantSelection } from '../../src/lib/commerce/stock.ts';

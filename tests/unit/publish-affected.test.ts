@@ -26,7 +26,6 @@ import type { SiteContent } from '../../src/shop/loaders/content-data.ts';
 import {
   affectedPages,
   MAX_PARTIAL_PAGES,
-  publishEventOf,
   type Affected,
   type PublishEvent,
   type SiteData,
@@ -649,22 +648,6 @@ describe('falling back to a full build', () => {
     const data = site(shop());
     expect(affectedPages(data, data, UPDATED('product', 110)).kind).toBe('full');
     expect(affectedPages(data, { ...data }, PUBLISHED('s1')).kind).toBe('full');
-  });
-});
-
-describe('publishEventOf', () => {
-  test('webhook topics', () => {
-    expect(
-      publishEventOf({ source: 'bigcommerce', topic: 'store/product/updated', id: '101' }),
-    ).toEqual({ source: 'bigcommerce', resource: 'product', action: 'updated', id: '101' });
-    expect(publishEventOf({ source: 'bigcommerce', topic: 'store/order/created', id: '1' })).toBe(
-      null,
-    );
-    expect(publishEventOf({ source: 'contentful', topic: 'Entry.publish', id: 'abc' })).toEqual({
-      source: 'contentful',
-      topic: 'Entry.publish',
-      id: 'abc',
-    });
   });
 });
 

@@ -305,7 +305,13 @@ describe('createRenderCache', () => {
     const a = createRenderCache({ buildId: 'build-a' });
     const b = createRenderCache({ buildId: 'build-b' });
     expect(a.keyOf('h/vue/c/lits')).not.toBe(b.keyOf('h/vue/c/lits'));
-    expect(a.keyOf('h/vue/c/lits')).toBe(a.keyOf('h/vue/c/lits'));
+    // Two copies of one build name a page alike (so they share its reply through the store),
+    // a long name too (not memoised), and two pages differ.
+    const copyOfA = createRenderCache({ buildId: 'build-a' });
+    expect(copyOfA.keyOf('h/vue/c/lits')).toBe(a.keyOf('h/vue/c/lits'));
+    const long = `h/vue/c/lits?${'couleur=bleu&'.repeat(50)}`;
+    expect(copyOfA.keyOf(long)).toBe(a.keyOf(long));
+    expect(a.keyOf('h/vue/c/lits')).not.toBe(a.keyOf('h/vue/c/matelas'));
   });
 
   test('in-process memory stays within its bound, least recently used out first', async () => {

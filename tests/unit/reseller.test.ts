@@ -2,11 +2,11 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import {
   MAIN_SHOP_PATH,
-  RESELLER_LOGIN_PATH,
   RESELLER_PATH,
   resellerGuard,
   type ResellerVisitor,
 } from '../../src/lib/commerce/reseller.ts';
+import { RESELLER_LOGIN_PATH } from '../../src/lib/commerce/routes.ts';
 
 const url = (path: string) => new URL(path, 'https://www.literie.test');
 

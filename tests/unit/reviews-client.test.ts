@@ -2,12 +2,12 @@ import { describe, expect, test } from 'vitest';
 import { withBudget } from '../../src/shop/connectors/http/budget.ts';
 import {
   createReviewsClient,
-  REVIEW_SITES,
   reviewSite,
   reviewsWidgetUrl,
-  ReviewsConfigError,
-  ReviewsError,
 } from '../../src/shop/connectors/reviews/index.ts';
+import { ReviewsConfigError } from '../../src/shop/connectors/reviews/sites.ts';
+import { REVIEW_SITES } from '../../src/shop/connectors/reviews/sites.ts';
+import { ReviewsError } from '../../src/shop/connectors/reviews/client.ts';
 
 const BASE = 'https://reviews.test/public/v3/reviews';
 

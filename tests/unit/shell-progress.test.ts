@@ -7,12 +7,14 @@ import {
   navigateStartsNavigation,
   PROGRESS_DURATION_MS,
   PROGRESS_HIDE_MS,
-  PROGRESS_SETTLE_MS,
   PROGRESS_THROTTLE_MS,
   submitStartsNavigation,
   type ClickFacts,
   type ProgressView,
 } from '../../src/browser/shell/progress-state.ts';
+
+/** The settle time is the bar's duration (progress-state.ts). */
+const PROGRESS_SETTLE_MS = PROGRESS_DURATION_MS;
 
 // spec §9: progress bar throttle 200 ms, duration 5000 ms, hides after 500 ms; spec §4: a
 // navigation failure marks the progress bar as failed.

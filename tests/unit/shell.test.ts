@@ -9,9 +9,9 @@ import {
   $detailsMenuOpen,
   $searchOpen,
   closeMenus,
+  closeDetailsMenu,
   openDetailsMenu,
   openSearch,
-  toggleDetailsMenu,
 } from '../../src/lib/stores/ui.ts';
 
 // Read from disk: vitest does not process CSS, even as `?raw`.
@@ -111,12 +111,12 @@ describe('ui store (spec §4 UI state)', () => {
     expect(seen).toEqual([[true, false]]);
   });
 
-  test('the details (and mobile) menu toggles, and closeMenus closes everything', () => {
+  test('the details (and mobile) menu opens and closes, and closeMenus closes everything', () => {
     const seen: boolean[] = [];
     const stop = $detailsMenuOpen.listen((open) => seen.push(open));
-    toggleDetailsMenu();
-    toggleDetailsMenu();
-    toggleDetailsMenu();
+    openDetailsMenu();
+    closeDetailsMenu();
+    openDetailsMenu();
     openSearch();
     closeMenus();
     stop();

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { stripHtml, truncateDescription } from '../../src/lib/commerce/text.ts';
+import { stripHtml, truncateText } from '../../src/lib/commerce/text.ts';
+import { htmlToText } from '../../src/shop/html/sanitize-html.ts';
 
 describe('stripHtml', () => {
   test.each([
@@ -29,7 +30,8 @@ describe('stripHtml', () => {
   });
 });
 
-describe('truncateDescription (spec §2, §9: HTML stripped, 50 characters)', () => {
+// What the pages do with a description: its text (htmlToText), truncated.
+describe('truncateText of a description (spec §2, §9: HTML stripped, 50 characters)', () => {
   test.each([
     ['short text unchanged', '<p>Matelas ferme.</p>', 50, 'Matelas ferme.'],
     ['exactly 50 characters unchanged', 'x'.repeat(50), 50, 'x'.repeat(50)],
@@ -55,12 +57,12 @@ describe('truncateDescription (spec §2, §9: HTML stripped, 50 characters)', ()
     ['cut just before a space keeps the whole word', 'abcd efgh', 5, 'abcd…'],
     ['accents count as one character', 'é'.repeat(51), 50, `${'é'.repeat(49)}…`],
   ])('%s', (_case, html, max, expected) => {
-    const result = truncateDescription(html, max);
+    const result = truncateText(htmlToText(html), max);
     expect(result).toBe(expected);
     expect(Array.from(result).length).toBeLessThanOrEqual(max);
   });
 
   test('default length is 50', () => {
-    expect(Array.from(truncateDescription('mot '.repeat(40))).length).toBeLessThanOrEqual(50);
+    expect(Array.from(truncateText('mot '.repeat(40))).length).toBeLessThanOrEqual(50);
   });
 });

@@ -13,8 +13,6 @@ import {
   openDetailsMenu,
   openWishlistSidebar,
   showLoginScreen,
-  toggleCartSidebar,
-  toggleWishlistSidebar,
 } from '../../src/lib/stores/ui.ts';
 import { record } from './helpers/shop-api.ts';
 
@@ -47,16 +45,6 @@ describe('sidebars (spec §4: each toggles; opening closes the (mobile) menu)', 
     close();
     expect(states).toEqual([true, false]);
     expect(menu).toEqual([false]);
-  });
-
-  test.each([
-    ['cart', $cartSidebarOpen, toggleCartSidebar],
-    ['wishlist', $wishlistSidebarOpen, toggleWishlistSidebar],
-  ] as const)('%s toggles', (_name, $open, toggle) => {
-    const states = record($open);
-    toggle();
-    toggle();
-    expect(states).toEqual([true, false]);
   });
 
   test('opening the login modal closes the (mobile) menu', () => {

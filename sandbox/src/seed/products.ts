@@ -738,10 +738,6 @@ export function productDrafts(
   return drafts;
 }
 
-export interface Catalogue extends CatalogueSkeleton {
-  products: ProductRecord[];
-}
-
 /** The whole catalogue for a seed. Deterministic: the same options give the same records. */
 export function* generateProducts(
   skeleton: CatalogueSkeleton,

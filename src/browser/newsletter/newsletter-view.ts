@@ -8,7 +8,11 @@ import type { MessageKey } from '../../lib/i18n/index.ts';
 import { errorText, type Translate } from '../../lib/i18n/translate.ts';
 import type { NewsletterFormState } from '../../lib/stores/newsletter.ts';
 import { CALL_ERROR_MESSAGES } from '../../lib/api/client.ts';
-import { ADD_EXISTS_OR_MISSING, SUBSCRIBE_EXISTS } from '../../lib/stores/newsletter.ts';
+import {
+  ADD_EXISTS_OR_MISSING,
+  NEWSLETTER_SUCCESS,
+  SUBSCRIBE_EXISTS,
+} from '../../lib/stores/newsletter.ts';
 
 /** Id of the newsletter panel (its opening buttons' `popovertarget`). */
 export const NEWSLETTER_PANEL_ID = 'newsletter-panel';
@@ -61,7 +65,7 @@ export function newsletterFormView(
     consentError: text(errors.consent ?? errors['']),
     formError: already ? '' : errorText(t, state.error),
     info: already ? errorText(t, state.error) : '',
-    status: state.done ? t('newsletter.success') : '',
+    status: state.done ? t(NEWSLETTER_SUCCESS) : '',
     button: state.pending ? t('common.loading') : t('newsletter.submit'),
     pending: state.pending,
   };

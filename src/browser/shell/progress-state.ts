@@ -19,7 +19,7 @@ export const PROGRESS_HIDE_MS = 500;
  * 204 answer, a download) or still hangs: the bar completes rather than stay at 90 %. The
  * browser's own loading indicator still tells a hanging load.
  */
-export const PROGRESS_SETTLE_MS = PROGRESS_DURATION_MS;
+const PROGRESS_SETTLE_MS = PROGRESS_DURATION_MS;
 
 export type ProgressView = 'hidden' | 'running' | 'done' | 'failed';
 export type ProgressPhase = 'idle' | 'waiting' | 'running' | 'done' | 'failed';

@@ -5,9 +5,6 @@
  * header is in use.
  */
 
-/** spec §9: the header slides in and out in 300 ms (the CSS transition of Header.astro). */
-export const HEADER_HIDE_MS = 300;
-
 /** Scroll moves smaller than this (px) change nothing: a trackpad's jitter, a bounce. */
 export const STICKY_TOLERANCE_PX = 8;
 

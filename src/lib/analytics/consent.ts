@@ -32,8 +32,6 @@ export const CONSENT_REVISION = 1;
 
 /** The purposes asked, as the banner's categories. `necessary` is always on. */
 export const CONSENT_PURPOSES = ['necessary', 'analytics', 'ads'] as const;
-export type ConsentPurpose = (typeof CONSENT_PURPOSES)[number];
-
 /** A choice the shopper made. */
 export interface ConsentChoice {
   /** Mesure d'audience (GA4 through the tag manager): analytics_storage, personal fields. */
@@ -87,6 +85,7 @@ export function parseStoredConsent(
 /**
  * The cookie value the banner writes for `choice` (vanilla-cookieconsent v3's format, not yet
  * URI-encoded): what the browser tests preset (`grantConsent`) and what the unit tests read back.
+ * @internal For the tests: in the shop, the library itself writes this cookie.
  */
 export function storedConsentValue(choice: Omit<ConsentChoice, 'decidedAt'>, now: number): string {
   const at = new Date(now).toISOString();

@@ -217,5 +217,3 @@ export const api = {
   createProductReview: (input: ReviewInput, init?: CallApiInit) =>
     call<ProductReview>('createProductReview', [input], init),
 };
-
-export type BigCommerceApi = typeof api;

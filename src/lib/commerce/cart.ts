@@ -100,11 +100,6 @@ export function cartItemCount(cart: CartState | null | undefined): number {
   return cartItems(cart).reduce((sum, item) => sum + item.quantity, 0);
 }
 
-/** Whether the cart holds anything the shopper put in (spec §4 login merge "non-empty"). */
-export function isCartEmpty(cart: CartState | null | undefined): boolean {
-  return cartItems(cart).length === 0;
-}
-
 /** spec §3 "cart item as displayed". */
 export interface CartItemView {
   id: string;

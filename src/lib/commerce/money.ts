@@ -49,8 +49,3 @@ export function toCents(euros: number): Cents {
   const cents = Math.round(shifted);
   return cents === 0 ? 0 : sign * cents;
 }
-
-/** Cents to euros as a plain decimal string without trailing zeros: 19990 → '199.9'. */
-export function centsToEuroString(cents: Cents): string {
-  return String(cents / 100);
-}

@@ -22,7 +22,7 @@ import { isPurchasable } from './stock.ts';
 import { isColourOption } from './swatches.ts';
 import type { Product, ProductOption, Variant } from './types.ts';
 
-export { VARIANT_PARAM, variantFromSearch, variantPath } from './variant-link.ts';
+export { variantPath } from './variant-link.ts';
 
 /** The variant options a listing filters on: size and colour labels (`taille`, `couleur`). */
 export interface VariantFilter {

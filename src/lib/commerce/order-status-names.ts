@@ -22,5 +22,3 @@ export const ORDER_STATUS_NAMES = [
   'Disputed',
   'Partially Refunded',
 ] as const satisfies readonly MessageKey[];
-
-export type OrderStatusName = (typeof ORDER_STATUS_NAMES)[number];

@@ -29,8 +29,8 @@ export function orderStatus(id: number): OrderStatus | undefined {
   return ORDER_STATUSES[id];
 }
 
-/** French label of a status id; an unknown id shows as its number. */
-export function orderStatusLabel(id: number): string {
+/** French label of a status id; an unknown id shows BigCommerce's own `name` for it, as is. */
+export function orderStatusLabel(id: number, name: string): string {
   const status = orderStatus(id);
-  return status ? t(status.name) : String(id);
+  return status ? t(status.name) : name;
 }

@@ -11,7 +11,7 @@ import {
   RESELLER_PATH,
 } from './routes.ts';
 
-export { RESELLER_CART_PATH, RESELLER_LOGIN_PATH, RESELLER_PATH } from './routes.ts';
+export { RESELLER_CART_PATH, RESELLER_PATH } from './routes.ts';
 
 /** Who asks: a visitor, a logged-in customer who is no reseller, or a reseller. */
 export type ResellerVisitor = 'visitor' | 'customer' | 'reseller';
@@ -40,9 +40,6 @@ export function resellerGuard(url: URL, who: ResellerVisitor): ResellerDecision 
     ? { kind: 'redirect', location: RESELLER_LOGIN_PATH }
     : { kind: 'redirect', location: RESELLER_LOGIN_PATH, returnPath: kept };
 }
-
-/** How many sellers a reseller has at most (spec §3: sellers 1 to 5). */
-export const MAX_SELLERS = 5;
 
 /**
  * Where a reseller lands after logging in, anywhere (the shop's login page, the modal, the

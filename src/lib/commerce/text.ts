@@ -91,16 +91,11 @@ export const DESCRIPTION_MAX_LENGTH = 50;
 export const ELLIPSIS = '…';
 
 /**
- * spec §2 / §9: the product card description, HTML stripped, at most `max` characters
- * (default 50) counted in Unicode code points. A longer text is cut at the last word boundary
+ * spec §2 / §9: a description's text (its HTML stripped first, e.g. by the server's
+ * `htmlToText`), at most `max` characters (default 50) counted in Unicode code points. A longer text is cut at the last word boundary
  * that leaves room for a one-character ellipsis `…` (included in `max`), trailing punctuation
  * before the cut removed; a single word longer than that is cut inside the word.
  */
-export function truncateDescription(html: string, max: number = DESCRIPTION_MAX_LENGTH): string {
-  return truncateText(stripHtml(html), max);
-}
-
-/** `truncateDescription` of text already extracted (the server's `htmlToText`). */
 export function truncateText(text: string, max: number = DESCRIPTION_MAX_LENGTH): string {
   const chars = Array.from(text);
   if (chars.length <= max) return chars.join('');

@@ -179,11 +179,6 @@ export interface Banner {
   visible: boolean;
 }
 
-export interface Currency {
-  code: string;
-  isDefault: boolean;
-}
-
 export interface Channel {
   id: number;
   name: string;

@@ -220,8 +220,6 @@ export type AddressUpdateInput = z.output<typeof AddressUpdateInputSchema>;
 
 /** "Forgot password": the e-mail to send the reset link to (`generateOttAndToken`). */
 export const PasswordResetRequestSchema = form({ email: email() });
-export type PasswordResetRequest = z.output<typeof PasswordResetRequestSchema>;
-
 /** `/mot-de-passe?resetToken=...`: the new password (spec §5 rule) and the token of the link. */
 export const PasswordResetInputSchema = form({
   password: newPassword(),

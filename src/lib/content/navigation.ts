@@ -36,16 +36,6 @@ export interface NavigationOptions {
   categoryPath: (categoryId: number) => string | null;
 }
 
-/** Content type ids of the model (see `src/shop/connectors/contentful/README.md`). */
-export const NAVIGABLE_TYPES = [
-  'navigation',
-  'page',
-  'brandCorner',
-  'categoryPage',
-  'callToAction',
-  'contentPage',
-] as const;
-
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

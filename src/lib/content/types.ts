@@ -7,9 +7,6 @@
  * `src/shop/connectors/contentful/README.md`.
  */
 
-/** Marks of a rich-text text node. */
-export type RichTextMark = 'bold' | 'italic' | 'underline' | 'code' | 'superscript' | 'subscript';
-
 /** A rich-text node as Contentful sends it (`nodeType`, `data`, `content` / `value`, `marks`). */
 export interface RichTextNode {
   nodeType: string;

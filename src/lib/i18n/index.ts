@@ -101,7 +101,7 @@ function interpolated(key: string, options: Record<string, unknown>): string | u
   return text;
 }
 
-export { resolveI18nConfig, I18N_CONFIG_MISSING_MESSAGE, type I18nConfig } from './config.ts';
+export {} from './config.ts';
 
 /**
  * The raw messages of `keys` (with their plural forms), for an island's `createTranslator`

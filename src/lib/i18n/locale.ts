@@ -35,23 +35,6 @@ export function supportedLocale(
   return supported.find((locale) => locale === primary) ?? null;
 }
 
-/** The languages of an `Accept-Language` header, by q-value (ties keep their order). */
-export function acceptedLanguages(header: string | null | undefined): string[] {
-  if (header === null || header === undefined) return [];
-  return header
-    .split(',')
-    .slice(0, 32)
-    .map((part, index) => {
-      const [tag = '', ...params] = part.trim().split(';');
-      const q = params.map((p) => /^\s*q=([0-9.]{1,5})\s*$/.exec(p)?.[1]).find(Boolean);
-      const weight = q === undefined ? 1 : Number(q);
-      return { tag: tag.trim(), weight: Number.isFinite(weight) ? weight : 0, index };
-    })
-    .filter((entry) => entry.tag !== '' && entry.tag !== '*' && entry.weight > 0)
-    .sort((a, b) => b.weight - a.weight || a.index - b.index)
-    .map((entry) => entry.tag);
-}
-
 /**
  * spec §4: the route's locale, else the stored cookie's, else the first supported of the
  * browser's languages, else the default. Each candidate counts only when supported.

@@ -30,11 +30,6 @@ export function waitUnit(seconds: number): { unit: WaitUnit; count: number } | n
   return { unit: 'hours', count: Math.ceil(whole / UNIT_SECONDS.hours) };
 }
 
-/** How many seconds one of `unit` is. */
-export function unitSeconds(unit: WaitUnit): number {
-  return UNIT_SECONDS[unit];
-}
-
 /** "4 minutes", "1 seconde", "2 heures"; '' for no wait. */
 export function waitInWords(t: Translate, seconds: number): string {
   const said = waitUnit(seconds);

@@ -248,31 +248,3 @@ export function sendCartToClient(input: SendCartInput): Promise<string | null> {
     }
   });
 }
-
-/** Empties every error slot (e.g. when the sidebar closes). */
-export function clearCartErrors(): void {
-  $cartErrors.set({ load: null, add: null, remove: null, update: null, clear: null, send: null });
-}
-
-/** Calls `fn` once `wait` ms have passed without another call (the quantity selector, spec §9). */
-export function debounce<A extends unknown[]>(
-  fn: (...args: A) => void,
-  wait: number,
-): ((...args: A) => void) & { cancel(): void } {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const debounced = (...args: A) => {
-    if (timer !== undefined) clearTimeout(timer);
-    timer = setTimeout(() => {
-      timer = undefined;
-      fn(...args);
-    }, wait);
-  };
-  debounced.cancel = () => {
-    if (timer !== undefined) clearTimeout(timer);
-    timer = undefined;
-  };
-  return debounced;
-}
-
-/** spec §9: the cart quantity debounce. */
-export const CART_QUANTITY_DEBOUNCE_MS = 500;

@@ -56,9 +56,3 @@ export function chooseConsent(choice: ConsentChoice): void {
   pushConsentCommand(layer, 'update', consentModeState(choice));
   $consent.set(choice);
 }
-
-/** Tests: forget this page's state (the default is pushed again). */
-export function resetConsentForTests(): void {
-  defaultSent = false;
-  $consent.set(null);
-}

@@ -31,7 +31,10 @@ export function cookieJar(): CookieJar {
   return current;
 }
 
-/** Replaces the jar (tests); `setCookieJar()` puts `document.cookie` back. */
+/**
+ * Replaces the jar; `setCookieJar()` puts `document.cookie` back.
+ * @internal The tests' seam: they run the stores against a jar of their own, without a DOM.
+ */
 export function setCookieJar(jar: CookieJar = documentCookieJar): void {
   current = jar;
 }

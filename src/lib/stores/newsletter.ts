@@ -16,7 +16,7 @@ import { brevoApi, NEWSLETTER_LIST_ID } from '../api/brevo.ts';
 import { ApiCallError, errorMessage, logCallFailure } from '../api/client.ts';
 import { $customer } from './customer.ts';
 
-export type NewsletterAction = 'subscribe' | 'addToList' | 'removeFromList' | 'deleteContact';
+export type NewsletterAction = 'subscribe' | 'addToList';
 
 /** spec §8: a 400 on subscribe means the contact exists. */
 export const SUBSCRIBE_EXISTS = 'newsletter.error.exists';
@@ -29,8 +29,6 @@ export const NEWSLETTER_SUCCESS = 'newsletter.success';
 export const $newsletterErrors = map<Record<NewsletterAction, string | null>>({
   subscribe: null,
   addToList: null,
-  removeFromList: null,
-  deleteContact: null,
 });
 
 /**
@@ -96,14 +94,6 @@ const listInput = (email: string) => ({
 /** Adds the logged-in customer's own address to the newsletter list. */
 export const addToNewsletterList = (email: string) =>
   run('addToList', () => brevoApi.addContactToList(listInput(email)));
-
-/** Removes the logged-in customer's own address from the newsletter list. */
-export const removeFromNewsletterList = (email: string) =>
-  run('removeFromList', () => brevoApi.removeContactFromList(listInput(email)));
-
-/** Deletes the logged-in customer's own contact at Brevo. */
-export const deleteNewsletterContact = (email: string) =>
-  run('deleteContact', () => brevoApi.deleteContactInfo(email));
 
 /** What a newsletter form shows (spec §4). */
 export interface NewsletterFormState {

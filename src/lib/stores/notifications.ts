@@ -86,7 +86,10 @@ export function dismissNotification(id: number): void {
   if (list.some((n) => n.id === id)) $notifications.set(list.filter((n) => n.id !== id));
 }
 
-/** Removes every notification. */
+/**
+ * Removes every notification.
+ * @internal The tests' seam: each starts from no notification and no timer.
+ */
 export function clearNotifications(): void {
   for (const id of timers.keys()) stopTimer(id);
   $notifications.set([]);

@@ -24,11 +24,6 @@ export function closeDetailsMenu(): void {
   $detailsMenuOpen.set(false);
 }
 
-export function toggleDetailsMenu(): void {
-  if ($detailsMenuOpen.get()) closeDetailsMenu();
-  else openDetailsMenu();
-}
-
 export function openSearch(): void {
   $searchOpen.set(true);
 }
@@ -62,22 +57,12 @@ export function closeCartSidebar(): void {
   $cartSidebarOpen.set(false);
 }
 
-export function toggleCartSidebar(): void {
-  if ($cartSidebarOpen.get()) closeCartSidebar();
-  else openCartSidebar();
-}
-
 export function openWishlistSidebar(): void {
   openPanel($wishlistSidebarOpen);
 }
 
 export function closeWishlistSidebar(): void {
   $wishlistSidebarOpen.set(false);
-}
-
-export function toggleWishlistSidebar(): void {
-  if ($wishlistSidebarOpen.get()) closeWishlistSidebar();
-  else openWishlistSidebar();
 }
 
 /** spec §4: the login and register screens (and the forgotten-password form of the login screen). */

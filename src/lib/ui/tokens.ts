@@ -14,8 +14,6 @@ export const VIEWPORT_BREAKPOINTS = {
   desktopWide: 1600,
 } as const;
 
-export type ViewportBreakpoint = keyof typeof VIEWPORT_BREAKPOINTS;
-
 /** spec §9 screens (min widths in px); the same values are the `--breakpoint-*` of global.css. */
 export const SCREENS = {
   xs: 320,
@@ -26,13 +24,8 @@ export const SCREENS = {
   xxl: 1536,
 } as const;
 
-export type Screen = keyof typeof SCREENS;
-
 /** spec §9 star rating: size in px, step, colour. */
 export const STAR = { size: 18, step: 0.5, color: '#CD9C4B' } as const;
-
-/** spec §9 header hide animation, in ms. */
-export const HEADER_HIDE_MS = 300;
 
 /** French one-decimal number format ("4,5") shared by the rating components. */
 export const DECIMAL_FORMAT = new Intl.NumberFormat('fr-FR', { maximumFractionDigits: 1 });

@@ -40,11 +40,11 @@
  */
 import cluster, { type Worker } from 'node:cluster';
 import { mkdir, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { oneLine } from '../../shop/faults/failures.ts';
 import { runBuild, type KeptPublisher } from './builder.ts';
+import { freePort } from '../free-port.ts';
 import type { Edit } from './publish-edits.ts';
 import { copyName, createCoordination, type Coordination } from './coordination.ts';
 import { parsePublisherReply, publishableEdits } from './publish-edits.ts';
@@ -229,23 +229,6 @@ interface Forked {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-/**
- * A free port on `host`. Workers must all listen with the same arguments (the cluster shares
- * one socket per address and port), so port 0 is resolved once, here.
- */
-function freePort(host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, host, () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => {
-        resolve(port);
-      });
-    });
-  });
-}
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 /** Default of `RebuildSettings.publishTimeoutMs`. */

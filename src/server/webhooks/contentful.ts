@@ -162,6 +162,8 @@ export function verifyContentfulRequest(request: ContentfulRequest): ContentfulV
  * Contentful's side: the headers that sign `body` for `method path` at `timestamp`. `headers`
  * are the other headers to sign (names any case; they are signed lower-case). Returns every
  * header to send, the given ones included.
+ * @internal For the tests, which send webhooks signed as Contentful signs them; the shop only
+ * verifies (with the same canonical form as this signer).
  */
 export function signContentfulRequest(input: {
   method: string;

@@ -115,7 +115,10 @@ export function handedCatalogueRead(
   return { read: prefetch.read, generation: prefetch.generation };
 }
 
-/** Forgets the read handed over. */
+/**
+ * Forgets the read handed over.
+ * @internal The tests' seam: each case starts without a read handed over.
+ */
 export function dropCatalogueRead(): void {
   (globalThis as Holder)[SLOT] = undefined;
 }

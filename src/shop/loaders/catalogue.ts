@@ -13,15 +13,7 @@ import { readCatalogue, type CatalogueRead } from './catalogue-source.ts';
 import { handOver } from './handoff.ts';
 import { indexCatalogue, type Catalogue } from './catalogue-index.ts';
 
-export {
-  bestSellers,
-  indexCatalogue,
-  onSale,
-  productCategories,
-  type Catalogue,
-  type CatalogueBrand,
-  type CatalogueCategory,
-} from './catalogue-index.ts';
+export { bestSellers, type Catalogue, type CatalogueBrand } from './catalogue-index.ts';
 
 async function load(
   early: { read: Promise<CatalogueRead>; generation: number } | undefined,

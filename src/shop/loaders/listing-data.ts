@@ -27,7 +27,7 @@ import { logFailure } from '../faults/failures.ts';
 import { childrenOf, listingCategory, type ListingSource } from './listing-source.ts';
 import { releaseListingSource } from './listing-store.ts';
 
-export { staticListingSource, type ListingCategory, type ListingSource } from './listing-source.ts';
+export { type ListingSource } from './listing-source.ts';
 
 // --- live source (on-demand view) -------------------------------------------------------------
 

@@ -1,18 +1,14 @@
 import { createWithBudget } from './with-budget.ts';
 import { getRedirects, getStoreMeta, type BigCommerceClient } from '../connectors/bigcommerce/index.ts';
-import { createWithCartRedirect, type CartRedirectOptions } from './with-cart-redirect.ts';
-import { createWithClient, type ClientOptions } from './with-client.ts';
-import { createWithFeatures, NOT_FOUND_ROUTE } from './with-features.ts';
-import { createWithGuards, type GuardsOptions } from './with-guards.ts';
-import {
-  createWithListingView,
-  LISTING_VIEW_ROUTE,
-  type ListingViewOptions,
-} from './with-listing-view.ts';
-import { createWithProductPath, type ProductPathOptions } from './with-product-path.ts';
-import { createWithRedirects, type RedirectList, type RedirectsOptions } from './with-redirects.ts';
-import { createWithReseller, type ResellerOptions } from './with-reseller.ts';
-import { createWithShopMode, type ShopModeOptions } from './with-shop-mode.ts';
+import { createWithCartRedirect } from './with-cart-redirect.ts';
+import { createWithClient } from './with-client.ts';
+import { createWithFeatures } from './with-features.ts';
+import { createWithGuards } from './with-guards.ts';
+import { createWithListingView } from './with-listing-view.ts';
+import { createWithProductPath } from './with-product-path.ts';
+import { createWithRedirects, type RedirectList } from './with-redirects.ts';
+import { createWithReseller } from './with-reseller.ts';
+import { createWithShopMode } from './with-shop-mode.ts';
 import { withCanonicalPath } from './with-canonical-path.ts';
 
 /**
@@ -30,21 +26,9 @@ export {
   createWithRedirects,
   createWithReseller,
   createWithShopMode,
-  LISTING_VIEW_ROUTE,
-  NOT_FOUND_ROUTE,
   withCanonicalPath,
 };
-export type {
-  CartRedirectOptions,
-  ClientOptions,
-  GuardsOptions,
-  ListingViewOptions,
-  ProductPathOptions,
-  RedirectList,
-  RedirectsOptions,
-  ResellerOptions,
-  ShopModeOptions,
-};
+export type { RedirectList };
 
 /**
  * The BigCommerce redirect list, with the store's own hosts (its `to_url` targets are written

@@ -82,25 +82,6 @@ export interface AffectedOptions {
   maxPages?: number;
 }
 
-/** The publish event of a rebuild event (`scheduler.ts`), or null for a topic it does not know. */
-export function publishEventOf(event: {
-  source: string;
-  topic: string;
-  id: string;
-}): PublishEvent | null {
-  if (event.source === 'contentful')
-    return { source: 'contentful', topic: event.topic, id: event.id };
-  if (event.source !== 'bigcommerce') return null;
-  const match = /^store\/(product|category|brand)\/(created|updated|deleted)$/.exec(event.topic);
-  if (!match) return null;
-  return {
-    source: 'bigcommerce',
-    resource: match[1] as 'product' | 'category' | 'brand',
-    action: match[2] as 'created' | 'updated' | 'deleted',
-    id: event.id,
-  };
-}
-
 function describe(event: PublishEvent): string {
   return event.source === 'bigcommerce'
     ? `${event.resource} ${String(event.id)} ${event.action}`

@@ -9,9 +9,6 @@ import { createRedisStore } from './redis.ts';
 import type { SharedStore } from './types.ts';
 
 export type { SharedStore } from './types.ts';
-export { createFileStore } from './file.ts';
-export { createMemoryStore } from './memory.ts';
-export { createRedisStore, StoreUnavailableError } from './redis.ts';
 
 /** The state directory when `STATE_DIR` is unset (relative to the server's working directory). */
 export const DEFAULT_STATE_DIR = '.data';

@@ -16,13 +16,13 @@ import {
   createWithRedirects,
   createWithReseller,
   withCanonicalPath,
-  type CartRedirectOptions,
-  type ClientOptions,
-  type GuardsOptions,
-  type ProductPathOptions,
-  type RedirectsOptions,
-  type ResellerOptions,
 } from '../../../src/shop/middleware/index.ts';
+import { type ResellerOptions } from '../../../src/shop/middleware/with-reseller.ts';
+import { type RedirectsOptions } from '../../../src/shop/middleware/with-redirects.ts';
+import { type ProductPathOptions } from '../../../src/shop/middleware/with-product-path.ts';
+import { type GuardsOptions } from '../../../src/shop/middleware/with-guards.ts';
+import { type ClientOptions } from '../../../src/shop/middleware/with-client.ts';
+import { type CartRedirectOptions } from '../../../src/shop/middleware/with-cart-redirect.ts';
 
 export interface TestMiddleware {
   redirects: RedirectsOptions;

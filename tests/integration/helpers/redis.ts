@@ -5,9 +5,9 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { freePort } from '../../../src/server/free-port.ts';
 import { createFileStore } from '../../../src/shop/state/file.ts';
 import { createMemoryStore } from '../../../src/shop/state/memory.ts';
 import { createRedisStore } from '../../../src/shop/state/redis.ts';
@@ -33,21 +33,6 @@ export function redisAvailable(): boolean {
     throw new Error(`${message}: the Redis tests cannot run under CI.`);
   console.warn(`\n[tests] WARNING: ${message}; the Redis cases are NOT run.\n`);
   return false;
-}
-
-/** A free TCP port on 127.0.0.1. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => {
-        resolve(port);
-      });
-    });
-  });
 }
 
 export interface TestRedis {

@@ -11,7 +11,8 @@ import path from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { startSandbox, type Sandbox } from '@literie/sandbox/server';
 import { startShopChild, statusWhen, type ShopChild } from '../../integration/helpers/rebuild.ts';
-import { freePort, startRedis, type TestRedis } from '../../integration/helpers/redis.ts';
+import { freePort } from '../../../src/server/free-port.ts';
+import { startRedis, type TestRedis } from '../../integration/helpers/redis.ts';
 import { DIST_DIR, requireBuild, SANDBOX_PORT } from './suite.ts';
 
 const READY = 'the shop runs at';

@@ -20,7 +20,10 @@ import {
 import { codeOfStatus } from '../http/upstream-error.ts';
 import { BigCommerceError } from './errors.ts';
 
-/** Header carrying the storefront's channel id on every upstream call (spec §7). */
+/**
+ * Header carrying the storefront's channel id on every upstream call (spec §7).
+ * @internal Exported for the client's test, which checks the header sent by this name.
+ */
 export const CHANNEL_ID_HEADER = 'X-Channel-Id';
 
 export interface BigCommerceClientOptions {

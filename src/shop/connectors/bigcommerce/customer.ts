@@ -110,18 +110,6 @@ export async function validateCustomerCredentials(
   return reply.isValid && reply.customerId !== null ? reply.customerId : null;
 }
 
-/** The customer's form-field values (not its addresses'). */
-export async function getCustomerFormFields(
-  client: BigCommerceClient,
-  customerId: number,
-): Promise<FormFieldValue[]> {
-  const page = await client.get('v3/customers/form-field-values', FormFieldValuePageSchema, {
-    customer_id: customerId,
-    limit: 250,
-  });
-  return page.items.filter((f) => f.customerId === customerId).map((f) => f.field);
-}
-
 /** Upserts form-field values of the customer; returns those of the reply that are its own. */
 export async function updateCustomerFormFields(
   client: BigCommerceClient,

@@ -4,21 +4,13 @@
  * middleware at request time, against the real API or the sandbox.
  */
 export {
-  CHANNEL_ID_HEADER,
   createBigCommerceClient,
   type BigCommerceClient,
   type BigCommerceClientOptions,
 } from './client.ts';
-export {
-  BigCommerceError,
-  isBigCommerceError,
-  stockRefusal,
-  type BigCommerceErrorCode,
-  type StockRefusal,
-} from './errors.ts';
+export { isBigCommerceError, stockRefusal } from './errors.ts';
 export {
   collectPages,
-  DEFAULT_PRODUCT_INCLUDE,
   getAllProducts,
   getBrands,
   getCategories,
@@ -34,29 +26,21 @@ export {
   MAX_STOCK_PRODUCTS,
   type ProductSearchResult,
 } from './catalog.ts';
-export {
-  getAllBanners,
-  getChannel,
-  getChannelSiteUrl,
-  getRedirects,
-  getStoreMeta,
-} from './store.ts';
+export { getAllBanners, getChannel, getRedirects, getStoreMeta } from './store.ts';
 export {
   addCartItems,
   createCart,
   createCartMetafield,
   deleteCartMetafield,
   createCartRedirectUrls,
-  DEFAULT_CART_INCLUDE,
   deleteCart,
   getCart,
   getCartMetafields,
   removeCartItem,
   updateCartCustomer,
   updateCartItem,
-  type CreateCartInput,
 } from './cart.ts';
-export { getCheckout, setCheckoutEmail, type Checkout } from './checkout.ts';
+export { getCheckout, setCheckoutEmail } from './checkout.ts';
 export {
   createCustomer,
   createCustomerAddress,
@@ -64,7 +48,6 @@ export {
   getCustomerAddresses,
   getCustomerByEmail,
   getCustomerById,
-  getCustomerFormFields,
   updateCustomer,
   updateCustomerAddress,
   updateCustomerFormFields,
@@ -80,25 +63,6 @@ export {
   setOrderStaffNotes,
 } from './order.ts';
 export { createProductReview, getProductReviews } from './review.ts';
-export { decimalToCents } from './schemas/common.ts';
-export type {
-  CategoriesMetafieldsQuery,
-  CategoriesQuery,
-  ChannelQuery,
-  ProductsByIdQuery,
-  ProductsBySkuQuery,
-  ProductSearchQuery,
-  ProductsQuery,
-  AddressWrite,
-  CartInclude,
-  CartMetafieldInput,
-  CustomerWrite,
-  LineItemInput,
-  LineItemUpdate,
-  OrdersQuery,
-  ReviewsQuery,
-  ReviewWrite,
-} from './queries.ts';
 export {
   addWishlistItems,
   createWishlist,
@@ -106,5 +70,4 @@ export {
   getCustomerWishlists,
   getWishlist,
   removeWishlistItem,
-  type WishlistCreate,
 } from './wishlist.ts';

@@ -150,8 +150,6 @@ export const OrdersQuerySchema = z.strictObject({
   page: z.number().int().positive().optional(),
   limit: z.number().int().min(1).max(MAX_PAGE_SIZE).optional(),
 });
-export type OrdersQuery = z.output<typeof OrdersQuerySchema>;
-
 export const ReviewsQuerySchema = z.strictObject({
   page: z.number().int().positive().optional(),
   limit: z.number().int().min(1).max(MAX_PAGE_SIZE).optional(),

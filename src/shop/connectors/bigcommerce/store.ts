@@ -11,7 +11,6 @@ import {
   BannerListSchema,
   ChannelReplySchema,
   ChannelSchema,
-  ChannelSiteReplySchema,
   RedirectPageSchema,
   StoreMetaSchema,
 } from './schemas/store.ts';
@@ -84,11 +83,4 @@ export async function getRedirects(client: BigCommerceClient): Promise<Redirect[
       limit: MAX_PAGE_SIZE,
     }),
   );
-}
-
-/** The public URL of the client's channel site (where the hosted checkout sends shoppers back). */
-export async function getChannelSiteUrl(client: BigCommerceClient): Promise<string> {
-  const channelId = client.channelId ?? DEFAULT_CHANNEL_ID;
-  const site = await client.get(`v3/channels/${channelId}/site`, ChannelSiteReplySchema);
-  return site.url;
 }

@@ -40,7 +40,3 @@ export class ContentfulError extends Error {
     this.endpoint = init.endpoint;
   }
 }
-
-export function isContentfulError(error: unknown): error is ContentfulError {
-  return error instanceof ContentfulError;
-}

@@ -4,26 +4,16 @@
  * (pages, layout), the API middleware's `contentful` service and the integration tests, against
  * the real API or the sandbox. The content model is described in `README.md`.
  */
+export { createContentfulClient, type ContentfulClient } from './client.ts';
+export {} from './errors.ts';
 export {
-  createContentfulClient,
-  RATE_LIMIT_RESET_HEADER,
-  type ContentfulClient,
-  type ContentfulClientOptions,
-} from './client.ts';
-export { ContentfulError, isContentfulError, type ContentfulErrorCode } from './errors.ts';
-export {
-  getContentPage,
   getContentPages,
   getNavigation,
   getNavigations,
   getSiteContent,
-  getSleepContent,
   getSleepContents,
   getTags,
   getTechnologies,
-  MAX_PAGE_SIZE,
   NavigationIdentifierSchema,
   TechnologyNamesSchema,
 } from './queries.ts';
-export { TECHNOLOGY_COMPONENT } from './entries.ts';
-export { absoluteAssetUrl, resolveCollection, type ResolvedEntry } from './resolve.ts';

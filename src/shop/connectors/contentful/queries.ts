@@ -8,10 +8,8 @@
  */
 import { z } from 'zod';
 import { screenContent } from '../../../lib/content/content-routes.ts';
-import { contentSlugRefusal, sleepSlugRefusal } from '../../../lib/shop-routes.ts';
 import { logRefused } from '../../config/refused.ts';
 import { navigationEntries, type NavigationOptions } from '../../../lib/content/navigation.ts';
-import { contentPagePath, sleepContentEntryPath } from '../../../lib/content/paths.ts';
 import { sortNewestFirst } from '../../../lib/content/sleep-content.ts';
 import { toContentTag } from '../../../lib/content/tags.ts';
 import {
@@ -159,25 +157,6 @@ export async function getSleepContents(client: ContentfulClient): Promise<SleepC
   return sortNewestFirst(mapped);
 }
 
-/** The "Les yeux fermés" entry of `slug`, or null (unknown, or not a usable slug). */
-export async function getSleepContent(
-  client: ContentfulClient,
-  slug: string,
-): Promise<SleepContent | null> {
-  const wanted = slug.trim();
-  if (sleepContentEntryPath(wanted) === null || sleepSlugRefusal(wanted) !== null) return null;
-  const [entry, tags] = await Promise.all([
-    firstEntry(client, {
-      content_type: 'sleepContent',
-      'fields.slug': wanted,
-      order: '-fields.publishedAt,sys.id',
-      include: SLEEP_CONTENT_INCLUDE,
-    }),
-    tagIndex(client),
-  ]);
-  return entry === null ? null : toSleepContent(entry, tags);
-}
-
 // Content pages: entries and assets embedded in the body (1 level), with their own links (2).
 const CONTENT_PAGE_INCLUDE = 2;
 
@@ -195,22 +174,6 @@ export async function getContentPages(client: ContentfulClient): Promise<Content
     seen.add(page.slug);
     return [page];
   });
-}
-
-/** The content page of `slug` (`cgv`, `aide/livraison`), or null. */
-export async function getContentPage(
-  client: ContentfulClient,
-  slug: string,
-): Promise<ContentPage | null> {
-  const wanted = slug.trim().replace(/^\/+|\/+$/g, '');
-  if (contentPagePath(wanted) === null || contentSlugRefusal(wanted) !== null) return null;
-  const entry = await firstEntry(client, {
-    content_type: 'contentPage',
-    'fields.slug': wanted,
-    order: 'sys.id',
-    include: CONTENT_PAGE_INCLUDE,
-  });
-  return entry === null ? null : toContentPage(entry);
 }
 
 /**

@@ -9,16 +9,6 @@
 import { z } from 'zod';
 import type { RichTextDocument, RichTextNode } from '../../../lib/content/types.ts';
 
-/** `{ sys: { type: 'Link', linkType, id } }`: a reference to an entry, asset, tag... */
-export const LinkSchema = z.object({
-  sys: z.object({
-    type: z.literal('Link'),
-    linkType: z.string(),
-    id: z.string().min(1),
-  }),
-});
-export type Link = z.output<typeof LinkSchema>;
-
 const ContentTypeLinkSchema = z.object({ sys: z.object({ id: z.string().min(1) }) });
 
 /** A tag reference in `metadata.tags`. */
@@ -115,8 +105,6 @@ export const TagSchema = z.object({
     visibility: z.string().optional(),
   }),
 });
-export type Tag = z.output<typeof TagSchema>;
-
 export const TagCollectionSchema = z.object({
   total: z.number().int().nonnegative().optional(),
   skip: z.number().int().nonnegative().default(0),
@@ -130,12 +118,6 @@ export const ErrorReplySchema = z.object({
   message: z.string().optional(),
   details: z.unknown().optional(),
   requestId: z.string().optional(),
-});
-
-/** `errors` of a collection: a link whose target is not published (`notResolvable`). */
-export const NotResolvableSchema = z.object({
-  sys: z.object({ id: z.literal('notResolvable'), type: z.literal('error') }),
-  details: z.object({ type: z.literal('Link'), linkType: z.string(), id: z.string() }),
 });
 
 /**

@@ -12,12 +12,7 @@ import { CART_PATH, RESELLER_CART_PATH } from '../../../lib/commerce/routes.ts';
 import type { CategoryNode } from '../../../lib/commerce/types.ts';
 import { categoryPath } from '../../../lib/commerce/slug.ts';
 import type { NavigationEntry, RichTextDocument } from '../../../lib/content/types.ts';
-import {
-  AFFILIATE_PATH,
-  hiddenFromResellers,
-  isSocialLink,
-  linkPath,
-} from '../../../lib/commerce/shop-mode.ts';
+import { AFFILIATE_PATH, hiddenFromResellers, linkPath } from '../../../lib/commerce/shop-mode.ts';
 
 /** Promotional push of a root category's mega menu (spec §3 titlePush / contentPush). */
 export interface MenuPush {
@@ -59,7 +54,7 @@ export interface MenuOptions {
   exclude?: readonly string[];
 }
 
-export { AFFILIATE_PATH, isSocialLink };
+export { AFFILIATE_PATH };
 
 /**
  * Whether a menu entry is the current page's or one of its ancestors' (its path, or a path
@@ -95,16 +90,6 @@ function pushOf(entry: NavigationEntry): MenuPush | null {
   const title = entry.titlePush?.trim() ?? '';
   if (entry.type !== 'categoryPage' || title === '') return null;
   return { title, content: entry.contentPush, link: entry.url };
-}
-
-/** Mega-menu pushes by category id, from the Main Navigation's category pages. */
-export function pushesOf(main: readonly NavigationEntry[]): Record<number, MenuPush> {
-  const pushes: Record<number, MenuPush> = {};
-  for (const entry of main) {
-    const push = pushOf(entry);
-    if (push && entry.categoryId !== null) pushes[entry.categoryId] = push;
-  }
-  return pushes;
 }
 
 const MAX_DEPTH = 4;

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import type { Banner, Channel, Redirect, StoreMeta } from '../../../../lib/commerce/types.ts';
-import { id, text, list, v3PageSchema, v3DataSchema } from './common.ts';
+import { id, text, list, v3PageSchema } from './common.ts';
 
 const RedirectTargetTypeSchema = z.enum(['product', 'brand', 'category', 'page', 'post', 'url']);
 
@@ -105,11 +105,3 @@ export const StoreMetaSchema = z
     language: s.language,
     country: s.country,
   }));
-
-export const ChannelSiteReplySchema = v3DataSchema(
-  z.object({ id, url: z.string().min(1), channel_id: id }).transform((s) => ({
-    id: s.id,
-    url: s.url,
-    channelId: s.channel_id,
-  })),
-);
