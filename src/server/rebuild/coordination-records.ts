@@ -21,7 +21,7 @@ export const KEYS = {
 /** Events the stream keeps (roughly: trimmed by whole blocks). */
 export const STREAM_MAX = 10_000;
 /** Events a copy keeps while Redis is away; past that, one full build covers them. */
-export const BACKLOG_MAX = 1_000;
+const BACKLOG_MAX = 1_000;
 /** Lifetime of the stream and the cursor after their last write. */
 export const KEEP_MS = 30 * 24 * 3_600_000;
 /** Stream entries read at once. */

@@ -39,7 +39,7 @@ export interface CopiesStatus {
 }
 
 /** A failed build or publish waiting to be tried again (`RebuildStatus.retry`). */
-export interface RetryStatus {
+interface RetryStatus {
   /** Failed attempts in a row so far. */
   attempts: number;
   /** When the next one starts. */
