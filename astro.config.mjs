@@ -1,4 +1,5 @@
 // @ts-check
+import { fileURLToPath } from 'node:url';
 import node from '@astrojs/node';
 import react from '@astrojs/react';
 import sitemap from '@astrojs/sitemap';
@@ -102,8 +103,16 @@ export default defineConfig({
   },
   image: {
     // Astro's sharp service, encoding a static build's pictures beside page rendering
-    // (image-service.ts).
-    service: { entrypoint: './src/server/pictures/image-service.ts', config: {} },
+    // (image-service.ts), in a process started from its file (the service itself runs bundled,
+    // away from its sources, so its file is named here).
+    service: {
+      entrypoint: './src/server/pictures/image-service.ts',
+      config: {
+        encoderWorker: fileURLToPath(
+          new URL('./src/server/pictures/image-encoder-worker.ts', import.meta.url),
+        ),
+      },
+    },
     // `/_image`, the picture proxy of on-demand pages and `astro dev`: the shop's variants only
     // (src/lib/picture-variants.ts), raster sources only, bounded, kept on disk
     // (image-proxy.ts).

@@ -8,12 +8,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import service, {
+  encoderWorkerOf,
   EncoderProcess,
   Preencoder,
   sourceDigest,
   type EncodeJob,
   type EncodedVariant,
 } from '../../src/server/pictures/image-service.ts';
+import { fetchSource } from '../../src/server/pictures/image-encoder-worker.ts';
 import { transformKey } from '../../src/server/pictures/picture-key.ts';
 import { useListingStore, writeListingStore } from '../../src/shop/loaders/listing-store.ts';
 import { makeCatalogue } from './helpers/catalogue.ts';
@@ -206,6 +208,12 @@ describe('EncoderProcess', () => {
     if (request.url === '/a.jpg') {
       response.writeHead(200, { 'content-type': 'image/jpeg' });
       response.end(source);
+    } else if (request.url === '/silent.jpg') {
+      // Accepts the request and never answers (closed with the server).
+    } else if (request.url === '/stalled.jpg') {
+      // Answers the headers, then never sends the body.
+      response.writeHead(200, { 'content-type': 'image/jpeg' });
+      response.write(source.subarray(0, 16));
     } else if (request.url === '/moved.jpg') {
       response.writeHead(302, { location: '/a.jpg' });
       response.end();
@@ -230,6 +238,7 @@ describe('EncoderProcess', () => {
         server.close(() => {
           resolve();
         });
+        server.closeAllConnections();
       }),
   );
 
@@ -267,6 +276,56 @@ describe('EncoderProcess', () => {
     }
     // Closed: every later job answers at once with nothing.
     expect(await encoder.encode(src, transforms, config)).toEqual([null, null, null]);
+  });
+
+  it('a source that never answers, or stalls in its body, ends in a clear error at the deadline', async () => {
+    for (const name of ['silent', 'stalled']) {
+      const src = `${origin}/${name}.jpg`;
+      const started = performance.now();
+      await expect(fetchSource(src, 200)).rejects.toThrow(
+        `could not fetch ${src}: no answer within 200 ms`,
+      );
+      // Within the deadline, not at some later default (undici's own is 300 s).
+      expect(performance.now() - started).toBeLessThan(5_000);
+    }
+    await expect(fetchSource(`${origin}/missing.jpg`, 200)).rejects.toThrow(
+      `could not fetch ${origin}/missing.jpg: status 404`,
+    );
+    expect(await fetchSource(`${origin}/a.jpg`, 5_000)).toEqual(new Uint8Array(source));
+  });
+
+  it("the encoder process's fetches have a deadline: a silent source gives nothing, the next job runs", async () => {
+    const encoder = new EncoderProcess(import.meta.resolve('astro/assets/services/sharp'), {
+      fetchTimeoutMs: 200,
+    });
+    const transform = (src: string): Transform => ({ src, width: 96, format: 'webp' });
+    try {
+      const silent = `${origin}/silent.jpg`;
+      expect(await encoder.encode(silent, [transform(silent)], config)).toEqual([null]);
+      const src = `${origin}/a.jpg`;
+      const [encoded] = await encoder.encode(src, [transform(src)], config);
+      expect(encoded?.digest).toBe(sourceDigest(new Uint8Array(source)));
+    } finally {
+      encoder.close();
+    }
+  });
+
+  it("the encoder's file: the one the image config names (a build), else the one beside the service", () => {
+    const named = { ...config, service: { ...config.service, config: { encoderWorker: '/w.ts' } } };
+    expect(encoderWorkerOf(named as Config)).toBe('/w.ts');
+    const beside = encoderWorkerOf(config);
+    expect(beside).toBe(
+      path.resolve(import.meta.dirname, '../../src/lib/server/image-encoder-worker.ts'),
+    );
+  });
+
+  it('answers with nothing when its file is missing', async () => {
+    const encoder = new EncoderProcess(import.meta.resolve('astro/assets/services/sharp'), {
+      worker: path.join(tmpdir(), 'no-such-encoder-worker.ts'),
+    });
+    const src = `${origin}/a.jpg`;
+    expect(await encoder.encode(src, [{ src, width: 96 }], config)).toEqual([null]);
+    encoder.close();
   });
 
   it('answers with nothing when the process cannot load its encoder', async () => {

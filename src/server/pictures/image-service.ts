@@ -34,7 +34,8 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { isMainThread } from 'node:worker_threads';
 import type { LocalImageService } from 'astro';
 import sharpService from 'astro/assets/services/sharp';
@@ -180,69 +181,43 @@ export class Preencoder {
   }
 }
 
-/**
- * The encoder process (plain JavaScript, run with `node --input-type=module --eval`): lowers
- * its own priority before anything starts a thread (threads inherit it), then for each job
- * fetches the source without following redirects (those are left to Astro's step), hashes it
- * and encodes each transform with the sharp service at PREENCODE_SHARP_SERVICE.
- */
-export const ENCODER_SOURCE = `
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { setPriority } from 'node:os';
-try { setPriority(19); } catch {}
-let sharpService;
-try {
-  ({ default: sharpService } = await import(process.env.PREENCODE_SHARP_SERVICE));
-} catch (error) {
-  console.warn('[image-service] background encoding off: ' + (error?.message ?? error));
-  process.exit(1);
-}
-process.on('disconnect', () => process.exit(0));
-process.on('message', async ({ id, src, transforms, config }) => {
-  let results;
-  try {
-    const response = await fetch(src, { redirect: 'manual' });
-    if (response.status !== 200) {
-      await response.body?.cancel();
-      throw new Error('status ' + response.status);
-    }
-    const bytes = new Uint8Array(await response.arrayBuffer());
-    const digest = createHash('sha256').update(bytes).digest('hex');
-    results = [];
-    for (const transform of transforms) {
-      const messages = [];
-      const record = (level) => (message) => { messages.push({ level, message: String(message) }); };
-      const logger = { info: record('info'), warn: record('warn'), error: record('error') };
-      try {
-        const output = await sharpService.transform(bytes, transform, config, logger);
-        results.push({ digest, output: { data: output.data, format: output.format }, messages });
-      } catch {
-        results.push(null);
-      }
-    }
-  } catch {
-    results = transforms.map(() => null);
-  }
-  process.send({ id, results });
-});
-process.send({ ready: true });
-`;
+/** The encoder process's file when this module runs from its source (tests, `astro dev`). */
+const ENCODER_WORKER = fileURLToPath(new URL('./image-encoder-worker.ts', import.meta.url));
 
 /**
- * Runs jobs in one encoder process, started on the first job. Every job answers: with null
+ * The encoder process's file. In a build this module runs bundled, away from its sources, so
+ * astro.config.mjs names the file in the service's config (`encoderWorker`); else the one
+ * beside this module.
+ */
+export function encoderWorkerOf(config: ImageConfig): string {
+  const named: unknown = (config.service.config as Record<string, unknown> | undefined)
+    ?.encoderWorker;
+  return typeof named === 'string' && named !== '' ? named : ENCODER_WORKER;
+}
+
+/**
+ * Runs jobs in one encoder process (`image-encoder-worker.ts`, a child at the lowest priority
+ * whose every fetch has a deadline), started on the first job. Every job answers: with null
  * variants when the process cannot start or goes away.
  */
 export class EncoderProcess {
   readonly #sharpService: string;
+  readonly #worker: string;
+  readonly #fetchTimeoutMs: number | undefined;
   #child: ChildProcess | null = null;
   #broken = false;
   #nextId = 0;
   readonly #pending = new Map<number, (results: readonly (EncodedVariant | null)[]) => void>();
 
-  /** `sharpService`: URL of the sharp image service module the process encodes with. */
-  constructor(sharpService: string) {
+  /**
+   * `sharpService`: URL of the sharp image service module the process encodes with; `worker`:
+   * the process's file (`image-encoder-worker.ts`, by default beside this module);
+   * `fetchTimeoutMs`: the deadline of its fetches (default: the build's `FETCH_TIMEOUT_MS`).
+   */
+  constructor(sharpService: string, options: { worker?: string; fetchTimeoutMs?: number } = {}) {
     this.#sharpService = sharpService;
+    this.#worker = options.worker ?? ENCODER_WORKER;
+    this.#fetchTimeoutMs = options.fetchTimeoutMs;
   }
 
   readonly encode: EncodeJob = (src, transforms, config) => {
@@ -271,9 +246,19 @@ export class EncoderProcess {
   #start(): ChildProcess | null {
     if (this.#broken) return null;
     if (this.#child !== null) return this.#child;
+    if (!existsSync(this.#worker)) {
+      console.warn(`[image-service] background encoding off: ${this.#worker} is missing`);
+      this.#broken = true;
+      return null;
+    }
     try {
-      const child = spawn(process.execPath, ['--input-type=module', '--eval', ENCODER_SOURCE], {
-        env: { ...process.env, PREENCODE_SHARP_SERVICE: this.#sharpService },
+      const timeout = this.#fetchTimeoutMs;
+      const child = spawn(process.execPath, [this.#worker], {
+        env: {
+          ...process.env,
+          PREENCODE_SHARP_SERVICE: this.#sharpService,
+          ...(timeout === undefined ? {} : { FETCH_TIMEOUT_MS: String(timeout) }),
+        },
         stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
         serialization: 'advanced',
       });
@@ -345,18 +330,25 @@ function sharpServiceUrl(): string | null {
   }
 }
 
-// A render thread of the build (parallel-prerender.ts) never encodes: Astro does on the main
-// thread, which pre-encodes what its own pages ask for.
-const serviceUrl = isMainThread ? sharpServiceUrl() : null;
-const encoder = serviceUrl === null ? null : new EncoderProcess(serviceUrl);
-const preencoder =
-  encoder === null
-    ? null
-    : new Preencoder(encoder.encode, {
-        onStop: () => {
-          encoder.close();
-        },
-      });
+/**
+ * The background queue, made on the first picture a page of a static build asks for (with the
+ * image config, which names the encoder's file); null once Astro's image step has begun, and in
+ * a render thread of the build (parallel-prerender.ts), which never encodes: Astro does on the
+ * main thread, which pre-encodes what its own pages ask for.
+ */
+let preencoder: Preencoder | null | undefined;
+function preencoderFor(config: ImageConfig): Preencoder | null {
+  if (preencoder !== undefined) return preencoder;
+  const serviceUrl = isMainThread ? sharpServiceUrl() : null;
+  if (serviceUrl === null) return (preencoder = null);
+  const encoder = new EncoderProcess(serviceUrl, { worker: encoderWorkerOf(config) });
+  preencoder = new Preencoder(encoder.encode, {
+    onStop: () => {
+      encoder.close();
+    },
+  });
+  return preencoder;
+}
 
 /** True while Astro pre-renders a static build and will emit this picture itself. */
 function emittedAtBuild(src: unknown, config: ImageConfig): src is string {
@@ -377,9 +369,11 @@ const service: LocalImageService = {
   },
   async getSrcSet(options, config, logger) {
     const srcSet = (await sharpService.getSrcSet?.(options, config, logger)) ?? [];
-    if (preencoder !== null && emittedAtBuild(options.src, config)) {
-      preencoder.schedule(
-        options.src,
+    const { src } = options;
+    const queue = emittedAtBuild(src, config) ? preencoderFor(config) : null;
+    if (queue !== null && typeof src === 'string') {
+      queue.schedule(
+        src,
         [options as Transform, ...srcSet.map((entry) => entry.transform as Transform)],
         config,
       );
@@ -387,6 +381,8 @@ const service: LocalImageService = {
     return srcSet;
   },
   async transform(bytes, transform, config, logger) {
+    // Astro's image step has begun: nothing more is queued from now on.
+    preencoder ??= null;
     const encoded = preencoder === null ? null : await preencoder.take(bytes, transform);
     if (encoded !== null) {
       for (const { level, message } of encoded.messages) logger[level](message);
