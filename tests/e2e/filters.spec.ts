@@ -12,7 +12,7 @@
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Locator, Page } from '@playwright/test';
-import { showProductsLabel } from '../../src/shop/view-models/catalogue/listing-markup.ts';
+import { showProductsLabel } from '../../src/shop/view-models/catalogue/filters-markup.ts';
 import { t } from '../../src/lib/i18n/index.ts';
 import { anyOf, expect, test } from './helpers.ts';
 import { VISUAL_DIR } from './visual/check.ts';

@@ -10,10 +10,10 @@ import { createClient } from 'redis';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import {
   createCoordination,
-  KEYS,
   type Coordination,
   type CoordinationOptions,
 } from '../../src/server/rebuild/coordination.ts';
+import { KEYS } from '../../src/server/rebuild/coordination-records.ts';
 import type { RebuildEvent } from '../../src/server/rebuild/scheduler.ts';
 import { redisAvailable, startRedis, type TestRedis } from './helpers/redis.ts';
 

@@ -25,7 +25,7 @@ import path from 'node:path';
 import { createClient } from 'redis';
 import { afterAll, describe, expect, test } from 'vitest';
 import { CUSTOMERS } from '@literie/sandbox/fixtures';
-import { KEYS } from '../../src/server/rebuild/coordination.ts';
+import { KEYS } from '../../src/server/rebuild/coordination-records.ts';
 import {
   readStatus,
   sendPublish,

@@ -11,11 +11,11 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import {
   contentfulImageSrc,
-  MAX_RICH_TEXT_DEPTH,
   normaliseRichText,
   renderRichText,
   richTextToPlainText,
 } from '../../src/lib/content/rich-text.ts';
+import { MAX_RICH_TEXT_DEPTH } from '../../src/lib/content/rich-text-tree.ts';
 import type { RichTextDocument, RichTextNode } from '../../src/lib/content/types.ts';
 import { sanitizeHtml } from '../../src/shop/html/sanitize-html.ts';
 import { anyUrl, HOSTILE_LINKS } from './hostile-urls.ts';

@@ -25,7 +25,10 @@ import {
   listingFormUrl,
 } from '../../src/lib/commerce/listing-form.ts';
 import { latestLoader } from '../../src/browser/catalogue/latest-loader.ts';
-import { filtersHtml, showProductsLabel } from '../../src/shop/view-models/catalogue/listing-markup.ts';
+import {
+  filtersHtml,
+  showProductsLabel,
+} from '../../src/shop/view-models/catalogue/filters-markup.ts';
 import { euroInput } from '../../src/shop/view-models/catalogue/listing-view.ts';
 import { t } from '../../src/lib/i18n/index.ts';
 

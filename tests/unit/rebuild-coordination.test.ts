@@ -14,7 +14,7 @@ import {
   parseCopyUses,
   parseLeaseValue,
   parseStreamEntry,
-} from '../../src/server/rebuild/coordination.ts';
+} from '../../src/server/rebuild/coordination-records.ts';
 import type { RebuildEvent } from '../../src/server/rebuild/scheduler.ts';
 
 const TOKEN = '0123456789abcdef0123456789abcdef';

@@ -58,10 +58,6 @@ import {
 } from './rich-text-tree.ts';
 
 export {
-  assetOf,
-  entryOf,
-  MAX_RICH_TEXT_DEPTH,
-  MAX_RICH_TEXT_NODES,
   normaliseRichText,
   richTextToPlainText,
   type RichTextAsset,

@@ -62,16 +62,7 @@ import { isReleaseId } from './releases.ts';
 import type { RebuildEvent } from './scheduler.ts';
 
 // What the copies write in Redis and how it is read back: coordination-records.ts.
-export {
-  copyName,
-  createBacklog,
-  isStreamId,
-  KEYS,
-  leaseValue,
-  parseCopyUses,
-  parseLeaseValue,
-  parseStreamEntry,
-} from './coordination-records.ts';
+export { copyName } from './coordination-records.ts';
 
 export interface CoordinationOptions {
   /** `REDIS_URL`. */

@@ -43,7 +43,11 @@ import type { Features } from '../../lib/features.ts';
 import { createAccountServices, type AccountServices } from '../api/context.ts';
 import { cartLinkKey } from '../carts/cart-redirect.ts';
 import { createCheckoutHolders } from '../carts/checkout-holder.ts';
-import { createBrevoClient, sendTransactionalEmail, type BrevoClient } from '../connectors/brevo/index.ts';
+import {
+  createBrevoClient,
+  sendTransactionalEmail,
+  type BrevoClient,
+} from '../connectors/brevo/index.ts';
 import { createContentfulClient, type ContentfulClient } from '../connectors/contentful/index.ts';
 import {
   createReviewsClient,
@@ -54,7 +58,6 @@ import {
   type ReviewSite,
 } from '../connectors/reviews/index.ts';
 import { trustedProxiesFromEnv, type TrustedProxies } from '../auth/client.ts';
-import { logFailure } from '../faults/failures.ts';
 import { setLogLevel, type LogLevel } from './log.ts';
 import { createResetTokens } from '../auth/password-reset.ts';
 import { createSessionManager, type SessionManager } from '../auth/session.ts';
@@ -65,12 +68,10 @@ import {
   MEMORY_STATE_DIR,
   type SharedStore,
 } from '../state/index.ts';
-import type { StorefrontConfig } from '../../lib/commerce/storefront.ts';
 import { resolveI18nConfig, type I18nConfig } from '../../lib/i18n/config.ts';
 import { parseContainerId } from '../../lib/analytics/tag-manager.ts';
 import {
   createBigCommerceClient,
-  getStoreMeta,
   type BigCommerceClient,
   type BigCommerceClientOptions,
 } from '../connectors/bigcommerce/index.ts';
@@ -147,31 +148,6 @@ export function bigcommerce(): BigCommerceClient {
  */
 export const bigcommerceForHost: (host: string | null | undefined) => BigCommerceClient =
   createClientForHost(bigcommerce(), storefrontFor);
-
-let storefrontConfig: Promise<StorefrontConfig> | undefined;
-
-/**
- * The full storefront config (spec §3): the `STOREFRONTS` entries, and a default storefront
- * on BIGCOMMERCE_CHANNEL_ID named after the store, over https. If the store cannot be read,
- * the default is named 'default' and the next call tries again.
- */
-export function getStorefrontConfig(): Promise<StorefrontConfig> {
-  if (storefrontsSetting?.default !== undefined) return Promise.resolve(routingConfig);
-  storefrontConfig ??= getStoreMeta(bigcommerce()).then(
-    (store) =>
-      buildStorefrontConfig({
-        setting: storefrontsSetting,
-        defaultChannelId: BIGCOMMERCE_CHANNEL_ID,
-        defaultName: store.name.trim() === '' ? PENDING_NAME : store.name,
-      }),
-    (error: unknown) => {
-      storefrontConfig = undefined;
-      logFailure('config', 'Could not read the store name for the default storefront', error);
-      return routingConfig;
-    },
-  );
-  return storefrontConfig;
-}
 
 /** spec §9: lifetime of the cart id cookie, in seconds (the browser store writes it). */
 export const cartCookieMaxAge: number = clientCartCookieMaxAge;

@@ -27,8 +27,6 @@ import type { ListingSource } from '../../loaders/listing-source.ts';
 import { activeFilters, listingHref, pageWindow, type ActiveFilter } from './listing-view.ts';
 import { filtersHtml } from './filters-markup.ts';
 
-export { filtersHtml, showProductsLabel } from './filters-markup.ts';
-
 export interface PaginationProps {
   current: number;
   total: number;
