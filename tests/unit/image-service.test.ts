@@ -315,7 +315,7 @@ describe('EncoderProcess', () => {
     expect(encoderWorkerOf(named as Config)).toBe('/w.ts');
     const beside = encoderWorkerOf(config);
     expect(beside).toBe(
-      path.resolve(import.meta.dirname, '../../src/lib/server/image-encoder-worker.ts'),
+      path.resolve(import.meta.dirname, '../../src/server/pictures/image-encoder-worker.ts'),
     );
   });
 
