@@ -114,7 +114,7 @@ function specifiers(source: string): string[] {
 
 describe('components render what they are given', () => {
   const components = FILES.filter((file) => file.startsWith('src/components/'));
-  const CONNECTOR = /\/shop\/connectors\//;
+  const CONNECTOR = '/shop/connectors/';
   const DISK = /^(?:node:)?fs(?:\/|$)/;
 
   test('the scan sees the components', () => {
@@ -127,7 +127,7 @@ describe('components render what they are given', () => {
   test('no file of src/components imports a connector or node:fs', () => {
     const offending = components.flatMap((file) =>
       specifiers(text.get(file) ?? '')
-        .filter((specifier) => CONNECTOR.test(specifier) || DISK.test(specifier))
+        .filter((specifier) => specifier.includes(CONNECTOR) || DISK.test(specifier))
         .map((specifier) => `${file}: ${specifier}`),
     );
     expect(offending).toEqual([]);
