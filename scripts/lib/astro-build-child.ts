@@ -39,10 +39,16 @@ import {
   LISTING_STORE_FILE,
   updateListingStore,
 } from '../../src/shop/loaders/listing-store.ts';
-import { createPagePublisher, prerenderAppCapture } from '../../src/server/publish/page-publisher.ts';
+import {
+  createPagePublisher,
+  prerenderAppCapture,
+} from '../../src/server/publish/page-publisher.ts';
 import { decide, indexed } from '../../src/server/publish/publish-decide.ts';
 import { createPublishData } from '../../src/server/publish/publish-data.ts';
-import { servePublishRequests, type PublisherReply } from '../../src/server/publish/publisher-loop.ts';
+import {
+  servePublishRequests,
+  type PublisherReply,
+} from '../../src/server/publish/publisher-loop.ts';
 
 // A build is a production build, whatever the environment it was started from says: vitest
 // sets NODE_ENV=test and copies its `import.meta.env` into the environment (DEV=1...), which a

@@ -18,10 +18,7 @@ import { ensureUpstream, type Upstream } from '../../scripts/lib/upstream.ts';
 import type { PublisherReply } from '../../src/server/publish/publisher-loop.ts';
 import { PRODUCTS } from '@literie/sandbox/fixtures';
 import { publishEntryField } from '@literie/sandbox/editor';
-import {
-  LISTING_STORE_FILE,
-  openListingStore,
-} from '../../src/shop/loaders/listing-store.ts';
+import { LISTING_STORE_FILE, openListingStore } from '../../src/shop/loaders/listing-store.ts';
 import { freePort } from '../../src/server/free-port.ts';
 
 const distA = 'dist-publish-a';

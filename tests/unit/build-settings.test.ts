@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
-import { describe,expect,test } from 'vitest';
-import { BUILD_SETTINGS,buildSettingsKey } from '../../src/server/rebuild/build-settings.ts';
+import { describe, expect, test } from 'vitest';
+import { BUILD_SETTINGS, buildSettingsKey } from '../../src/server/rebuild/build-settings.ts';
 import { VARIABLES } from '../../src/shop/config/environment.ts';
 
 const config = readFileSync(new URL('../../astro.config.mjs', import.meta.url), 'utf8');

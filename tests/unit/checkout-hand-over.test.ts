@@ -19,43 +19,39 @@ const lineArb = fc
       { nil: undefined },
     ),
   })
-  .map(
-    ({ quantity, stock }, i = 0): CartLineItem => ({
-      id: `line-${String(i)}`,
-      parentId: null,
-      productId: 1,
-      variantId: 1,
-      sku: 'SKU',
-      name: 'Matelas',
-      url: '',
-      imageUrl: '',
-      quantity,
-      listPrice: 10_000,
-      salePrice: 10_000,
-      extendedListPrice: 10_000 * quantity,
-      extendedSalePrice: 10_000 * quantity,
-      options: [],
-      ...(stock === undefined ? {} : { stock }),
-    }),
-  );
+  .map(({ quantity, stock }, i = 0): CartLineItem => ({
+    id: `line-${String(i)}`,
+    parentId: null,
+    productId: 1,
+    variantId: 1,
+    sku: 'SKU',
+    name: 'Matelas',
+    url: '',
+    imageUrl: '',
+    quantity,
+    listPrice: 10_000,
+    salePrice: 10_000,
+    extendedListPrice: 10_000 * quantity,
+    extendedSalePrice: 10_000 * quantity,
+    options: [],
+    ...(stock === undefined ? {} : { stock }),
+  }));
 
 const cartArb = fc
   .record({ lines: fc.array(lineArb, { maxLength: 4 }), customerId: fc.constantFrom(0, 0, 42) })
-  .map(
-    ({ lines, customerId }): Cart => ({
-      id: '6f0b8c1e-4b1a-4c55-9a57-1f2d3c4b5a69',
-      customerId,
-      channelId: 1,
-      currency: 'EUR',
-      baseAmount: 0,
-      cartAmount: 0,
-      discountAmount: 0,
-      lineItems: { physicalItems: lines, digitalItems: [], giftCertificates: [], customItems: [] },
-      redirectUrls: null,
-      createdTime: '',
-      updatedTime: '',
-    }),
-  );
+  .map(({ lines, customerId }): Cart => ({
+    id: '6f0b8c1e-4b1a-4c55-9a57-1f2d3c4b5a69',
+    customerId,
+    channelId: 1,
+    currency: 'EUR',
+    baseAmount: 0,
+    cartAmount: 0,
+    discountAmount: 0,
+    lineItems: { physicalItems: lines, digitalItems: [], giftCertificates: [], customItems: [] },
+    redirectUrls: null,
+    createdTime: '',
+    updatedTime: '',
+  }));
 
 const overStock = (cart: Cart) =>
   cart.lineItems.physicalItems.some(
@@ -104,7 +100,9 @@ describe('the checkout hand-over', () => {
             cookies.set('checkout-holder', 'browser', { path: '/', maxAge: 3600 });
             return Promise.resolve(!held);
           });
-          const answer = await handOver(deps({ cart, claim, checkoutUrl: () => Promise.resolve(url) }));
+          const answer = await handOver(
+            deps({ cart, claim, checkoutUrl: () => Promise.resolve(url) }),
+          );
           const lines = cart?.lineItems.physicalItems.length ?? 0;
           if (cart === null || lines === 0) {
             expect(answer).toEqual({ kind: 'redirect', location: '/panier' });

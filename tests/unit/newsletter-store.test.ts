@@ -181,8 +181,7 @@ describe('newsletter error messages (spec §8)', () => {
 
 describe('the form view (spec §4, §5, §8)', () => {
   test('validation, error above the button, success text, pending label', async () => {
-    const { newsletterFormView } =
-      await import('../../src/browser/newsletter/newsletter-view.ts');
+    const { newsletterFormView } = await import('../../src/browser/newsletter/newsletter-view.ts');
     const { NewsletterInputSchema, validateForm } =
       await import('../../src/lib/commerce/validation.ts');
     const t = (key: string) => `«${key}»`;

@@ -25,7 +25,10 @@ import {
 import type { AddStaticImage, AstroAssetScope } from '../../src/server/pictures/astro-asset.ts';
 import type { PictureEntry } from '../../src/shop/loaders/listing-store.ts';
 import { transformKey } from '../../src/server/pictures/picture-key.ts';
-import { PLACEHOLDER_PICTURE, type PictureOwners } from '../../src/server/pictures/picture-fallback.ts';
+import {
+  PLACEHOLDER_PICTURE,
+  type PictureOwners,
+} from '../../src/server/pictures/picture-fallback.ts';
 
 let client = '';
 beforeEach(() => {

@@ -1,7 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, test } from 'vitest';
 import { currentBanner } from '../../src/lib/commerce/banner.ts';
-import { defaultReassurance, parseReassurance } from '../../src/shop/view-models/layout/reassurance.ts';
+import {
+  defaultReassurance,
+  parseReassurance,
+} from '../../src/shop/view-models/layout/reassurance.ts';
 import { colourFamilies, themeTokens } from '../../src/lib/ui/theme.ts';
 import { SCREENS } from '../../src/lib/ui/tokens.ts';
 import type { Banner } from '../../src/lib/commerce/types.ts';

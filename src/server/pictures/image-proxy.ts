@@ -30,7 +30,11 @@ import type { AstroIntegrationLogger, LocalImageService } from 'astro';
 import sharpService from 'astro/assets/services/sharp';
 import { isRemoteAllowed, type RemotePattern } from 'astro/assets/utils';
 import sharp, { type Metadata } from 'sharp';
-import { isPictureVariant, PICTURE_FORMATS, PICTURE_QUALITIES } from '../../lib/picture-variants.ts';
+import {
+  isPictureVariant,
+  PICTURE_FORMATS,
+  PICTURE_QUALITIES,
+} from '../../lib/picture-variants.ts';
 import { PICTURE_CSP } from '../../shop/html/csp.ts';
 import { createGate, GateFullError, type Gate } from '../gate.ts';
 import { PictureCache } from './picture-cache.ts';

@@ -7,11 +7,7 @@
  */
 import { indexCatalogue, type Catalogue } from '../../shop/loaders/catalogue-index.ts';
 import type { CatalogueRead } from '../../shop/loaders/catalogue-source.ts';
-import {
-  affectedPages,
-  type PublishEvent,
-  type SiteData,
-} from '../../shop/publish/affected.ts';
+import { affectedPages, type PublishEvent, type SiteData } from '../../shop/publish/affected.ts';
 import type { Edit, PublishState } from './publish-data.ts';
 import type { Decide } from './publisher-loop.ts';
 

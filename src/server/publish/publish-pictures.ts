@@ -28,11 +28,7 @@ import type { AstroConfig } from 'astro';
 import sharpService from 'astro/assets/services/sharp';
 import { fetchWithRedirects, isRemoteAllowed } from 'astro/assets/utils';
 import writeFileAtomic from 'write-file-atomic';
-import {
-  astroAsset,
-  type AddStaticImage,
-  type AstroAssetScope,
-} from '../pictures/astro-asset.ts';
+import { astroAsset, type AddStaticImage, type AstroAssetScope } from '../pictures/astro-asset.ts';
 import type { PictureEntry } from '../../shop/loaders/listing-store.ts';
 import { isRemotePicture, pictureFile, transformKey } from '../pictures/picture-key.ts';
 import {

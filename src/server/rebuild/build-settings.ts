@@ -16,11 +16,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { link, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import {
-  liveCopies as liveCopiesOf,
-  writeJsonAtomic,
-  type Heartbeat,
-} from './releases.ts';
+import { liveCopies as liveCopiesOf, writeJsonAtomic, type Heartbeat } from './releases.ts';
 
 export const BUILD_SETTINGS = [
   'BIGCOMMERCE_API_URL',

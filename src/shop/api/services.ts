@@ -1,5 +1,11 @@
 /** The services the API middleware serves (spec §7), wired to the shop's config. */
-import { accountServices, bigcommerceForHost, brevo, contentful, features } from '../config/config.ts';
+import {
+  accountServices,
+  bigcommerceForHost,
+  brevo,
+  contentful,
+  features,
+} from '../config/config.ts';
 import { requestHost } from '../config/storefronts.ts';
 import { bigcommerceService } from './bigcommerce.ts';
 import { brevoService } from './brevo-methods.ts';

@@ -20,7 +20,10 @@
  * scripts and only a UI hint: nothing on the server trusts it.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { AUTHENTICATED_COOKIE_MAX_AGE, AUTHENTICATED_COOKIE_NAME } from '../../lib/commerce/account.ts';
+import {
+  AUTHENTICATED_COOKIE_MAX_AGE,
+  AUTHENTICATED_COOKIE_NAME,
+} from '../../lib/commerce/account.ts';
 import { SHOP_MODE_COOKIE, SHOP_MODE_RESELLER } from '../../lib/commerce/shop-mode.ts';
 import { readCookie, type CookieOptions, type ReplyCookies } from './cookies.ts';
 import { deriveKey, signPayload, verifyPayload } from './keys.ts';

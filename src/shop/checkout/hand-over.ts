@@ -52,9 +52,11 @@ export async function handOver(deps: HandOver): Promise<HandOverAnswer> {
   const start = handOverStart(
     found === null ? null : { customerId: found.customerId, lineCount: cartItems(found).length },
   );
-  if (found === null || start.kind === 'back-to-cart') return { kind: 'redirect', location: CART_PATH };
+  if (found === null || start.kind === 'back-to-cart')
+    return { kind: 'redirect', location: CART_PATH };
   const cart = await deps.withStock(found);
-  if (cartItems(cart).some((line) => lineStockIssue(line) !== null)) return { kind: 'refused', cart };
+  if (cartItems(cart).some((line) => lineStockIssue(line) !== null))
+    return { kind: 'refused', cart };
   // This browser places a guest cart's order: it claims the checkout, unless another one
   // holds it (a customer's cart, a guest cart assigned on the way, is theirs: the session
   // decides).

@@ -6,11 +6,11 @@
  */
 import type { BigCommerceClient } from '../connectors/bigcommerce/index.ts';
 import {
-resolveStorefront,
-storefrontConfig,
-type Storefront,
-type StorefrontConfig,
-type StorefrontsSetting,
+  resolveStorefront,
+  storefrontConfig,
+  type Storefront,
+  type StorefrontConfig,
+  type StorefrontsSetting,
 } from '../../lib/commerce/storefront.ts';
 import { log } from './log.ts';
 

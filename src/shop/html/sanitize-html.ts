@@ -14,7 +14,12 @@
  */
 import sanitize from 'sanitize-html';
 import { stripHtml } from '../../lib/commerce/text.ts';
-import { EXTERNAL_LINK_REL, IMAGE_SCHEMES, isAbsoluteHttp, LINK_SCHEMES } from '../../lib/url-safety.ts';
+import {
+  EXTERNAL_LINK_REL,
+  IMAGE_SCHEMES,
+  isAbsoluteHttp,
+  LINK_SCHEMES,
+} from '../../lib/url-safety.ts';
 
 /** Elements kept (others are dropped, their text kept, except `DROPPED_WITH_CONTENT`). */
 export const ALLOWED_TAGS: readonly string[] = [

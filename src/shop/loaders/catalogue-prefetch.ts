@@ -11,7 +11,10 @@
  * (src/server/publish/page-publisher.ts): `replaceCatalogueRead` hands over a patched read under a new
  * generation, and catalogue.ts indexes it again before the next page it renders.
  */
-import { createBigCommerceClient, type BigCommerceClientOptions } from '../connectors/bigcommerce/index.ts';
+import {
+  createBigCommerceClient,
+  type BigCommerceClientOptions,
+} from '../connectors/bigcommerce/index.ts';
 import { readCatalogue, type CatalogueRead } from './catalogue-source.ts';
 import { readEnvironment } from '../config/environment.ts';
 

@@ -21,7 +21,9 @@ export function loadResellerHome(request: Request, customerId: number | null, te
   return readForPage('reseller', 'reseller home', async () => {
     const [record, found, layoutData, sent] = await Promise.all([
       customerId === null ? null : getCustomerById(client, customerId),
-      term === '' ? null : getProductsWithFilter(client, { searchTerm: term, limit: RESULTS_LIMIT }),
+      term === ''
+        ? null
+        : getProductsWithFilter(client, { searchTerm: term, limit: RESULTS_LIMIT }),
       loadLayoutData(),
       customerId === null ? [] : accountServices().sentCarts.listFor(customerId),
     ]);
@@ -33,7 +35,10 @@ export function loadResellerHome(request: Request, customerId: number | null, te
 export function loadResellerCart(request: Request, customerId: number | null) {
   return readForPage('reseller', 'reseller cart', async () => {
     if (customerId === null) return null;
-    const record = await getCustomerById(bigcommerceForHost(request.headers.get('host')), customerId);
+    const record = await getCustomerById(
+      bigcommerceForHost(request.headers.get('host')),
+      customerId,
+    );
     return record === null ? null : currentCustomer(record);
   });
 }

@@ -7,7 +7,12 @@
 import { bigcommerceForHost } from '../config/config.ts';
 import { readForPage } from '../faults/failures.ts';
 import { withLayoutData } from './layout-data.ts';
-import { searchCorrector, searchHelp, searchProducts, type SearchHelp } from './search-vocabulary.ts';
+import {
+  searchCorrector,
+  searchHelp,
+  searchProducts,
+  type SearchHelp,
+} from './search-vocabulary.ts';
 
 /** Products asked per results page (BigCommerce serves at most 10 with options included). */
 const RESULTS_LIMIT = 20;

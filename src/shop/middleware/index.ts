@@ -1,5 +1,9 @@
 import { createWithBudget } from './with-budget.ts';
-import { getRedirects, getStoreMeta, type BigCommerceClient } from '../connectors/bigcommerce/index.ts';
+import {
+  getRedirects,
+  getStoreMeta,
+  type BigCommerceClient,
+} from '../connectors/bigcommerce/index.ts';
 import { createWithCartRedirect } from './with-cart-redirect.ts';
 import { createWithClient } from './with-client.ts';
 import { createWithFeatures } from './with-features.ts';

@@ -32,7 +32,10 @@ import {
   loadRedirectList,
   withCanonicalPath,
 } from './index.ts';
-import { assembledListingView, readListingView } from '../view-models/catalogue/listing-view-loader.ts';
+import {
+  assembledListingView,
+  readListingView,
+} from '../view-models/catalogue/listing-view-loader.ts';
 import { resellerVisitor } from '../carts/reseller.ts';
 import { requestHost } from '../config/storefronts.ts';
 

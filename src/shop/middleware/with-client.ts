@@ -1,6 +1,11 @@
 import type { APIContext, MiddlewareHandler } from 'astro';
 import { t } from '../../lib/i18n/index.ts';
-import { directClient, resolveClient, SHARED_RENDER_PEER, type TrustedProxies } from '../auth/client.ts';
+import {
+  directClient,
+  resolveClient,
+  SHARED_RENDER_PEER,
+  type TrustedProxies,
+} from '../auth/client.ts';
 import { isCrossSiteSubmission } from '../auth/security.ts';
 
 const API_PREFIX = '/api/';

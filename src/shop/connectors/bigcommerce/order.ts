@@ -3,7 +3,12 @@
  * an order, its products, shipping addresses and shipments. v2 answers a list with no item
  * as 204 with no body: those read as `[]`.
  */
-import type { Order, OrderProduct, OrderShippingAddress, Shipment } from '../../../lib/commerce/types.ts';
+import type {
+  Order,
+  OrderProduct,
+  OrderShippingAddress,
+  Shipment,
+} from '../../../lib/commerce/types.ts';
 import type { BigCommerceClient } from './client.ts';
 import { isBigCommerceError } from './errors.ts';
 import { MAX_PAGE_SIZE } from './queries.ts';

@@ -2,7 +2,11 @@
  * Product review connectors (spec §7 "Commerce: orders, reviews"): approved reviews of a
  * product by page, and a new review (pending until the shop approves it).
  */
-import type { ProductReview, ProductReviewPage, RatingDistribution } from '../../../lib/commerce/types.ts';
+import type {
+  ProductReview,
+  ProductReviewPage,
+  RatingDistribution,
+} from '../../../lib/commerce/types.ts';
 import type { BigCommerceClient } from './client.ts';
 import { MAX_PAGE_SIZE, type ReviewsQuery, type ReviewWrite } from './queries.ts';
 import { ProductReviewPageSchema, ProductReviewReplySchema } from './schemas/reviews.ts';
