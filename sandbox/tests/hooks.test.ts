@@ -4,11 +4,12 @@
  * deliveries checked with a verifier written here from Contentful's documentation (known-answer
  * vector included), retries and the delivery log; BigCommerce's `/v3/hooks` and the store
  * webhooks sent on product writes.
+ *
+ * This file: Contentful's management emulation and its webhooks (signing: hooks-signing.test.ts;
+ * BigCommerce: hooks-bigcommerce.test.ts).
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { contentfulSignature, signContentfulRequest } from '../src/webhooks.ts';
 import {
   sandboxDelivery,
   sandboxManagement,
@@ -16,7 +17,7 @@ import {
   type ReceivedRequest,
   type WebhookReceiver,
 } from './helpers.ts';
-import { sandboxApi, startTestSandbox, type TestSandbox } from '../src/testing.ts';
+import { startTestSandbox, type TestSandbox } from '../src/testing.ts';
 
 const SECRET = 'k'.repeat(40) + 'Q1w2E3r4T5y6U7i8O9p0-_Zx';
 
@@ -58,76 +59,16 @@ function verify(
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
-describe('Contentful request signing', () => {
-  const vector = {
-    method: 'POST',
-    path: '/webhooks/contentful',
-    headers: {
-      'Content-Type': 'application/vnd.contentful.management.v1+json',
-      'X-Contentful-Topic': 'ContentManagement.Entry.publish',
-    },
-    body: '{"sys":{"id":"abc"}}',
-  };
-  const expected = '02da71f6e7eb090467f9ce781dbae8d58f6a1ce7561ff7b098e3e45c96d541a6';
-
-  it('reproduces the known-answer vector of the Contentful documentation', () => {
-    const headers = signContentfulRequest('a'.repeat(64), vector, 1_700_000_000_000);
-    expect(headers['x-contentful-signed-headers']).toBe(
-      'content-type,x-contentful-signed-headers,x-contentful-timestamp,x-contentful-topic',
-    );
-    expect(headers['x-contentful-timestamp']).toBe('1700000000000');
-    expect(headers['x-contentful-signature']).toBe(expected);
-    expect(
-      contentfulSignature(
-        'a'.repeat(64),
-        { ...vector, headers: headers },
-        (headers['x-contentful-signed-headers'] ?? '').split(','),
-      ),
-    ).toBe(expected);
-    expect(verify('a'.repeat(64), { ...vector, headers }, 1_700_000_000_000)).toBe(true);
-    expect(verify('a'.repeat(64), { ...vector, headers }, 1_700_000_031_000)).toBe(false);
-  });
-
-  it('signs any request so that the README verifier accepts it, and only it', () => {
-    fc.assert(
-      fc.property(
-        fc.string({ minLength: 64, maxLength: 64 }),
-        fc.webPath(),
-        fc.string(),
-        fc.dictionary(fc.stringMatching(/^x-[a-z]{1,10}$/), fc.stringMatching(/^[ -:<-~]{0,20}$/)),
-        (secret, path, body, extra) => {
-          const request = {
-            method: 'POST',
-            path: path || '/',
-            headers: { ...extra, 'content-type': 'application/json' },
-            body,
-          };
-          const now = Date.now();
-          const headers = signContentfulRequest(secret, request, now);
-          expect(verify(secret, { ...request, headers }, now)).toBe(true);
-          expect(verify(secret, { ...request, body: `${body}x`, headers }, now)).toBe(false);
-          expect(verify(`${secret.slice(1)}!`, { ...request, headers }, now)).toBe(
-            secret === `${secret.slice(1)}!`,
-          );
-        },
-      ),
-      { numRuns: 100 },
-    );
-  });
-});
-
 let sandbox: TestSandbox;
 let receiver: WebhookReceiver;
 let cma: ReturnType<typeof sandboxManagement>;
 let cda: ReturnType<typeof sandboxDelivery>;
-let api: ReturnType<typeof sandboxApi>;
 
 beforeAll(async () => {
   sandbox = await startTestSandbox({ webhookRetryDelaysMs: [100, 200] });
   receiver = await startWebhookReceiver();
   cma = sandboxManagement(sandbox);
   cda = sandboxDelivery(sandbox);
-  api = sandboxApi(sandbox);
 });
 
 afterAll(async () => {
@@ -419,204 +360,6 @@ describe('Contentful management and webhooks', () => {
       expect(list.body.items.map((d) => d.name)).toEqual(['Boutique']);
     } finally {
       await other.close();
-    }
-  });
-});
-
-describe('BigCommerce store webhooks', () => {
-  interface Hook {
-    id: number;
-    scope: string;
-    destination: string;
-    is_active: boolean;
-    headers: Record<string, string>;
-    created_at: number;
-    updated_at: number;
-  }
-
-  it('creates, lists, reads, updates and deletes hooks, and validates them', async () => {
-    const bad = await api('POST', '/v3/hooks', {
-      scope: 'orders',
-      destination: 'ftp://x',
-      headers: { 'X-A': 'a\nb' },
-    });
-    expect(bad.status).toBe(422);
-    const created = await api<{ data: Hook }>('POST', '/v3/hooks', {
-      scope: 'store/category/updated',
-      destination: `${receiver.url}/categories`,
-      is_active: true,
-      headers: {},
-    });
-    expect(created.status).toBe(200);
-    expect(created.body.data).toMatchObject({
-      scope: 'store/category/updated',
-      is_active: true,
-      headers: {},
-    });
-    expect(created.body.data.created_at).toEqual(expect.any(Number));
-    const duplicate = await api('POST', '/v3/hooks', {
-      scope: 'store/category/updated',
-      destination: `${receiver.url}/categories`,
-      is_active: true,
-      headers: {},
-    });
-    expect(duplicate.status).toBe(422);
-    const id = created.body.data.id;
-    expect((await api<{ data: Hook }>('GET', `/v3/hooks/${id}`)).body.data.id).toBe(id);
-    const updated = await api<{ data: Hook }>('PUT', `/v3/hooks/${id}`, { is_active: false });
-    expect(updated.body.data.is_active).toBe(false);
-    const list = await api<{ data: Hook[]; meta: { pagination: { total_items: number } } }>(
-      'GET',
-      '/v3/hooks',
-    );
-    expect(list.body.data.map((h) => h.id)).toContain(id);
-    expect(list.body.meta.pagination.total_items).toBe(list.body.data.length);
-    expect((await api('DELETE', `/v3/hooks/${id}`)).status).toBe(200);
-    expect((await api('GET', `/v3/hooks/${id}`)).status).toBe(404);
-    expect((await api('GET', '/v3/hooks', undefined, { token: 'nope' })).status).toBe(401);
-  });
-
-  it('sends store/product/created, updated and deleted to matching active hooks with their headers', async () => {
-    const products = await startWebhookReceiver();
-    const categories = await startWebhookReceiver();
-    try {
-      await api('POST', '/v3/hooks', {
-        scope: 'store/product/*',
-        destination: `${products.url}/webhooks/bigcommerce`,
-        is_active: true,
-        headers: { 'X-Webhook-Secret': 'secret-partage' },
-      });
-      await api('POST', '/v3/hooks', {
-        scope: 'store/product/deleted',
-        destination: `${products.url}/inactive`,
-        is_active: false,
-        headers: {},
-      });
-      await api('POST', '/v3/hooks', {
-        scope: 'store/category/updated',
-        destination: categories.url,
-        is_active: true,
-        headers: {},
-      });
-
-      const created = await api<{ data: { id: number; custom_url: { url: string } } }>(
-        'POST',
-        '/v3/catalog/products',
-        {
-          name: 'Matelas Webhook',
-          type: 'physical',
-          weight: 20,
-          price: 499,
-          sale_price: 449,
-          categories: [22],
-          brand_id: 40,
-          inventory_tracking: 'product',
-          inventory_level: 5,
-          custom_fields: [{ name: 'technology', value: 'Ressorts ensachés' }],
-          images: [{ image_url: '/images/800x800/matelas-blanc-a.jpg', is_thumbnail: true }],
-          variants: [
-            {
-              sku: 'WH-140',
-              price: 499,
-              option_values: [{ option_display_name: 'Taille', label: '140x190 cm' }],
-            },
-            {
-              sku: 'WH-160',
-              price: 599,
-              option_values: [{ option_display_name: 'Taille', label: '160x200 cm' }],
-            },
-          ],
-        },
-      );
-      expect(created.status).toBe(200);
-      const id = created.body.data.id;
-      expect(created.body.data.custom_url.url).toBe('/matelas-webhook');
-      const read = await api<{
-        data: {
-          name: string;
-          variants: { sku: string; option_values: unknown[] }[];
-          images: { url_standard: string }[];
-          custom_fields: { name: string }[];
-          options: { display_name: string; option_values: unknown[] }[];
-        };
-      }>('GET', `/v3/catalog/products/${id}?include=variants,images,custom_fields,options`);
-      expect(read.body.data.variants.map((v) => v.sku)).toEqual(['WH-140', 'WH-160']);
-      expect(read.body.data.options).toMatchObject([{ display_name: 'Taille' }]);
-      expect(read.body.data.images[0]?.url_standard).toBe(
-        `${sandbox.url}/images/800x800/matelas-blanc-a.jpg`,
-      );
-      const inCategory = await api<{ data: { id: number }[] }>(
-        'GET',
-        '/v3/catalog/products?categories:in=22&limit=250&keyword=webhook',
-      );
-      expect(inCategory.body.data.map((p) => p.id)).toEqual([id]);
-      const duplicate = await api('POST', '/v3/catalog/products', {
-        name: 'Matelas Webhook',
-        type: 'physical',
-        weight: 1,
-        price: 1,
-      });
-      expect(duplicate.status).toBe(409);
-      const invalid = await api('POST', '/v3/catalog/products', {
-        name: 'Sans prix',
-        type: 'physical',
-        weight: 1,
-        categories: [123_456],
-      });
-      expect(invalid.status).toBe(422);
-
-      const updated = await api<{ data: { price: number } }>('PUT', `/v3/catalog/products/${id}`, {
-        price: 459,
-        inventory_level: 2,
-      });
-      expect(updated.body.data.price).toBe(459);
-      expect((await api('DELETE', `/v3/catalog/products/${id}`)).status).toBe(204);
-      expect((await api('GET', `/v3/catalog/products/${id}`)).status).toBe(404);
-      expect(
-        (await api('PUT', `/v3/catalog/categories/22`, { name: 'Ressorts ensachés' })).status,
-      ).toBe(200);
-
-      const requests = await products.waitFor(4);
-      expect(requests.every((r) => r.path === '/webhooks/bigcommerce')).toBe(true);
-      // Deliveries run concurrently: the order of arrival is not guaranteed.
-      expect(requests.map((r) => (json(r) as { scope: string }).scope).sort()).toEqual([
-        'store/product/created',
-        'store/product/deleted',
-        'store/product/inventory/updated',
-        'store/product/updated',
-      ]);
-      for (const request of requests) {
-        expect(request.headers['x-webhook-secret']).toBe('secret-partage');
-        expect(request.headers['content-type']).toBe('application/json');
-        const payload = json(request) as {
-          store_id: string;
-          data: { type: string; id: number };
-          hash: string;
-          created_at: number;
-          producer: string;
-        };
-        expect(payload.data).toMatchObject({ type: 'product', id });
-        expect(payload.store_id).toMatch(/^\d+$/);
-        expect(payload.hash).toMatch(/^[0-9a-f]{40}$/);
-        expect(payload.created_at).toEqual(expect.any(Number));
-        expect(payload.producer).toBe(`stores/${sandbox.storeHash}`);
-      }
-      const [category] = await categories.waitFor(1);
-      expect(json(category)).toMatchObject({
-        scope: 'store/category/updated',
-        data: { type: 'category', id: 22 },
-      });
-      const log = await settled(5, 'bigcommerce');
-      expect(
-        log
-          .filter((d) => d.topic.startsWith('store/product/'))
-          .every((d) => d.state === 'delivered'),
-      ).toBe(true);
-      // Nothing reached the inactive hook.
-      expect(products.received.some((r) => r.path === '/inactive')).toBe(false);
-    } finally {
-      await products.close();
-      await categories.close();
     }
   });
 });
