@@ -205,7 +205,7 @@ export function superviseShop(options: {
             config.buildCommand === undefined
               ? [
                   process.execPath,
-                  path.join(import.meta.dirname, 'build.ts'),
+                  path.join(import.meta.dirname, '../../scripts/build.ts'),
                   ...(publish ? ['--publisher'] : []),
                   '--out-dir',
                 ]
