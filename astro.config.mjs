@@ -159,7 +159,7 @@ export default defineConfig({
         configEnvironment(name) {
           if (name !== 'client') return undefined;
           const scripts =
-            /\/src\/components\/(cart\/card-add-to-cart|wishlist\/wishlist-hearts)\.ts$/;
+            /\/src\/browser\/(cart\/card-add-to-cart|wishlist\/wishlist-hearts)\.ts$/;
           return {
             build: {
               rolldownOptions: {
