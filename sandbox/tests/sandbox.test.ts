@@ -6,87 +6,15 @@
  * This file: the contract of every endpoint, authentication and unknown paths (catalogue reads:
  * catalogue.test.ts; store and seed: store.test.ts).
  */
-import { readFileSync } from 'node:fs';
-import Ajv, { type ValidateFunction } from 'ajv';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { BRANDS, CATEGORIES, CHANNEL_ID, PRODUCTS, SITE_ID } from '../src/fixtures.ts';
 import { isSandboxListening } from '../src/server.ts';
 import { startTestSandbox, type TestSandbox } from '../src/testing.ts';
-
-interface Contract {
-  source: { commit: string; files: string[] };
-  endpoints: Record<string, { response: object; error: object }>;
-  definitions: Record<string, object>;
-}
-
-const contract = JSON.parse(
-  readFileSync(new URL('../../tests/contracts/bigcommerce.json', import.meta.url), 'utf8'),
-) as Contract;
-
-const ajv = new Ajv({
-  strict: false,
-  allErrors: true,
-  formats: {
-    'date-time': (s: string) =>
-      /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(s) && !Number.isNaN(Date.parse(s)),
-    date: /^\d{4}-\d{2}-\d{2}$/,
-    uri: (s: string) => URL.canParse(s),
-    email: /@/,
-    float: { type: 'number', validate: () => true },
-    double: { type: 'number', validate: () => true },
-    int32: { type: 'number', validate: () => true },
-    int64: { type: 'number', validate: () => true },
-  },
-});
-const validators = new Map<string, ValidateFunction>();
-
-/** Validates `body` against the contract of `endpoint` ('response' or 'error'). */
-function expectContract(
-  endpoint: string,
-  body: unknown,
-  which: 'response' | 'error' = 'response',
-): void {
-  const key = `${endpoint} ${which}`;
-  let validate = validators.get(key);
-  if (!validate) {
-    const schema = contract.endpoints[endpoint]?.[which];
-    if (!schema) throw new Error(`no contract for ${endpoint}`);
-    validate = ajv.compile({ ...schema, definitions: contract.definitions });
-    validators.set(key, validate);
-  }
-  const valid = validate(body);
-  expect(
-    valid ? [] : ajv.errorsText(validate.errors, { separator: '\n' }).split('\n').slice(0, 10),
-  ).toEqual([]);
-}
+import { ajv, contract, expectContract, storeApi, type Paginated } from './helpers.ts';
 
 let sandbox: TestSandbox;
 
-async function call(
-  path: string,
-  init: { token?: string | null } = {},
-): Promise<{ status: number; body: unknown }> {
-  const headers: Record<string, string> = { Accept: 'application/json' };
-  const token = init.token === undefined ? sandbox.token : init.token;
-  if (token !== null) headers['X-Auth-Token'] = token;
-  const response = await fetch(`${sandbox.url}/stores/${sandbox.storeHash}${path}`, { headers });
-  const text = await response.text();
-  return { status: response.status, body: text ? (JSON.parse(text) as unknown) : null };
-}
-
-interface Paginated<T> {
-  data: T[];
-  meta: {
-    pagination: {
-      total: number;
-      count: number;
-      per_page: number;
-      current_page: number;
-      total_pages: number;
-      links: { previous?: string; current: string; next?: string };
-    };
-  };
-}
+const { call } = storeApi(() => sandbox);
 
 beforeAll(async () => {
   sandbox = await startTestSandbox();

@@ -15,82 +15,11 @@ import {
   SITE_ID,
 } from '../src/fixtures.ts';
 import { startTestSandbox, type TestSandbox } from '../src/testing.ts';
+import { storeApi, type Paginated, type ProductJson } from './helpers.ts';
 
 let sandbox: TestSandbox;
 
-async function call(
-  path: string,
-  init: { token?: string | null } = {},
-): Promise<{ status: number; body: unknown }> {
-  const headers: Record<string, string> = { Accept: 'application/json' };
-  const token = init.token === undefined ? sandbox.token : init.token;
-  if (token !== null) headers['X-Auth-Token'] = token;
-  const response = await fetch(`${sandbox.url}/stores/${sandbox.storeHash}${path}`, { headers });
-  const text = await response.text();
-  return { status: response.status, body: text ? (JSON.parse(text) as unknown) : null };
-}
-
-interface Paginated<T> {
-  data: T[];
-  meta: {
-    pagination: {
-      total: number;
-      count: number;
-      per_page: number;
-      current_page: number;
-      total_pages: number;
-      links: { previous?: string; current: string; next?: string };
-    };
-  };
-}
-
-interface ProductJson {
-  id: number;
-  name: string;
-  sku: string;
-  price: number;
-  sale_price: number;
-  brand_id: number;
-  categories: number[];
-  is_visible: boolean;
-  is_price_hidden: boolean;
-  price_hidden_label: string;
-  inventory_tracking: string;
-  inventory_level: number;
-  custom_url: { url: string };
-  total_sold: number;
-  variants?: {
-    sku: string;
-    inventory_level: number;
-    purchasing_disabled: boolean;
-    purchasing_disabled_message: string;
-    image_url: string;
-  }[];
-  images?: {
-    url_standard: string;
-    url_thumbnail: string;
-    url_zoom: string;
-    is_thumbnail: boolean;
-  }[];
-  custom_fields?: { name: string; value: string }[];
-  options?: { type: string; option_values: { value_data: { colors: string[] } | null }[] }[];
-}
-
-async function products(query: string): Promise<Paginated<ProductJson>> {
-  const reply = await call(`/v3/catalog/products${query}`);
-  expect(reply.status).toBe(200);
-  return reply.body as Paginated<ProductJson>;
-}
-
-/** Every product, page by page. */
-async function allProducts(query = ''): Promise<ProductJson[]> {
-  const out: ProductJson[] = [];
-  for (let page = 1; ; page++) {
-    const reply = await products(`?limit=250&page=${page}${query}`);
-    out.push(...reply.data);
-    if (page >= reply.meta.pagination.total_pages) return out;
-  }
-}
+const { call, products, allProducts } = storeApi(() => sandbox);
 
 beforeAll(async () => {
   sandbox = await startTestSandbox();
