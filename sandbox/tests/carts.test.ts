@@ -10,64 +10,12 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { CUSTOMERS, PRODUCTS } from '../src/fixtures.ts';
 import { expectContract } from './helpers.ts';
 import { sandboxApi, startTestSandbox, type TestSandbox } from '../src/testing.ts';
-
-interface Line {
-  id: string;
-  parent_id: string | null;
-  product_id: number;
-  variant_id: number;
-  sku: string;
-  name: string;
-  quantity: number;
-  list_price: number;
-  sale_price: number;
-  extended_list_price: number;
-  extended_sale_price: number;
-  image_url: string;
-  options?: { name: string; nameId: number; value: string; valueId: number }[];
-}
-
-interface Cart {
-  id: string;
-  customer_id: number;
-  email: string;
-  base_amount: number;
-  cart_amount: number;
-  discount_amount: number;
-  currency: { code: string };
-  line_items: { physical_items: Line[]; digital_items: unknown[] };
-  redirect_urls?: { cart_url: string; checkout_url: string; embedded_checkout_url: string };
-}
-
-interface Data<T> {
-  data: T;
-}
-
-interface V3Error {
-  status: number;
-  title: string;
-  type: string;
-  errors?: Record<string, string>;
-}
+import { createCartWith, ELYSEE, type Cart, type Data, type V3Error } from './helpers.ts';
 
 let sandbox: TestSandbox;
 let api: ReturnType<typeof sandboxApi>;
 
-/** Matelas Élysée (variant tracking, on sale): 90x190 (1001, 23 in stock), 140x190 (1002), 180x200 out of stock (1004). */
-const ELYSEE = {
-  id: PRODUCTS.trackingVariant,
-  size: 201,
-  v90: 1001,
-  v140: 1002,
-  v140Value: 502,
-  outOfStock: 1004,
-};
-
-async function createCart(lines: object[], query = ''): Promise<Cart> {
-  const reply = await api<Data<Cart>>('POST', `/v3/carts${query}`, { line_items: lines });
-  expect(reply.status).toBe(201);
-  return reply.body.data;
-}
+const createCart = (lines: object[], query = '') => createCartWith(api, lines, query);
 
 beforeAll(async () => {
   sandbox = await startTestSandbox();

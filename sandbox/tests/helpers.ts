@@ -8,7 +8,8 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Ajv, { type ValidateFunction } from 'ajv';
 import { expect } from 'vitest';
-import type { TestSandbox } from '../src/testing.ts';
+import { PRODUCTS } from '../src/fixtures.ts';
+import type { sandboxApi, TestSandbox } from '../src/testing.ts';
 
 interface Contract {
   source: { commit: string; files: string[] };
@@ -312,4 +313,66 @@ export function storeApi(sandbox: () => TestSandbox) {
   }
 
   return { call, products, allProducts };
+}
+
+// -- carts: the shapes of the Carts v3 replies the cart tests read, and their product --------
+
+export interface Line {
+  id: string;
+  parent_id: string | null;
+  product_id: number;
+  variant_id: number;
+  sku: string;
+  name: string;
+  quantity: number;
+  list_price: number;
+  sale_price: number;
+  extended_list_price: number;
+  extended_sale_price: number;
+  image_url: string;
+  options?: { name: string; nameId: number; value: string; valueId: number }[];
+}
+
+export interface Cart {
+  id: string;
+  customer_id: number;
+  email: string;
+  base_amount: number;
+  cart_amount: number;
+  discount_amount: number;
+  currency: { code: string };
+  line_items: { physical_items: Line[]; digital_items: unknown[] };
+  redirect_urls?: { cart_url: string; checkout_url: string; embedded_checkout_url: string };
+}
+
+export interface Data<T> {
+  data: T;
+}
+
+export interface V3Error {
+  status: number;
+  title: string;
+  type: string;
+  errors?: Record<string, string>;
+}
+
+/** Matelas Élysée (variant tracking, on sale): 90x190 (1001, 23 in stock), 140x190 (1002), 180x200 out of stock (1004). */
+export const ELYSEE = {
+  id: PRODUCTS.trackingVariant,
+  size: 201,
+  v90: 1001,
+  v140: 1002,
+  v140Value: 502,
+  outOfStock: 1004,
+};
+
+/** Creates a cart of `lines` through `api` (201 expected) and gives its data. */
+export async function createCartWith(
+  api: ReturnType<typeof sandboxApi>,
+  lines: object[],
+  query = '',
+): Promise<Cart> {
+  const reply = await api<Data<Cart>>('POST', `/v3/carts${query}`, { line_items: lines });
+  expect(reply.status).toBe(201);
+  return reply.body.data;
 }
