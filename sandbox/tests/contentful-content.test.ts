@@ -9,50 +9,15 @@
  * content (the API itself: contentful.test.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sandboxDelivery } from './helpers.ts';
+import {
+  isLink,
+  sandboxDelivery,
+  type Asset,
+  type Entry,
+  type Link,
+  type List,
+} from './helpers.ts';
 import { sandboxApi, startTestSandbox, type TestSandbox } from '../src/testing.ts';
-
-interface Sys {
-  id: string;
-  type: string;
-  createdAt?: string;
-  updatedAt?: string;
-  revision?: number;
-  locale?: string;
-  contentType?: { sys: { id: string; linkType: string; type: string } };
-}
-interface Link {
-  sys: { type: 'Link'; linkType: string; id: string };
-}
-interface Entry {
-  sys: Sys;
-  metadata: { tags: Link[] };
-  fields: Record<string, unknown>;
-}
-interface Asset {
-  sys: Sys;
-  fields: {
-    title: string;
-    file: {
-      url: string;
-      contentType: string;
-      fileName: string;
-      details: { size: number; image?: { width: number; height: number } };
-    };
-  };
-}
-interface List<T = Entry> {
-  sys: { type: 'Array' };
-  total: number;
-  skip: number;
-  limit: number;
-  items: T[];
-  includes?: { Entry?: Entry[]; Asset?: Asset[] };
-  errors?: {
-    sys: { id: string; type: string };
-    details: { type: string; linkType: string; id: string };
-  }[];
-}
 
 let sandbox: TestSandbox;
 let cda: ReturnType<typeof sandboxDelivery>;
@@ -80,12 +45,6 @@ async function everything(): Promise<Entry[]> {
     all.push(...page.items);
     if (skip + 1000 >= page.total) return all;
   }
-}
-
-function isLink(value: unknown): value is Link {
-  if (typeof value !== 'object' || value === null || !('sys' in value)) return false;
-  const sys = value.sys as Partial<Link['sys']> | null;
-  return sys?.type === 'Link' && typeof sys.id === 'string';
 }
 
 describe('seeded navigations', () => {

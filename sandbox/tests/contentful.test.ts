@@ -10,50 +10,9 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sandboxDelivery } from './helpers.ts';
+import { isLink, sandboxDelivery, type Link, type List } from './helpers.ts';
 import { startTestSandbox, type TestSandbox } from '../src/testing.ts';
 
-interface Sys {
-  id: string;
-  type: string;
-  createdAt?: string;
-  updatedAt?: string;
-  revision?: number;
-  locale?: string;
-  contentType?: { sys: { id: string; linkType: string; type: string } };
-}
-interface Link {
-  sys: { type: 'Link'; linkType: string; id: string };
-}
-interface Entry {
-  sys: Sys;
-  metadata: { tags: Link[] };
-  fields: Record<string, unknown>;
-}
-interface Asset {
-  sys: Sys;
-  fields: {
-    title: string;
-    file: {
-      url: string;
-      contentType: string;
-      fileName: string;
-      details: { size: number; image?: { width: number; height: number } };
-    };
-  };
-}
-interface List<T = Entry> {
-  sys: { type: 'Array' };
-  total: number;
-  skip: number;
-  limit: number;
-  items: T[];
-  includes?: { Entry?: Entry[]; Asset?: Asset[] };
-  errors?: {
-    sys: { id: string; type: string };
-    details: { type: string; linkType: string; id: string };
-  }[];
-}
 interface CtfError {
   sys: { type: 'Error'; id: string };
   message: string;
@@ -77,12 +36,6 @@ async function entries(query: string): Promise<List> {
   const reply = await cda<List>(`/entries?${query}`);
   expect(reply.status, JSON.stringify(reply.body)).toBe(200);
   return reply.body;
-}
-
-function isLink(value: unknown): value is Link {
-  if (typeof value !== 'object' || value === null || !('sys' in value)) return false;
-  const sys = value.sys as Partial<Link['sys']> | null;
-  return sys?.type === 'Link' && typeof sys.id === 'string';
 }
 
 describe('access and errors', () => {

@@ -376,3 +376,53 @@ export async function createCartWith(
   expect(reply.status).toBe(201);
   return reply.body.data;
 }
+
+// -- Contentful Delivery replies: the shapes the content tests read ---------------------------
+
+export interface Sys {
+  id: string;
+  type: string;
+  createdAt?: string;
+  updatedAt?: string;
+  revision?: number;
+  locale?: string;
+  contentType?: { sys: { id: string; linkType: string; type: string } };
+}
+export interface Link {
+  sys: { type: 'Link'; linkType: string; id: string };
+}
+export interface Entry {
+  sys: Sys;
+  metadata: { tags: Link[] };
+  fields: Record<string, unknown>;
+}
+export interface Asset {
+  sys: Sys;
+  fields: {
+    title: string;
+    file: {
+      url: string;
+      contentType: string;
+      fileName: string;
+      details: { size: number; image?: { width: number; height: number } };
+    };
+  };
+}
+export interface List<T = Entry> {
+  sys: { type: 'Array' };
+  total: number;
+  skip: number;
+  limit: number;
+  items: T[];
+  includes?: { Entry?: Entry[]; Asset?: Asset[] };
+  errors?: {
+    sys: { id: string; type: string };
+    details: { type: string; linkType: string; id: string };
+  }[];
+}
+
+export function isLink(value: unknown): value is Link {
+  if (typeof value !== 'object' || value === null || !('sys' in value)) return false;
+  const sys = value.sys as Partial<Link['sys']> | null;
+  return sys?.type === 'Link' && typeof sys.id === 'string';
+}
