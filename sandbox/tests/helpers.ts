@@ -426,3 +426,44 @@ export function isLink(value: unknown): value is Link {
   const sys = value.sys as Partial<Link['sys']> | null;
   return sys?.type === 'Link' && typeof sys.id === 'string';
 }
+
+// -- the sandbox's webhook delivery log ------------------------------------------------------
+
+/** One delivery of the sandbox's webhook log. */
+export interface Delivery {
+  source: string;
+  topic: string;
+  resourceId: string;
+  state: string;
+  attempts: { status?: number; error?: string }[];
+}
+
+/**
+ * The sandbox's webhook log (`sandbox` read at call time): its deliveries, and the log once
+ * `count` deliveries of a source are settled.
+ */
+export function webhookLog(sandbox: () => TestSandbox) {
+  async function deliveries(source?: string): Promise<Delivery[]> {
+    const response = await fetch(
+      `${sandbox().url}/__sandbox/webhook-deliveries${source ? `?source=${source}` : ''}`,
+      { headers: { 'X-Auth-Token': sandbox().token } },
+    );
+    expect(response.status).toBe(200);
+    return ((await response.json()) as { data: Delivery[] }).data;
+  }
+
+  /**
+   * The log once `count` deliveries of `source` are settled. The sandbox runs in this process:
+   * between two reads of the log, one turn of the loop lets its deliveries move (no timer).
+   */
+  async function settled(count: number, source: string): Promise<Delivery[]> {
+    for (let i = 0; i < 10_000; i++) {
+      const list = await deliveries(source);
+      if (list.length >= count && list.every((d) => d.state !== 'pending')) return list;
+      await new Promise((ok) => setImmediate(ok));
+    }
+    throw new Error('deliveries did not settle');
+  }
+
+  return { deliveries, settled };
+}

@@ -8,7 +8,12 @@
  * This file: BigCommerce's store webhooks.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startWebhookReceiver, type ReceivedRequest, type WebhookReceiver } from './helpers.ts';
+import {
+  startWebhookReceiver,
+  type ReceivedRequest,
+  type WebhookReceiver,
+  webhookLog,
+} from './helpers.ts';
 import { sandboxApi, startTestSandbox, type TestSandbox } from '../src/testing.ts';
 
 let sandbox: TestSandbox;
@@ -31,35 +36,7 @@ afterEach(() => {
   receiver.replies.length = 0;
 });
 
-interface Delivery {
-  source: string;
-  topic: string;
-  resourceId: string;
-  state: string;
-  attempts: { status?: number; error?: string }[];
-}
-
-async function deliveries(source?: string): Promise<Delivery[]> {
-  const response = await fetch(
-    `${sandbox.url}/__sandbox/webhook-deliveries${source ? `?source=${source}` : ''}`,
-    { headers: { 'X-Auth-Token': sandbox.token } },
-  );
-  expect(response.status).toBe(200);
-  return ((await response.json()) as { data: Delivery[] }).data;
-}
-
-/**
- * The log once `count` deliveries of `source` are settled. The sandbox runs in this process:
- * between two reads of the log, one turn of the loop lets its deliveries move (no timer).
- */
-async function settled(count: number, source: string): Promise<Delivery[]> {
-  for (let i = 0; i < 10_000; i++) {
-    const list = await deliveries(source);
-    if (list.length >= count && list.every((d) => d.state !== 'pending')) return list;
-    await new Promise((ok) => setImmediate(ok));
-  }
-  throw new Error('deliveries did not settle');
-}
+const { settled } = webhookLog(() => sandbox);
 
 function json(request: ReceivedRequest | undefined): Record<string, unknown> {
   return JSON.parse(request?.body ?? 'null') as Record<string, unknown>;
