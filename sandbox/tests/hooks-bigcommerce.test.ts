@@ -7,13 +7,9 @@
  *
  * This file: BigCommerce's store webhooks.
  */
+import { webhookLog } from './webhooks.ts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  startWebhookReceiver,
-  type ReceivedRequest,
-  type WebhookReceiver,
-  webhookLog,
-} from './helpers.ts';
+import { startWebhookReceiver, type ReceivedRequest, type WebhookReceiver } from './helpers.ts';
 import { sandboxApi, startTestSandbox, type TestSandbox } from '../src/testing.ts';
 
 let sandbox: TestSandbox;

@@ -7,7 +7,7 @@
  *
  * This file: Contentful's request signing, checked against its documented algorithm.
  */
-import { verify } from './helpers.ts';
+import { verify } from './webhooks.ts';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { contentfulSignature, signContentfulRequest } from '../src/webhooks.ts';

@@ -8,6 +8,7 @@
  * This file: Contentful's management emulation and its webhooks (signing: hooks-signing.test.ts;
  * BigCommerce: hooks-bigcommerce.test.ts).
  */
+import { webhookLog, verify } from './webhooks.ts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   sandboxDelivery,
@@ -15,8 +16,6 @@ import {
   startWebhookReceiver,
   type ReceivedRequest,
   type WebhookReceiver,
-  webhookLog,
-  verify,
 } from './helpers.ts';
 import { startTestSandbox, type TestSandbox } from '../src/testing.ts';
 
