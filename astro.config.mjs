@@ -158,8 +158,7 @@ export default defineConfig({
         name: 'card-scripts-chunk',
         configEnvironment(name) {
           if (name !== 'client') return undefined;
-          const scripts =
-            /\/src\/browser\/(cart\/card-add-to-cart|wishlist\/wishlist-hearts)\.ts$/;
+          const scripts = /\/src\/browser\/(cart\/card-add-to-cart|wishlist\/wishlist-hearts)\.ts$/;
           return {
             build: {
               rolldownOptions: {
