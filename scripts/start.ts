@@ -18,11 +18,14 @@ import path from 'node:path';
 import { buildShop } from './build.ts';
 import {
   distBuiltAt,
+  drainSettings,
   initialRelease,
   serveConfigOrExit,
   shareReleasesOrExit,
+  shutdownLog,
   superviseShop,
 } from '../src/server/serve.ts';
+import { stopOnSignals } from '../src/server/shutdown.ts';
 import {
   ensureUpstream,
   loadDotEnv,
@@ -145,8 +148,5 @@ if (sandboxWebhooks) {
   if (problems.length === 0) console.log('[start] sandbox webhooks registered');
 }
 
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    void Promise.all([supervisor.close(), upstream.close()]).finally(() => process.exit(0));
-  });
-}
+// The drained stop (src/server/shutdown.ts); the sandbox, when started here, goes after it.
+stopOnSignals(supervisor, drainSettings(config), shutdownLog, () => upstream.close());

@@ -26,6 +26,7 @@ import type { SharedStore } from '../shop/state/types.ts';
 import { renderKey, type RenderKey } from './cache-key.ts';
 import { compress, negotiateCoding } from './encoding.ts';
 import { FALLBACK_PAGE_HEADERS, FALLBACK_PAGE_HTML } from './fallback-page.ts';
+import { createStoreProbe, healthReply, isHealthPath, type StoreProbe } from './health.ts';
 import { httpsDetector, withSecurityHeaders } from './headers.ts';
 import { pagePolicy } from './page-policy.ts';
 import { apiCall, createOnDemand, writeHead, type AppHandler } from './on-demand.ts';
@@ -90,6 +91,11 @@ export interface ServerOptions {
    * release's switch waits there for the supervisor's word.
    */
   beforeListen?: () => Promise<void>;
+  /**
+   * The state store `/readyz` checks (health.ts); default: the one the environment names
+   * (`REDIS_URL`, else `STATE_DIR`).
+   */
+  storeProbe?: StoreProbe;
 }
 
 /** The running server of `startServer`. */
@@ -104,6 +110,11 @@ export interface RunningServer {
    * at the keep-alive timeout); past `limitMs`, what is left is cut.
    */
   drain(limitMs?: number, closeIdle?: boolean): Promise<void>;
+  /**
+   * `/readyz` answers 503 "draining" from now on, while the server keeps serving: the first
+   * step of a drained stop (`shutdown.ts`). `drain` implies it.
+   */
+  stopReadiness(): void;
   /** Serves the `/_astro/` files of another release's `client/` folder too (after this one's). */
   addAssetFallback(clientDir: string): void;
   /**
@@ -277,9 +288,34 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     return true;
   }
 
+  // The probes (health.ts): before the release's files and Astro, never cached.
+  const storeProbe =
+    options.storeProbe ??
+    createStoreProbe({ redisUrl, stateDir: readEnvironment(['STATE_DIR']).STATE_DIR });
+  const closeProbe = () => (options.storeProbe ? Promise.resolve() : storeProbe.close());
+  let listening = false;
+  let unready = false;
+  async function answerProbe(
+    req: IncomingMessage,
+    res: ServerResponse,
+    pathname: '/healthz' | '/readyz',
+  ): Promise<void> {
+    const reply = await healthReply(
+      pathname,
+      req.method ?? 'GET',
+      () => ({ draining: unready || draining, listening }),
+      storeProbe,
+    );
+    writeHead(res, reply.status, withSecurityHeaders(reply.headers, isHttps(req)));
+    res.end(req.method === 'HEAD' || reply.body === '' ? undefined : reply.body);
+  }
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const method = req.method ?? 'GET';
     const target = splitTarget(req.url ?? '/');
+    if (target !== null && isHealthPath(target.pathname)) {
+      return answerProbe(req, res, target.pathname);
+    }
     if (target === null) {
       if (method === 'OPTIONS' && req.url === '*') {
         answer(req, res, 204, { allow: PAGE_ALLOW });
@@ -390,6 +426,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const host = options.host ?? '127.0.0.1';
   await options.beforeListen?.();
   await new Promise<void>((resolve) => server.listen(port, host, resolve));
+  listening = true;
   const address = server.address();
   const actualPort = typeof address === 'object' && address ? address.port : port;
   let closed: Promise<void> | null = null;
@@ -411,6 +448,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         });
       });
       await ownStore?.close();
+      await closeProbe();
+    },
+    stopReadiness: () => {
+      unready = true;
     },
     drain: (limitMs = 30_000, closeIdle = false) => {
       if (closeIdle) server.closeIdleConnections();
@@ -427,7 +468,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
           clearTimeout(cut);
           resolve();
         });
-      }).then(() => ownStore?.close());
+      }).then(async () => {
+        await ownStore?.close();
+        await closeProbe();
+      });
       return closed;
     },
   };

@@ -13,6 +13,7 @@ import { shareCompressionCores } from './encoding.ts';
 import { readServeConfig, ServeConfigError, type ServeConfig } from './rebuild/config.ts';
 import {
   isListenMessage,
+  isUnreadyMessage,
   parseDrainMessage,
   parsePurgeMessage,
   sendOrDrop,
@@ -31,6 +32,7 @@ import { createWebhookRoutes } from './webhooks/routes.ts';
 import { readEnvironment } from '../shop/config/environment.ts';
 import { log, setLogLevel } from '../shop/config/log.ts';
 import { startServer, type RunningServer } from './http-server.ts';
+import { stopOnSignals } from './shutdown.ts';
 
 /** Worker mode: serves the release the supervisor names, until told to drain. */
 async function runWorker(config: ServeConfig): Promise<void> {
@@ -71,6 +73,12 @@ async function runWorker(config: ServeConfig): Promise<void> {
     goLive = resolve;
   });
   let server: RunningServer | null = null;
+  // A stop began before the server was up: it starts unready.
+  const unready = { told: false };
+  const stopReadiness = () => {
+    unready.told = true;
+    server?.stopReadiness();
+  };
   const drain = (limitMs: number, closeIdle: boolean) => {
     if (server === null) process.exit(0); // not listening yet: nothing to finish
     void server.drain(limitMs, closeIdle).finally(() => process.exit(0));
@@ -79,6 +87,10 @@ async function runWorker(config: ServeConfig): Promise<void> {
   process.on('message', (message) => {
     if (isListenMessage(message)) {
       goLive();
+      return;
+    }
+    if (isUnreadyMessage(message)) {
+      stopReadiness();
       return;
     }
     const purge = parsePurgeMessage(message);
@@ -96,8 +108,12 @@ async function runWorker(config: ServeConfig): Promise<void> {
   });
   // Ctrl-C reaches the whole process group: the supervisor decides when workers stop.
   process.on('SIGINT', () => undefined);
+  // A SIGTERM of its own (the whole process group stopped): the same drained stop, by itself.
   process.once('SIGTERM', () => {
-    drain(5_000, true);
+    stopReadiness();
+    setTimeout(() => {
+      drain(config.shutdownTimeoutMs, true);
+    }, config.shutdownDelayMs);
   });
   server = await startServer({
     distDir,
@@ -121,6 +137,7 @@ async function runWorker(config: ServeConfig): Promise<void> {
         }
       : {}),
   });
+  if (unready.told) server.stopReadiness();
 }
 
 /**
@@ -247,6 +264,21 @@ export async function shareReleasesOrExit(
   process.exit(1);
 }
 
+/** The drained stop's settings (`SHUTDOWN_DELAY_MS`, `SHUTDOWN_TIMEOUT_MS`). */
+export function drainSettings(config: ServeConfig): { delayMs: number; timeoutMs: number } {
+  return { delayMs: config.shutdownDelayMs, timeoutMs: config.shutdownTimeoutMs };
+}
+
+/** Where the drained stop's lines go: the start and end on stdout, failures to the log. */
+export const shutdownLog = {
+  info: (line: string) => {
+    console.log(line);
+  },
+  error: (line: string) => {
+    log.error(line);
+  },
+};
+
 /** The settings of the environment, or exit with the reason (startup). */
 export function serveConfigOrExit(scope: string): ServeConfig {
   try {
@@ -281,9 +313,5 @@ if (import.meta.main && cluster.isWorker && process.env[WORKER_ENV.role] === '1'
     host: settings.HOST,
   });
   console.log(`[serve] shop at ${supervisor.url} (release ${supervisor.current().id})`);
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => {
-      void supervisor.close().finally(() => process.exit(0));
-    });
-  }
+  stopOnSignals(supervisor, drainSettings(config), shutdownLog);
 }

@@ -365,6 +365,8 @@ describe('readServeConfig', () => {
       fullBuildEveryMs: 24 * 3_600_000,
       publishTimeoutMs: 90_000,
       fetchTimeoutMs: 30_000,
+      shutdownDelayMs: 5_000,
+      shutdownTimeoutMs: 25_000,
       rebuilds: false,
       logLevel: 'error',
     });

@@ -12,7 +12,7 @@
  *   cause before its data changed (the kept build stays), or a full build failed on its own
  *   transient cause (the kept build and the release served stay).
  * - With several copies, only while this copy holds the build lease; once done, the events the
- *   batch covered are recorded as built.
+ *   batch covered are recorded as built (not when a stop gave it up: the next holder builds them).
  * - A warm-up full build when the release is served without a kept build (a restart on an
  *   existing build), and one when the served build is older than `fullBuildEveryMs`.
  */
@@ -140,9 +140,10 @@ export class BuildOrPublish {
       return outcome;
     } finally {
       // A build tried again later has not covered its events yet: a copy taking the lease
-      // meanwhile reads them again.
+      // meanwhile reads them again. Nor has one given up by a stop: the next holder builds them.
       const retried = outcome !== null && !outcome.ok && outcome.retry === true;
-      if (upto !== null && !retried) await coordination.built(upto);
+      const givenUp = this.#state.closing && outcome?.ok !== true;
+      if (upto !== null && !retried && !givenUp) await coordination.built(upto);
     }
   };
 
@@ -154,6 +155,8 @@ export class BuildOrPublish {
     const published = await serially(() => this.#publisher.publish(batch));
     if (published.kind === 'published') return { ok: true };
     if (published.kind === 'retry') return { ok: false, error: published.error, retry: true };
+    // A stop began (a publish given up falls through to here): no full build starts.
+    if (this.#state.closing) return { ok: false, error: 'stopped (server shutting down)' };
     const started = Date.now();
     const id = newReleaseId(started);
     const dir = path.join(releasesDir, id);

@@ -28,6 +28,9 @@
  * - `FETCH_TIMEOUT_MS` (default 30000): the longest wait of each step of a fetch (connect,
  *   headers, each piece of the body) of the server's workers and of builds
  *   (src/server/fetch-deadlines.ts).
+ * - `SHUTDOWN_DELAY_MS` (default 5000): on SIGTERM, how long the copy keeps serving while its
+ *   `/readyz` already fails, so a balancer stops sending it requests (src/server/shutdown.ts).
+ * - `SHUTDOWN_TIMEOUT_MS` (default 25000): then, how long the requests in flight have to finish.
  * - `REBUILD_COMMAND` (tests only): a shell command run instead of `scripts/build.ts`, with the
  *   new release's directory in `$RELEASE_DIR`.
  */
@@ -52,6 +55,10 @@ export interface ServeConfig {
   publishTimeoutMs: number;
   /** Connect, headers and body timeout of every fetch (ms). */
   fetchTimeoutMs: number;
+  /** On SIGTERM: serving on while `/readyz` fails, before the drain (ms). */
+  shutdownDelayMs: number;
+  /** The drain's bound: requests in flight (and a publish under way) finish within it (ms). */
+  shutdownTimeoutMs: number;
   /** Whether any webhook is configured, hence rebuilds run. */
   rebuilds: boolean;
   /** spec §9 log verbosity (`LOG_LEVEL`, default error). */
@@ -89,6 +96,8 @@ const SERVE_VARIABLES = [
   'FULL_BUILD_EVERY_HOURS',
   'PUBLISH_TIMEOUT_MS',
   'FETCH_TIMEOUT_MS',
+  'SHUTDOWN_DELAY_MS',
+  'SHUTDOWN_TIMEOUT_MS',
   'LOG_LEVEL',
   'DIST_DIR',
 ] as const;
@@ -115,6 +124,8 @@ export function readServeConfig(env: NodeJS.ProcessEnv): ServeConfig {
     fullBuildEveryMs: value.FULL_BUILD_EVERY_HOURS * 3_600_000,
     publishTimeoutMs: value.PUBLISH_TIMEOUT_MS,
     fetchTimeoutMs: value.FETCH_TIMEOUT_MS,
+    shutdownDelayMs: value.SHUTDOWN_DELAY_MS,
+    shutdownTimeoutMs: value.SHUTDOWN_TIMEOUT_MS,
     rebuilds:
       value.CONTENTFUL_WEBHOOK_SECRET !== undefined ||
       value.BIGCOMMERCE_WEBHOOK_SECRET !== undefined,

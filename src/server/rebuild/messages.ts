@@ -64,6 +64,18 @@ export interface DrainMessage {
 }
 
 /**
+ * Supervisor → worker: a stop began (`src/server/shutdown.ts`): `/readyz` answers 503 from now
+ * on while the worker keeps serving, until it is told to drain.
+ */
+export interface UnreadyMessage {
+  type: 'serve:unready';
+}
+
+export function isUnreadyMessage(message: unknown): boolean {
+  return z.object({ type: z.literal('serve:unready') }).safeParse(message).success;
+}
+
+/**
  * Supervisor → worker: a publish rewrote pages of the release it serves; forget rendered
  * replies (listing views, search results, catalogue reads) from before it.
  */

@@ -91,7 +91,21 @@ export interface Supervisor {
   notify(event: RebuildEvent): void;
   /** Resolves when no build is pending or running. */
   settled(): Promise<void>;
-  close(): Promise<void>;
+  /** A stop began (`src/server/shutdown.ts`): every worker's `/readyz` fails; all keep serving. */
+  unready(): void;
+  /**
+   * Ends the rebuilds for a stop: a full build under way is given up (its release never made
+   * current, its events not recorded as built), a publish under way finishes within `limitMs`
+   * or is given up the same way, and the build lease is released (another copy takes over).
+   */
+  stopRebuilds(limitMs: number): Promise<void>;
+  /**
+   * Stops: the rebuilds as `stopRebuilds` (a publish given up at once when not called before),
+   * then every worker drains within `drainLimitMs` (default 5 s) and exits.
+   */
+  close(drainLimitMs?: number): Promise<void>;
+  /** Kills every worker at once (a second signal: stop now). */
+  kill(): void;
 }
 
 export async function startSupervisor(options: SupervisorOptions): Promise<Supervisor> {
@@ -269,6 +283,31 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
   }
   const stopSchedule = rebuilder?.scheduleFullBuilds() ?? null;
 
+  let rebuildsStopped: Promise<void> | null = null;
+  let closed: Promise<void> | null = null;
+  const stopRebuilds = (limitMs: number): Promise<void> => {
+    rebuildsStopped ??= (async () => {
+      state.closing = true;
+      stopSchedule?.();
+      stopFollowing?.();
+      abort.abort(); // a full build under way stops now, and none starts
+      // A publish under way may finish within the bound; past it, its kept build is stopped and
+      // the publish fails (given up: the lease holder to come publishes its events again).
+      const giveUp = setTimeout(() => {
+        state.kept?.publisher.stop();
+      }, limitMs);
+      try {
+        await scheduler?.stop();
+      } finally {
+        clearTimeout(giveUp);
+      }
+      state.kept?.publisher.stop();
+      // The lease goes at once: another copy builds from now on.
+      await state.coordination?.close();
+    })();
+    return rebuildsStopped;
+  };
+
   return {
     url: `http://${options.host === '127.0.0.1' ? 'localhost' : options.host}:${port}`,
     port,
@@ -278,19 +317,22 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
       scheduler?.notify(event);
     },
     settled: () => scheduler?.settled() ?? Promise.resolve(),
-    async close() {
-      if (state.closing) return;
-      state.closing = true;
-      stopSchedule?.();
-      stopFollowing?.();
-      abort.abort();
-      state.kept?.publisher.stop();
-      await scheduler?.stop();
-      // The lease goes at once: another copy builds from now on.
-      await state.coordination?.close();
-      await pool.close();
-      await state.heartbeat?.stop();
-      await status.written();
+    unready() {
+      pool.unready();
+    },
+    stopRebuilds,
+    async close(drainLimitMs) {
+      if (closed !== null) return closed;
+      closed = (async () => {
+        // The workers drain while a publish under way finishes (a stop's bound) or stops.
+        await Promise.all([stopRebuilds(0), pool.close(drainLimitMs)]);
+        await state.heartbeat?.stop();
+        await status.written();
+      })();
+      return closed;
+    },
+    kill() {
+      pool.kill();
     },
   };
 }

@@ -17,6 +17,7 @@ import {
   WORKER_ENV,
   type DrainMessage,
   type ListenMessage,
+  type UnreadyMessage,
 } from './messages.ts';
 import type { Release } from './releases.ts';
 import { seconds, type SupervisorLog, type SupervisorState } from './supervisor-state.ts';
@@ -65,6 +66,8 @@ export class WorkerPool {
   readonly #state: SupervisorState;
   readonly #states = new Map<Worker, WorkerState>();
   #recentCrashes: number[] = [];
+  /** A stop began: every worker, including one that starts now, fails its readiness. */
+  #unready = false;
 
   constructor(options: WorkerPoolOptions) {
     this.#options = options;
@@ -170,6 +173,7 @@ export class WorkerPool {
         clearTimeout(timer);
         const state = this.#states.get(worker);
         if (state) state.phase = 'serving';
+        if (this.#unready) this.#sendUnready(worker);
         resolve(worker);
       };
       worker.once('listening', onListening);
@@ -253,8 +257,22 @@ export class WorkerPool {
     }
   }
 
-  /** Every worker drains with a short limit, closing idle connections; resolves once all exit. */
-  async close(): Promise<void> {
+  #sendUnready(worker: Worker): void {
+    const message: UnreadyMessage = { type: 'serve:unready' };
+    sendOrDrop(worker, message);
+  }
+
+  /** Every worker's `/readyz` fails from now on (they keep serving): a stop began. */
+  unready(): void {
+    this.#unready = true;
+    for (const worker of this.#states.keys()) this.#sendUnready(worker);
+  }
+
+  /**
+   * Every worker drains within `limitMs` (default 5 s), closing idle connections; resolves
+   * once all exit.
+   */
+  async close(limitMs = 5_000): Promise<void> {
     const exits = [...this.#states.keys()].map(
       (worker) =>
         new Promise<void>((resolve) => {
@@ -270,7 +288,7 @@ export class WorkerPool {
     for (const worker of this.#states.keys()) {
       const state = this.#states.get(worker);
       if (state) state.phase = 'serving'; // retire() again with the short limit
-      this.retire(worker, [], 5_000, true);
+      this.retire(worker, [], limitMs, true);
     }
     await Promise.all(exits);
   }

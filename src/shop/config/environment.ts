@@ -349,6 +349,9 @@ export const VARIABLES = {
   FULL_BUILD_EVERY_HOURS: whole(24, { min: 0, max: 24 * 365 }),
   PUBLISH_TIMEOUT_MS: whole(90_000, { min: 1_000, max: 6 * 3_600_000 }),
   FETCH_TIMEOUT_MS: whole(30_000, { min: 100, max: 600_000 }),
+  // ── The drained stop (src/server/shutdown.ts) ──
+  SHUTDOWN_DELAY_MS: whole(5_000, { min: 0, max: 600_000 }),
+  SHUTDOWN_TIMEOUT_MS: whole(25_000, { min: 100, max: 600_000 }),
 } as const;
 
 export type VariableName = keyof typeof VARIABLES;

@@ -28,8 +28,11 @@ export interface TwoCopies {
   releases: string;
   /** The temporary folder holding it all. */
   root: string;
-  /** Starts one more copy with the same environment (and `extra`); stopped after the suite. */
-  start: (extra?: NodeJS.ProcessEnv) => Promise<ShopChild>;
+  /**
+   * Starts one more copy with the same environment (and `extra`), on `port` (default: a free
+   * one); stopped after the suite.
+   */
+  start: (extra?: NodeJS.ProcessEnv, port?: number) => Promise<ShopChild>;
 }
 
 export interface TwoCopiesOptions {
@@ -49,7 +52,7 @@ export interface TwoCopiesOptions {
 export function useTwoCopies(options: TwoCopiesOptions): () => TwoCopies {
   let running: Partial<TwoCopies> = {};
   const more: ShopChild[] = [];
-  let startCopy: ((extra?: NodeJS.ProcessEnv) => Promise<ShopChild>) | undefined;
+  let startCopy: ((extra?: NodeJS.ProcessEnv, port?: number) => Promise<ShopChild>) | undefined;
 
   beforeAll(async () => {
     requireBuild();
@@ -72,15 +75,15 @@ export function useTwoCopies(options: TwoCopiesOptions): () => TwoCopies {
       },
       root,
     );
-    const start = async (extra: NodeJS.ProcessEnv = {}) =>
+    const start = async (extra: NodeJS.ProcessEnv = {}, port?: number) =>
       startShopChild(
         ['scripts/start.ts', '--no-build'],
         { ...env, ...extra },
-        await freePort(),
+        port ?? (await freePort()),
         READY,
       );
-    startCopy = async (extra) => {
-      const copy = await start(extra);
+    startCopy = async (extra, port) => {
+      const copy = await start(extra, port);
       more.push(copy);
       return copy;
     };
