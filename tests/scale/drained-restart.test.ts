@@ -130,9 +130,13 @@ describe.runIf(redisAvailable())('a drained restart of two copies under load', (
       await bothServe();
       stopLoad();
       const result = await load;
+      await balancer.close(); // its final counts
 
       console.log(
         `[drained-restart] ${String(result.requests.total)} requests through the balancer, ${String(result.non2xx)} non-2xx, ${String(result.errors)} errors; exits ${String(a.code)} and ${String(b.code)}`,
+      );
+      console.log(
+        `[drained-restart] readiness seen by the balancer:\n${balancer.changes().join('\n')}`,
       );
       expect([a.code, b.code]).toEqual([0, 0]);
       expect(balancer.failures(), balancer.changes().join('\n')).toEqual({ proxied: 0, noCopy: 0 });

@@ -1,123 +1,62 @@
 /**
- * A small load balancer for the tests, as an operator's would use the shop's probes: it polls
- * each copy's `GET /readyz` every `pollMs` (each poll on a connection of its own, 500 ms at most)
- * and sends each request, round robin, to a copy whose last poll answered 200. It never retries:
- * a request a copy fails (a refused or cut connection) is answered 502, and with no ready copy
- * 503, so every failure shows in the load's figures.
+ * A small load balancer for the tests, as an operator's would use the shop's probes
+ * (`balancer-thread.ts`, in a thread of its own): round robin over the copies whose `/readyz`
+ * answered 200 at its last poll, polled every `pollMs`, no retry, so every failure shows in the
+ * load's figures (502: a copy failed the request; 503: no copy was ready).
  */
-import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import { Worker } from 'node:worker_threads';
+import type { BalancerData, BalancerReport } from './balancer-thread.ts';
 
 export interface TestBalancer {
   url: string;
   /** Whether the balancer's last poll of `base` said ready. */
   ready(base: string): boolean;
-  /** Requests sent to `base` so far. */
+  /** Requests sent to `base` so far (updated every poll interval). */
   sent(base: string): number;
   /** Each change of a copy's readiness as the balancer saw it: when, which, why. */
   changes(): string[];
   /** Requests answered 502 (a copy failed them) and 503 (no copy ready). */
   failures(): { proxied: number; noCopy: number };
+  /** Stops it; its counts are final once this resolves. */
   close(): Promise<void>;
 }
 
 /** Starts a balancer over `bases` (`http://127.0.0.1:PORT` of each copy). */
-export async function startBalancer(bases: string[], pollMs = 100): Promise<TestBalancer> {
-  const readiness = new Map<string, boolean>(bases.map((base) => [base, false]));
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
-  const sentTo = new Map<string, number>();
-  const started = Date.now();
+export async function startBalancer(
+  bases: string[],
+  pollMs = 100,
+  timeoutMs = 2_000,
+): Promise<TestBalancer> {
+  const data: BalancerData = { bases, pollMs, timeoutMs };
+  const thread = new Worker(new URL('./balancer-thread.ts', import.meta.url), { workerData: data });
+  const readiness = new Map<string, boolean>();
   const changes: string[] = [];
-  let turn = 0;
-  let proxied = 0;
-  let noCopy = 0;
-  let closed = false;
-
-  const poll = (base: string) =>
-    new Promise<void>((resolve) => {
-      const done = (ready: boolean, why: string) => {
-        if (readiness.get(base) !== ready) {
-          changes.push(
-            `${String(Date.now() - started)} ms ${base} ${ready ? 'ready' : 'unready'}: ${why}`,
-          );
-        }
-        readiness.set(base, ready);
-        resolve();
-      };
-      const request = http.get(`${base}/readyz`, { agent: false, timeout: 500 }, (response) => {
-        let body = '';
-        response.on('data', (chunk: Buffer) => (body += chunk.toString()));
-        response.on('end', () => {
-          done(response.statusCode === 200, `${String(response.statusCode)} ${body.trim()}`);
-        });
-        response.on('error', (error) => {
-          done(false, error.message);
-        });
-      });
-      request.on('timeout', () => {
-        request.destroy(new Error('readyz timed out'));
-      });
-      request.on('error', (error) => {
-        done(false, error.message);
-      });
+  let closing: Promise<void> | null = null;
+  let counts = { sent: {} as Record<string, number>, proxied: 0, noCopy: 0 };
+  const port = await new Promise<number>((resolve, reject) => {
+    thread.on('message', (message: BalancerReport) => {
+      if (message.type === 'listening') resolve(message.port);
+      else if (message.type === 'change') {
+        readiness.set(message.base, message.ready);
+        changes.push(message.line);
+      } else counts = message;
     });
-  const pollAll = async () => {
-    while (!closed) {
-      await Promise.all(bases.map(poll));
-      await new Promise((resolve) => setTimeout(resolve, pollMs));
-    }
-  };
-  const polling = pollAll();
-
-  const forward = (req: IncomingMessage, res: ServerResponse) => {
-    const ready = bases.filter((base) => readiness.get(base) === true);
-    if (ready.length === 0) {
-      noCopy += 1;
-      res.writeHead(503).end();
-      return;
-    }
-    turn = (turn + 1) % ready.length;
-    const base = ready[turn] ?? '';
-    sentTo.set(base, (sentTo.get(base) ?? 0) + 1);
-    const target = new URL(req.url ?? '/', base);
-    const upstream = http.request(
-      target,
-      { method: req.method, headers: req.headers, agent },
-      (response) => {
-        res.writeHead(response.statusCode ?? 502, response.headers);
-        response.pipe(res);
-        response.on('error', () => {
-          res.destroy();
-        });
-      },
-    );
-    upstream.on('error', () => {
-      proxied += 1;
-      if (res.headersSent) res.destroy();
-      else res.writeHead(502).end();
-    });
-    req.pipe(upstream);
-  };
-
-  const server = http.createServer(forward);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  const port = typeof address === 'object' && address !== null ? address.port : 0;
+    thread.once('error', reject);
+  });
   return {
     url: `http://127.0.0.1:${String(port)}`,
     ready: (base) => readiness.get(base) === true,
-    sent: (base) => sentTo.get(base) ?? 0,
+    sent: (base) => counts.sent[base] ?? 0,
     changes: () => [...changes],
-    failures: () => ({ proxied, noCopy }),
-    close: async () => {
-      closed = true;
-      await polling;
-      agent.destroy();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => {
-        server.close(() => {
+    failures: () => ({ proxied: counts.proxied, noCopy: counts.noCopy }),
+    close: () => {
+      closing ??= new Promise<void>((resolve) => {
+        thread.once('exit', () => {
           resolve();
         });
+        thread.postMessage('stop');
       });
+      return closing;
     },
   };
 }
