@@ -29,7 +29,8 @@ export async function startShopChild(
   ready: string,
 ): Promise<ShopChild> {
   const child = spawn(process.execPath, args, {
-    env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
+    // Stopped by the tests with SIGTERM: no balancer to wait for unless a test sets a delay.
+    env: { SHUTDOWN_DELAY_MS: '0', ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
