@@ -147,6 +147,26 @@ export class BuildOrPublish {
     }
   };
 
+  /** A batch a stop gave up (a publish past the stop's bound): said in the status and the log. */
+  #givenUp(batch: RebuildBatch): BuildOutcome {
+    const { status, log } = this.#options;
+    const error = 'stopped (server shutting down)';
+    const running = status.lastBuild?.result === 'running' ? status.lastBuild : null;
+    if (running !== null) {
+      const finished = Date.now();
+      status.lastBuild = {
+        ...running,
+        result: 'failed',
+        error,
+        finishedAt: iso(finished),
+        durationMs: finished - Date.parse(running.startedAt),
+      };
+      status.write();
+    }
+    log(`[rebuild] ${describeBatch(batch)}: given up, ${error}; not recorded as built`);
+    return { ok: false, error };
+  }
+
   /** A publish when it can be one, else a full build into a new release, swapped in. */
   async #build(batch: RebuildBatch): Promise<BuildOutcome> {
     const state = this.#state;
@@ -156,7 +176,7 @@ export class BuildOrPublish {
     if (published.kind === 'published') return { ok: true };
     if (published.kind === 'retry') return { ok: false, error: published.error, retry: true };
     // A stop began (a publish given up falls through to here): no full build starts.
-    if (this.#state.closing) return { ok: false, error: 'stopped (server shutting down)' };
+    if (this.#state.closing) return this.#givenUp(batch);
     const started = Date.now();
     const id = newReleaseId(started);
     const dir = path.join(releasesDir, id);

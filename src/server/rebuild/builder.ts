@@ -148,11 +148,11 @@ export async function runBuild(run: BuildRun): Promise<BuildRunResult> {
   clearTimeout(timer);
   if (exit === 'ready') {
     const durationMs = performance.now() - started;
-    // The kept build still writes to the log; the server's shutdown still stops it.
-    void exited.then(() => {
-      run.signal?.removeEventListener('abort', onAbort);
-      return log.close();
-    });
+    // Built: from now on its owner stops it (`stop()`), so a publish under way when the server
+    // begins to stop may still finish within the stop's bound (src/server/shutdown.ts).
+    run.signal?.removeEventListener('abort', onAbort);
+    // The kept build still writes to the log.
+    void exited.then(() => log.close());
     const channel: KeptChannel = {
       send: (message) => {
         sendOrDrop(child, message);

@@ -4,7 +4,8 @@
  * folder after `--out-dir` (its home page names the release), says `publisher-ready`, then
  * answers publish requests as the file `KEPT_BEHAVIOUR` says: `publish` (the home page names the
  * edits, `published`), `full` (`publish-full`), `exit` (dies without answering), `hang` (never
- * answers), `transient N` (the first N publishes fail as an upstream 503 would while reading the
+ * answers), `wait` (publishes once the file `{KEPT_BEHAVIOUR}.go` exists), `transient N` (the
+ * first N publishes fail as an upstream 503 would while reading the
  * edits: `publish-failed`, transient, data unchanged; then it publishes). `stop` ends it.
  * With the file `FAIL_FLAG`, the build fails: empty, with a plain error; `transient N`, the first
  * N builds print a transient `BUILD_FAILURE` line (an upstream 503), then they succeed;
@@ -77,6 +78,19 @@ process.on('message', (message: { type?: string; id?: number; edits?: unknown })
   console.log(`[kept] ${name} asked to publish ${JSON.stringify(message.edits)}: ${what}`);
   if (what === 'exit') process.exit(3);
   if (what === 'hang') return;
+  if (what === 'wait') {
+    // Publishes once the file `{KEPT_BEHAVIOUR}.go` exists (a publish the test holds in flight).
+    const waitForGo = () => {
+      if (!existsSync(`${behaviourFile}.go`)) {
+        setTimeout(waitForGo, 20);
+        return;
+      }
+      writeFileSync(home, `<h1>release ${name} published ${JSON.stringify(message.edits)}</h1>`);
+      process.send?.({ type: 'published', id: message.id, written: ['/'], removed: [], ms: 1 });
+    };
+    waitForGo();
+    return;
+  }
   const transient = /^transient (\d+)$/.exec(what);
   if (transient !== null && bump(behaviourFile) < Number(transient[1])) {
     process.send?.({
