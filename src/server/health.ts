@@ -92,6 +92,7 @@ export function createStoreProbe(options: {
   let redis: RedisConnection | null = null;
   let store: SharedStore | null = null;
   let inFlight: Promise<string | null> | null = null;
+  let closed: Promise<void> | null = null;
   const ask = async (): Promise<string | null> => {
     try {
       if (redisUrl !== '') {
@@ -123,9 +124,13 @@ export function createStoreProbe(options: {
       });
       return inFlight;
     },
-    async close() {
-      await redis?.close();
-      await store?.close();
+    close() {
+      // Once: a drain and a close may both ask.
+      closed ??= (async () => {
+        await redis?.close();
+        await store?.close();
+      })();
+      return closed;
     },
   };
 }
