@@ -13,8 +13,11 @@
  * Both reply `Cache-Control: no-store` with a small JSON body; HEAD gets the headers alone,
  * OPTIONS its 204, any other method 405, as the shop's other fixed addresses do.
  */
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { connectRedis, type RedisConnection } from '../shop/state/redis.ts';
 import { createStore, type SharedStore } from '../shop/state/index.ts';
+import { withSecurityHeaders } from './headers.ts';
+import { writeHead } from './on-demand.ts';
 
 /** The probes' addresses. */
 export const HEALTH_PATHS = ['/healthz', '/readyz'] as const;
@@ -184,4 +187,18 @@ export async function healthReply(
   if (verdict.ready) return json(200, { status: 'ready' });
   // No log line: a balancer asks every second or so, and the store's users log its outages.
   return json(503, { status: 'unready', check: verdict.check, reason: verdict.reason });
+}
+
+/** Answers a probe on `res`, with the security headers (`http-server.ts`). */
+export async function sendProbe(
+  req: IncomingMessage,
+  res: ServerResponse,
+  pathname: HealthPath,
+  facts: () => Omit<ReadinessFacts, 'storeFailure'>,
+  probe: StoreProbe,
+  https: boolean,
+): Promise<void> {
+  const reply = await healthReply(pathname, req.method ?? 'GET', facts, probe);
+  writeHead(res, reply.status, withSecurityHeaders(reply.headers, https));
+  res.end(req.method === 'HEAD' || reply.body === '' ? undefined : reply.body);
 }

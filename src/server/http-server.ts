@@ -26,7 +26,7 @@ import type { SharedStore } from '../shop/state/types.ts';
 import { renderKey, type RenderKey } from './cache-key.ts';
 import { compress, negotiateCoding } from './encoding.ts';
 import { FALLBACK_PAGE_HEADERS, FALLBACK_PAGE_HTML } from './fallback-page.ts';
-import { createStoreProbe, healthReply, isHealthPath, type StoreProbe } from './health.ts';
+import { createStoreProbe, isHealthPath, sendProbe, type StoreProbe } from './health.ts';
 import { httpsDetector, withSecurityHeaders } from './headers.ts';
 import { pagePolicy } from './page-policy.ts';
 import { apiCall, createOnDemand, writeHead, type AppHandler } from './on-demand.ts';
@@ -295,26 +295,13 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const closeProbe = () => (options.storeProbe ? Promise.resolve() : storeProbe.close());
   let listening = false;
   let unready = false;
-  async function answerProbe(
-    req: IncomingMessage,
-    res: ServerResponse,
-    pathname: '/healthz' | '/readyz',
-  ): Promise<void> {
-    const reply = await healthReply(
-      pathname,
-      req.method ?? 'GET',
-      () => ({ draining: unready || draining, listening }),
-      storeProbe,
-    );
-    writeHead(res, reply.status, withSecurityHeaders(reply.headers, isHttps(req)));
-    res.end(req.method === 'HEAD' || reply.body === '' ? undefined : reply.body);
-  }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const method = req.method ?? 'GET';
     const target = splitTarget(req.url ?? '/');
     if (target !== null && isHealthPath(target.pathname)) {
-      return answerProbe(req, res, target.pathname);
+      const facts = () => ({ draining: unready || draining, listening });
+      return sendProbe(req, res, target.pathname, facts, storeProbe, isHttps(req));
     }
     if (target === null) {
       if (method === 'OPTIONS' && req.url === '*') {
@@ -397,9 +384,17 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   }
 
   let draining = false;
+  // Replies under way, so a drain can close their connections when they end.
+  const replying = new Set<ServerResponse>();
   const server = http.createServer((req, res) => {
     // Draining: this reply closes its connection (the client reconnects, to another worker).
     if (draining) res.shouldKeepAlive = false;
+    else {
+      replying.add(res);
+      res.once('close', () => {
+        replying.delete(res);
+      });
+    }
     handle(req, res).catch((error: unknown) => {
       const message = error instanceof Error ? error.message : String(error);
       log.error(`[serve] ${req.method ?? ''} ${(req.url ?? '').slice(0, 200)}: ${message}`);
@@ -457,6 +452,18 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       if (closeIdle) server.closeIdleConnections();
       if (closed) return closed;
       draining = true;
+      // Replies under way when the drain begins close their connection too: with
+      // `Connection: close` when their head is not sent yet, else once they end.
+      for (const res of replying) {
+        if (!res.headersSent) res.shouldKeepAlive = false;
+        else {
+          res.once('finish', () => {
+            setImmediate(() => {
+              server.closeIdleConnections();
+            });
+          });
+        }
+      }
       closed = new Promise<void>((resolve) => {
         const cut = setTimeout(() => {
           server.closeAllConnections();

@@ -3,8 +3,9 @@
  * supervised server (`node src/server/serve.ts`) on a tiny dist whose release holds files named
  * like the probes. `/healthz` and `/readyz` answer JSON, `no-store`, never the release's files;
  * HEAD has no body, POST is 405. On SIGTERM `/readyz` fails at once with `draining` while pages
- * are still served; after `SHUTDOWN_DELAY_MS` the drain begins, a request in flight still gets its
- * whole reply (with `Connection: close`), and the process exits 0. With `REDIS_URL`, `/readyz`
+ * are still served; after `SHUTDOWN_DELAY_MS` the drain begins, a request in flight on a
+ * kept-alive connection still gets its whole reply, with `Connection: close`, and the process
+ * exits 0. With `REDIS_URL`, `/readyz`
  * fails with `store` when Redis does not answer (nothing listening, or Redis stopped).
  */
 import { existsSync } from 'node:fs';
@@ -80,11 +81,11 @@ async function waitFor(until: () => boolean | Promise<boolean>, what: string, ti
   }
 }
 
-/** A GET with its own connection: status, headers and body. */
-function get(url: string, method = 'GET') {
+/** A request (its own connection unless `agent` is given): status, headers and body. */
+function get(url: string, method = 'GET', agent: http.Agent | false = false) {
   return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }>(
     (resolve, reject) => {
-      const request = http.request(url, { method, agent: false }, (response) => {
+      const request = http.request(url, { method, agent }, (response) => {
         let body = '';
         response.on('data', (chunk: Buffer) => (body += chunk.toString()));
         response.on('end', () => {
@@ -134,8 +135,9 @@ describe('the drained stop', () => {
   test('SIGTERM: unready at once, still serving, a request in flight finished, exit 0', async () => {
     const copy = await startCopy({ SHUTDOWN_DELAY_MS: '400', SHUTDOWN_TIMEOUT_MS: '20000' });
     expect((await get(`${copy.base}/readyz`)).status).toBe(200);
-    // A request in flight across the whole stop.
-    const slow = get(`${copy.base}/lent`);
+    // A request in flight across the whole stop, on a kept-alive connection.
+    const keepAlive = new http.Agent({ keepAlive: true });
+    const slow = get(`${copy.base}/lent`, 'GET', keepAlive);
     await waitFor(() => existsSync(path.join(root, 'arrived')), 'the slow request arrived');
     const exited = new Promise<number | null>((resolve) => {
       copy.child.once('exit', (code) => {
@@ -158,6 +160,9 @@ describe('the drained stop', () => {
     const reply = await slow;
     expect(reply.status).toBe(200);
     expect(reply.body).toBe('fini');
+    // Its connection closes with it: the drain does not wait for it to idle out.
+    expect(reply.headers.connection).toBe('close');
+    keepAlive.destroy();
     expect(await exited).toBe(0);
     expect(copy.output()).toContain('[serve] drained: stopped');
   });
