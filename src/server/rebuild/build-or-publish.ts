@@ -19,6 +19,7 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { oneLine } from '../../shop/faults/failures.ts';
+import { reasonOf } from './activity.ts';
 import { runBuild } from './builder.ts';
 import { BatchPublisher, describeBatch } from './publish-batch.ts';
 import type { ReleasePointers } from './release-pointers.ts';
@@ -154,6 +155,7 @@ export class BuildOrPublish {
     const published = await serially(() => this.#publisher.publish(batch));
     if (published.kind === 'published') return { ok: true };
     if (published.kind === 'retry') return { ok: false, error: published.error, retry: true };
+    const reason = reasonOf(batch, published.reason);
     const started = Date.now();
     const id = newReleaseId(started);
     const dir = path.join(releasesDir, id);
@@ -164,6 +166,7 @@ export class BuildOrPublish {
       result: 'running',
       kind: 'build',
       events: batch.count,
+      reason,
       log: logFile,
     } as const;
     status.lastBuild = record;
@@ -171,7 +174,9 @@ export class BuildOrPublish {
     // Named in the folder before the build makes its directory (any copy may prune meanwhile).
     await state.heartbeat?.beat();
     status.write();
-    log(`[rebuild] building ${id} (${describeBatch(batch)})`);
+    log(
+      `[rebuild] building ${id} (${describeBatch(batch)}${reason.fullBecause === null ? '' : `; a full build: ${reason.fullBecause}`})`,
+    );
     const command = 'shell' in settings.command ? settings.command : [...settings.command, dir];
     const result = await runBuild({
       outDir: dir,
@@ -228,7 +233,7 @@ export class BuildOrPublish {
     if (error !== null) {
       builtPublisher?.stop();
       if (!inUse) await rm(dir, { recursive: true, force: true });
-      status.lastBuild = { ...record, ...took, result: 'failed', error: oneLine(error) };
+      status.finished({ ...record, ...took, result: 'failed', error: oneLine(error) });
       // The kept build of the release served stays: edits keep publishing into it.
       logError(
         `[rebuild] build ${id} failed after ${seconds(finished - started)}: ${oneLine(error)} (log: ${logFile}); still serving ${state.current.id}${transient ? ', tried again later' : ''}`,
@@ -239,7 +244,7 @@ export class BuildOrPublish {
     state.kept?.publisher.stop();
     state.kept = builtPublisher === null ? null : { releaseId: id, publisher: builtPublisher };
     await pointers.prune();
-    status.lastBuild = { ...record, ...took, result: 'succeeded' };
+    status.finished({ ...record, ...took, result: 'succeeded' });
     status.lastSuccess = { id, finishedAt: iso(finished) };
     log(
       `[rebuild] ${id} is live: built and swapped in ${seconds(finished - started)} for ${batch.count} event(s)`,
