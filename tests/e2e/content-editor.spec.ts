@@ -146,8 +146,17 @@ async function startShop(): Promise<NonNullable<typeof shop>> {
   return { child, base, output: () => output };
 }
 
+/** What the status says of a run under way (`running`, src/server/rebuild/activity.ts). */
+interface Running {
+  kind: string;
+  since: string;
+  expectedEnd: string | null;
+  reason: { cause: string; ids: string[]; fullBecause: string | null };
+}
+
 interface Status {
   state: string;
+  running: Running | null;
   current: { id: string; generation: number };
   lastBuild: {
     kind?: string;
@@ -247,13 +256,27 @@ test('content edited in Contentful: a page’s body and title, a sleep entry, li
   await expectRunAfter(base, editedAt, 'body');
 
   // 2. The page's title: its heading, its document title, and its link in every page's footer.
+  // Meanwhile the status says what runs, as the editor would read it.
   await page.goto(`${base}${PAGE}`);
   editedAt = Date.now();
   await publishEntryField(SANDBOX, ENTRY, 'title', NEW_TITLE);
+  const seen: Running[] = [];
   await expect(async () => {
+    const { running } = await readStatus(base);
+    if (running && Date.parse(running.since) >= editedAt) seen.push(running);
     await page.reload();
     await expect(title).toHaveText(NEW_TITLE, { timeout: 1_000 });
   }).toPass({ timeout: LIVE_WITHIN_MS, intervals: [2_000] });
+  // A run seen under way names the edit; a full build's end is expected from the warm-up's
+  // duration (a publish may be over before the status is read).
+  for (const running of seen) {
+    expect(running.reason.ids).toContain(`contentful:${ENTRY}`);
+    if (running.kind === 'build') {
+      expect(running.expectedEnd).not.toBeNull();
+      expect(Date.parse(running.expectedEnd ?? '')).toBeGreaterThan(Date.parse(running.since));
+    }
+  }
+  if (seen[0]) console.log(`title: the status said ${JSON.stringify(seen[0])}`);
   await expect(page).toHaveTitle(new RegExp(NEW_TITLE));
   await expect(added).toBeVisible();
   await expectRunAfter(base, editedAt, 'title');
