@@ -60,6 +60,7 @@ export interface RunDurations {
 
 const durationList = z
   .array(z.number().int().nonnegative().max(86_400_000))
+  .max(100)
   .transform((list) => list.slice(-DURATIONS_KEPT));
 
 /** What a status file says of the durations; anything else is ignored. */

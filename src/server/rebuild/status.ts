@@ -2,7 +2,8 @@
  * What the supervisor says of its rebuilds (`supervisor.ts`): the status `GET /webhooks/status`
  * answers, written atomically to `status.json` (or, with several copies sharing the releases
  * folder, to this copy's `copies/{name}.json`) whenever it changes, one write at a time with at
- * most one queued behind it.
+ * most one queued behind it. What a full build or publish under way says (`running`) and the
+ * durations its expected end comes from, kept in the file across restarts: `activity.ts`.
  */
 import { readFile } from 'node:fs/promises';
 import { oneLine } from '../../shop/faults/failures.ts';
