@@ -19,6 +19,7 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { oneLine } from '../../shop/faults/failures.ts';
+import { reasonOf } from './activity.ts';
 import { runBuild } from './builder.ts';
 import { BatchPublisher, describeBatch } from './publish-batch.ts';
 import type { ReleasePointers } from './release-pointers.ts';
@@ -177,6 +178,7 @@ export class BuildOrPublish {
     if (published.kind === 'retry') return { ok: false, error: published.error, retry: true };
     // A stop began (a publish given up falls through to here): no full build starts.
     if (this.#state.closing) return this.#givenUp(batch);
+    const reason = reasonOf(batch, published.reason);
     const started = Date.now();
     const id = newReleaseId(started);
     const dir = path.join(releasesDir, id);
@@ -187,6 +189,7 @@ export class BuildOrPublish {
       result: 'running',
       kind: 'build',
       events: batch.count,
+      reason,
       log: logFile,
     } as const;
     status.lastBuild = record;
@@ -194,7 +197,9 @@ export class BuildOrPublish {
     // Named in the folder before the build makes its directory (any copy may prune meanwhile).
     await state.heartbeat?.beat();
     status.write();
-    log(`[rebuild] building ${id} (${describeBatch(batch)})`);
+    log(
+      `[rebuild] building ${id} (${describeBatch(batch)}${reason.fullBecause === null ? '' : `; a full build: ${reason.fullBecause}`})`,
+    );
     const command = 'shell' in settings.command ? settings.command : [...settings.command, dir];
     const result = await runBuild({
       outDir: dir,
@@ -251,7 +256,7 @@ export class BuildOrPublish {
     if (error !== null) {
       builtPublisher?.stop();
       if (!inUse) await rm(dir, { recursive: true, force: true });
-      status.lastBuild = { ...record, ...took, result: 'failed', error: oneLine(error) };
+      status.finished({ ...record, ...took, result: 'failed', error: oneLine(error) });
       // The kept build of the release served stays: edits keep publishing into it.
       logError(
         `[rebuild] build ${id} failed after ${seconds(finished - started)}: ${oneLine(error)} (log: ${logFile}); still serving ${state.current.id}${transient ? ', tried again later' : ''}`,
@@ -262,7 +267,7 @@ export class BuildOrPublish {
     state.kept?.publisher.stop();
     state.kept = builtPublisher === null ? null : { releaseId: id, publisher: builtPublisher };
     await pointers.prune();
-    status.lastBuild = { ...record, ...took, result: 'succeeded' };
+    status.finished({ ...record, ...took, result: 'succeeded' });
     status.lastSuccess = { id, finishedAt: iso(finished) };
     log(
       `[rebuild] ${id} is live: built and swapped in ${seconds(finished - started)} for ${batch.count} event(s)`,

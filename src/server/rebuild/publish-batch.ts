@@ -8,10 +8,11 @@
  * changed keeps the kept build, and the scheduler asks again after its backoff.
  */
 import { oneLine } from '../../shop/faults/failures.ts';
+import { notEdits, reasonOf } from './activity.ts';
 import { parsePublisherReply, publishableEdits, type Edit } from './publish-edits.ts';
 import type { ReleasePointers } from './release-pointers.ts';
 import { isSharedRelease, logFileOf } from './releases.ts';
-import type { RebuildBatch } from './scheduler.ts';
+import { MAX_BATCH_EVENTS, type RebuildBatch } from './scheduler.ts';
 import type { StatusReport } from './status.ts';
 import {
   iso,
@@ -61,23 +62,30 @@ export class BatchPublisher {
 
   /**
    * Publishes a batch of edits through the current release's kept build: `published` when
-   * done, `full` when it must be built in full (logged), `retry` when it failed on a transient
-   * cause before its data changed (the kept build stays; the scheduler asks again later).
+   * done, `full` when it must be built in full (logged; `reason` says why, for the status),
+   * `retry` when it failed on a transient cause before its data changed (the kept build stays;
+   * the scheduler asks again later).
    */
   async publish(
     batch: RebuildBatch,
-  ): Promise<{ kind: 'published' | 'full' } | { kind: 'retry'; error: string }> {
+  ): Promise<
+    { kind: 'published' } | { kind: 'full'; reason: string } | { kind: 'retry'; error: string }
+  > {
     const state = this.#state;
     const { settings, releasesDir, status, pool, pointers, log, logError } = this.#options;
-    const full = { kind: 'full' } as const;
+    const full = (reason: string) => ({ kind: 'full', reason }) as const;
     const edits = batch.complete ? publishableEdits(batch.events) : null;
+    if (edits === null) return full(notEdits(batch, MAX_BATCH_EVENTS) ?? 'not edits');
+    if (settings.publisher !== true) return full('publishing edits is off (PUBLISH_EDITS)');
     const { kept } = state;
-    if (edits === null || kept?.releaseId !== state.current.id) return full;
+    if (kept?.releaseId !== state.current.id) return full('no kept build of the release served');
     // Several copies: only into the release they all serve.
-    if (state.coordination !== null && !isSharedRelease(releasesDir, state.current)) return full;
+    if (state.coordination !== null && !isSharedRelease(releasesDir, state.current)) {
+      return full('the release served is not in the shared releases folder');
+    }
     if (!kept.publisher.alive()) {
       state.kept = null;
-      return full;
+      return full('the kept build has stopped');
     }
     const started = Date.now();
     const id = `${state.current.id}+${String(state.publishes + 1)}`;
@@ -87,6 +95,7 @@ export class BatchPublisher {
       result: 'running',
       kind: 'publish',
       events: batch.count,
+      reason: reasonOf(batch, null),
       log: logFileOf(releasesDir, state.current.id),
     } as const;
     status.lastBuild = record;
@@ -114,7 +123,7 @@ export class BatchPublisher {
     const took = { finishedAt: iso(finished), durationMs: finished - started };
     if (reply?.type === 'publish-failed' && reply.transient && !reply.dataChanged) {
       // Its data is as it was: it publishes these edits again once the upstream answers.
-      status.lastBuild = { ...record, ...took, result: 'failed', error: oneLine(reply.error) };
+      status.finished({ ...record, ...took, result: 'failed', error: oneLine(reply.error) });
       logError(`[rebuild] ${describeBatch(batch)}: the publish failed: ${oneLine(reply.error)}`);
       status.write();
       return { kind: 'retry', error: reply.error };
@@ -127,17 +136,23 @@ export class BatchPublisher {
       // it publishes nothing more.
       kept.publisher.stop();
       state.kept = null;
-      return full;
+      return full(
+        reply === null
+          ? 'the kept build gave no valid answer'
+          : reply.type === 'publish-full'
+            ? `the kept build asks for one: ${why}`
+            : `the publish failed: ${why}`,
+      );
     }
     state.publishes += 1;
     pool.purge();
     await pointers.pointAt(state.current, state.publishes);
-    status.lastBuild = {
+    status.finished({
       ...record,
       ...took,
       result: 'succeeded',
       pages: { written: reply.written.length, removed: reply.removed.length },
-    };
+    });
     status.lastSuccess = { id, finishedAt: iso(finished) };
     log(
       `[rebuild] ${describeBatch(batch)}: published into ${state.current.id} in ${seconds(finished - started)} (${String(reply.written.length)} page(s) rendered, ${String(reply.removed.length)} removed, ${String(reply.pictures.length)} new picture(s))`,

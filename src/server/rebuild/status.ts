@@ -2,9 +2,19 @@
  * What the supervisor says of its rebuilds (`supervisor.ts`): the status `GET /webhooks/status`
  * answers, written atomically to `status.json` (or, with several copies sharing the releases
  * folder, to this copy's `copies/{name}.json`) whenever it changes, one write at a time with at
- * most one queued behind it.
+ * most one queued behind it. What a full build or publish under way says (`running`) and the
+ * durations its expected end comes from, kept in the file across restarts: `activity.ts`.
  */
+import { readFile } from 'node:fs/promises';
 import { oneLine } from '../../shop/faults/failures.ts';
+import {
+  durationsFromStatus,
+  runActivity,
+  withDuration,
+  type RunActivity,
+  type RunDurations,
+  type RunReason,
+} from './activity.ts';
 import { writeJsonAtomic } from './releases.ts';
 import type { RebuildScheduler } from './scheduler.ts';
 import { iso, type SupervisorState } from './supervisor-state.ts';
@@ -22,6 +32,8 @@ export interface BuildRecord {
   pages?: { written: number; removed: number };
   /** Events the build covers. */
   events: number;
+  /** Why it runs: the events, a warm-up or the schedule; a full build says why it is not a publish. */
+  reason?: RunReason;
   log: string;
 }
 
@@ -65,6 +77,16 @@ export interface RebuildStatus {
   lastEvent: { source: string; topic: string; id: string; at: string } | null;
   builds: number;
   workers: number;
+  /**
+   * The full build or publish under way: what (its reason), since when, and its expected end
+   * (`activity.ts`); null when none runs.
+   */
+  running: RunActivity | null;
+  /**
+   * The durations (ms) of the last successful full builds and publishes of this releases
+   * folder, newest last: what `running.expectedEnd` comes from. Read back at start.
+   */
+  durations: RunDurations;
   updatedAt: string;
 }
 
@@ -87,6 +109,7 @@ export class StatusReport {
   /** The last build or publish, and the last that succeeded (moved by build-or-publish.ts). */
   lastBuild: BuildRecord | null = null;
   lastSuccess: RebuildStatus['lastSuccess'] = null;
+  #durations: RunDurations = { build: [], publish: [] };
   readonly #inputs: StatusInputs;
   // Status writes in order (each atomic), at most one queued behind the one running.
   #writing: Promise<void> = Promise.resolve();
@@ -94,6 +117,42 @@ export class StatusReport {
 
   constructor(inputs: StatusInputs) {
     this.#inputs = inputs;
+  }
+
+  /**
+   * Reads back the durations the status file kept (a restart): a missing or unreadable file,
+   * or one without valid durations, leaves none known.
+   */
+  async restore(): Promise<void> {
+    if (!this.#inputs.rebuilds) return;
+    const text = await readFile(this.#inputs.statusFile, 'utf8').catch(() => null);
+    if (text === null) return;
+    try {
+      this.#durations = durationsFromStatus(JSON.parse(text));
+    } catch {
+      // Not JSON (a file cut short): none known.
+    }
+  }
+
+  /** A run finished: its record becomes `lastBuild`, and a success counts for the expected end. */
+  finished(record: BuildRecord): void {
+    this.lastBuild = record;
+    const kind = record.kind ?? 'build';
+    if (record.result === 'succeeded' && record.durationMs !== undefined) {
+      this.#durations = {
+        ...this.#durations,
+        [kind]: withDuration(this.#durations[kind], record.durationMs),
+      };
+    }
+  }
+
+  #running(): RunActivity | null {
+    const record = this.lastBuild;
+    if (record?.result !== 'running' || record.reason === undefined) return null;
+    return runActivity(
+      { kind: record.kind ?? 'build', startedAt: record.startedAt, reason: record.reason },
+      this.#durations,
+    );
   }
 
   #copies(): CopiesStatus | null {
@@ -158,6 +217,8 @@ export class StatusReport {
       },
       builds: snapshot?.builds ?? 0,
       workers: this.#inputs.servingWorkers(),
+      running: this.#running(),
+      durations: this.#durations,
       updatedAt: iso(Date.now()),
     };
   }

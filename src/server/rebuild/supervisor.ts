@@ -209,6 +209,8 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
     servingWorkers: () => pool.serving(),
     logError,
   });
+  // The durations of the last successful runs, for the expected end (kept across restarts).
+  await status.restore();
   await pointers.readAtStart(shared !== null);
 
   if (options.rebuild !== null) {
