@@ -39,7 +39,7 @@
  * `BENCH_START_TIMEOUT_S` (1800) for the sandbox's seed and the shop's first build.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { createWriteStream, mkdirSync, readdirSync } from 'node:fs';
 import autocannon from 'autocannon';
 import os from 'node:os';
 import path from 'node:path';
@@ -47,6 +47,7 @@ import { fileURLToPath } from 'node:url';
 import { freePort } from '../src/server/free-port.ts';
 import type { BuildRecord, RebuildStatus } from '../src/server/rebuild/supervisor.ts';
 import { contentEdits, STEADY_PAGES, type ContentEdit } from './lib/bench-content-edits.ts';
+import { categoryListings } from './lib/bench-listings.ts';
 import { keptBuildMemory } from './lib/kept-build-memory.ts';
 import { percentile } from './lib/percentile.ts';
 import { readEnvironment } from '../src/shop/config/environment.ts';
@@ -180,6 +181,15 @@ async function settled(deadline: number): Promise<RebuildStatus> {
   }
 }
 
+/** Waits until a build or publish after the `count` th is recorded and none is pending. */
+async function recorded(count: number, deadline: number): Promise<RebuildStatus> {
+  for (;;) {
+    const now = await settled(deadline);
+    if (now.builds > count || Date.now() > deadline) return now;
+    await sleep(200);
+  }
+}
+
 /** Renames a product through the catalogue API (which sends its store webhook). */
 async function renameProduct(id: number, name: string): Promise<void> {
   const response = await fetch(`${sandboxUrl}/stores/sandbox/v3/catalog/products/${String(id)}`, {
@@ -219,26 +229,6 @@ async function liveAfter(
     await sleep(100);
   }
   return Number.NaN;
-}
-
-/** Pre-rendered category pages of a release and the product pages each lists (page 1). */
-function categoryListings(clientDir: string): { category: string; products: string[] }[] {
-  const found: { category: string; products: string[] }[] = [];
-  const walk = (dir: string, prefix: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      if (entry.isDirectory()) walk(path.join(dir, entry.name), `${prefix}/${entry.name}`);
-      else if (entry.name.endsWith('.html')) {
-        const html = readFileSync(path.join(dir, entry.name), 'utf8');
-        const links = [...html.matchAll(/href="(\/p\/\d+\/[^"?#]+)"/g)].map((m) => m[1] ?? '');
-        found.push({
-          category: `${prefix}/${entry.name.slice(0, -5)}`,
-          products: [...new Set(links)],
-        });
-      }
-    }
-  };
-  walk(path.join(clientDir, 'c'), '/c');
-  return found.sort((a, b) => a.category.localeCompare(b.category));
 }
 
 interface EditResult {
@@ -412,7 +402,9 @@ try {
     const put = Date.now();
     await edit.apply();
     const liveMs = await liveAfter(put, edit.pages, edit.text);
-    const after = await settled(Date.now() + liveTimeoutMs);
+    // A page can be live before its publish (a new content page renders on demand): wait for
+    // the edit's own build or publish, so that the next edit is not folded into it.
+    const after = await recorded(before.builds, Date.now() + liveTimeoutMs);
     const build = after.lastBuild?.id === before.lastBuild?.id ? null : after.lastBuild;
     results.push({ what: edit.what, liveMs, build });
     const pages = build?.pages
