@@ -232,7 +232,9 @@ describe('an edit published into the running shop', () => {
 
   test('content pages published, retitled and unpublished: each a publish, live in seconds', async () => {
     const release = (await status()).current.id;
-    const sitemap = async () => (await fetch(`${base}/sitemap-0.xml`)).text();
+    // As a crawler asks for it: compressed (the build's compressed copy must not be served stale).
+    const sitemap = async () =>
+      (await fetch(`${base}/sitemap-0.xml`, { headers: { 'accept-encoding': 'br, gzip' } })).text();
 
     // A legal page's new title: the footer shows its fixed label, so its page alone changes.
     const title = 'Conditions générales de vente (version 2027)';
