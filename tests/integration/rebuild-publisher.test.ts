@@ -3,7 +3,7 @@
  * tiny dist and a stand-in for the kept build at its IPC boundary (helpers/kept-build.ts; the
  * real one is run end to end by tests/scale/publish-live.test.ts): a shop started without a kept
  * build gets one from a warm-up full build; an edit then goes to it (no new release, the page
- * changes, the status says `publish`); an answer "only a full build" or a kept build that dies
+ * changes, the status says `publish`), a content entry published, unpublished or deleted too; an answer "only a full build" or a kept build that dies
  * gives a full build and a new kept build, and the old one is stopped; an event that is not an
  * edit is a full build.
  */
@@ -121,6 +121,19 @@ describe('publishing through the kept build', () => {
       '[{"resource":"product","id":101},{"resource":"content","topic":"Entry.publish","id":"page-cgv"}]',
     );
   });
+
+  test.each(['Entry.publish', 'Entry.unpublish', 'Entry.delete'])(
+    'a content page %s goes to the kept build alone: same release, status publish',
+    async (topic) => {
+      const served = shop().status().current.id;
+      const status = await settle(event('contentful', topic, 'page-nos-engagements'));
+      expect(status.current.id).toBe(served);
+      expect(status.lastBuild).toMatchObject({ kind: 'publish', result: 'succeeded', events: 1 });
+      expect(await homeShowing(topic)).toContain(
+        `[{"resource":"content","topic":"${topic}","id":"page-nos-engagements"}]`,
+      );
+    },
+  );
 
   test('"only a full build": a new release with its own kept build; the old one is stopped', async () => {
     const served = shop().status().current.id;

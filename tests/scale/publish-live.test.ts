@@ -6,7 +6,9 @@
  * live release, and the servers forget their rendered listing views. Under load on the pages
  * around it, not one request fails; the new name is on its page, its category and a listing
  * view within 10 s; the release is the same (no full build ran) and the status says `publish`.
- * Then a content editor's fix (a page's description, through the Contentful webhook) is live too.
+ * Then a content editor's fix (a page's description, through the Contentful webhook) is live too,
+ * and so are a legal page's new title, a new content page and its unpublishing, each a publish
+ * into the same release (the sitemap written again when a page comes or goes).
  * Run by `npm test` after the build (vitest project `scale`); by hand:
  * `npx vitest run --project scale tests/scale/publish-live.test.ts`.
  */
@@ -17,7 +19,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { PRODUCTS } from '@literie/sandbox/fixtures';
-import { publishEntryField } from '@literie/sandbox/editor';
+import { publishEntryField, publishNewEntry, unpublishEntry } from '@literie/sandbox/editor';
 import type { RebuildStatus } from '../../src/server/rebuild/supervisor.ts';
 import { freePort } from '../../src/server/free-port.ts';
 import { withoutSuiteServices } from './helpers/shop.ts';
@@ -198,4 +200,86 @@ describe('an edit published into the running shop', () => {
       `[publish-live] edit live in ${String(liveMs)} ms (publish ${String(after.lastBuild?.durationMs)} ms, ${String(after.lastBuild?.pages?.written)} pages), ${String(answered)} requests under load, 0 failed`,
     );
   }, 180_000);
+
+  /** Waits until `page` answers `statusCode` with `text` in it: the ms it took, NaN past 30 s. */
+  async function liveIn(page: string, statusCode: number, text: string): Promise<number> {
+    const from = Date.now();
+    while (Date.now() - from < 30_000) {
+      const response = await fetch(`${base}${page}`, { headers: HEADERS });
+      const html = await response.text();
+      if (response.status === statusCode && html.includes(text)) return Date.now() - from;
+      await sleep(100);
+    }
+    return Number.NaN;
+  }
+
+  /**
+   * The status once a build or publish after the `count` th has written its record: a page can
+   * be live before its publish (a new content page renders on demand meanwhile).
+   */
+  async function recordedAfter(count: number): Promise<RebuildStatus> {
+    let last = await status();
+    const from = Date.now();
+    while (
+      (last.builds <= count || last.lastBuild?.result === 'running' || last.queuedEvents > 0) &&
+      Date.now() - from < 30_000
+    ) {
+      await sleep(50);
+      last = await status();
+    }
+    return last;
+  }
+
+  test('content pages published, retitled and unpublished: each a publish, live in seconds', async () => {
+    const release = (await status()).current.id;
+    // As a crawler asks for it: compressed (the build's compressed copy must not be served stale).
+    const sitemap = async () =>
+      (await fetch(`${base}/sitemap-0.xml`, { headers: { 'accept-encoding': 'br, gzip' } })).text();
+
+    // A legal page's new title: the footer shows its fixed label, so its page alone changes.
+    const title = 'Conditions générales de vente (version 2027)';
+    let builds = (await status()).builds;
+    await publishEntryField(sandboxUrl, 'page-cgv', 'title', title);
+    expect(await liveIn('/cgv', 200, title), output).toBeLessThanOrEqual(10_000);
+    let last = await recordedAfter(builds);
+    expect(last.builds).toBe(builds + 1);
+    expect(last.current.id).toBe(release);
+    expect(last.lastBuild).toMatchObject({
+      kind: 'publish',
+      result: 'succeeded',
+      pages: { written: 1, removed: 0 },
+    });
+    expect(await (await fetch(`${base}/`, { headers: HEADERS })).text()).not.toContain(title);
+
+    // A new content page, linked from no navigation: its page written, the sitemap too.
+    builds = last.builds;
+    await publishNewEntry(sandboxUrl, 'page-nos-engagements', 'contentPage', {
+      title: 'Nos engagements',
+      slug: 'nos-engagements',
+      description: 'Ce que Literie Lumière promet à chaque client.',
+    });
+    expect(await liveIn('/nos-engagements', 200, 'Nos engagements'), output).toBeLessThanOrEqual(
+      10_000,
+    );
+    last = await recordedAfter(builds);
+    expect(last.builds).toBe(builds + 1);
+    expect(last.current.id).toBe(release);
+    expect(last.lastBuild).toMatchObject({ kind: 'publish', result: 'succeeded' });
+    // The server looks at a static file again at most a second later.
+    await expect.poll(sitemap, { timeout: 5_000 }).toContain('/nos-engagements');
+
+    // Unpublished: its page removed (404, the shop's own page), the sitemap without it.
+    builds = last.builds;
+    await unpublishEntry(sandboxUrl, 'page-nos-engagements');
+    expect(await liveIn('/nos-engagements', 404, '</html>'), output).toBeLessThanOrEqual(10_000);
+    last = await recordedAfter(builds);
+    expect(last.builds).toBe(builds + 1);
+    expect(last.current.id).toBe(release);
+    expect(last.lastBuild).toMatchObject({
+      kind: 'publish',
+      result: 'succeeded',
+      pages: { removed: 1 },
+    });
+    await expect.poll(sitemap, { timeout: 5_000 }).not.toContain('/nos-engagements');
+  }, 120_000);
 });

@@ -10,6 +10,7 @@ import { CUSTOM_FIELD_NAMES } from '../../src/lib/commerce/custom-fields.ts';
 import { productPath } from '../../src/lib/commerce/slug.ts';
 import type { Product } from '../../src/lib/commerce/types.ts';
 import type {
+  ContentAsset,
   ContentPage,
   ContentTag,
   NavigationEntry,
@@ -34,6 +35,7 @@ import { layoutOf, prerenderedPages } from '../../src/shop/publish/pages.ts';
 import { same } from '../../src/shop/publish/same.ts';
 import { fields, product } from './fixtures.ts';
 import { catalogueBrand, catalogueCategories, type CategorySpec } from './helpers/catalogue.ts';
+import { allEntries, editEntries, navEntry, siteNavigations } from './helpers/navigations.ts';
 
 // --- builders ----------------------------------------------------------------------------------
 
@@ -91,20 +93,15 @@ function technology(id: string, name: string, title = name): Technology {
   return { id, name, title, description: null, image: null };
 }
 
-function navEntry(key: string, label: string, url: string): NavigationEntry {
+function asset(name: string): ContentAsset {
   return {
-    key,
-    type: 'page',
-    label,
-    title: null,
-    slug: null,
-    url,
-    isExternalLink: false,
-    categoryId: null,
-    titlePush: null,
-    contentPush: null,
-    identifier: null,
-    childrens: [],
+    id: `asset-${name}`,
+    title: name,
+    description: '',
+    url: `https://images.example/${encodeURIComponent(name)}.jpg`,
+    contentType: 'image/jpeg',
+    width: 800,
+    height: 600,
   };
 }
 
@@ -191,11 +188,7 @@ function shop(): Read {
       ],
       tags: [PODCAST],
     },
-    navigations: {
-      main: [navEntry('n1', 'Matelas', '/c/matelas')],
-      sidebar: [],
-      footer: [navEntry('n2', 'CGV', '/cgv')],
-    },
+    navigations: siteNavigations(),
   };
 }
 
@@ -616,11 +609,128 @@ describe('content', () => {
     expect(result).toMatchObject({ kind: 'partial', render: [], remove: [] });
   });
 
-  test('a navigation: a full build', () => {
+  /** The hand-made shop with its content page `slug` retitled, in its page and in the menus. */
+  const retitled = (slug: string, title: string) => (read: Read) => ({
+    ...read,
+    content: {
+      ...read.content,
+      pages: read.content.pages.map((p) => (p.slug === slug ? EDITED(p, { title }) : p)),
+    },
+    navigations: editEntries(
+      read.navigations,
+      (entry) => entry.url === `/${slug}`,
+      (entry) => EDITED(entry, { label: title, title }),
+    ),
+  });
+
+  test('a content page only the legal bar links (fixed label): its page alone', () => {
+    const result = decide(retitled('cgv', 'Conditions'), PUBLISHED('page-cgv'));
+    expect(result).toEqual({
+      kind: 'partial',
+      render: ['/cgv'],
+      remove: [],
+      // The API's cached navigation reads changed.
+      purgeOnDemand: true,
+      pageSetChanged: false,
+    });
+  });
+
+  test('a content page a footer column links: its title on every page, a full build', () => {
+    const result = decide(
+      retitled('aide/livraison', 'Livraison'),
+      PUBLISHED('page-aide-livraison'),
+    );
+    expect(result).toMatchObject({ kind: 'full' });
+    if (result.kind === 'full') expect(result.reason).toContain('menus or the footer columns');
+  });
+
+  test('a content page unpublished: its page removed, the sitemap written again', () => {
     const result = decide(
       (read) => ({
         ...read,
-        navigations: { ...read.navigations, footer: [navEntry('n2', 'Conditions', '/cgv')] },
+        content: { ...read.content, pages: read.content.pages.filter((p) => p.slug !== 'cgv') },
+        navigations: editEntries(
+          read.navigations,
+          (e) => e.url === '/cgv',
+          () => null,
+        ),
+      }),
+      { source: 'contentful', topic: 'Entry.unpublish', id: 'page-cgv' },
+    );
+    expect(result).toEqual({
+      kind: 'partial',
+      render: [],
+      remove: ['/cgv'],
+      purgeOnDemand: true,
+      pageSetChanged: true,
+    });
+  });
+
+  test.each([
+    ['a page (a shop route)', 'route-accueil', { label: 'Accueil du site' }],
+    ['a brand corner', 'brand-dunlopillo', { url: '/marque/dunlopillo-2' }],
+    ['a category page’s push (mega menu)', 'cat-1', { titlePush: 'Nuits fraîches' }],
+    ['a call to action', 'cta-instagram', { url: 'https://www.instagram.com/literie' }],
+    ['a navigation (a group’s heading)', 'nav-services', { label: 'Nos services' }],
+  ])('%s shown in a menu: a full build', (_what, key, changes) => {
+    const result = decide(
+      (read) => ({
+        ...read,
+        navigations: editEntries(
+          read.navigations,
+          (e) => e.key === key,
+          (e) => EDITED(e, changes),
+        ),
+      }),
+      PUBLISHED(key),
+    );
+    expect(result).toMatchObject({ kind: 'full' });
+  });
+
+  test.each(['route-yeux', 'brand-dunlopillo', 'cta-podcasts', 'cat-4'])(
+    'entry %s unpublished from a menu: a full build',
+    (key) => {
+      const result = decide(
+        (read) => ({
+          ...read,
+          navigations: editEntries(
+            read.navigations,
+            (e) => e.key === key,
+            () => null,
+          ),
+        }),
+        { source: 'contentful', topic: 'Entry.unpublish', id: key },
+      );
+      expect(result).toMatchObject({ kind: 'full' });
+    },
+  );
+
+  test('an entry field no menu shows (a slug, an identifier): nothing rendered, reads purged', () => {
+    const result = decide(
+      (read) => ({
+        ...read,
+        navigations: editEntries(
+          read.navigations,
+          (e) => e.key === 'page-contact' || e.key === 'nav-legal',
+          (e) => EDITED(e, { slug: 'contact-2', identifier: 'Légal' }),
+        ),
+      }),
+      PUBLISHED('page-contact'),
+    );
+    expect(result).toEqual({
+      kind: 'partial',
+      render: [],
+      remove: [],
+      purgeOnDemand: true,
+      pageSetChanged: false,
+    });
+  });
+
+  test('the footer replaced by another navigation: a full build', () => {
+    const result = decide(
+      (read) => ({
+        ...read,
+        navigations: { ...read.navigations, footer: [navEntry('n2', 'Conditions', '/aide')] },
       }),
       PUBLISHED('n2'),
     );
@@ -729,7 +839,7 @@ function toRead(spec: SiteSpec): Read {
       ),
       tags: [podcast, tag('themeNuit', 'theme:nuit')],
     },
-    navigations: { main: [navEntry('n1', 'Matelas', '/c/matelas')], sidebar: [], footer: [] },
+    navigations: siteNavigations(),
   };
 }
 
@@ -862,6 +972,17 @@ const contentEdit: fc.Arbitrary<Mutation> = fc
       'technology name' as const,
       'technology delete' as const,
       'navigation' as const,
+      'sleep excerpt' as const,
+      'sleep related' as const,
+      'sleep image' as const,
+      'page description' as const,
+      'page add' as const,
+      'technology image' as const,
+      'entry label' as const,
+      'entry url' as const,
+      'entry slug' as const,
+      'entry push' as const,
+      'entry unpublish' as const,
     ),
     fc.nat(),
     fc.constantFrom(...SLUGS, ...PAGE_SLUGS, ...TECHNOLOGIES),
@@ -871,11 +992,17 @@ const contentEdit: fc.Arbitrary<Mutation> = fc
     const entry = pick(content.sleepContents, at);
     const page = pick(content.pages, at);
     const block = pick(content.technologies, at);
+    const link = pick(allEntries(read.navigations), at);
     const event = PUBLISHED(entry?.id ?? 'x');
-    const next = (changes: Partial<SiteContent>) => ({
-      read: { ...read, content: { ...content, ...changes } },
+    const next = (changes: Partial<SiteContent>, navigations = read.navigations) => ({
+      read: { ...read, content: { ...content, ...changes }, navigations },
       event,
     });
+    // A content page's title, slug or presence as the menus linking it show them too.
+    const linking = (update: (e: NavigationEntry) => NavigationEntry | null) =>
+      page ? editEntries(read.navigations, (e) => e.url === `/${page.slug}`, update) : undefined;
+    const navigation = (update: (e: NavigationEntry) => NavigationEntry | null) =>
+      link ? editEntries(read.navigations, (e) => e === link, update) : read.navigations;
     switch (what) {
       case 'sleep title':
         return next({
@@ -896,15 +1023,87 @@ const contentEdit: fc.Arbitrary<Mutation> = fc
       case 'tag':
         return next({ tags: content.tags.map((t) => EDITED(t, { name: `${t.name}!` })) });
       case 'page title':
-        return next({
-          pages: page ? replace(content.pages, page.id, (p) => EDITED(p, { title: value })) : [],
-        });
+        return next(
+          {
+            pages: page ? replace(content.pages, page.id, (p) => EDITED(p, { title: value })) : [],
+          },
+          linking((e) => EDITED(e, { label: value, title: value })),
+        );
       case 'page slug':
-        return next({
-          pages: page ? replace(content.pages, page.id, (p) => EDITED(p, { slug: value })) : [],
-        });
+        return next(
+          {
+            pages: page ? replace(content.pages, page.id, (p) => EDITED(p, { slug: value })) : [],
+          },
+          linking((e) => EDITED(e, { url: `/${value}`, slug: value })),
+        );
       case 'page delete':
-        return next({ pages: content.pages.filter((p) => p !== page) });
+        return next(
+          { pages: content.pages.filter((p) => p !== page) },
+          linking(() => null),
+        );
+      case 'page description':
+        return next({
+          pages: page
+            ? replace(content.pages, page.id, (p) => EDITED(p, { description: value }))
+            : content.pages,
+        });
+      case 'page add':
+        return next({ pages: [...content.pages, contentPage('cnew', value, value)] });
+      case 'sleep excerpt':
+        return next({
+          sleepContents: entry
+            ? replace(content.sleepContents, entry.id, (s) => EDITED(s, { excerpt: value }))
+            : content.sleepContents,
+        });
+      case 'sleep related': {
+        const other = pick(content.sleepContents, at + 1);
+        return next({
+          sleepContents:
+            entry && other && other !== entry
+              ? replace(content.sleepContents, entry.id, (s) =>
+                  EDITED(s, { related: [{ ...other, related: [] }] }),
+                )
+              : content.sleepContents,
+        });
+      }
+      case 'sleep image':
+        // An asset published again: the entries showing it read its new address.
+        return next({
+          sleepContents: entry
+            ? replace(content.sleepContents, entry.id, (s) => EDITED(s, { image: asset(value) }))
+            : content.sleepContents,
+        });
+      case 'technology image':
+        return next({
+          technologies: block
+            ? replace(content.technologies, block.id, (t) => EDITED(t, { image: asset(value) }))
+            : content.technologies,
+        });
+      case 'entry label':
+        return next(
+          {},
+          navigation((e) => EDITED(e, { label: value, title: value })),
+        );
+      case 'entry url':
+        return next(
+          {},
+          navigation((e) => (e.url === null ? e : EDITED(e, { url: `/${value}` }))),
+        );
+      case 'entry slug':
+        return next(
+          {},
+          navigation((e) => EDITED(e, { slug: value, identifier: value })),
+        );
+      case 'entry push':
+        return next(
+          {},
+          navigation((e) => EDITED(e, { titlePush: value })),
+        );
+      case 'entry unpublish':
+        return next(
+          {},
+          navigation(() => null),
+        );
       case 'technology':
         return next({
           technologies: block
@@ -949,10 +1148,15 @@ describe('every page whose data changes is rendered again or removed, or the bui
         const after = site(changed.read);
         const result = affectedPages(before, after, changed.event);
 
-        if (!same(layoutOf(before), layoutOf(after))) {
-          expect(result.kind).toBe('full');
-        }
+        // A full build exactly when what every page's shell shows changed (the shops are far
+        // under the page limit).
+        const shellChanged = !same(layoutOf(before), layoutOf(after));
+        expect(result.kind, result.kind === 'full' ? result.reason : 'partial').toBe(
+          shellChanged ? 'full' : 'partial',
+        );
         if (result.kind === 'full') return;
+        // The API's navigation reads are cached on demand.
+        if (!same(before.navigations, after.navigations)) expect(result.purgeOnDemand).toBe(true);
 
         const pagesBefore = prerenderedPages(before);
         const pagesAfter = prerenderedPages(after);

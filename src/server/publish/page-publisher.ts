@@ -15,8 +15,9 @@
  * publisher puts it back, writing a picture the build never showed before the page that shows
  * it (publish-pictures.ts).
  */
-import { rm, mkdir } from 'node:fs/promises';
+import { mkdir, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
 import writeFileAtomic from 'write-file-atomic';
 import { prerenderDir, prerenderEntry } from '../render-threads/prerender-entry.ts';
@@ -106,6 +107,7 @@ export function prerenderAppCapture(): PrerenderCapture {
         // The integration takes Astro's names and sorts the URLs itself.
         const pages = paths.map((p) => ({ pathname: p.slice(1) }));
         await hook({ dir: build.dir, pages, logger: build.logger });
+        await dropSitemapCopies(fileURLToPath(build.dir));
       };
     },
     integration: {
@@ -225,6 +227,20 @@ export interface PagePublisherOptions {
 /** Astro's error for a path its route's getStaticPaths does not list. */
 function isNoStaticPath(error: unknown): boolean {
   return error instanceof Error && error.name === 'NoMatchingStaticPathFound';
+}
+
+/**
+ * The build precompressed the sitemaps it wrote (`.br`, `.gz` beside `sitemap-index.xml` and
+ * `sitemap-0.xml`), which the server prefers: once the sitemaps are written again, those copies
+ * are of the old ones, and a crawler asking for gzip would be served them.
+ */
+async function dropSitemapCopies(dir: string): Promise<void> {
+  const names = await readdir(dir);
+  await Promise.all(
+    names
+      .filter((name) => /^sitemap-(index|\d+)\.xml\.(br|gz)$/.test(name))
+      .map((name) => rm(path.join(dir, name), { force: true })),
+  );
 }
 
 async function writeAtomic(file: string, body: Buffer): Promise<void> {

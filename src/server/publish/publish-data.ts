@@ -5,8 +5,9 @@
  * whatever the catalogue's size) and patches a copy of the last read, which is then handed to
  * the pages under a new generation. Products keep the order of the build's own read (by id).
  * A content event reads the site's content again (a handful of reads) and hands it to the pages
- * (loaders/handoff.ts), and the navigations, which the pages do not take from here: when they
- * differ, only a full build is right (every page's menus).
+ * (loaders/handoff.ts), and the navigations, which the pages do not take from here: when what
+ * the menus and footer columns make of them differs, only a full build is right (every page's
+ * shell, src/shop/publish/shell.ts); when they differ in nothing shown, the pages are right.
  */
 import {
   createBigCommerceClient,

@@ -38,6 +38,7 @@ import { SLEEP_CONTENT_PATH } from '../../lib/content/sleep-content.ts';
 import { productCategories, type Catalogue } from '../loaders/catalogue-index.ts';
 import type { SiteContent } from '../loaders/content-data.ts';
 import { same } from './same.ts';
+import { shownMenus } from './shell.ts';
 
 /** What the pre-rendered pages are made of, besides the code and the layout's other data. */
 export interface SiteData {
@@ -422,18 +423,28 @@ export function affectedPages(
       reason: `${what}: the ${event.source === 'bigcommerce' ? 'catalogue' : 'content'} before and after is one object, nothing to compare`,
     };
   }
-  // The shared layout: menus from the content navigations and the shown category tree.
-  if (!same(before.navigations, after.navigations)) {
-    return { kind: 'full', reason: `${what}: the navigations changed (every page's menus)` };
-  }
+  // The shared layout: the shown category tree, and the menus and footer columns made from it
+  // and the content navigations (what they show, not every field of their entries).
   if (!same(b.shownTree, a.shownTree)) {
     return {
       kind: 'full',
       reason: `${what}: the shown category tree changed (every page's menus, breadcrumbs, category tiles)`,
     };
   }
+  const navigationsChanged = !same(before.navigations, after.navigations);
+  if (
+    navigationsChanged &&
+    !same(shownMenus(b.shownTree, before.navigations), shownMenus(a.shownTree, after.navigations))
+  ) {
+    return {
+      kind: 'full',
+      reason: `${what}: the menus or the footer columns changed (every page's shell)`,
+    };
+  }
 
   const plan = new Plan();
+  // The API's cached navigation reads and the on-demand pages' layout reads.
+  if (navigationsChanged) plan.purgeOnDemand = true;
   if (b !== a) {
     for (const id of changedProducts(b, a)) {
       productChanged(plan, b, a, b.productById.get(id), a.productById.get(id));

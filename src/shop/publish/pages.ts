@@ -4,7 +4,7 @@
  * Two pages of equal data (`same`) under equal layout data render the same bytes. The oracle
  * of `affected.ts`'s property test; linear in the site, so not for deciding an event at scale.
  *
- * The layout's data (the shown category tree, the navigations) is `layoutOf`; the banner, the
+ * The layout's data (the shown category tree, the menus made of the navigations) is `layoutOf`; the banner, the
  * site rating and the currency come from neither the catalogue nor the content and no event
  * changes them.
  */
@@ -30,13 +30,18 @@ import { sleepListPage } from '../view-models/content/sleep-list.ts';
 import { productPath } from '../../lib/commerce/slug.ts';
 import { SLEEP_CONTENT_PATH } from '../../lib/content/sleep-content.ts';
 import type { SiteData } from './affected.ts';
+import { shownMenus } from './shell.ts';
 
 /** Pages made of the layout alone (and constant text). */
 const LAYOUT_ONLY = ['/500', '/hors-ligne', '/Design', '/Tailwind', '/robots.txt'] as const;
 
-/** What every page's layout reads of the site's data: menus, footer, mega menu. */
+/**
+ * What every page's layout shows of the site's data: the shown category tree (menus,
+ * breadcrumbs, tiles) and the menus, mega menu and footer columns made of the navigations.
+ */
 export function layoutOf(data: SiteData): unknown {
-  return { tree: data.catalogue.shownTree, navigations: data.navigations };
+  const tree = data.catalogue.shownTree;
+  return { tree, menus: shownMenus(tree, data.navigations) };
 }
 
 /** Shop path of every pre-rendered page → the data it renders (computed when called). */
