@@ -223,8 +223,10 @@ export function createRenderCache(options: RenderCacheOptions): RenderCache {
       // One line a minute at most: a down Redis must not flood the log, nor fail a page.
       if (now() - lastStoreLog < 60_000) return;
       lastStoreLog = now();
-      const message = error instanceof Error ? error.message : String(error);
-      log.error(`[render-cache] shared store unavailable, serving from this process: ${message}`);
+      log.error(
+        { err: error },
+        '[render-cache] shared store unavailable, serving from this process',
+      );
     });
 
   const drop = (key: string) => {

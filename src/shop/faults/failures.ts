@@ -41,23 +41,39 @@ export function upstreamFailure(error: unknown): UpstreamFailure | undefined {
   return undefined;
 }
 
+/** The service of an upstream failure, as the operators' metrics and logs name it. */
+function serviceOf(error: BigCommerceError | BrevoError | ContentfulError): string {
+  if (error instanceof BigCommerceError) return 'bigcommerce';
+  return error instanceof BrevoError ? 'brevo' : 'contentful';
+}
+
 /**
- * Logs a failure on one line: `[scope] what: message (CODE status)` for an expected upstream
- * failure; with the stack for anything else (a bug). Control characters of `what` (which may
- * quote a request) are escaped: a request cannot forge log lines.
+ * Logs a failure on one line: `[upstream] call failed` with the scope, what failed, the
+ * service, its endpoint, code, status and reason as fields for an expected upstream failure;
+ * `[bug] unexpected error` with the error itself (its stack) for anything else. `what` (which
+ * may quote a request) is cut to 300 characters with its control characters escaped.
  */
 export function logFailure(scope: string, what: string, error: unknown): void {
-  const context = `[${scope}] ${oneLine(what)}`;
   if (upstreamFailure(error) !== undefined) {
-    const { message, code, status } = error as BigCommerceError | BrevoError | ContentfulError;
+    const failed = error as BigCommerceError | BrevoError | ContentfulError;
     // An upstream error title does not say which call failed: the endpoint does.
     const endpoint =
       error instanceof BigCommerceError || error instanceof ContentfulError ? error.endpoint : '';
-    const where = message.includes(endpoint) ? '' : ` [${endpoint}]`;
-    log.error(`${context}: ${oneLine(message + where)} (${code} ${status})`);
+    log.error(
+      {
+        scope,
+        what: oneLine(what),
+        service: serviceOf(failed),
+        endpoint,
+        code: failed.code,
+        status: failed.status,
+        reason: oneLine(failed.message),
+      },
+      '[upstream] call failed',
+    );
     return;
   }
-  log.error(`${context}:`, error);
+  log.error({ scope, what: oneLine(what), err: error }, '[bug] unexpected error');
 }
 
 /**

@@ -51,7 +51,7 @@ export async function withLock<T>(
   } finally {
     await store.deleteIfEquals(lockKey, token).catch((error: unknown) => {
       // The lease frees the key anyway; the task's own result stands.
-      log.error(`[lock] could not release ${lockKey}:`, error);
+      log.error({ err: error, key: lockKey }, '[lock] could not release a lock');
     });
   }
 }
