@@ -11,6 +11,7 @@ import {
   type BigCommerceErrorCode,
 } from '../../src/shop/connectors/bigcommerce/errors.ts';
 import { BrevoError } from '../../src/shop/connectors/brevo/client.ts';
+import { ReviewsError } from '../../src/shop/connectors/reviews/client.ts';
 import { budgetLeft, withBudget } from '../../src/shop/connectors/http/budget.ts';
 import {
   logFailure,
@@ -98,6 +99,25 @@ describe('logFailure', () => {
       code: 'TIMEOUT',
       status: 504,
       reason: 'BigCommerce GET v3/catalog/products failed (TIMEOUT)',
+    });
+    expect(lines[0]).not.toHaveProperty('err');
+  });
+
+  test("the reviews provider's failure is an upstream failure too, not a bug", () => {
+    const { lines, restore } = captureLog();
+    const failure = new ReviewsError('Reviews GET site-1/site timed out', {
+      code: 'TIMEOUT',
+      status: 504,
+    });
+    logFailure('layout', 'No guaranteed-reviews site rating', failure);
+    restore();
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({
+      msg: '[upstream] call failed',
+      service: 'reviews',
+      code: 'TIMEOUT',
+      status: 504,
+      reason: 'Reviews GET site-1/site timed out',
     });
     expect(lines[0]).not.toHaveProperty('err');
   });

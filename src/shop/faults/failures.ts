@@ -7,6 +7,7 @@
 import { BigCommerceError } from '../connectors/bigcommerce/errors.ts';
 import { BrevoError } from '../connectors/brevo/client.ts';
 import { ContentfulError } from '../connectors/contentful/errors.ts';
+import { ReviewsError } from '../connectors/reviews/client.ts';
 import { log } from '../config/log.ts';
 
 export interface UpstreamFailure {
@@ -41,21 +42,25 @@ export function upstreamFailure(error: unknown): UpstreamFailure | undefined {
   return undefined;
 }
 
+type UpstreamError = BigCommerceError | BrevoError | ContentfulError | ReviewsError;
+
 /** The service of an upstream failure, as the operators' metrics and logs name it. */
-function serviceOf(error: BigCommerceError | BrevoError | ContentfulError): string {
+function serviceOf(error: UpstreamError): string {
   if (error instanceof BigCommerceError) return 'bigcommerce';
-  return error instanceof BrevoError ? 'brevo' : 'contentful';
+  if (error instanceof BrevoError) return 'brevo';
+  return error instanceof ReviewsError ? 'reviews' : 'contentful';
 }
 
 /**
  * Logs a failure on one line: `[upstream] call failed` with the scope, what failed, the
- * service, its endpoint, code, status and reason as fields for an expected upstream failure;
+ * service, its endpoint, code, status and reason as fields for an expected upstream failure
+ * (a reviews provider's failure too: only a page's rating is missing, the page answers);
  * `[bug] unexpected error` with the error itself (its stack) for anything else. `what` (which
  * may quote a request) is cut to 300 characters with its control characters escaped.
  */
 export function logFailure(scope: string, what: string, error: unknown): void {
-  if (upstreamFailure(error) !== undefined) {
-    const failed = error as BigCommerceError | BrevoError | ContentfulError;
+  if (upstreamFailure(error) !== undefined || error instanceof ReviewsError) {
+    const failed = error as UpstreamError;
     // An upstream error title does not say which call failed: the endpoint does.
     const endpoint =
       error instanceof BigCommerceError || error instanceof ContentfulError ? error.endpoint : '';
