@@ -201,7 +201,7 @@ test('the failures were logged one line each, without a stack', () => {
   // The server's lines are JSON (src/shop/config/log.ts); the others are the supervisor's.
   const lines = output
     .split('\n')
-    .filter((line) => line.startsWith('{'))
+    .filter((line) => line.startsWith('{') && line.endsWith('}'))
     .map((line) => JSON.parse(line) as Record<string, unknown>);
   const failures = lines.filter(
     (line) =>
