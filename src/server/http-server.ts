@@ -39,6 +39,12 @@ import { createStaticFiles, type StaticFile, type StaticFiles } from './static-f
 import { type WebhookRoutes } from './webhooks/routes.ts';
 import { readEnvironment } from '../shop/config/environment.ts';
 import { log } from '../shop/config/log.ts';
+import {
+  REQUEST_ID_HEADER,
+  requestIdOf,
+  runWithRequestId,
+} from '../shop/config/request-context.ts';
+import { trustedProxiesFromEnv, type TrustedProxies } from '../shop/auth/client.ts';
 
 // The production server: React (and other libraries) pick their production builds from this,
 // read when the SSR bundle first loads them. Unset, React's development build renders pages
@@ -163,6 +169,26 @@ function splitTarget(target: string): { pathname: string; search: string } | nul
     : { pathname: pathAndQuery.slice(0, queryAt), search: pathAndQuery.slice(queryAt) };
 }
 
+/**
+ * Runs the handling of a request as its request id (`request-context.ts`): the `X-Request-Id` a
+ * trusted proxy sent, when well formed, else a new one. The id goes back on the reply whatever
+ * answers it (a file, a page, an error: `setHeader` now, merged into each `writeHead`); every
+ * log line and upstream call made for the request carries it.
+ */
+function withRequestId<T>(
+  req: IncomingMessage,
+  res: ServerResponse,
+  trusted: TrustedProxies,
+  run: () => T,
+): T {
+  const given = req.headers[REQUEST_ID_HEADER];
+  // Only a header that is there needs the peer checked (most requests have none).
+  const fromProxy = given !== undefined && trusted.trusts(req.socket.remoteAddress ?? '');
+  const id = requestIdOf(given, fromProxy);
+  res.setHeader(REQUEST_ID_HEADER, id);
+  return runWithRequestId(id, run);
+}
+
 /** Starts the storefront server; resolves once it listens. */
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   const distDir = path.resolve(options.distDir ?? 'dist');
@@ -180,7 +206,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const buildId = await buildIdOf(serverDir);
   // spec §1: with the transactional flag off a cart link does nothing (no cart cookie is set).
   const { transactional } = readBuildFlags(serverDir);
-  const isHttps = httpsDetector();
+  const trusted = trustedProxiesFromEnv();
+  const isHttps = httpsDetector(trusted);
   const now = options.now ?? Date.now;
   const statics = createStaticFiles({ root: path.join(distDir, 'client'), now });
   const fallbacks: StaticFiles[] = [];
@@ -395,20 +422,25 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         replying.delete(res);
       });
     }
-    handle(req, res).catch((error: unknown) => {
-      const message = error instanceof Error ? error.message : String(error);
-      log.error(`[serve] ${req.method ?? ''} ${(req.url ?? '').slice(0, 200)}: ${message}`);
-      if (res.headersSent) res.destroy();
-      else if ((req.url ?? '').startsWith('/api/')) answer(req, res, 500);
-      else {
-        // spec §8: a page whose error page cannot be served gets the fallback message.
-        const headers = {
-          ...FALLBACK_PAGE_HEADERS,
-          'content-length': String(Buffer.byteLength(FALLBACK_PAGE_HTML)),
-        };
-        writeHead(res, 500, withSecurityHeaders(headers, isHttps(req)));
-        res.end(req.method === 'HEAD' ? undefined : FALLBACK_PAGE_HTML);
-      }
+    // The catch inside the request's context: its error line carries the id too.
+    withRequestId(req, res, trusted, () => {
+      handle(req, res).catch((error: unknown) => {
+        log.error(
+          { err: error, method: req.method, url: (req.url ?? '').slice(0, 200) },
+          '[serve] a request failed',
+        );
+        if (res.headersSent) res.destroy();
+        else if ((req.url ?? '').startsWith('/api/')) answer(req, res, 500);
+        else {
+          // spec §8: a page whose error page cannot be served gets the fallback message.
+          const headers = {
+            ...FALLBACK_PAGE_HEADERS,
+            'content-length': String(Buffer.byteLength(FALLBACK_PAGE_HTML)),
+          };
+          writeHead(res, 500, withSecurityHeaders(headers, isHttps(req)));
+          res.end(req.method === 'HEAD' ? undefined : FALLBACK_PAGE_HTML);
+        }
+      });
     });
   });
   // CONNECT (a proxy tunnel) never reaches the request handler: answer it here, then close.

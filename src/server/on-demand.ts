@@ -251,8 +251,10 @@ export function createOnDemand(options: OnDemandOptions): OnDemand {
   }
 
   function failed(req: IncomingMessage, res: ServerResponse, error: unknown): void {
-    const message = error instanceof Error ? error.message : String(error);
-    log.error(`[serve] ${req.method ?? 'GET'} ${(req.url ?? '').slice(0, 200)} failed: ${message}`);
+    log.error(
+      { err: error, method: req.method ?? 'GET', url: (req.url ?? '').slice(0, 200) },
+      '[serve] an on-demand reply failed',
+    );
     if (res.headersSent) {
       res.destroy();
       return;
@@ -348,8 +350,10 @@ export function createOnDemand(options: OnDemandOptions): OnDemand {
     if (entry && state !== 'expired') {
       if (state === 'stale') {
         cache.fill(key, produce).catch((error: unknown) => {
-          const message = error instanceof Error ? error.message : String(error);
-          log.error(`[serve] revalidation of ${req.url ?? ''} failed: ${message}`);
+          log.error(
+            { err: error, url: (req.url ?? '').slice(0, 200) },
+            '[serve] a cached page could not be rendered again',
+          );
         });
       }
       return sendCached(req, res, key, entry, cacheControl(entry));

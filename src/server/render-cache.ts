@@ -223,8 +223,9 @@ export function createRenderCache(options: RenderCacheOptions): RenderCache {
       // One line a minute at most: a down Redis must not flood the log, nor fail a page.
       if (now() - lastStoreLog < 60_000) return;
       lastStoreLog = now();
-      const message = error instanceof Error ? error.message : String(error);
-      log.error(`[render-cache] shared store unavailable, serving from this process: ${message}`);
+      // An expected failure (the store away): its reason, no stack.
+      const reason = error instanceof Error ? error.message : String(error);
+      log.error({ reason }, '[render-cache] shared store unavailable, serving from this process');
     });
 
   const drop = (key: string) => {

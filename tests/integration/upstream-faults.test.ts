@@ -27,6 +27,7 @@ import {
 } from '../../src/shop/connectors/http/budget.ts';
 import type { FaultSpec } from '@literie/sandbox/faults';
 import { BREVO_KEY, someVariant, startShopApi, type ShopApi } from './helpers/shop-api.ts';
+import { captureLog } from '../unit/helpers/log-lines.ts';
 
 let api: ShopApi;
 /** Upstream requests of `client` (not the shop API's). */
@@ -213,18 +214,24 @@ describe('API: upstream down, slow or failing → the normalised error, bounded'
   ])('upstream %s (%j): %i %s, one log line', async (_case, spec, status, message) => {
     // 'slower than the budget': a reply the client's own timeout (10 s) would wait for; the
     // API's read budget (2.5 s) ends it.
-    const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     await fault({ ...spec, match: `${STORE}/v3/catalog/products` });
+    const { lines, restore } = captureLog();
     const value = await api
       .shopper()
       .call('getProductsWithFilter', [{ searchTerm: `panne-${String(status)}` }]);
+    restore();
     expect(value.status).toBe(status);
     expect(value.json).toEqual({ message, statusCode: status });
-    expect(log).toHaveBeenCalledTimes(1);
-    expect(log.mock.calls[0]).toHaveLength(1);
-    expect(String(log.mock.calls[0]?.[0])).toMatch(
-      /^\[api\] bigcommerce\.getProductsWithFilter failed: .*GET v3\/catalog\/products.* \((TIMEOUT|NETWORK_ERROR|UPSTREAM_ERROR|RATE_LIMITED) \d{3}\)$/,
-    );
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({
+      level: 'error',
+      msg: '[upstream] call failed',
+      scope: 'api',
+      what: 'bigcommerce.getProductsWithFilter failed',
+      service: 'bigcommerce',
+      endpoint: 'GET v3/catalog/products',
+    });
+    expect(String(lines[0]?.code)).toMatch(/^(TIMEOUT|NETWORK_ERROR|UPSTREAM_ERROR|RATE_LIMITED)$/);
   });
 
   test('a method that writes (not retried) is bounded by the longer write budget', async () => {

@@ -198,9 +198,24 @@ describe.each<DownMode>(['reset', 'hang'])('upstream down (%s)', (mode) => {
 
 test('the failures were logged one line each, without a stack', () => {
   const output = shop?.output() ?? '';
-  const failures = output.split('\n').filter((line) => /^\[(api|search|listing)\]/.test(line));
+  // The server's lines are JSON (src/shop/config/log.ts); the others are the supervisor's.
+  const lines = output
+    .split('\n')
+    .filter((line) => line.startsWith('{') && line.endsWith('}'))
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+  const failures = lines.filter(
+    (line) =>
+      line.msg === '[upstream] call failed' &&
+      ['api', 'search', 'listing'].includes(String(line.scope)),
+  );
   expect(failures.length).toBeGreaterThan(0);
-  expect(failures.every((line) => /\((TIMEOUT|NETWORK_ERROR) 50[24]\)$/.test(line))).toBe(true);
+  for (const line of failures) {
+    expect(`${String(line.code)} ${String(line.status)}`).toMatch(
+      /^(TIMEOUT|NETWORK_ERROR) 50[24]$/,
+    );
+    expect(line.reqId).toEqual(expect.any(String));
+  }
+  expect(lines.filter((line) => line.err !== undefined)).toEqual([]);
   expect(output).not.toMatch(/^\s+at /m);
 });
 

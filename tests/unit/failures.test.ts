@@ -11,6 +11,7 @@ import {
   type BigCommerceErrorCode,
 } from '../../src/shop/connectors/bigcommerce/errors.ts';
 import { BrevoError } from '../../src/shop/connectors/brevo/client.ts';
+import { ReviewsError } from '../../src/shop/connectors/reviews/client.ts';
 import { budgetLeft, withBudget } from '../../src/shop/connectors/http/budget.ts';
 import {
   logFailure,
@@ -19,6 +20,7 @@ import {
   readForPage,
   upstreamFailure,
 } from '../../src/shop/faults/failures.ts';
+import { captureLog } from './helpers/log-lines.ts';
 
 const bc = (code: BigCommerceErrorCode, status: number) =>
   new BigCommerceError(`BigCommerce GET v3/catalog/products failed (${code})`, {
@@ -82,36 +84,77 @@ describe('upstreamFailure and normaliseError', () => {
 });
 
 describe('logFailure', () => {
-  test('an upstream failure: one line, no stack', () => {
-    const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+  test('an upstream failure: one line, a stable message, no stack', () => {
+    const { lines, restore } = captureLog();
     logFailure('api', 'bigcommerce.getProducts failed', bc('TIMEOUT', 504));
-    expect(log.mock.calls).toEqual([
-      [
-        '[api] bigcommerce.getProducts failed: BigCommerce GET v3/catalog/products failed (TIMEOUT) (TIMEOUT 504)',
-      ],
-    ]);
+    restore();
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({
+      level: 'error',
+      msg: '[upstream] call failed',
+      scope: 'api',
+      what: 'bigcommerce.getProducts failed',
+      service: 'bigcommerce',
+      endpoint: 'GET v3/catalog/products',
+      code: 'TIMEOUT',
+      status: 504,
+      reason: 'BigCommerce GET v3/catalog/products failed (TIMEOUT)',
+    });
+    expect(lines[0]).not.toHaveProperty('err');
+  });
+
+  test("the reviews provider's failure is an upstream failure too, not a bug", () => {
+    const { lines, restore } = captureLog();
+    const failure = new ReviewsError('Reviews GET site-1/site timed out', {
+      code: 'TIMEOUT',
+      status: 504,
+    });
+    logFailure('layout', 'No guaranteed-reviews site rating', failure);
+    restore();
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({
+      msg: '[upstream] call failed',
+      service: 'reviews',
+      code: 'TIMEOUT',
+      status: 504,
+      reason: 'Reviews GET site-1/site timed out',
+    });
+    expect(lines[0]).not.toHaveProperty('err');
   });
 
   test('a bug: logged with the error itself (its stack)', () => {
-    const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const { lines, restore } = captureLog();
     const bug = new TypeError('x is undefined');
     logFailure('listing', 'listing view /c/matelas', bug);
-    expect(log.mock.calls).toEqual([['[listing] listing view /c/matelas:', bug]]);
+    restore();
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({
+      msg: '[bug] unexpected error',
+      scope: 'listing',
+      what: 'listing view /c/matelas',
+      err: { type: 'TypeError', message: 'x is undefined' },
+    });
+    expect(String((lines[0]?.err as { stack?: string }).stack)).toContain('x is undefined');
   });
 
   test('whatever a request put in the context, the line stays one line', () => {
-    const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    fc.assert(
-      fc.property(fc.string({ unit: 'binary', maxLength: 400 }), (what) => {
-        log.mockClear();
-        logFailure('search', what, bc('NETWORK_ERROR', 502));
-        const line = String(log.mock.calls[0]?.[0]);
-        // eslint-disable-next-line no-control-regex -- no control character may remain
-        expect(line).not.toMatch(/[\n\r\u0000-\u001f\u007f-\u009f\u2028\u2029]/);
-        expect(line.startsWith('[search] ')).toBe(true);
-        expect(line.endsWith('(NETWORK_ERROR 502)')).toBe(true);
-      }),
-    );
+    const { lines, restore } = captureLog();
+    try {
+      fc.assert(
+        fc.property(fc.string({ unit: 'binary', maxLength: 400 }), (what) => {
+          lines.length = 0;
+          logFailure('search', what, bc('NETWORK_ERROR', 502));
+          expect(lines).toHaveLength(1);
+          const line = lines[0];
+          // eslint-disable-next-line no-control-regex -- no control character may remain
+          expect(line?.what).not.toMatch(/[\n\r\u0000-\u001f\u007f-\u009f\u2028\u2029]/);
+          expect(String(line?.what).length).toBeLessThanOrEqual(301);
+          expect(line).toMatchObject({ scope: 'search', code: 'NETWORK_ERROR', status: 502 });
+        }),
+      );
+    } finally {
+      restore();
+    }
   });
 });
 
@@ -121,18 +164,20 @@ describe('readForPage', () => {
   });
 
   test('the failure (logged once) when upstream fails', async () => {
-    const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const { lines, restore } = captureLog();
     const read = await readForPage('search', 'results', () => Promise.reject(bc('TIMEOUT', 504)));
+    restore();
     expect(read).toEqual({ failure: { status: 504, message: 'error.upstreamTimeout' } });
-    expect(log).toHaveBeenCalledTimes(1);
+    expect(lines).toHaveLength(1);
   });
 
   test('a bug is thrown on, not logged here', async () => {
-    const log = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const { lines, restore } = captureLog();
     await expect(
       readForPage('search', 'results', () => Promise.reject(new RangeError('bug'))),
     ).rejects.toThrow('bug');
-    expect(log).not.toHaveBeenCalled();
+    restore();
+    expect(lines).toEqual([]);
   });
 });
 

@@ -17,8 +17,9 @@ export const prerender = false;
 const proxy = createImageProxy({
   imageConfig,
   cacheDir: () => namedPictureCacheDir() ?? pictureCacheDirectory(),
+  // A source that failed (unreachable, refused) or a variant that could not be made: 502.
   warn: (message) => {
-    log.warn(message);
+    log.warn({ detail: message }, '[image] picture unavailable');
   },
 });
 

@@ -39,8 +39,12 @@ export async function readStock(
     const products = await withBudget(stockBudget(), () => getProductsStock(client, ids));
     return new Map(products.map((product) => [product.id, product]));
   } catch (error) {
+    // An expected failure (the catalogue away): its reason, no stack.
     const reason = error instanceof Error ? error.message : String(error);
-    log.warn(`[cart-stock] stock of ${String(ids.length)} products not read: ${reason}`);
+    log.warn(
+      { reason, products: ids.length },
+      '[cart-stock] stock not read: the cart is shown without it',
+    );
     return null;
   }
 }

@@ -245,7 +245,10 @@ export async function handleApiCall(
       const what = `${clip(service)}.${clip(method)} failed`;
       // A deliberate answer (unknown middleware, not configured) is one line, like upstream's.
       if (error instanceof ApiError)
-        log.error(oneLine(`[api] ${what}: ${error.message} (${error.code})`));
+        log.error(
+          { what, code: error.code, reason: oneLine(error.message) },
+          '[api] method not available',
+        );
       else logFailure('api', what, error);
     }
     const headers = error instanceof ApiError ? { ...error.headers } : {};

@@ -39,12 +39,14 @@ export function buildStorefrontConfig(settings: StorefrontSettings): StorefrontC
 const MAX_WARNED_HOSTS = 1_000;
 
 /**
- * `host => storefront`: the host's entry, else the default with one `console.warn` per host
- * (spec §8 "No storefront config for the host").
+ * `host => storefront`: the host's entry, else the default with one warning per host
+ * (spec §8 "No storefront config for the host"; the host as `warn`'s argument).
  */
 export function createStorefrontResolver(
   config: StorefrontConfig,
-  warn: (message: string) => void = log.warn,
+  warn: (host: string) => void = (host) => {
+    log.warn({ host }, '[storefront] No storefront config for the host: using the default');
+  },
 ): (host: string | null | undefined) => Storefront {
   const warned = new Set<string>();
   return (host) => {
@@ -52,9 +54,7 @@ export function createStorefrontResolver(
     const key = (host ?? '').trim().toLowerCase();
     if (!matched && !warned.has(key) && warned.size < MAX_WARNED_HOSTS) {
       warned.add(key);
-      warn(
-        `[storefront] No storefront config for host "${key.slice(0, 255)}": using the default storefront`,
-      );
+      warn(key.slice(0, 255));
     }
     return storefront;
   };

@@ -7,6 +7,7 @@
 import { BigCommerceError } from '../connectors/bigcommerce/errors.ts';
 import { BrevoError } from '../connectors/brevo/client.ts';
 import { ContentfulError } from '../connectors/contentful/errors.ts';
+import { ReviewsError } from '../connectors/reviews/client.ts';
 import { log } from '../config/log.ts';
 
 export interface UpstreamFailure {
@@ -41,23 +42,43 @@ export function upstreamFailure(error: unknown): UpstreamFailure | undefined {
   return undefined;
 }
 
+type UpstreamError = BigCommerceError | BrevoError | ContentfulError | ReviewsError;
+
+/** The service of an upstream failure, as the operators' metrics and logs name it. */
+function serviceOf(error: UpstreamError): string {
+  if (error instanceof BigCommerceError) return 'bigcommerce';
+  if (error instanceof BrevoError) return 'brevo';
+  return error instanceof ReviewsError ? 'reviews' : 'contentful';
+}
+
 /**
- * Logs a failure on one line: `[scope] what: message (CODE status)` for an expected upstream
- * failure; with the stack for anything else (a bug). Control characters of `what` (which may
- * quote a request) are escaped: a request cannot forge log lines.
+ * Logs a failure on one line: `[upstream] call failed` with the scope, what failed, the
+ * service, its endpoint, code, status and reason as fields for an expected upstream failure
+ * (a reviews provider's failure too: only a page's rating is missing, the page answers);
+ * `[bug] unexpected error` with the error itself (its stack) for anything else. `what` (which
+ * may quote a request) is cut to 300 characters with its control characters escaped.
  */
 export function logFailure(scope: string, what: string, error: unknown): void {
-  const context = `[${scope}] ${oneLine(what)}`;
-  if (upstreamFailure(error) !== undefined) {
-    const { message, code, status } = error as BigCommerceError | BrevoError | ContentfulError;
+  if (upstreamFailure(error) !== undefined || error instanceof ReviewsError) {
+    const failed = error as UpstreamError;
     // An upstream error title does not say which call failed: the endpoint does.
     const endpoint =
       error instanceof BigCommerceError || error instanceof ContentfulError ? error.endpoint : '';
-    const where = message.includes(endpoint) ? '' : ` [${endpoint}]`;
-    log.error(`${context}: ${oneLine(message + where)} (${code} ${status})`);
+    log.error(
+      {
+        scope,
+        what: oneLine(what),
+        service: serviceOf(failed),
+        endpoint,
+        code: failed.code,
+        status: failed.status,
+        reason: oneLine(failed.message),
+      },
+      '[upstream] call failed',
+    );
     return;
   }
-  log.error(`${context}:`, error);
+  log.error({ scope, what: oneLine(what), err: error }, '[bug] unexpected error');
 }
 
 /**

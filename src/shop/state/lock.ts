@@ -51,7 +51,8 @@ export async function withLock<T>(
   } finally {
     await store.deleteIfEquals(lockKey, token).catch((error: unknown) => {
       // The lease frees the key anyway; the task's own result stands.
-      log.error(`[lock] could not release ${lockKey}:`, error);
+      const reason = error instanceof Error ? error.message : String(error);
+      log.error({ reason, key: lockKey }, '[lock] could not release a lock');
     });
   }
 }

@@ -115,10 +115,10 @@ export function connectRedis(
   const connectTimeoutMs = options.connectTimeoutMs ?? 5_000;
   const outageLog: RedisOutageLog = options.outageLog ?? {
     down: (message) => {
-      log.error(`[store] ${message}`);
+      log.error({ reason: message }, '[store] Redis unreachable');
     },
     up: (at) => {
-      log.warn(`[store] Redis at ${at} is reachable again`);
+      log.warn({ address: at }, '[store] Redis is reachable again');
     },
   };
   let connected = false;

@@ -6,7 +6,9 @@
  * whole call get at most what is left); GETs retried by the service's policy, other methods
  * never; the reply read as JSON (an empty body is `undefined`) and parsed with the caller's zod
  * schema; every failure turned into the service's own error class, free of secrets
- * (`upstream-error.ts`). Reads no environment.
+ * (`upstream-error.ts`); the id of the request being served, when there is one, sent as
+ * `X-Request-Id` (`config/request-context.ts`: a build or a publish has none). Reads no
+ * environment.
  */
 import ky, {
   isHTTPError,
@@ -17,6 +19,7 @@ import ky, {
   type Options,
 } from 'ky';
 import type { z } from 'zod';
+import { currentRequestId, REQUEST_ID_HEADER } from '../../config/request-context.ts';
 import { budgetLeft } from './budget.ts';
 import {
   redactor,
@@ -236,8 +239,10 @@ function bind(http: KyInstance, config: UpstreamClientConfig): UpstreamClient {
       const own = ownTotal - (performance.now() - started);
       return budget === undefined ? own : Math.min(own, budget);
     };
+    const requestId = currentRequestId();
     const options: Options = {
       method,
+      ...(requestId === undefined ? {} : { headers: { [REQUEST_ID_HEADER]: requestId } }),
       ...(init.searchParams === undefined ? {} : { searchParams: init.searchParams }),
       ...(init.json === undefined ? {} : { json: init.json }),
     };
