@@ -37,6 +37,8 @@ import { namePictureCacheDir, PICTURE_CACHE_FOLDER } from './pictures/picture-ca
 import { createStaticFiles, type StaticFile, type StaticFiles } from './static-files.ts';
 import { type WebhookRoutes } from './webhooks/routes.ts';
 import { readEnvironment } from '../shop/config/environment.ts';
+import { markRoute, MeteredResponse, meterReply } from './metrics.ts';
+import { routeKind } from './route-kind.ts';
 import { log } from '../shop/config/log.ts';
 
 // The production server: React (and other libraries) pick their production builds from this,
@@ -289,6 +291,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       return;
     }
     const { pathname, search } = target;
+    markRoute(res, routeKind(pathname, search !== ''));
     if (options.webhooks && pathname.startsWith('/webhooks/')) {
       return options.webhooks.handle(req, res, pathname, isHttps(req));
     }
@@ -326,8 +329,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     // spec §6 reseller mode of the whole shop (shop-mode.ts): the shared page without what a
     // reseller does not see, and on-demand pages rendered for them, never from a shared cache.
     const resellerMode = read && hasResellerMode(req.headers.cookie);
+    if (view !== null) markRoute(res, 'listing_view');
     if (resolved) {
       const { files, found } = resolved;
+      markRoute(res, 'static');
       if (method === 'OPTIONS') {
         answer(req, res, 204, { allow: STATIC_ALLOW });
         return;
@@ -361,7 +366,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   }
 
   let draining = false;
-  const server = http.createServer((req, res) => {
+  // Every reply counted once it is sent: its route kind, method, status and time (metrics.ts).
+  const server = http.createServer({ ServerResponse: MeteredResponse }, (req, res) => {
+    meterReply(res);
     // Draining: this reply closes its connection (the client reconnects, to another worker).
     if (draining) res.shouldKeepAlive = false;
     handle(req, res).catch((error: unknown) => {

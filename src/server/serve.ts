@@ -14,6 +14,7 @@ import { readServeConfig, ServeConfigError, type ServeConfig } from './rebuild/c
 import {
   isListenMessage,
   parseDrainMessage,
+  parseMetricsRequest,
   parsePurgeMessage,
   sendOrDrop,
   WORKER_ENV,
@@ -31,6 +32,7 @@ import { createWebhookRoutes } from './webhooks/routes.ts';
 import { readEnvironment } from '../shop/config/environment.ts';
 import { log, setLogLevel } from '../shop/config/log.ts';
 import { startServer, type RunningServer } from './http-server.ts';
+import { registerWorkerMetrics, sendMetrics } from './metrics.ts';
 
 /** Worker mode: serves the release the supervisor names, until told to drain. */
 async function runWorker(config: ServeConfig): Promise<void> {
@@ -38,6 +40,8 @@ async function runWorker(config: ServeConfig): Promise<void> {
   shareCompressionCores(config.workers);
   // Every fetch of the worker (on-demand reads, pictures) has a deadline (FETCH_TIMEOUT_MS).
   installFetchDeadlines(config.fetchTimeoutMs);
+  // Its metrics, which the supervisor asks for when `/metrics` is read (METRICS_PORT).
+  registerWorkerMetrics();
   const settings = readEnvironment([
     'BIGCOMMERCE_STORE_HASH',
     'REDIS_URL',
@@ -79,6 +83,11 @@ async function runWorker(config: ServeConfig): Promise<void> {
   process.on('message', (message) => {
     if (isListenMessage(message)) {
       goLive();
+      return;
+    }
+    const metrics = parseMetricsRequest(message);
+    if (metrics !== null) {
+      void sendMetrics(metrics.id);
       return;
     }
     const purge = parsePurgeMessage(message);
@@ -187,7 +196,8 @@ export function superviseShop(options: {
 }): Promise<Supervisor> {
   const { config } = options;
   const publish = config.publishEdits; // off with REBUILD_COMMAND (config.ts)
-  const redisUrl = (readEnvironment(['REDIS_URL']).REDIS_URL ?? '').trim();
+  const values = readEnvironment(['REDIS_URL', 'METRICS_PORT', 'METRICS_HOST']);
+  const redisUrl = (values.REDIS_URL ?? '').trim();
   return startSupervisor({
     workerExec: import.meta.filename,
     initial: options.initial,
@@ -197,6 +207,10 @@ export function superviseShop(options: {
     releasesDir: config.releasesDir,
     ...(options.target === undefined ? {} : { target: options.target }),
     ...(options.publisher === undefined ? {} : { initialPublisher: options.publisher }),
+    // Never public: a port of its own, on the loopback unless METRICS_HOST says otherwise.
+    ...(values.METRICS_PORT === undefined
+      ? {}
+      : { metrics: { port: values.METRICS_PORT, host: values.METRICS_HOST } }),
     rebuild: config.rebuilds
       ? {
           debounceMs: config.debounceMs,
