@@ -87,7 +87,9 @@ async function runWorker(config: ServeConfig): Promise<void> {
     }
     const metrics = parseMetricsRequest(message);
     if (metrics !== null) {
-      void sendMetrics(metrics.id);
+      sendMetrics(metrics.id).catch((error: unknown) => {
+        log.error(`[metrics] worker ${String(process.pid)}: ${String(error)}`);
+      });
       return;
     }
     const purge = parsePurgeMessage(message);

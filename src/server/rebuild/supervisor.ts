@@ -209,6 +209,7 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
     options.metrics === undefined
       ? null
       : await startMetricsServer({ ...options.metrics, workers: workerMetrics });
+  if (metricsServer !== null) log(`[metrics] Prometheus metrics at ${metricsServer.url}`);
 
   if (options.rebuild !== null) {
     await linkProjectModules(
