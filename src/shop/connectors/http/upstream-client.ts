@@ -6,7 +6,9 @@
  * whole call get at most what is left); GETs retried by the service's policy, other methods
  * never; the reply read as JSON (an empty body is `undefined`) and parsed with the caller's zod
  * schema; every failure turned into the service's own error class, free of secrets
- * (`upstream-error.ts`). Reads no environment.
+ * (`upstream-error.ts`); every call of the four services counted in the metrics, its outcome
+ * (`ok`, `error`, `timeout`), its time and its retries (`../../config/metrics.ts`). Reads no
+ * environment.
  */
 import ky, {
   isHTTPError,
