@@ -38,6 +38,8 @@ import { namePictureCacheDir, PICTURE_CACHE_FOLDER } from './pictures/picture-ca
 import { createStaticFiles, type StaticFile, type StaticFiles } from './static-files.ts';
 import { type WebhookRoutes } from './webhooks/routes.ts';
 import { readEnvironment } from '../shop/config/environment.ts';
+import { markRoute, MeteredResponse, meterReply } from './metrics.ts';
+import { routeKind } from './route-kind.ts';
 import { log } from '../shop/config/log.ts';
 import {
   REQUEST_ID_HEADER,
@@ -339,6 +341,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       return;
     }
     const { pathname, search } = target;
+    markRoute(res, routeKind(pathname, search !== ''));
     if (options.webhooks && pathname.startsWith('/webhooks/')) {
       return options.webhooks.handle(req, res, pathname, isHttps(req));
     }
@@ -376,8 +379,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     // spec §6 reseller mode of the whole shop (shop-mode.ts): the shared page without what a
     // reseller does not see, and on-demand pages rendered for them, never from a shared cache.
     const resellerMode = read && hasResellerMode(req.headers.cookie);
+    if (view !== null) markRoute(res, 'listing_view');
     if (resolved) {
       const { files, found } = resolved;
+      markRoute(res, 'static');
       if (method === 'OPTIONS') {
         answer(req, res, 204, { allow: STATIC_ALLOW });
         return;
@@ -413,7 +418,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   let draining = false;
   // Replies under way, so a drain can close their connections when they end.
   const replying = new Set<ServerResponse>();
-  const server = http.createServer((req, res) => {
+  // Every reply counted once it is sent: its route kind, method, status and time (metrics.ts).
+  const server = http.createServer({ ServerResponse: MeteredResponse }, (req, res) => {
+    meterReply(res);
     // Draining: this reply closes its connection (the client reconnects, to another worker).
     if (draining) res.shouldKeepAlive = false;
     else {

@@ -16,6 +16,7 @@ import { promisify } from 'node:util';
 import { brotliDecompress } from 'node:zlib';
 import { compress, type Coding } from './encoding.ts';
 import { log } from '../shop/config/log.ts';
+import { countCacheLookup } from './metrics.ts';
 
 /** A cached reply: always a 200 without cookies. */
 export interface CachedReply {
@@ -291,11 +292,17 @@ export function createRenderCache(options: RenderCacheOptions): RenderCache {
         local.set(key, entry);
         // Fresh here: no need to ask the shared store (another copy may hold a newer one, but
         // not a fresher one that matters before this one expires).
-        if (!store || freshness(entry.reply, at) === 'fresh') return entry.reply;
+        if (!store || freshness(entry.reply, at) === 'fresh') {
+          countCacheLookup(true, false);
+          return entry.reply;
+        }
       } else if (entry) {
         drop(key);
       }
-      if (!store) return null;
+      if (!store) {
+        countCacheLookup(false, false);
+        return null;
+      }
       let shared: CachedReply | null = null;
       try {
         const data = await store.getBuffer(key);
@@ -306,8 +313,10 @@ export function createRenderCache(options: RenderCacheOptions): RenderCache {
       const mine = local.get(key)?.reply ?? null;
       if (shared && (!mine || shared.storedAt > mine.storedAt)) {
         keepLocal(key, shared);
+        countCacheLookup(true, true);
         return shared;
       }
+      countCacheLookup(mine !== null, true);
       return mine;
     },
     async set(key, reply) {

@@ -15,6 +15,7 @@ import {
   isListenMessage,
   isUnreadyMessage,
   parseDrainMessage,
+  parseMetricsRequest,
   parsePurgeMessage,
   sendOrDrop,
   WORKER_ENV,
@@ -33,6 +34,7 @@ import { readEnvironment } from '../shop/config/environment.ts';
 import { log, setLogLevel } from '../shop/config/log.ts';
 import { startServer, type RunningServer } from './http-server.ts';
 import { stopOnSignals } from './shutdown.ts';
+import { registerWorkerMetrics, sendMetrics } from './metrics.ts';
 
 /** Worker mode: serves the release the supervisor names, until told to drain. */
 async function runWorker(config: ServeConfig): Promise<void> {
@@ -40,6 +42,8 @@ async function runWorker(config: ServeConfig): Promise<void> {
   shareCompressionCores(config.workers);
   // Every fetch of the worker (on-demand reads, pictures) has a deadline (FETCH_TIMEOUT_MS).
   installFetchDeadlines(config.fetchTimeoutMs);
+  // Its metrics, which the supervisor asks for when `/metrics` is read (METRICS_PORT).
+  registerWorkerMetrics();
   const settings = readEnvironment([
     'BIGCOMMERCE_STORE_HASH',
     'REDIS_URL',
@@ -91,6 +95,13 @@ async function runWorker(config: ServeConfig): Promise<void> {
     }
     if (isUnreadyMessage(message)) {
       stopReadiness();
+      return;
+    }
+    const metrics = parseMetricsRequest(message);
+    if (metrics !== null) {
+      sendMetrics(metrics.id).catch((error: unknown) => {
+        log.error(`[metrics] worker ${String(process.pid)}: ${String(error)}`);
+      });
       return;
     }
     const purge = parsePurgeMessage(message);
@@ -204,7 +215,8 @@ export function superviseShop(options: {
 }): Promise<Supervisor> {
   const { config } = options;
   const publish = config.publishEdits; // off with REBUILD_COMMAND (config.ts)
-  const redisUrl = (readEnvironment(['REDIS_URL']).REDIS_URL ?? '').trim();
+  const values = readEnvironment(['REDIS_URL', 'METRICS_PORT', 'METRICS_HOST']);
+  const redisUrl = (values.REDIS_URL ?? '').trim();
   return startSupervisor({
     workerExec: import.meta.filename,
     initial: options.initial,
@@ -214,6 +226,10 @@ export function superviseShop(options: {
     releasesDir: config.releasesDir,
     ...(options.target === undefined ? {} : { target: options.target }),
     ...(options.publisher === undefined ? {} : { initialPublisher: options.publisher }),
+    // Never public: a port of its own, on the loopback unless METRICS_HOST says otherwise.
+    ...(values.METRICS_PORT === undefined
+      ? {}
+      : { metrics: { port: values.METRICS_PORT, host: values.METRICS_HOST } }),
     rebuild: config.rebuilds
       ? {
           debounceMs: config.debounceMs,

@@ -20,6 +20,7 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { oneLine } from '../../shop/faults/failures.ts';
 import { reasonOf } from './activity.ts';
+import { recordBuild } from '../metrics-endpoint.ts';
 import { runBuild } from './builder.ts';
 import { BatchPublisher, describeBatch } from './publish-batch.ts';
 import type { ReleasePointers } from './release-pointers.ts';
@@ -253,6 +254,7 @@ export class BuildOrPublish {
     state.building = null;
     const finished = Date.now();
     const took = { finishedAt: iso(finished), durationMs: finished - started };
+    recordBuild('build', error === null ? 'succeeded' : 'failed', took.durationMs);
     if (error !== null) {
       builtPublisher?.stop();
       if (!inUse) await rm(dir, { recursive: true, force: true });

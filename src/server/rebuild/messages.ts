@@ -122,6 +122,69 @@ export function parseDrainMessage(message: unknown): DrainMessage | null {
   return parsed.success ? parsed.data : null;
 }
 
+/** Supervisor → worker: send your metrics (someone reads `/metrics` on `METRICS_PORT`). */
+export interface MetricsRequestMessage {
+  type: 'metrics:request';
+  id: number;
+}
+
+/** Worker → supervisor: its metrics registry, as prom-client's `getMetricsAsJSON()` says it. */
+export interface MetricsReplyMessage {
+  type: 'metrics:reply';
+  id: number;
+  metrics: readonly unknown[];
+}
+
+const requestIdSchema = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+
+const metricsRequestSchema = z.object({ type: z.literal('metrics:request'), id: requestIdSchema });
+
+export function parseMetricsRequest(message: unknown): MetricsRequestMessage | null {
+  const parsed = metricsRequestSchema.safeParse(message);
+  return parsed.success ? parsed.data : null;
+}
+
+/** Names as Prometheus takes them, every metric of the shop under `shop_`. */
+const METRIC_NAME = /^shop_[a-zA-Z0-9_]{1,200}$/;
+const LABEL_NAME = /^[a-zA-Z_][a-zA-Z0-9_]{0,100}$/;
+
+/**
+ * One metric of a worker's registry. A value may be NaN (a gauge with no sample yet), which
+ * JSON sends as `null` (left out by the supervisor).
+ */
+const workerMetricSchema = z.object({
+  name: z.string().regex(METRIC_NAME),
+  help: z.string().max(1000),
+  type: z.enum(['counter', 'gauge', 'histogram', 'summary']),
+  aggregator: z.enum(['omit', 'sum', 'first', 'min', 'max', 'average']),
+  values: z
+    .array(
+      z.object({
+        value: z.union([z.number(), z.nan()]).nullable(),
+        labels: z
+          .record(z.string().regex(LABEL_NAME), z.union([z.string().max(500), z.number()]))
+          .refine((labels) => Object.keys(labels).length <= 10, 'at most 10 labels'),
+        metricName: z.string().regex(METRIC_NAME).optional(),
+      }),
+    )
+    .max(20_000),
+});
+
+const metricsReplySchema = z.object({
+  type: z.literal('metrics:reply'),
+  id: requestIdSchema,
+  metrics: z.array(workerMetricSchema).max(1000),
+});
+
+export type WorkerMetric = z.output<typeof workerMetricSchema>;
+
+export function parseMetricsReply(
+  message: unknown,
+): { id: number; metrics: WorkerMetric[] } | null {
+  const parsed = metricsReplySchema.safeParse(message);
+  return parsed.success ? parsed.data : null;
+}
+
 /** One end of an IPC channel: a child process, a cluster worker, or this process's parent. */
 interface IpcEnd {
   send?: (message: never, callback: (error: Error | null) => void) => boolean;

@@ -9,6 +9,7 @@
  */
 import { oneLine } from '../../shop/faults/failures.ts';
 import { notEdits, reasonOf } from './activity.ts';
+import { recordBuild } from '../metrics-endpoint.ts';
 import { parsePublisherReply, publishableEdits, type Edit } from './publish-edits.ts';
 import type { ReleasePointers } from './release-pointers.ts';
 import { isSharedRelease, logFileOf } from './releases.ts';
@@ -121,7 +122,11 @@ export class BatchPublisher {
     const reply = parsePublisherReply(answer);
     const finished = Date.now();
     const took = { finishedAt: iso(finished), durationMs: finished - started };
-    if (reply?.type === 'publish-failed' && reply.transient && !reply.dataChanged) {
+    // Failed but tried again later, or handed to a full build (the metrics' outcomes).
+    const retried = reply?.type === 'publish-failed' && reply.transient && !reply.dataChanged;
+    const outcome = reply?.type === 'published' ? 'succeeded' : retried ? 'failed' : 'full';
+    recordBuild('publish', outcome, took.durationMs);
+    if (retried) {
       // Its data is as it was: it publishes these edits again once the upstream answers.
       status.finished({ ...record, ...took, result: 'failed', error: oneLine(reply.error) });
       logError(`[rebuild] ${describeBatch(batch)}: the publish failed: ${oneLine(reply.error)}`);

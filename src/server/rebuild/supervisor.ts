@@ -25,7 +25,7 @@
  * prunes, keeping what any copy says it serves. Without Redis no copy builds (events wait here
  * until it answers).
  */
-import cluster from 'node:cluster';
+import cluster, { type Worker } from 'node:cluster';
 import { mkdir } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -50,6 +50,7 @@ import { StatusReport, type RebuildStatus } from './status.ts';
 import { createSerially, type RebuildSettings, type SupervisorState } from './supervisor-state.ts';
 import { Swap } from './swap.ts';
 import { freePort } from '../free-port.ts';
+import { startMetricsServer, watchRelease, WorkerMetrics } from '../metrics-endpoint.ts';
 import { WorkerPool } from './worker-pool.ts';
 
 export type { BuildRecord, RebuildStatus } from './status.ts';
@@ -74,6 +75,8 @@ export interface SupervisorOptions {
    * this project's).
    */
   nodeModules?: string;
+  /** The metrics listener (`GET /metrics`, metrics-endpoint.ts); unset: none. */
+  metrics?: { port: number; host: string };
   /** Longest drain of a retiring worker (ms, default 30 s). */
   drainLimitMs?: number;
   /** Longest wait for a new worker to listen (ms, default 60 s). */
@@ -153,9 +156,14 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
     status.write();
   };
 
+  // The metrics of the workers, asked for when `/metrics` is read; the live release's own.
+  const workerMetrics = new WorkerMetrics(() => pool.workers());
+  watchRelease(() => ({ id: state.current.id, generation: state.publishes }));
+
   // Events accepted before the coordination starts (it starts once the first workers listen).
   const early: RebuildEvent[] = [];
-  const onMessage = (message: unknown) => {
+  const onMessage = (message: unknown, worker: Worker) => {
+    if (workerMetrics.receive(worker, message)) return;
     const parsed = parseEventMessage(message);
     if (parsed === null || scheduler === null || state.closing) return;
     const { event } = parsed;
@@ -212,6 +220,12 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
   // The durations of the last successful runs, for the expected end (kept across restarts).
   await status.restore();
   await pointers.readAtStart(shared !== null);
+  // Before anything runs: a metrics port already taken stops the start with nothing to undo.
+  const metricsServer =
+    options.metrics === undefined
+      ? null
+      : await startMetricsServer({ ...options.metrics, workers: workerMetrics });
+  if (metricsServer !== null) log(`[metrics] Prometheus metrics at ${metricsServer.url}`);
 
   if (options.rebuild !== null) {
     await linkProjectModules(
@@ -328,6 +342,7 @@ export async function startSupervisor(options: SupervisorOptions): Promise<Super
       closed = (async () => {
         // The workers drain while a publish under way finishes (a stop's bound) or stops.
         await Promise.all([stopRebuilds(0), pool.close(drainLimitMs)]);
+        await metricsServer?.close();
         await state.heartbeat?.stop();
         await status.written();
       })();

@@ -53,8 +53,8 @@ export interface WorkerPoolOptions extends SupervisorLog {
   drainLimitMs: number;
   /** Longest wait for a new worker to listen (ms). */
   startLimitMs: number;
-  /** A message of a worker other than its standby signal (an accepted event). */
-  onMessage: (message: unknown) => void;
+  /** A message of a worker other than its standby signal (an accepted event, its metrics). */
+  onMessage: (message: unknown, worker: Worker) => void;
   /** A worker exited (the status changes). */
   onExit: () => void;
   /** A retiring worker exited: its release may be pruned now. */
@@ -79,6 +79,11 @@ export class WorkerPool {
     // The kernel queues them instead, and whichever worker is free takes the next one.
     cluster.schedulingPolicy = cluster.SCHED_NONE;
     cluster.setupPrimary({ exec: options.workerExec, args: [], silent: false });
+  }
+
+  /** Every worker: starting, started ahead, serving or retiring. */
+  workers(): Worker[] {
+    return [...this.#states.keys()];
   }
 
   /** Workers that listen now. */
@@ -157,7 +162,7 @@ export class WorkerPool {
         if (released) this.letListen(worker);
         return;
       }
-      this.#options.onMessage(message);
+      this.#options.onMessage(message, worker);
     });
     worker.once('exit', (code, signal) => {
       this.#onExit(worker, code, signal);

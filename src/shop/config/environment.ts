@@ -140,6 +140,20 @@ function whole(
   );
 }
 
+/** A port without a default: `undefined` when unset (the listener is then not opened). */
+function optionalPort(): Variable<number | undefined> {
+  return variable<number | undefined>(
+    z
+      .string()
+      .trim()
+      .regex(/^\d+$/, 'must be a whole number')
+      .transform(Number)
+      .pipe(z.number().int().min(1, 'must be at least 1').max(65_535, 'must be at most 65535')),
+    { type: 'number', int: true, min: 1, max: 65_535 },
+    {},
+  );
+}
+
 /** `true` or `false`, the way Astro reads a boolean. */
 function flag(value: boolean, astro: AstroPlace): Variable<boolean> {
   return variable(
@@ -326,6 +340,9 @@ export const VARIABLES = {
   // ── Local servers and the scripts ──
   PORT: whole(4321, { min: 0, max: 65_535 }),
   HOST: text('127.0.0.1'),
+  // The supervisor's Prometheus metrics (src/server/metrics-endpoint.ts): unset, no listener.
+  METRICS_PORT: optionalPort(),
+  METRICS_HOST: text('127.0.0.1'),
   SANDBOX_PORT: whole(4010, { min: 0, max: 65_535 }),
   SANDBOX_DIR: text('.sandbox'),
   // `sandbox` forces the sandbox even with credentials set.

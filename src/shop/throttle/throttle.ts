@@ -18,6 +18,7 @@ import { isIP } from 'node:net';
 import { normaliseAddress } from '../auth/client.ts';
 import { deriveKey, signPayload, verifyPayload } from '../auth/keys.ts';
 import type { SharedStore } from '../state/types.ts';
+import { recordThrottleRefusal } from '../config/metrics.ts';
 
 /** A counter whose attempts beyond `free` wait a doubling delay. */
 export interface ProgressiveRule {
@@ -30,6 +31,11 @@ export interface ProgressiveRule {
   /** Longest wait. */
   maxDelayMs: number;
 }
+
+/** The names of the progressive rules of `ThrottleRules`. */
+type ProgressiveName = {
+  [K in keyof ThrottleRules]: ThrottleRules[K] extends ProgressiveRule ? K : never;
+}[keyof ThrottleRules];
 
 /** A plain count per fixed window. */
 export interface WindowRule {
@@ -168,6 +174,8 @@ function ipv6Words(address: string): number[] {
 interface Counter {
   key: string;
   rule: ProgressiveRule;
+  /** The rule's name in `ThrottleRules` (the metrics' `rule` label of a refusal). */
+  name: keyof ThrottleRules;
   /**
    * 'attempts' counts every attempt as it starts (concurrent floods are counted exactly) and
    * forgets them after a success; 'failures' counts failed attempts only, for counters a
@@ -207,13 +215,17 @@ async function admit(store: SharedStore, counters: readonly Counter[]): Promise<
   const token = randomBytes(12).toString('base64url');
   const waits = await Promise.all(counters.map((c) => store.ttl(waitKey(c.key))));
   const longest = Math.max(0, ...waits.map((w) => w ?? 0));
-  const refused = (retryAfterMs: number): Ticket => ({
-    admission: { allowed: false, retryAfterMs },
-    attemptsLeft: 0,
-    succeeded: () => Promise.resolve(),
-    failed: () => Promise.resolve(),
-  });
-  if (longest > 0) return refused(longest);
+  const refused = (retryAfterMs: number, by: Counter): Ticket => {
+    recordThrottleRefusal(by.name);
+    return {
+      admission: { allowed: false, retryAfterMs },
+      attemptsLeft: 0,
+      succeeded: () => Promise.resolve(),
+      failed: () => Promise.resolve(),
+    };
+  };
+  const waiting = counters[waits.findIndex((w) => (w ?? 0) === longest)];
+  if (longest > 0 && waiting !== undefined) return refused(longest, waiting);
 
   const claimed: Counter[] = [];
   let attemptsLeft = Number.POSITIVE_INFINITY;
@@ -232,7 +244,7 @@ async function admit(store: SharedStore, counters: readonly Counter[]): Promise<
     }
     // Another attempt claimed this wait a moment ago: give back the waits this one took.
     await Promise.all(claimed.map((c) => store.deleteIfEquals(waitKey(c.key), token)));
-    return refused((await store.ttl(waitKey(key))) ?? delay);
+    return refused((await store.ttl(waitKey(key))) ?? delay, counter);
   }
 
   return {
@@ -370,25 +382,24 @@ export function createAccountThrottle(options: AccountThrottleOptions): AccountT
     return payload.n;
   };
 
+  /** The counter of the rule `name` on `key`. */
+  const counter = (
+    name: ProgressiveName,
+    key: string,
+    counts: Counter['counts'] = 'attempts',
+  ): Counter => ({ key, rule: rules[name], name, counts });
+
   /** Counts a sign-up of `email` from `address` (its group) against both rules. */
   const admitSignUp = async (
     kind: string,
     email: string,
     address: string,
-    emailRule: ProgressiveRule,
-    addressRule: ProgressiveRule,
+    emailRule: ProgressiveName,
+    addressRule: ProgressiveName,
   ): Promise<Admission> => {
     const group = addressGroup(address);
-    const counters: Counter[] = [
-      { key: `limit:${kind}:email:${tag(email)}`, rule: emailRule, counts: 'attempts' },
-    ];
-    if (group !== '') {
-      counters.push({
-        key: `limit:${kind}:address:${group}`,
-        rule: addressRule,
-        counts: 'attempts',
-      });
-    }
+    const counters = [counter(emailRule, `limit:${kind}:email:${tag(email)}`)];
+    if (group !== '') counters.push(counter(addressRule, `limit:${kind}:address:${group}`));
     return (await admit(store, counters)).admission;
   };
 
@@ -398,22 +409,12 @@ export function createAccountThrottle(options: AccountThrottleOptions): AccountT
       const group = addressGroup(address);
       const counters: Counter[] =
         device !== null
-          ? [{ key: `limit:login:device:${device}`, rule: rules.loginDevice, counts: 'attempts' }]
+          ? [counter('loginDevice', `limit:login:device:${device}`)]
           : [
-              {
-                key: `limit:login:account:${tag(email)}`,
-                rule: rules.loginAccount,
-                counts: 'attempts',
-              },
+              counter('loginAccount', `limit:login:account:${tag(email)}`),
               ...(group === ''
                 ? []
-                : [
-                    {
-                      key: `limit:login:address:${group}`,
-                      rule: rules.loginAddress,
-                      counts: 'failures' as const,
-                    },
-                  ]),
+                : [counter('loginAddress', `limit:login:address:${group}`, 'failures')]),
             ];
       const ticket = await admit(store, counters);
       if (!ticket.admission.allowed) return ticket.admission;
@@ -431,29 +432,25 @@ export function createAccountThrottle(options: AccountThrottleOptions): AccountT
 
     registration: ({ email, address }) =>
       // Every registration counts, successful or not: creating accounts is what is limited.
-      admitSignUp('register', email, address, rules.registrationEmail, rules.registrationAddress),
+      admitSignUp('register', email, address, 'registrationEmail', 'registrationAddress'),
 
     // Every sign-up counts too: a script filling the list with strangers' addresses is limited.
     newsletter: ({ email, address }) =>
-      admitSignUp('newsletter', email, address, rules.newsletterEmail, rules.newsletterAddress),
+      admitSignUp('newsletter', email, address, 'newsletterEmail', 'newsletterAddress'),
 
     // Reviews are open to visitors (spec §2 form with name and e-mail): each one counts.
     review: ({ email, address }) =>
-      admitSignUp('review', email, address, rules.reviewEmail, rules.reviewAddress),
+      admitSignUp('review', email, address, 'reviewEmail', 'reviewAddress'),
 
     // Each cart sent mails a stranger's address: counted like sign-ups.
     cartLink: ({ email, address }) =>
-      admitSignUp('cart-link', email, address, rules.cartLinkEmail, rules.cartLinkAddress),
+      admitSignUp('cart-link', email, address, 'cartLinkEmail', 'cartLinkAddress'),
 
     // Each wishlist created counts (creation was unlimited), per customer.
     wishlist: async ({ customerId }) =>
       (
         await admit(store, [
-          {
-            key: `limit:wishlist:customer:${String(customerId)}`,
-            rule: rules.wishlistCustomer,
-            counts: 'attempts',
-          },
+          counter('wishlistCustomer', `limit:wishlist:customer:${String(customerId)}`),
         ])
       ).admission,
 
@@ -465,7 +462,10 @@ export function createAccountThrottle(options: AccountThrottleOptions): AccountT
           ? Promise.resolve(0)
           : store.increment(`limit:reset:address:${group}`, rules.resetAddress.windowMs),
       ]);
-      return counts[0] <= rules.resetAccount.limit && counts[1] <= rules.resetAddress.limit;
+      if (counts[0] > rules.resetAccount.limit) recordThrottleRefusal('resetAccount');
+      else if (counts[1] > rules.resetAddress.limit) recordThrottleRefusal('resetAddress');
+      else return true;
+      return false;
     },
   };
 }

@@ -7,7 +7,9 @@
  * never; the reply read as JSON (an empty body is `undefined`) and parsed with the caller's zod
  * schema; every failure turned into the service's own error class, free of secrets
  * (`upstream-error.ts`); the id of the request being served, when there is one, sent as
- * `X-Request-Id` (`config/request-context.ts`: a build or a publish has none). Reads no
+ * `X-Request-Id` (`config/request-context.ts`: a build or a publish has none); every call of
+ * the four services counted in the metrics, its outcome (`ok`, `error`, `timeout`), its time
+ * and its retries (`../../config/metrics.ts`). Reads no
  * environment.
  */
 import ky, {
@@ -20,6 +22,12 @@ import ky, {
 } from 'ky';
 import type { z } from 'zod';
 import { currentRequestId, REQUEST_ID_HEADER } from '../../config/request-context.ts';
+import {
+  recordUpstreamCall,
+  recordUpstreamRetry,
+  upstreamServiceOf,
+  type UpstreamOutcome,
+} from '../../config/metrics.ts';
 import { budgetLeft } from './budget.ts';
 import {
   redactor,
@@ -163,6 +171,7 @@ export function retryWait(rule: RetryWaitRule): (error: unknown, attempt: number
 
 export function createUpstreamClient(config: UpstreamClientConfig): UpstreamClient {
   const { retry } = config;
+  const metricService = upstreamServiceOf(config.service);
   const http = ky.create({
     prefix: `${config.prefix.replace(/\/+$/, '')}/`,
     headers: config.headers,
@@ -176,6 +185,18 @@ export function createUpstreamClient(config: UpstreamClientConfig): UpstreamClie
             statusCodes: retry.statusCodes,
             backoffLimit: retry.backoffLimit,
           },
+          // ky's own retries, counted as this module's are (the metrics of every call).
+          ...(metricService === null
+            ? {}
+            : {
+                hooks: {
+                  beforeRetry: [
+                    () => {
+                      recordUpstreamRetry(metricService);
+                    },
+                  ],
+                },
+              }),
         }
       : { retry: 0 }),
     ...(config.fetch === undefined ? {} : { fetch: config.fetch }),
@@ -205,6 +226,7 @@ export function replyParser(
 
 function bind(http: KyInstance, config: UpstreamClientConfig): UpstreamClient {
   const { service, retry, timeout, error: ErrorClass } = config;
+  const metricService = upstreamServiceOf(service);
   const redact = redactor(config.secrets.filter((secret) => secret.length >= 4));
   const parse = replyParser(service, ErrorClass);
   // The whole call's bound: ky's for its own retries, this loop's for `wait`, none without retry.
@@ -225,11 +247,33 @@ function bind(http: KyInstance, config: UpstreamClientConfig): UpstreamClient {
     return wait === null || wait > retry.maxWait ? null : wait;
   }
 
+  /** A call, counted in the metrics: its outcome and its time, retries included. */
   async function call<S extends z.ZodType>(
     method: UpstreamMethod,
     path: string,
     schema: S,
     init: CallInit = {},
+  ): Promise<z.output<S>> {
+    if (metricService === null) return send(method, path, schema, init);
+    const started = performance.now();
+    let outcome: UpstreamOutcome = 'error';
+    try {
+      const value = await send(method, path, schema, init);
+      outcome = 'ok';
+      return value;
+    } catch (error) {
+      if ((error as { code?: unknown }).code === 'TIMEOUT') outcome = 'timeout';
+      throw error;
+    } finally {
+      recordUpstreamCall(metricService, outcome, (performance.now() - started) / 1000);
+    }
+  }
+
+  async function send<S extends z.ZodType>(
+    method: UpstreamMethod,
+    path: string,
+    schema: S,
+    init: CallInit,
   ): Promise<z.output<S>> {
     const endpoint = `${method.toUpperCase()} ${path.replace(/\?.*$/, '')}`;
     const started = performance.now();
@@ -272,6 +316,7 @@ function bind(http: KyInstance, config: UpstreamClientConfig): UpstreamClient {
         if (wait === null || (timeLeft() ?? Infinity) - wait < MIN_ATTEMPT_MS) {
           throw failure(error, endpoint);
         }
+        if (metricService !== null) recordUpstreamRetry(metricService);
         await new Promise((resolve) => setTimeout(resolve, wait));
       }
     }
