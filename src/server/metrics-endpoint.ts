@@ -207,9 +207,7 @@ export async function startMetricsServer(options: {
         res.end(req.method === 'HEAD' ? undefined : text);
       },
       (error: unknown) => {
-        log.error(
-          `[metrics] the metrics could not be read: ${error instanceof Error ? error.message : String(error)}`,
-        );
+        log.error({ err: error }, '[metrics] the metrics could not be read');
         res.writeHead(500, { ...headers, 'content-type': 'text/plain; charset=utf-8' });
         res.end('Internal Server Error\n');
       },

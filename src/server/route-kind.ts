@@ -47,10 +47,11 @@ function isUnder(pathname: string, route: string): boolean {
  * The kind of a request for `pathname` (the target's path, query apart) with a query or not:
  * - `/healthz`, `/readyz`: `health`; `/webhooks/...`: `webhook`; `/api/...`: `api`;
  *   `/_image`: `image` (the picture proxy);
- * - `/_astro/...` and any last segment with a file extension (`/sw.js`, `/favicon.svg`,
- *   `/sitemap-0.xml`): `static`;
+ * - the search results (`/resultats-de-recherche/...`, whose term may hold a dot): `search`;
+ * - `/_astro/...` and any other path whose last segment has a file extension (`/sw.js`,
+ *   `/favicon.svg`, `/sitemap-0.xml`, `/c/matelas/x.png`): `static`;
  * - a category with a query (`/c/matelas?tri=prix`), the sleep-content list with one and
- *   the on-demand views (`/vue/...`): `listing_view`; the search results (`/resultats-de-recherche/...`): `search`;
+ *   the on-demand views (`/vue/...`): `listing_view`;
  * - the shopper's own pages (`/mon-compte`, `/panier`, `/paiement`, `/connexion`...):
  *   `account`;
  * - any other path starting with `/`: `page`; anything else (`*`, a target the server could
@@ -65,13 +66,15 @@ export function routeKind(pathname: string, hasQuery: boolean): RouteKind {
   if (isUnder(pathname, '/api')) return 'api';
   if (isUnder(pathname, '/_image')) return 'image';
   if (pathname.startsWith('/_astro/')) return 'static';
+  // A search term may hold a dot (`/resultats-de-recherche/140.190`): not a file.
+  if (isUnder(pathname, '/resultats-de-recherche')) return 'search';
+  const lastSlash = pathname.lastIndexOf('/');
+  const dot = pathname.indexOf('.', lastSlash);
+  if (dot > lastSlash + 1 && dot < pathname.length - 1) return 'static';
   if (isUnder(pathname, '/vue')) return 'listing_view';
   if (hasQuery && (pathname.startsWith('/c/') || pathname === '/les-yeux-fermes')) {
     return 'listing_view';
   }
-  if (isUnder(pathname, '/resultats-de-recherche')) return 'search';
   for (const route of ACCOUNT_ROUTES) if (isUnder(pathname, route)) return 'account';
-  const lastSlash = pathname.lastIndexOf('/');
-  const dot = pathname.indexOf('.', lastSlash);
-  return dot > lastSlash + 1 && dot < pathname.length - 1 ? 'static' : 'page';
+  return 'page';
 }

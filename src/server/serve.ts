@@ -100,7 +100,7 @@ async function runWorker(config: ServeConfig): Promise<void> {
     const metrics = parseMetricsRequest(message);
     if (metrics !== null) {
       sendMetrics(metrics.id).catch((error: unknown) => {
-        log.error(`[metrics] worker ${String(process.pid)}: ${String(error)}`);
+        log.error({ err: error }, '[metrics] a worker could not send its metrics');
       });
       return;
     }

@@ -16,10 +16,12 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
  * Calls that write a line made elsewhere (the page describes them in a paragraph): a setting
  * refused at startup, the webhooks' refusal lines (their messages are listed where they are
  * made), an upstream entity left out (`refusedLine`), the publisher's picture step, a build
- * child's uncaught error.
+ * child's uncaught error, the drained stop's failures (`shutdown.ts`, through `shutdownLog`).
  */
 const PASS_THROUGH = [
   'src/server/serve.ts console.error(',
+  'src/server/serve.ts log.error(',
+  'src/server/shutdown.ts log.error(',
   'src/server/webhooks/routes.ts log(',
   'src/shop/config/refused.ts console.warn(',
   'src/server/publish/publish-pictures.ts console.warn(',

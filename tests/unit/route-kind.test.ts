@@ -64,6 +64,10 @@ describe('routeKind', () => {
         expect(routeKind(`/_image${rest}`, hasQuery)).toBe('image');
         expect(routeKind(`/_astro${rest}/${name}`, hasQuery)).toBe('static');
         expect(routeKind(`${rest}/${name}.${extension}`, hasQuery)).toBe('static');
+        // Under a listing, a view or an account page too (a file is never a page).
+        for (const route of ['/c', '/vue', '/mon-compte', '/panier']) {
+          expect(routeKind(`${route}${rest}/${name}.${extension}`, hasQuery)).toBe('static');
+        }
       }),
     );
   });
