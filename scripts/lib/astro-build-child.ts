@@ -44,6 +44,7 @@ import {
   prerenderAppCapture,
 } from '../../src/server/publish/page-publisher.ts';
 import { decide, indexed } from '../../src/server/publish/publish-decide.ts';
+import { keepRenderThreads, takeRenderPool } from '../../src/server/render-threads/render-pool.ts';
 import { createPublishData } from '../../src/server/publish/publish-data.ts';
 import {
   servePublishRequests,
@@ -91,6 +92,8 @@ process.on('unhandledRejection', fail);
 
 const keepOutDir = process.env.BUILD_KEEP_OUT_DIR === '1';
 const capture = process.env.BUILD_PUBLISHER === '1' && process.send ? prerenderAppCapture() : null;
+// A publish's pages render on the build's render threads too (render-pool.ts).
+if (capture) keepRenderThreads();
 const started = performance.now();
 const cpuStarted = process.cpuUsage();
 /** Astro's build; a failure prints its cause (`fail`). */
@@ -168,6 +171,7 @@ console.log(
 );
 
 const app = capture?.app();
+const threads = takeRenderPool();
 if (capture && app && outDir) {
   const pictures = capture.pictures();
   if (pictures === null) {
@@ -178,12 +182,16 @@ if (capture && app && outDir) {
   const send = (reply: PublisherReply) => sendOrDrop(process, reply);
   const listingsFile = path.join(path.resolve(outDir), 'server', LISTING_STORE_FILE);
   const hasListings = existsSync(listingsFile);
+  console.info(
+    `[publish] ready, a publish's pages rendered here and on ${String(threads?.size ?? 0)} render threads`,
+  );
   await servePublishRequests({
     publisher: createPagePublisher({
       app,
       clientDir: path.join(path.resolve(outDir), 'client'),
       origin: capture.origin(),
       pictures,
+      threads,
       ...(hasListings
         ? {
             recordPictures: (entries) => {
@@ -204,3 +212,5 @@ if (capture && app && outDir) {
       : null,
   });
 }
+// Told to stop (or its parent gone): the kept threads go too.
+await threads?.stop();
