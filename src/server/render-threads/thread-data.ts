@@ -6,7 +6,7 @@
  * products that are new objects, and any other part of the read that is a new object
  * (categories, brands): at 100,000 products a few hundred kilobytes instead of the whole
  * catalogue (seconds of copying). `applyCatalogueChange(before', catalogueChange(before, after))`
- * equals `after` whenever `before'` equals `before` (tests/unit/render-pool.test.ts).
+ * equals `after` whenever `before'` equals `before` (tests/unit/thread-data.test.ts).
  */
 import type { CatalogueRead } from '../../shop/loaders/catalogue-source.ts';
 
