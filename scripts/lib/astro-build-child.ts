@@ -11,7 +11,9 @@
  *
  * `BUILD_PUBLISHER=1` keeps the process alive once the build is done, rendering pages again on
  * request over IPC (publisher-loop.ts): the rebuild supervisor publishes an edit this way,
- * without building the whole site. Without an IPC channel it has no effect.
+ * without building the whole site. Without an IPC channel it has no effect. The build's render
+ * threads are then kept too (src/server/render-threads/render-pool.ts), and stopped with it:
+ * a publish's pages render on them as well as on this thread.
  *
  * `BUILD_LOG_LEVEL` (debug, info, warn, error, silent; default warn) sets Astro's log level.
  *

@@ -21,6 +21,9 @@
  *   thread by a synchronous call (the thread waits on an `Atomics` flag), so the page gets the
  *   URL Astro emits.
  * - A page that fails on a thread, or a thread that stops, fails the build.
+ * - **Kept for publishes.** A build kept to publish edits (render-pool.ts) keeps its threads
+ *   once its pages are done, with their data, instead of stopping them: the publisher renders
+ *   a publish's pages on them too (src/server/publish/publish-render.ts).
  * - **Unreachable pictures.** Once the pages are rendered, every remote picture they show is
  *   fetched once; one that cannot be is encoded from the shop's placeholder picture instead,
  *   and logged (`../pictures/picture-fallback.ts`): Astro's image step would fail the build.
