@@ -7,7 +7,9 @@
  * to the publisher (page-publisher.ts). Then:
  * - a publish of many pages after an edit renders them on the main thread and the thread,
  *   each from the edited catalogue (the thread's copy brought up to date), writes exactly the
- *   pages named, removes those gone, and leaves nothing else behind;
+ *   pages named, removes those gone, and leaves nothing else behind; a route whose pages the
+ *   thread never rendered during the build renders there too, though Astro deleted the bundle
+ *   (the kept thread imported every page's module before);
  * - a thread that dies during a publish fails it: no page of the publish is written (the old
  *   ones stay whole, no rendering file is left), and the kept build answers `publish-failed`
  *   with `dataChanged` (the supervisor then builds in full).
@@ -43,25 +45,31 @@ import { handOver } from '../../src/shop/loaders/handoff.ts';
 
 const ORIGIN = 'http://shop.test';
 
-/** The bundle: one route, `/p/{id}`, showing the product's name and where it rendered. */
+/**
+ * The bundle: two routes, `/p/{id}` and `/q/{id}`, each showing product `id` of the catalogue
+ * and where it rendered, from its page module, imported when first rendered (as Astro's are).
+ */
 const BUNDLE = `
 import { isMainThread } from 'node:worker_threads';
 const CATALOGUE = Symbol.for('literie.catalogue-prefetch');
-const routeData = {
-  route: '/p/[id]',
-  component: 'src/pages/p/[id].astro',
+const route = (letter) => ({
+  route: '/' + letter + '/[id]',
+  component: 'src/pages/' + letter + '/[id].astro',
   type: 'page',
   prerender: true,
-  pattern: /^\\/p\\/([^/]+?)\\/?$/,
-};
+  pattern: new RegExp('^\\\\/' + letter + '\\\\/([^/]+?)\\\\/?$'),
+});
+const page = (routeData) =>
+  import(new URL('./' + routeData.route.split('/')[1] + '-page.mjs', import.meta.url).href);
 export const app = {
-  manifest: { routes: [{ routeData }], entryModules: {} },
+  manifest: { routes: [{ routeData: route('p') }, { routeData: route('q') }], entryModules: {} },
   setInternals() {},
   setOptions() {},
   routeCache: { clearAll() {} },
-  getComponentByRoute: async () => ({}),
-  async render(request) {
-    const id = Number(/^\\/p\\/(\\d+)\\.html$/.exec(new URL(request.url).pathname)?.[1]);
+  getComponentByRoute: (routeData) => page(routeData),
+  async render(request, { routeData }) {
+    const { show } = await page(routeData);
+    const id = Number(/^\\/[pq]\\/(\\d+)\\.html$/.exec(new URL(request.url).pathname)?.[1]);
     const read = await globalThis[CATALOGUE].read;
     const product = read.products.find((p) => p.id === id);
     if (product === undefined) {
@@ -73,10 +81,12 @@ export const app = {
       setImmediate(() => { throw new Error('the render thread crashed'); });
       return new Promise(() => {});
     }
-    return new Response(product.name + ' rendered on ' + (isMainThread ? 'main' : 'a thread'));
+    return new Response(show(product.name, isMainThread ? 'main' : 'a thread'));
   },
 };
 `;
+const PAGE = (letter: string) =>
+  `export const show = (name, where) => '${letter === 'p' ? '' : 'q: '}' + name + ' rendered on ' + where;\n`;
 
 type Product = CatalogueRead['products'][number];
 const product = (id: number, name: string) => ({ id, name }) as unknown as Product;
@@ -112,6 +122,9 @@ beforeAll(async () => {
   }
   const entry = path.join(prerender, 'prerender-entry.test.mjs');
   await writeFile(entry, BUNDLE);
+  for (const letter of ['p', 'q']) {
+    await writeFile(path.join(prerender, `${letter}-page.mjs`), PAGE(letter));
+  }
   bundleApp = ((await import(pathToFileURL(entry).href)) as { app: PrerenderApp }).app;
 
   // What the build's first pages read: the catalogue, the content and the layout.
@@ -177,6 +190,11 @@ beforeAll(async () => {
   }
   await prerenderer.teardown?.();
   pool = takeRenderPool();
+  // What the capture does on the main thread (page-publisher.ts); then Astro deletes the bundle.
+  await Promise.all(
+    bundleApp.manifest.routes.map(({ routeData }) => bundleApp.getComponentByRoute(routeData)),
+  );
+  rmSync(prerender, { recursive: true, force: true });
 
   publisher = createPagePublisher({
     app: bundleApp,
@@ -207,12 +225,24 @@ describe('a publish rendered on the render threads', () => {
 
   test('after an edit, the pages named render on both, from the edited data; the gone ones are removed', async () => {
     // Products 1 to 250 renamed, 251 to 300 deleted; page 300 is not named (left as it was).
+    // The route /q, whose pages the build did not render, renders from its kept module.
     replaceCatalogueRead(catalogue(ids(1, 250).map((id) => product(id, `new ${String(id)}`))));
     publisher.dataChanged();
     const before = files();
-    const result = await publisher.publish({ render: ids(1, 299).map(pathOf), remove: [] });
-    expect(result.written).toEqual(ids(1, 250).map(pathOf));
+    const qPaths = ids(1, 100).map((id) => `/q/${String(id)}`);
+    const result = await publisher.publish({
+      render: [...ids(1, 299).map(pathOf), ...qPaths],
+      remove: [],
+    });
+    expect(result.written).toEqual([...ids(1, 250).map(pathOf), ...qPaths]);
     expect(result.removed).toEqual(ids(251, 299).map(pathOf));
+    const qShown = ids(1, 100).map((id) =>
+      readFileSync(path.join(client, 'q', `${String(id)}.html`), 'utf8'),
+    );
+    expect(qShown.filter((html) => html.endsWith('on a thread')).length).toBeGreaterThan(0);
+    for (const [index, html] of qShown.entries()) {
+      expect(html).toMatch(new RegExp(`^q: new ${String(index + 1)} rendered on `));
+    }
     const shown = ids(1, 250).map(page);
     for (const [index, html] of shown.entries()) {
       expect(html).toMatch(new RegExp(`^new ${String(index + 1)} rendered on (main|a thread)$`));
@@ -224,7 +254,8 @@ describe('a publish rendered on the render threads', () => {
     expect(page(300)).toMatch(/^old 300 /);
     // Exactly those files: the removed gone, nothing left beside the pages.
     const gone = new Set(ids(251, 299).map((id) => `p/${String(id)}.html`));
-    expect(files()).toEqual(before.filter((file) => !gone.has(file)));
+    const added = ids(1, 100).map((id) => `q/${String(id)}.html`);
+    expect(files()).toEqual([...before.filter((file) => !gone.has(file)), ...added].sort());
   });
 
   test('a thread that dies fails the publish: no page of it written, `publish-failed` with the data changed', async () => {

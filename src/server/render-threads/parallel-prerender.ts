@@ -303,7 +303,7 @@ function parallel(inner: Prerenderer, dirs: Dirs, count: number): Prerenderer {
       };
       worker.on('message', onMessage);
       worker.once('exit', onExit);
-      const message: ThreadRequest = { type: 'finish' };
+      const message: ThreadRequest = { type: 'finish', keep };
       worker.postMessage(message);
     });
     if (!keep) {

@@ -73,7 +73,10 @@ export interface ThreadUpdate {
 }
 
 export type ThreadRequest =
-  { type: 'render'; pages: PageRequest[] } | { type: 'finish' } | ThreadUpdate;
+  | { type: 'render'; pages: PageRequest[] }
+  /** `keep`: the thread stays for the publisher (render-pool.ts). */
+  | { type: 'finish'; keep: boolean }
+  | ThreadUpdate;
 
 /** A rendered page: written by the thread (no body), or its bytes; or why it failed. */
 export type PageReply =
@@ -96,6 +99,7 @@ export type ThreadReply =
 interface RouteData {
   route: string;
   component: string;
+  prerender: boolean;
 }
 
 interface PrerenderBundle {
@@ -105,6 +109,8 @@ interface PrerenderBundle {
     setOptions(options: unknown): void;
     render(request: Request, options: { routeData: RouteData }): Promise<Response>;
     routeCache: { clearAll(): void };
+    /** Imports the module of a route's page (Astro's `BuildApp`). */
+    getComponentByRoute(routeData: RouteData): Promise<unknown>;
   };
 }
 
@@ -272,11 +278,27 @@ port.on('message', (message: ThreadStart | ThreadRequest) => {
     queue.push(...message.pages);
     void drain();
   } else {
-    // What the main thread keeps of this thread's pages: the local pictures they showed (Astro
-    // keeps those in the output).
-    post({
-      type: 'finished',
-      referencedImages: [...(holder.astroAsset?.referencedImages ?? [])],
-    });
+    void finish(message.keep);
   }
 });
+
+/**
+ * What the main thread keeps of this thread's pages: the local pictures they showed (Astro
+ * keeps those in the output). A thread kept for the publisher first imports every pre-rendered
+ * page's module, as the kept build's main thread does (page-publisher.ts): Astro deletes the
+ * bundle once the build is done, and a route none of whose pages this thread rendered has not
+ * been imported here. A module that fails to import stops the thread (the build then fails).
+ */
+async function finish(keep: boolean): Promise<void> {
+  if (keep) {
+    await Promise.all(
+      app.manifest.routes
+        .filter(({ routeData }) => routeData.prerender)
+        .map(({ routeData }) => app.getComponentByRoute(routeData)),
+    );
+  }
+  post({
+    type: 'finished',
+    referencedImages: [...(holder.astroAsset?.referencedImages ?? [])],
+  });
+}
