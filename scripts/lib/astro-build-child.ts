@@ -185,7 +185,7 @@ if (capture && app && outDir) {
   const listingsFile = path.join(path.resolve(outDir), 'server', LISTING_STORE_FILE);
   const hasListings = existsSync(listingsFile);
   console.info(
-    `[publish] ready, a publish's pages rendered here and on ${String(threads?.size ?? 0)} render threads`,
+    `[publish] ready: a publish's pages render here and on ${String(threads?.size ?? 0)} kept render thread(s)`,
   );
   await servePublishRequests({
     publisher: createPagePublisher({

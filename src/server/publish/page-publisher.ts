@@ -354,7 +354,7 @@ export function createPagePublisher(options: PagePublisherOptions): PagePublishe
       }
       if (jobs.length > 0) {
         console.info(
-          `[publish] ${String(jobs.length)} pages rendered in ${String(Math.round(rendered - started))} ms (${String(onThreads)} by ${String(threads?.size ?? 0)} render threads), put in place in ${String(Math.round(performance.now() - rendered))} ms`,
+          `[publish] ${String(jobs.length)} pages rendered in ${String(Math.round(rendered - started))} ms (${String(onThreads)} of them on the render threads), put in place in ${String(Math.round(performance.now() - rendered))} ms`,
         );
       }
       return {
