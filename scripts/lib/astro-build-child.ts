@@ -11,7 +11,9 @@
  *
  * `BUILD_PUBLISHER=1` keeps the process alive once the build is done, rendering pages again on
  * request over IPC (publisher-loop.ts): the rebuild supervisor publishes an edit this way,
- * without building the whole site. Without an IPC channel it has no effect.
+ * without building the whole site. Without an IPC channel it has no effect. The build's render
+ * threads are then kept too (src/server/render-threads/render-pool.ts), and stopped with it:
+ * a publish's pages render on them as well as on this thread.
  *
  * `BUILD_LOG_LEVEL` (debug, info, warn, error, silent; default warn) sets Astro's log level.
  *
@@ -44,6 +46,7 @@ import {
   prerenderAppCapture,
 } from '../../src/server/publish/page-publisher.ts';
 import { decide, indexed } from '../../src/server/publish/publish-decide.ts';
+import { keepRenderThreads, takeRenderPool } from '../../src/server/render-threads/render-pool.ts';
 import { createPublishData } from '../../src/server/publish/publish-data.ts';
 import {
   servePublishRequests,
@@ -91,6 +94,8 @@ process.on('unhandledRejection', fail);
 
 const keepOutDir = process.env.BUILD_KEEP_OUT_DIR === '1';
 const capture = process.env.BUILD_PUBLISHER === '1' && process.send ? prerenderAppCapture() : null;
+// A publish's pages render on the build's render threads too (render-pool.ts).
+if (capture) keepRenderThreads();
 const started = performance.now();
 const cpuStarted = process.cpuUsage();
 /** Astro's build; a failure prints its cause (`fail`). */
@@ -168,6 +173,7 @@ console.log(
 );
 
 const app = capture?.app();
+const threads = takeRenderPool();
 if (capture && app && outDir) {
   const pictures = capture.pictures();
   if (pictures === null) {
@@ -178,12 +184,16 @@ if (capture && app && outDir) {
   const send = (reply: PublisherReply) => sendOrDrop(process, reply);
   const listingsFile = path.join(path.resolve(outDir), 'server', LISTING_STORE_FILE);
   const hasListings = existsSync(listingsFile);
+  console.info(
+    `[publish] ready: a publish's pages render here and on ${String(threads?.size ?? 0)} kept render thread(s)`,
+  );
   await servePublishRequests({
     publisher: createPagePublisher({
       app,
       clientDir: path.join(path.resolve(outDir), 'client'),
       origin: capture.origin(),
       pictures,
+      threads,
       ...(hasListings
         ? {
             recordPictures: (entries) => {
@@ -204,3 +214,5 @@ if (capture && app && outDir) {
       : null,
   });
 }
+// Told to stop (or its parent gone): the kept threads go too.
+await threads?.stop();

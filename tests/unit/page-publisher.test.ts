@@ -22,6 +22,7 @@ import { isShopRoute, SHOP_ROUTES } from '../../src/lib/shop-routes.ts';
 
 const route = (name: string, pattern: RegExp): PublishedRoute => ({
   route: name,
+  component: `src/pages${name}.astro`,
   type: 'page',
   prerender: true,
   pattern,

@@ -751,7 +751,7 @@ describe('falling back to a full build', () => {
       kind: 'full',
       reason: 'product 110 updated: 9 pages to render again, over 3',
     });
-    expect(MAX_PARTIAL_PAGES).toBe(2_000);
+    expect(MAX_PARTIAL_PAGES).toBe(5_000);
   });
 
   test('data changed in place cannot be compared', () => {

@@ -111,17 +111,32 @@ export async function handleRequest(
       return { type: 'published', id: request.id, ...result };
     }
     const started = performance.now();
+    const marks: [string, number][] = [];
+    const mark = (step: string) => marks.push([step, performance.now()]);
     const { before, after } = await data.apply(request.edits);
     dataChanged = true;
     publisher.dataChanged();
+    mark('edits read');
     const decision = decide(before, after, request.edits);
+    mark(`decision (${String(decision.kind === 'full' ? 'full' : decision.render.length)})`);
     if (decision.kind === 'full') {
       return { type: 'publish-full', id: request.id, reason: decision.reason };
     }
     options.listings?.(before, after);
+    mark('listings');
     const result = track(await publisher.publish(decision), options.pages);
+    mark('pages');
     // A page added or gone: the sitemaps the build wrote at its end list the pages.
     if (decision.pageSetChanged || result.removed.length > 0) await writeSitemaps(options);
+    mark('sitemaps');
+    // Where a publish's seconds go, one line (the operators' profile of a slow publish).
+    let last = started;
+    const steps = marks.map(([step, at]) => {
+      const ms = Math.round(at - last);
+      last = at;
+      return `${step} ${String(ms)} ms`;
+    });
+    console.info(`[publish] ${String(request.id)}: ${steps.join(', ')}`);
     return {
       ...result,
       type: 'published',

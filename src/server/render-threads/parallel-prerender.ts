@@ -21,6 +21,9 @@
  *   thread by a synchronous call (the thread waits on an `Atomics` flag), so the page gets the
  *   URL Astro emits.
  * - A page that fails on a thread, or a thread that stops, fails the build.
+ * - **Kept for publishes.** A build kept to publish edits (render-pool.ts) keeps its threads
+ *   once its pages are done, with their data, instead of stopping them: the publisher renders
+ *   a publish's pages on them too (src/server/publish/publish-render.ts).
  * - **Unreachable pictures.** Once the pages are rendered, every remote picture they show is
  *   fetched once; one that cannot be is encoded from the shop's placeholder picture instead,
  *   and logged (`../pictures/picture-fallback.ts`): Astro's image step would fail the build.
@@ -35,7 +38,8 @@ import { MessageChannel, Worker } from 'node:worker_threads';
 import type { AstroConfig, AstroIntegration, AstroPrerenderer as Prerenderer } from 'astro';
 import { astroAsset, currentAddStaticImage } from '../pictures/astro-asset.ts';
 import { settledCatalogueRead } from '../../shop/loaders/catalogue-prefetch.ts';
-import { buildSnapshot, handedOver } from '../../shop/loaders/handoff.ts';
+import { buildSnapshot, handedOver, type BuildSnapshot } from '../../shop/loaders/handoff.ts';
+import type { CatalogueRead } from '../../shop/loaders/catalogue-source.ts';
 import {
   astroWillFetch,
   PLACEHOLDER_PICTURE,
@@ -45,6 +49,13 @@ import {
   setBuildPlaceholder,
 } from '../pictures/picture-fallback.ts';
 import { prerenderDir, prerenderEntry } from './prerender-entry.ts';
+import {
+  handOverRenderPool,
+  renderThreadsWanted,
+  type PoolPage,
+  type RenderPool,
+} from './render-pool.ts';
+import { catalogueChange } from './thread-data.ts';
 import { readEnvironment } from '../../shop/config/environment.ts';
 import type {
   ImageCall,
@@ -54,6 +65,7 @@ import type {
   ThreadReply,
   ThreadRequest,
   ThreadStart,
+  ThreadUpdate,
 } from './prerender-worker.ts';
 
 /**
@@ -177,6 +189,8 @@ function parallel(inner: Prerenderer, dirs: Dirs, count: number): Prerenderer {
   /** Whether the threads have the data (null: not yet asked; false: they never will). */
   let fed: Promise<boolean> | null = null;
   let logger: ReturnType<BuildApp['getOptions']>['logger'] | null = null;
+  /** The data the threads have: what they were fed, then what a kept pool's sync sent. */
+  let synced: { read: CatalogueRead; snapshot: BuildSnapshot } | null = null;
 
   const fail = (error: Error) => {
     failure ??= error;
@@ -241,6 +255,7 @@ function parallel(inner: Prerenderer, dirs: Dirs, count: number): Prerenderer {
     thread.busy--;
     if (page.type === 'error') {
       const error = new Error(page.message);
+      error.name = page.name;
       if (page.stack !== undefined) error.stack = page.stack;
       waiting.reject(error);
       return;
@@ -266,32 +281,41 @@ function parallel(inner: Prerenderer, dirs: Dirs, count: number): Prerenderer {
       const start: ThreadStart = { type: 'start', snapshot, catalogue };
       thread.worker.postMessage(start);
     }
+    synced = { read: catalogue.read, snapshot };
     return true;
   };
 
-  /** Stops a thread, taking what its pages computed that the main thread keeps. */
-  const finish = async (thread: Thread): Promise<string[]> => {
+  /**
+   * Takes what a thread's pages computed that the main thread keeps, then stops the thread,
+   * or leaves it running when `keep` (a kept pool's).
+   */
+  const finish = async (thread: Thread, keep: boolean): Promise<string[]> => {
     const { worker } = thread;
     const kept = await new Promise<Extract<ThreadReply, { type: 'finished' }> | null>((resolve) => {
+      const onExit = () => {
+        resolve(null);
+      };
       const onMessage = (reply: ThreadReply) => {
         if (reply.type !== 'finished') return;
         worker.off('message', onMessage);
+        worker.off('exit', onExit);
         resolve(reply);
       };
       worker.on('message', onMessage);
-      worker.once('exit', () => {
-        resolve(null);
-      });
-      const message: ThreadRequest = { type: 'finish' };
+      worker.once('exit', onExit);
+      const message: ThreadRequest = { type: 'finish', keep };
       worker.postMessage(message);
     });
-    worker.removeAllListeners('exit');
-    await worker.terminate();
+    if (!keep) {
+      worker.removeAllListeners('exit');
+      await worker.terminate();
+    }
     if (kept === null) throw failure ?? new Error('a render thread stopped before it finished');
     return kept.referencedImages;
   };
 
-  const renderOn = (thread: Thread, request: Request, routeData: RenderOptions['routeData']) =>
+  /** Sends a page to a thread (with the others asked for in this turn of the event loop). */
+  const send = (thread: Thread, page: PoolPage) =>
     new Promise<Response>((resolve, reject) => {
       const id = nextId++;
       pending.set(id, { resolve, reject });
@@ -303,13 +327,51 @@ function parallel(inner: Prerenderer, dirs: Dirs, count: number): Prerenderer {
           thread.worker.postMessage(message);
         });
       }
-      thread.outbox.push({
-        id,
-        url: request.url,
-        route: routeData.route,
-        component: routeData.component,
-        file: routeData.type === 'page' ? fileOf(new URL(request.url)) : null,
-      });
+      thread.outbox.push({ id, ...page });
+    });
+
+  /** The threads, for the publisher once the build is done (render-pool.ts). */
+  const keptPool = (): RenderPool => {
+    // Never what keeps the process alive: the publisher's IPC channel does.
+    for (const { worker } of threads) worker.unref();
+    const kept = [...threads];
+    return {
+      size: kept.length,
+      pagesPerThread: PAGES_PER_THREAD,
+      async sync() {
+        if (failure) throw failure;
+        if (synced === null) throw new Error('the render threads were never given the data');
+        const read = (await settledCatalogueRead())?.read;
+        if (read === undefined) throw new Error('the build has no catalogue read to render from');
+        const snapshot = buildSnapshot() ?? synced.snapshot;
+        const update: ThreadUpdate = { type: 'update' };
+        if (read !== synced.read) update.catalogue = catalogueChange(synced.read, read);
+        const keys = Object.keys(snapshot) as (keyof BuildSnapshot)[];
+        if (keys.some((key) => snapshot[key] !== synced?.snapshot[key])) update.snapshot = snapshot;
+        if (update.catalogue === undefined && update.snapshot === undefined) return;
+        // Ahead of any page sent after it: a thread applies it before rendering them.
+        for (const { worker } of kept) worker.postMessage(update);
+        synced = { read, snapshot };
+      },
+      render(index, page) {
+        const thread = kept[index];
+        if (failure) return Promise.reject(failure);
+        if (thread === undefined) return Promise.reject(new Error(`no render thread ${index}`));
+        return send(thread, page);
+      },
+      async stop() {
+        for (const { worker } of kept) worker.removeAllListeners('exit');
+        await Promise.all(kept.map(({ worker }) => worker.terminate()));
+      },
+    };
+  };
+
+  const renderOn = (thread: Thread, request: Request, routeData: RenderOptions['routeData']) =>
+    send(thread, {
+      url: request.url,
+      route: routeData.route,
+      component: routeData.component,
+      file: routeData.type === 'page' ? fileOf(new URL(request.url)) : null,
     });
 
   /**
@@ -349,9 +411,12 @@ function parallel(inner: Prerenderer, dirs: Dirs, count: number): Prerenderer {
     },
     async teardown() {
       // The local pictures the threads' pages showed, which Astro keeps in the output.
-      const referenced = await Promise.all(threads.map(finish));
+      const keep = renderThreadsWanted() && threads.length > 0 && synced !== null;
+      const referenced = await Promise.all(threads.map((thread) => finish(thread, keep)));
       const registry = astroAsset();
       for (const file of referenced.flat()) registry.referencedImages?.add(file);
+      // A build kept to publish edits keeps its threads, with their data (render-pool.ts).
+      if (keep) handOverRenderPool(keptPool());
       threads.length = 0;
       await inner.teardown?.();
       if (failure) throw failure;

@@ -17,11 +17,14 @@ import {
 } from 'node:worker_threads';
 import {
   adoptCatalogueRead,
+  replaceCatalogueRead,
   type SettledCatalogueRead,
 } from '../../shop/loaders/catalogue-prefetch.ts';
+import type { CatalogueRead } from '../../shop/loaders/catalogue-source.ts';
 import type { AddStaticImage, AstroAssetScope } from '../pictures/astro-asset.ts';
 import { adoptSnapshot, type BuildSnapshot } from '../../shop/loaders/handoff.ts';
 import { fetchTimeoutFromEnv, installFetchDeadlines } from '../fetch-deadlines.ts';
+import { applyCatalogueChange, type CatalogueChange } from './thread-data.ts';
 
 /** What the thread is started with. */
 export interface ThreadData {
@@ -59,7 +62,21 @@ export interface PageRequest {
   file: string | null;
 }
 
-export type ThreadRequest = { type: 'render'; pages: PageRequest[] } | { type: 'finish' };
+/**
+ * A kept thread's data brought to the main thread's after a publish changed it (render-pool.ts):
+ * the catalogue as a change from the thread's copy, the content and layout when they changed.
+ */
+export interface ThreadUpdate {
+  type: 'update';
+  catalogue?: CatalogueChange;
+  snapshot?: BuildSnapshot;
+}
+
+export type ThreadRequest =
+  | { type: 'render'; pages: PageRequest[] }
+  /** `keep`: the thread stays for the publisher (render-pool.ts). */
+  | { type: 'finish'; keep: boolean }
+  | ThreadUpdate;
 
 /** A rendered page: written by the thread (no body), or its bytes; or why it failed. */
 export type PageReply =
@@ -72,7 +89,7 @@ export type PageReply =
       /** Null when the thread wrote the page itself (Astro then writes nothing). */
       body: ArrayBuffer | null;
     }
-  | { type: 'error'; id: number; message: string; stack?: string };
+  | { type: 'error'; id: number; name: string; message: string; stack?: string };
 
 export type ThreadReply =
   | { type: 'pages'; pages: PageReply[] }
@@ -82,6 +99,7 @@ export type ThreadReply =
 interface RouteData {
   route: string;
   component: string;
+  prerender: boolean;
 }
 
 interface PrerenderBundle {
@@ -90,6 +108,9 @@ interface PrerenderBundle {
     setInternals(internals: unknown): void;
     setOptions(options: unknown): void;
     render(request: Request, options: { routeData: RouteData }): Promise<Response>;
+    routeCache: { clearAll(): void };
+    /** Imports the module of a route's page (Astro's `BuildApp`). */
+    getComponentByRoute(routeData: RouteData): Promise<unknown>;
   };
 }
 
@@ -187,6 +208,8 @@ async function render(page: PageRequest): Promise<PageReply> {
     return {
       type: 'error',
       id: page.id,
+      // Astro's error names say what happened (NoMatchingStaticPathFound: a page gone).
+      name: error instanceof Error ? error.name : 'Error',
       message: error instanceof Error ? error.message : String(error),
       ...(error instanceof Error && error.stack !== undefined ? { stack: error.stack } : {}),
     };
@@ -224,20 +247,58 @@ async function drain(): Promise<void> {
   running = false;
 }
 
+/** This thread's copy of the catalogue read, which a kept thread's updates change. */
+let catalogueRead: CatalogueRead | null = null;
+
+/**
+ * A publish's data: applied before the pages sent after it (messages arrive in order, and this
+ * runs at once); a copy that cannot be brought up to date stops the thread, which fails the
+ * publish (render-pool.ts).
+ */
+function update(message: ThreadUpdate): void {
+  if (message.catalogue !== undefined) {
+    if (catalogueRead === null) throw new Error('the render thread was given no catalogue');
+    catalogueRead = applyCatalogueChange(catalogueRead, message.catalogue);
+    replaceCatalogueRead(catalogueRead);
+  }
+  if (message.snapshot !== undefined) adoptSnapshot(message.snapshot);
+  // getStaticPaths read the old data: run again on the next page, as on the main thread.
+  app.routeCache.clearAll();
+}
+
 port.on('message', (message: ThreadStart | ThreadRequest) => {
   if (message.type === 'start') {
     adoptCatalogueRead(message.catalogue);
+    catalogueRead = message.catalogue.read;
     adoptSnapshot(message.snapshot);
     started(undefined);
+  } else if (message.type === 'update') {
+    update(message);
   } else if (message.type === 'render') {
     queue.push(...message.pages);
     void drain();
   } else {
-    // What the main thread keeps of this thread's pages: the local pictures they showed (Astro
-    // keeps those in the output).
-    post({
-      type: 'finished',
-      referencedImages: [...(holder.astroAsset?.referencedImages ?? [])],
-    });
+    void finish(message.keep);
   }
 });
+
+/**
+ * What the main thread keeps of this thread's pages: the local pictures they showed (Astro
+ * keeps those in the output). A thread kept for the publisher first imports every pre-rendered
+ * page's module, as the kept build's main thread does (page-publisher.ts): Astro deletes the
+ * bundle once the build is done, and a route none of whose pages this thread rendered has not
+ * been imported here. A module that fails to import stops the thread (the build then fails).
+ */
+async function finish(keep: boolean): Promise<void> {
+  if (keep) {
+    await Promise.all(
+      app.manifest.routes
+        .filter(({ routeData }) => routeData.prerender)
+        .map(({ routeData }) => app.getComponentByRoute(routeData)),
+    );
+  }
+  post({
+    type: 'finished',
+    referencedImages: [...(holder.astroAsset?.referencedImages ?? [])],
+  });
+}
