@@ -9,8 +9,6 @@
  * rebuild webhooks (`webhooks/`). A worker of `serve.ts` runs it; alone it is the in-process
  * server of tests, benches and the link checker.
  */
-import { createHash } from 'node:crypto';
-import { readdir, readFile } from 'node:fs/promises';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import { Server as NetServer } from 'node:net';
 import path from 'node:path';
@@ -41,12 +39,9 @@ import { readEnvironment } from '../shop/config/environment.ts';
 import { markRoute, MeteredResponse, meterReply } from './metrics.ts';
 import { routeKind } from './route-kind.ts';
 import { log } from '../shop/config/log.ts';
-import {
-  REQUEST_ID_HEADER,
-  requestIdOf,
-  runWithRequestId,
-} from '../shop/config/request-context.ts';
-import { trustedProxiesFromEnv, type TrustedProxies } from '../shop/auth/client.ts';
+import { trustedProxiesFromEnv } from '../shop/auth/client.ts';
+import { buildIdOf } from './build-id.ts';
+import { withRequestId } from './request-id.ts';
 
 // The production server: React (and other libraries) pick their production builds from this,
 // read when the SSR bundle first loads them. Unset, React's development build renders pages
@@ -133,24 +128,6 @@ export interface RunningServer {
   purgeRenders(generation: number): void;
 }
 
-/**
- * The build's identity: a hash of `dist/server` (code, manifest and asset names), so renders
- * cached by one build are never served by another, and copies of one build share them.
- */
-export async function buildIdOf(serverDir: string): Promise<string> {
-  const hash = createHash('sha256');
-  const entries = await readdir(serverDir, { recursive: true, withFileTypes: true });
-  const files = entries
-    .filter((entry) => entry.isFile())
-    .map((entry) => path.join(entry.parentPath, entry.name))
-    .sort();
-  for (const file of files) {
-    hash.update(path.relative(serverDir, file)).update('\0');
-    hash.update(await readFile(file)).update('\0');
-  }
-  return hash.digest('base64url').slice(0, 12);
-}
-
 /** Path and query of a request target (origin or absolute form), or null when unreadable. */
 function splitTarget(target: string): { pathname: string; search: string } | null {
   let pathAndQuery = target;
@@ -169,26 +146,6 @@ function splitTarget(target: string): { pathname: string; search: string } | nul
   return queryAt === -1
     ? { pathname: pathAndQuery, search: '' }
     : { pathname: pathAndQuery.slice(0, queryAt), search: pathAndQuery.slice(queryAt) };
-}
-
-/**
- * Runs the handling of a request as its request id (`request-context.ts`): the `X-Request-Id` a
- * trusted proxy sent, when well formed, else a new one. The id goes back on the reply whatever
- * answers it (a file, a page, an error: `setHeader` now, merged into each `writeHead`); every
- * log line and upstream call made for the request carries it.
- */
-function withRequestId<T>(
-  req: IncomingMessage,
-  res: ServerResponse,
-  trusted: TrustedProxies,
-  run: () => T,
-): T {
-  const given = req.headers[REQUEST_ID_HEADER];
-  // Only a header that is there needs the peer checked (most requests have none).
-  const fromProxy = given !== undefined && trusted.trusts(req.socket.remoteAddress ?? '');
-  const id = requestIdOf(given, fromProxy);
-  res.setHeader(REQUEST_ID_HEADER, id);
-  return runWithRequestId(id, run);
 }
 
 /** Starts the storefront server; resolves once it listens. */
