@@ -42,15 +42,16 @@ async function runWorker(config: ServeConfig): Promise<void> {
   shareCompressionCores(config.workers);
   // Every fetch of the worker (on-demand reads, pictures) has a deadline (FETCH_TIMEOUT_MS).
   installFetchDeadlines(config.fetchTimeoutMs);
-  // Its metrics, which the supervisor asks for when `/metrics` is read (METRICS_PORT).
-  registerWorkerMetrics();
   const settings = readEnvironment([
+    'METRICS_PORT',
     'BIGCOMMERCE_STORE_HASH',
     'REDIS_URL',
     'STATE_DIR',
     'PORT',
     'HOST',
   ]);
+  // The process metrics (event loop, GC observers) only when the supervisor serves them.
+  if (settings.METRICS_PORT !== undefined) registerWorkerMetrics();
   const distDir = process.env[WORKER_ENV.distDir] ?? 'dist';
   const assetDirs = JSON.parse(process.env[WORKER_ENV.assetDirs] ?? '[]') as string[];
   const statusFile = process.env[WORKER_ENV.statusFile];
