@@ -15,6 +15,7 @@ import { metricsRegistry, registerProcessMetrics } from '../shop/config/metrics.
 import type { MetricsReplyMessage } from './rebuild/messages.ts';
 import { sendOrDrop } from './rebuild/messages.ts';
 import { ROUTE_KINDS, type RouteKind } from './route-kind.ts';
+import { OTHER_KIND, ShopResponse } from './shop-response.ts';
 
 type Labels = Readonly<Record<string, string>>;
 
@@ -143,7 +144,6 @@ const REQUEST_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5
 
 const KIND_INDEX = new Map<RouteKind, number>(ROUTE_KINDS.map((kind, index) => [kind, index]));
 const METHOD_INDEX = new Map<string, number>(METHODS.map((method, index) => [method, index]));
-const OTHER_KIND = ROUTE_KINDS.indexOf('other');
 const OTHER_METHOD = METHODS.indexOf('other');
 
 const requests = new FixedCounter(
@@ -182,30 +182,22 @@ export function countCacheLookup(hit: boolean, askedRedis: boolean): void {
 }
 
 /** A reply of the storefront server, with what the request metrics need of it. */
-export class MeteredResponse extends http.ServerResponse {
-  /** When the request came (performance.now()). */
-  readonly startedAt = performance.now();
-  /** Index of its route kind in `ROUTE_KINDS`. */
-  routeKind = OTHER_KIND;
-}
 
 /** Says what kind of route a request is (its metrics' `kind`); the last word counts. */
 export function markRoute(res: http.ServerResponse, kind: RouteKind): void {
-  if (res instanceof MeteredResponse) res.routeKind = KIND_INDEX.get(kind) ?? OTHER_KIND;
+  if (res instanceof ShopResponse) res.routeKind = KIND_INDEX.get(kind) ?? OTHER_KIND;
 }
 
-/** Counts a finished reply: `this` is the reply (an `on('finish')` listener, shared by all). */
-function countReply(this: MeteredResponse): void {
+/**
+ * Counts a sent reply: `this` is the reply (called by the one `finish` listener all replies
+ * share, `shop-response.ts` `replySent`).
+ */
+export function countReply(this: ShopResponse): void {
   const kind = this.routeKind;
   const method = METHOD_INDEX.get((this.req as IncomingMessage | undefined)?.method ?? '');
   const status = Math.min(4, Math.max(0, Math.floor(this.statusCode / 100) - 1));
   requests.inc((kind * METHODS.length + (method ?? OTHER_METHOD)) * STATUS_CLASSES.length + status);
   durations.observe(kind, (performance.now() - this.startedAt) / 1000);
-}
-
-/** Starts the metrics of one reply: one listener, counted when the reply has been sent. */
-export function meterReply(res: http.ServerResponse): void {
-  if (res instanceof MeteredResponse) res.on('finish', countReply);
 }
 
 /**

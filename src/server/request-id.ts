@@ -9,11 +9,12 @@ import {
   requestIdOf,
   runWithRequestId,
 } from '../shop/config/request-context.ts';
+import { ShopResponse } from './shop-response.ts';
 
 /**
  * Runs the handling of a request as its request id (`request-context.ts`): the `X-Request-Id` a
  * trusted proxy sent, when well formed, else a new one. The id goes back on the reply whatever
- * answers it (a file, a page, an error: `setHeader` now, merged into each `writeHead`); every
+ * answers it (a file, a page, an error: written with its head, `shop-response.ts`); every
  * log line and upstream call made for the request carries it.
  */
 export function withRequestId<T>(
@@ -26,6 +27,7 @@ export function withRequestId<T>(
   // Only a header that is there needs the peer checked (most requests have none).
   const fromProxy = given !== undefined && trusted.trusts(req.socket.remoteAddress ?? '');
   const id = requestIdOf(given, fromProxy);
-  res.setHeader(REQUEST_ID_HEADER, id);
+  if (res instanceof ShopResponse) res.requestId = id;
+  else res.setHeader(REQUEST_ID_HEADER, id);
   return runWithRequestId(id, run);
 }
