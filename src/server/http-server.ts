@@ -138,7 +138,10 @@ export interface RunningServer {
 function replySent(this: ShopResponse): void {
   countReply.call(this);
   const serving = this.serving;
-  if (serving?.draining === true) setImmediate(serving.closeIdle);
+  // Only a reply whose head promised a kept-alive connection before the drain began: a head
+  // written since says `Connection: close`, and closing idle connections after each of those
+  // would cut a client's next request on another connection it was just reusing.
+  if (serving?.draining === true && this.shouldKeepAlive) setImmediate(serving.closeIdle);
 }
 
 /** Path and query of a request target (origin or absolute form), or null when unreadable. */
