@@ -11,6 +11,7 @@ import { CART_LINK_VALID_DAYS } from '../../src/lib/commerce/sent-carts.ts';
 import { escapeHtml } from '../../src/lib/commerce/text.ts';
 import type { Cart, CartLineItem } from '../../src/lib/commerce/types.ts';
 import { cartLinkEmail } from '../../src/shop/mail/cart-link-email.ts';
+import { booleanOptionValue } from '../../src/lib/commerce/item-options.ts';
 
 const sender = { email: 'boutique@literie.test', name: 'Literie' };
 const link = 'https://www.literie.test/panier?id=6f0b8c1e-4b1a-4c55-9a57-1f2d3c4b5a69&token=n.m';
@@ -83,6 +84,15 @@ const preparedByArb = fc.record({
   phone: fc.constantFrom('', '02 40 00 00 00'),
 });
 
+/**
+ * An option value as the mail shows it: the boolean strings of §9 in French ("NO" is "Non"),
+ * anything else escaped as it is.
+ */
+const shownValue = (value: string) => {
+  const boolean = booleanOptionValue(value);
+  return boolean === null ? escapeHtml(value) : boolean === 'Yes' ? 'Oui' : 'Non';
+};
+
 /** The HTML's text and attribute values, with the tags the builder writes taken out. */
 const textOf = (html: string) =>
   html.replace(/<\/?[a-z][a-z0-9]*(?:\s+[a-z-]+="[^"<>]*")*\s*\/?>/g, '');
@@ -104,7 +114,7 @@ describe('cartLinkEmail', () => {
         expect(textOf(mail.htmlContent.replace(/^<!doctype html>/, ''))).not.toMatch(/[<>]/);
         for (const line of cart.lineItems.physicalItems) {
           expect(mail.htmlContent).toContain(escapeHtml(line.name));
-          for (const o of line.options) expect(mail.htmlContent).toContain(escapeHtml(o.value));
+          for (const o of line.options) expect(mail.htmlContent).toContain(shownValue(o.value));
         }
         expect(mail.htmlContent).toContain(escapeHtml(preparedBy.seller));
       }),
