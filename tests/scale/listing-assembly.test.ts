@@ -79,7 +79,11 @@ async function get(url: string): Promise<Reply> {
   // Every header but the moment, the connection's and those of the body (the marker's bytes).
   const headers = Object.fromEntries(
     [...response.headers].filter(
-      ([name]) => !['date', 'keep-alive', 'connection', 'content-length', 'etag'].includes(name),
+      // Per reply by design: the date, the connection and the request id.
+      ([name]) =>
+        !['date', 'keep-alive', 'connection', 'content-length', 'etag', 'x-request-id'].includes(
+          name,
+        ),
     ),
   );
   return { status: response.status, text: await response.text(), headers };
