@@ -354,7 +354,6 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     const resellerMode = read && hasResellerMode(req.headers.cookie);
     if (view !== null) markRoute(res, 'listing_view');
     if (resolved) {
-      const { files, found } = resolved;
       markRoute(res, 'static');
       if (method === 'OPTIONS') {
         answer(req, res, 204, { allow: STATIC_ALLOW });
@@ -364,13 +363,16 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         answer(req, res, 405, { allow: STATIC_ALLOW });
         return;
       }
-      const sent =
-        resellerMode && found.type.startsWith('text/html')
-          ? await sendResellerPage(req, res, files, found)
-          : await files.send(req, res, found, isHttps(req));
-      if (sent) return;
-      // The file went away since it was looked up (a publish removed the page): the page is
-      // answered as it now is, on demand (its new address, or not found).
+      const send = (file: { files: StaticFiles; found: StaticFile }) =>
+        resellerMode && file.found.type.startsWith('text/html')
+          ? sendResellerPage(req, res, file.files, file.found)
+          : file.files.send(req, res, file.found, isHttps(req));
+      if (await send(resolved)) return;
+      // The file, or the compressed copy it was to be sent from, went away since it was looked
+      // up (a publish replaced the sitemaps, removed a page): looked up once more, else the
+      // page is answered as it now is, on demand (its new address, or not found).
+      const again = await resolveStatic(pathname);
+      if (again !== null && (await send(again))) return;
     }
     if (method === 'OPTIONS') {
       answer(req, res, 204, { allow: PAGE_ALLOW });

@@ -132,7 +132,7 @@ describe('a publish while the upstream fails', () => {
     const products = `/stores/${sandbox.storeHash}/v3/catalog/products`;
 
     await fault({ match: products, status: 503 });
-    const unavailable = await handleRequest(request, options);
+    const unavailable = await handleRequest(request, options, { sitemaps: false });
     expect(unavailable).toMatchObject({
       type: 'publish-failed',
       id: 1,
@@ -150,7 +150,7 @@ describe('a publish while the upstream fails', () => {
     await fault({ match: products, down: 'hang' });
     // Every fetch of the build has its deadline (a short one here).
     restoreFetch = installFetchDeadlines(300);
-    const stalled = await handleRequest(request, options);
+    const stalled = await handleRequest(request, options, { sitemaps: false });
     expect(stalled).toMatchObject({ type: 'publish-failed', transient: true, dataChanged: false });
     expect(stalled.type === 'publish-failed' && stalled.error).toMatch(/GET v3\/catalog\/products/);
     // Nothing was handed to the pages meanwhile.
@@ -164,11 +164,14 @@ describe('a publish while the upstream fails', () => {
     // The upstream answers again: the publish runs under the server's own deadlines.
     restoreFetch();
     restoreFetch = null;
-    const done = await handleRequest(request, options);
+    const afterReply = { sitemaps: false };
+    const done = await handleRequest(request, options, afterReply);
     expect(done).toMatchObject({ type: 'published', id: 1 });
     const newPath = productPath({ id: product.id, name });
     expect(published[0]?.render).toContain(newPath);
     expect([...(published[0]?.remove ?? []), ...(published[0]?.render ?? [])]).toContain(oldPath);
+    // A page's address changed: the sitemaps are written again once the reply is sent.
+    expect(afterReply.sitemaps).toBe(true);
     const live = await getProductById(
       createBigCommerceClient({
         apiUrl: sandbox.url,

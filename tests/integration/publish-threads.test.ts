@@ -291,6 +291,7 @@ describe('a publish rendered on the render threads', () => {
         sitemaps: null,
         listings: null,
       },
+      { sitemaps: false },
     );
     expect(reply).toMatchObject({ type: 'publish-failed', id: 7, dataChanged: true });
     expect(files().map((file) => [file, readFileSync(path.join(client, file), 'utf8')])).toEqual(

@@ -4,7 +4,7 @@ import { request as httpRequest } from 'node:http';
 import { connect as netConnect } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { precompress } from '../../src/server/precompress.ts';
 import { startServer } from '../../src/server/http-server.ts';
@@ -554,6 +554,29 @@ describe('on-demand replies', () => {
       expect(res.headers['content-security-policy']).toBe(`${newer}, frame-ancestors 'self'`);
     } finally {
       await writeFile(file, policyPage(PAGE_POLICY));
+      clock += 2000;
+    }
+  });
+
+  test('a compressed copy gone since its lookup (sitemaps written again): the file is looked up again, never a 404', async () => {
+    const client = path.join(dir, 'client');
+    const file = path.join(client, 'sitemap-7.xml');
+    try {
+      await writeFile(file, '<urlset>ancien</urlset>');
+      await writeFile(`${file}.br`, brotliCompressSync('<urlset>ancien</urlset>'));
+      await writeFile(`${file}.gz`, gzipSync('<urlset>ancien</urlset>'));
+      // Looked up (with its copies), its own bytes held; the copies never read.
+      const first = await raw('GET', '/sitemap-7.xml');
+      expect(first.body.toString()).toBe('<urlset>ancien</urlset>');
+      // Within the lookup's recheck: the server still knows the old file and its copies.
+      await writeFile(file, '<urlset>nouveau</urlset>');
+      await rm(`${file}.br`);
+      await rm(`${file}.gz`);
+      const res = await raw('GET', '/sitemap-7.xml', { 'accept-encoding': 'br, gzip' });
+      expect(res.status).toBe(200);
+      expect(decoded(res)).toBe('<urlset>nouveau</urlset>');
+    } finally {
+      await rm(file, { force: true });
       clock += 2000;
     }
   });

@@ -16,9 +16,9 @@
  * it (publish-pictures.ts).
  */
 import { renameSync, rmSync } from 'node:fs';
-import { readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { AstroIntegration } from 'astro';
 import { prerenderDir, prerenderEntry } from '../render-threads/prerender-entry.ts';
 import type { RenderPool } from '../render-threads/render-pool.ts';
@@ -110,8 +110,20 @@ export function prerenderAppCapture(): PrerenderCapture {
       return async (paths) => {
         // The integration takes Astro's names and sorts the URLs itself.
         const pages = paths.map((p) => ({ pathname: p.slice(1) }));
-        await hook({ dir: build.dir, pages, logger: build.logger });
-        await dropSitemapCopies(fileURLToPath(build.dir));
+        const out = path.resolve(fileURLToPath(build.dir));
+        // It streams its files: written beside the client folder, then renamed into it, so a
+        // crawler reads the old list or the new one, whole.
+        const staging = await mkdtemp(path.join(path.dirname(out), '.sitemaps-'));
+        try {
+          await hook({ dir: pathToFileURL(`${staging}/`), pages, logger: build.logger });
+          const names = await readdir(staging);
+          // The integration logs its failures and returns.
+          if (names.length === 0) throw new Error('the sitemap integration wrote no file');
+          for (const name of names) renameSync(path.join(staging, name), path.join(out, name));
+          await dropSitemapCopies(out);
+        } finally {
+          await rm(staging, { recursive: true, force: true });
+        }
       };
     },
     integration: {

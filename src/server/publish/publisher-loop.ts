@@ -82,18 +82,41 @@ function track(result: PublishResult, pages: Set<string>): PublishResult {
   return result;
 }
 
-async function writeSitemaps(options: PublisherLoopOptions): Promise<void> {
-  if (options.sitemaps === null) {
-    throw new Error('the set of pages changed, and the build left no way to write its sitemaps');
-  }
-  await options.sitemaps([...options.pages]);
-  console.info(`[publish] sitemaps written for ${String(options.pages.size)} pages`);
+/**
+ * Work a request leaves for after its reply: the sitemaps to write again (the set of pages
+ * changed). Written before the next request is taken; a write that fails is tried again after
+ * the next one.
+ */
+export interface AfterReply {
+  sitemaps: boolean;
 }
 
-/** Handles one request; never throws (a failure is a reply). */
+/** Writes the sitemaps for the site's pages now; false (logged) when it could not. */
+export async function writeSitemaps(options: PublisherLoopOptions): Promise<boolean> {
+  // A build without the sitemap integration has none to keep up to date.
+  if (options.sitemaps === null) return true;
+  const started = performance.now();
+  try {
+    await options.sitemaps([...options.pages]);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    console.error(`[publish] the sitemaps could not be written again: ${reason}`);
+    return false;
+  }
+  console.info(
+    `[publish] sitemaps written for ${String(options.pages.size)} pages in ${String(Math.round(performance.now() - started))} ms`,
+  );
+  return true;
+}
+
+/**
+ * Handles one request; never throws (a failure is a reply). Sets `afterReply.sitemaps` when the set
+ * of pages changed: the caller writes them once the reply is sent (`writeSitemaps`).
+ */
 export async function handleRequest(
   request: Exclude<PublisherRequest, { type: 'stop' }>,
   options: PublisherLoopOptions,
+  afterReply: AfterReply,
 ): Promise<PublisherReply> {
   const { publisher, data, decide } = options;
   // Whether the pages were handed data they may not show yet.
@@ -107,7 +130,7 @@ export async function handleRequest(
         options.listings?.(before, after);
       }
       const result = track(await publisher.publish(request), options.pages);
-      await writeSitemaps(options);
+      afterReply.sitemaps = true;
       return { type: 'published', id: request.id, ...result };
     }
     const started = performance.now();
@@ -127,8 +150,7 @@ export async function handleRequest(
     const result = track(await publisher.publish(decision), options.pages);
     mark('pages');
     // A page added or gone: the sitemaps the build wrote at its end list the pages.
-    if (decision.pageSetChanged || result.removed.length > 0) await writeSitemaps(options);
-    mark('sitemaps');
+    if (decision.pageSetChanged || result.removed.length > 0) afterReply.sitemaps = true;
     // Where a publish's seconds go, one line (the operators' profile of a slow publish).
     let last = started;
     const steps = marks.map(([step, at]) => {
@@ -156,12 +178,18 @@ export async function handleRequest(
 }
 
 /**
- * Serves requests from the parent process until it says stop or goes away. Requests are
- * handled one after the other: two publishes never write the same page at once.
+ * Serves requests from the parent process (`parent`: this process's IPC channel) until it says
+ * stop or goes away. Requests are
+ * handled one after the other: two publishes never write the same page at once. The sitemaps a
+ * publish changed are written after its reply and before the next request (and before a stop).
  */
-export function servePublishRequests(options: PublisherLoopOptions): Promise<void> {
+export function servePublishRequests(
+  options: PublisherLoopOptions,
+  parent: Pick<NodeJS.Process, 'on' | 'off'> = process,
+): Promise<void> {
   return new Promise((resolve) => {
     let queue = Promise.resolve();
+    const afterReply: AfterReply = { sitemaps: false };
     const onMessage = (message: unknown) => {
       const parsed = publisherRequestSchema.safeParse(message);
       if (!parsed.success) {
@@ -174,16 +202,17 @@ export function servePublishRequests(options: PublisherLoopOptions): Promise<voi
         return;
       }
       queue = queue.then(async () => {
-        options.send(await handleRequest(request, options));
+        options.send(await handleRequest(request, options, afterReply));
+        if (afterReply.sitemaps) afterReply.sitemaps = !(await writeSitemaps(options));
       });
     };
     const finish = () => {
-      process.off('message', onMessage);
-      process.off('disconnect', finish);
+      parent.off('message', onMessage);
+      parent.off('disconnect', finish);
       void queue.then(resolve);
     };
-    process.on('message', onMessage);
-    process.on('disconnect', finish);
+    parent.on('message', onMessage);
+    parent.on('disconnect', finish);
     options.send({ type: 'publisher-ready' });
   });
 }
