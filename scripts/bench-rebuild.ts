@@ -435,9 +435,13 @@ try {
   console.log(
     `[bench] catalogue: ${products === undefined ? 'sandbox seed' : `${String(products)} generated products`} (sandbox up in ${sandboxSeconds.toFixed(1)} s), edits: ${content === null ? `${pick} product of page 1 of ${String(editCategories.length)} categories` : 'content publishes of several entry types'}; load: autocannon, ${String(connections)} connections, ${rate > 0 ? `${String(rate)} req/s` : 'unbounded'} over ${String(loadPages.length)} URLs`,
   );
-  const shopSettings = readEnvironment(['REBUILD_DEBOUNCE_MS', 'SERVER_WORKERS']);
+  const shopSettings = readEnvironment([
+    'REBUILD_DEBOUNCE_MS',
+    'PUBLISH_DEBOUNCE_MS',
+    'SERVER_WORKERS',
+  ]);
   console.log(
-    `[bench] shop: REBUILD_DEBOUNCE_MS ${String(shopSettings.REBUILD_DEBOUNCE_MS)}, SERVER_WORKERS ${String(shopSettings.SERVER_WORKERS)}; its output in ${shopLogFile}`,
+    `[bench] shop: REBUILD_DEBOUNCE_MS ${String(shopSettings.REBUILD_DEBOUNCE_MS)}, PUBLISH_DEBOUNCE_MS ${String(shopSettings.PUBLISH_DEBOUNCE_MS)}, SERVER_WORKERS ${String(shopSettings.SERVER_WORKERS)}; its output in ${shopLogFile}`,
   );
   console.log(`[bench] start: ready to publish after ${seconds(readyMs)} (${startLine})`);
   let missed = false;

@@ -234,6 +234,7 @@ export function superviseShop(options: {
     rebuild: config.rebuilds
       ? {
           debounceMs: config.debounceMs,
+          publishDebounceMs: config.publishDebounceMs,
           timeoutMs: config.buildTimeoutMs,
           command:
             config.buildCommand === undefined

@@ -129,6 +129,31 @@ describe('coalescing', () => {
     expect(fake.batches[0]?.count).toBeLessThanOrEqual(11);
   });
 
+  test('the quiet time follows the events waiting: edits to publish wait less than a full build', async () => {
+    const fake = fakeBuild(1_000);
+    // Contentful events publish; a supervisor event (a warm-up) is a full build.
+    const quietMs = vi.fn((events: readonly RebuildEvent[]) =>
+      events.every((e) => e.source === 'contentful') ? 300 : 1500,
+    );
+    const scheduler = createRebuildScheduler({ debounceMs: 1500, quietMs, build: fake.build });
+    scheduler.notify(event('a'));
+    await vi.advanceTimersByTimeAsync(299);
+    expect(fake.batches).toHaveLength(0);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(fake.batches.map((b) => b.events.map((e) => e.id))).toEqual([['a']]);
+    await vi.advanceTimersByTimeAsync(1_000);
+    // One event that needs a full build among them: the whole batch waits the long quiet time.
+    scheduler.notify(event('b'));
+    scheduler.notify({ source: 'supervisor', topic: 'warm-up', id: 'w', receivedAt: Date.now() });
+    await vi.advanceTimersByTimeAsync(1_499);
+    expect(fake.batches).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(fake.batches[1]?.events.map((e) => e.id)).toEqual(['b', 'w']);
+    expect(quietMs).toHaveBeenLastCalledWith(expect.any(Array), true);
+    await vi.advanceTimersByTimeAsync(1_000);
+    await scheduler.stop();
+  });
+
   test('settled() resolves once the builds are done', async () => {
     const fake = fakeBuild(5000);
     const scheduler = createRebuildScheduler({ debounceMs: 100, build: fake.build });
@@ -359,6 +384,7 @@ describe('readServeConfig', () => {
       releasesDir: 'dist-releases',
       workers: 1,
       debounceMs: 1500,
+      publishDebounceMs: 300,
       buildTimeoutMs: 1_800_000,
       buildCommand: undefined,
       publishEdits: true,

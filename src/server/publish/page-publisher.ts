@@ -358,12 +358,14 @@ export function createPagePublisher(options: PagePublisherOptions): PagePublishe
         renderHere: (job) => app.render(new Request(job.url), { routeData: job.route }),
       });
       const rendered = performance.now();
+      let pictured = rendered;
       try {
         // Their new pictures first: a page is never served before the files it shows.
         const label = jobs.length === 1 ? jobs[0]?.pathname : `one of ${jobs.length} pages`;
         for (const picture of await pictures.flush(label)) {
           encoded.push(path.relative(clientDir, picture));
         }
+        pictured = performance.now();
         for (const [index, job] of jobs.entries()) {
           if (outcomes[index] === 'gone') {
             if (await removeFile(job.file)) removed.push(job.pathname);
@@ -386,7 +388,7 @@ export function createPagePublisher(options: PagePublisherOptions): PagePublishe
       }
       if (jobs.length > 0) {
         console.info(
-          `[publish] ${String(jobs.length)} pages rendered in ${String(Math.round(rendered - started))} ms (${String(onThreads)} of them on the render threads), put in place in ${String(Math.round(performance.now() - rendered))} ms`,
+          `[publish] ${String(jobs.length)} pages rendered in ${String(Math.round(rendered - started))} ms (${String(onThreads)} of them on the render threads), their pictures ${String(encoded.length)} new in ${String(Math.round(pictured - rendered))} ms, put in place in ${String(Math.round(performance.now() - pictured))} ms`,
         );
       }
       return {

@@ -177,6 +177,12 @@ export async function handleRequest(
   }
 }
 
+/** The channel to the parent process: this process's IPC messages and its disconnect. */
+export interface ParentChannel {
+  on(event: 'message' | 'disconnect', listener: (message: unknown) => void): unknown;
+  off(event: 'message' | 'disconnect', listener: (message: unknown) => void): unknown;
+}
+
 /**
  * Serves requests from the parent process (`parent`: this process's IPC channel) until it says
  * stop or goes away. Requests are
@@ -185,7 +191,7 @@ export async function handleRequest(
  */
 export function servePublishRequests(
   options: PublisherLoopOptions,
-  parent: Pick<NodeJS.Process, 'on' | 'off'> = process,
+  parent: ParentChannel = process,
 ): Promise<void> {
   return new Promise((resolve) => {
     let queue = Promise.resolve();

@@ -16,6 +16,9 @@
  *   accident; copies meant to share one set it to the same folder.
  * - `SERVER_WORKERS` (default 1): server processes per release.
  * - `REBUILD_DEBOUNCE_MS` (default 1500): quiet time after an event before the build starts.
+ * - `PUBLISH_DEBOUNCE_MS` (default 300): the quiet time instead when the events waiting are
+ *   edits the kept build can publish (a publish takes seconds, not a full build's minutes: an
+ *   edit is not held back 1.5 s to be batched; the saves of one edit, sent within it, still are).
  * - `REBUILD_TIMEOUT_MS` (default 1800000): a build running longer is stopped and failed (a full
  *   build of 100,000 products takes 10 to 15 minutes on 2 cores).
  * - `PUBLISH_EDITS` (default 1): keep each full build alive and publish edits
@@ -45,6 +48,7 @@ export interface ServeConfig {
   releasesDir: string;
   workers: number;
   debounceMs: number;
+  publishDebounceMs: number;
   buildTimeoutMs: number;
   buildCommand: string | undefined;
   /** Commerce edits are published through the kept full build (no `REBUILD_COMMAND`). */
@@ -90,6 +94,7 @@ const SERVE_VARIABLES = [
   'RELEASES_DIR',
   'SERVER_WORKERS',
   'REBUILD_DEBOUNCE_MS',
+  'PUBLISH_DEBOUNCE_MS',
   'REBUILD_TIMEOUT_MS',
   'REBUILD_COMMAND',
   'PUBLISH_EDITS',
@@ -118,6 +123,7 @@ export function readServeConfig(env: NodeJS.ProcessEnv): ServeConfig {
     releasesDir: value.RELEASES_DIR ?? defaultReleasesDir(value.DIST_DIR),
     workers: value.SERVER_WORKERS,
     debounceMs: value.REBUILD_DEBOUNCE_MS,
+    publishDebounceMs: value.PUBLISH_DEBOUNCE_MS,
     buildTimeoutMs: value.REBUILD_TIMEOUT_MS,
     buildCommand: value.REBUILD_COMMAND,
     publishEdits: value.PUBLISH_EDITS === '1' && value.REBUILD_COMMAND === undefined,

@@ -13,7 +13,7 @@ import { recordBuild } from '../metrics-endpoint.ts';
 import { parsePublisherReply, publishableEdits, type Edit } from './publish-edits.ts';
 import type { ReleasePointers } from './release-pointers.ts';
 import { isSharedRelease, logFileOf } from './releases.ts';
-import { MAX_BATCH_EVENTS, type RebuildBatch } from './scheduler.ts';
+import { MAX_BATCH_EVENTS, type RebuildBatch, type RebuildEvent } from './scheduler.ts';
 import type { StatusReport } from './status.ts';
 import {
   iso,
@@ -59,6 +59,22 @@ export class BatchPublisher {
   constructor(options: BatchPublisherOptions) {
     this.#options = options;
     this.#state = options.state;
+  }
+
+  /**
+   * Whether `events` would be published by the kept build rather than built in full, as far as
+   * can be told before reading them: the scheduler's quiet time for them (`PUBLISH_DEBOUNCE_MS`).
+   */
+  canPublish(events: readonly RebuildEvent[], complete: boolean): boolean {
+    const { settings } = this.#options;
+    const { kept } = this.#state;
+    return (
+      complete &&
+      settings.publisher === true &&
+      kept?.releaseId === this.#state.current.id &&
+      kept.publisher.alive() &&
+      publishableEdits(events) !== null
+    );
   }
 
   /**

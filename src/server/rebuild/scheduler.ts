@@ -93,6 +93,12 @@ export interface SchedulerSnapshot {
 export interface SchedulerOptions {
   /** Quiet time after the last event before a build starts (ms). */
   debounceMs: number;
+  /**
+   * The quiet time for the events waiting now, when it depends on them (ms; default
+   * `debounceMs`): a batch of edits the kept build publishes in seconds waits less than one
+   * that needs a full build. Asked at each event; capped by `maxWaitMs` all the same.
+   */
+  quietMs?: (events: readonly RebuildEvent[], complete: boolean) => number;
   /** Longest wait from the first pending event (ms; default ten quiet times, at least 10 s). */
   maxWaitMs?: number;
   /** Builds and swaps; should not throw (a throw counts as a failed build). */
@@ -159,7 +165,8 @@ export function createRebuildScheduler(options: SchedulerOptions): RebuildSchedu
     if (stopped || running || pending === 0 || first === null || last === null) return;
     if (timer) clearTimeout(timer);
     const t = now();
-    const quiet = Math.max(0, Math.min(debounceMs - (t - lastAt), maxWaitMs - (t - firstAt)));
+    const wait = options.quietMs?.([...distinct.values()], complete) ?? debounceMs;
+    const quiet = Math.max(0, Math.min(wait - (t - lastAt), maxWaitMs - (t - firstAt)));
     // A retry waits for its backoff, whatever came meanwhile.
     const delay = retry === null ? quiet : Math.max(quiet, retry.at - t);
     timer = setTimeout(start, delay);

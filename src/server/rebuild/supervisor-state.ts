@@ -15,6 +15,11 @@ import type { RetrySettings } from './scheduler.ts';
 
 export interface RebuildSettings {
   debounceMs: number;
+  /**
+   * The quiet time when every event waiting is an edit the kept build can publish (ms; default
+   * `debounceMs`).
+   */
+  publishDebounceMs?: number;
   timeoutMs: number;
   /** `[node, scripts/build.ts, '--out-dir']` (the directory is appended) or a shell line. */
   command: readonly string[] | { shell: string };

@@ -360,6 +360,7 @@ export const VARIABLES = {
   RELEASES_DIR: optionalText(),
   SERVER_WORKERS: whole(1, { min: 1, max: 16 }),
   REBUILD_DEBOUNCE_MS: whole(1500, { min: 0, max: 600_000 }),
+  PUBLISH_DEBOUNCE_MS: whole(300, { min: 0, max: 600_000 }),
   REBUILD_TIMEOUT_MS: whole(1_800_000, { min: 10_000, max: 6 * 3_600_000 }),
   REBUILD_COMMAND: optionalText(),
   PUBLISH_EDITS: oneOf(['0', '1'], '1'),
