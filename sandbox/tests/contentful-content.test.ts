@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   isLink,
   sandboxDelivery,
+  sandboxForFile,
   type Asset,
   type Entry,
   type Link,
@@ -19,17 +20,7 @@ import {
 } from './helpers.ts';
 import { sandboxApi, startTestSandbox, type TestSandbox } from '../src/testing.ts';
 
-let sandbox: TestSandbox;
-let cda: ReturnType<typeof sandboxDelivery>;
-
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-  cda = sandboxDelivery(sandbox);
-});
-
-afterAll(async () => {
-  await sandbox.close();
-});
+const { sandbox, cda } = sandboxForFile();
 
 async function entries(query: string): Promise<List> {
   const reply = await cda<List>(`/entries?${query}`);
@@ -119,7 +110,7 @@ describe('seeded navigations', () => {
   });
 
   it('the Main Navigation lists the root categories with pushes (plus hidden and unknown ones)', async () => {
-    const api = sandboxApi(sandbox);
+    const api = sandboxApi(sandbox());
     const tree = await api<{ data: { id: number; name: string }[] }>(
       'GET',
       '/v3/catalog/categories/tree',
@@ -205,7 +196,7 @@ describe('seeded content', () => {
   });
 
   it('has a technology block for every technology of the seeded products', async () => {
-    const api = sandboxApi(sandbox);
+    const api = sandboxApi(sandbox());
     const technologies = new Set<string>();
     for (let page = 1; ; page++) {
       const reply = await api<{
@@ -329,11 +320,13 @@ describe('tags, assets and content types', () => {
   it('serves pictures and sounds at their protocol-relative URLs with the right content types', async () => {
     const pictures = await cda<List<Asset>>('/assets?mimetype_group=image&limit=3');
     expect(pictures.body.total).toBeGreaterThan(10);
-    const host = new URL(sandbox.url).host;
+    const host = new URL(sandbox().url).host;
     for (const asset of pictures.body.items) {
       const { file } = asset.fields;
       expect(
-        file.url.startsWith(`//${host}/images/ctf/${sandbox.contentful.spaceId}/${asset.sys.id}/`),
+        file.url.startsWith(
+          `//${host}/images/ctf/${sandbox().contentful.spaceId}/${asset.sys.id}/`,
+        ),
       ).toBe(true);
       expect(file.contentType).toBe('image/jpeg');
       expect(file.details.image).toEqual({ width: 1280, height: 1280 });

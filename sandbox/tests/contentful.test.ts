@@ -9,9 +9,8 @@
  * content.test.ts).
  */
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isLink, sandboxDelivery, type Link, type List } from './helpers.ts';
-import { startTestSandbox, type TestSandbox } from '../src/testing.ts';
+import { describe, expect, it } from 'vitest';
+import { isLink, sandboxForFile, type Link, type List } from './helpers.ts';
 
 interface CtfError {
   sys: { type: 'Error'; id: string };
@@ -20,17 +19,7 @@ interface CtfError {
   requestId: string;
 }
 
-let sandbox: TestSandbox;
-let cda: ReturnType<typeof sandboxDelivery>;
-
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-  cda = sandboxDelivery(sandbox);
-});
-
-afterAll(async () => {
-  await sandbox.close();
-});
+const { sandbox, cda } = sandboxForFile();
 
 async function entries(query: string): Promise<List> {
   const reply = await cda<List>(`/entries?${query}`);
@@ -40,20 +29,20 @@ async function entries(query: string): Promise<List> {
 
 describe('access and errors', () => {
   it('answers 401 AccessTokenInvalid without or with a wrong token; access_token also works', async () => {
-    for (const token of [null, 'wrong', sandbox.contentful.managementToken]) {
+    for (const token of [null, 'wrong', sandbox().contentful.managementToken]) {
       const reply = await cda<CtfError>('/entries', token);
       expect(reply.status).toBe(401);
       expect(reply.body.sys).toEqual({ type: 'Error', id: 'AccessTokenInvalid' });
       expect(reply.body.message).toEqual(expect.any(String));
       expect(reply.body.requestId).toEqual(expect.any(String));
     }
-    const { spaceId, environment, deliveryToken } = sandbox.contentful;
+    const { spaceId, environment, deliveryToken } = sandbox().contentful;
     const response = await fetch(
-      `${sandbox.url}/contentful/spaces/${spaceId}/environments/${environment}/entries?limit=1&access_token=${deliveryToken}`,
+      `${sandbox().url}/contentful/spaces/${spaceId}/environments/${environment}/entries?limit=1&access_token=${deliveryToken}`,
     );
     expect(response.status).toBe(200);
     // /spaces/{space}/entries is the master environment.
-    const master = await fetch(`${sandbox.url}/contentful/spaces/${spaceId}/entries?limit=1`, {
+    const master = await fetch(`${sandbox().url}/contentful/spaces/${spaceId}/entries?limit=1`, {
       headers: { Authorization: `Bearer ${deliveryToken}` },
     });
     expect(master.status).toBe(200);
@@ -66,15 +55,15 @@ describe('access and errors', () => {
     expect(entry.body.details).toMatchObject({ type: 'Entry', id: 'does-not-exist' });
     expect((await cda('/entries/page-offres-d-ete')).status).toBe(404);
     const space = await fetch(
-      `${sandbox.url}/contentful/spaces/other/environments/master/entries`,
+      `${sandbox().url}/contentful/spaces/other/environments/master/entries`,
       {
-        headers: { Authorization: `Bearer ${sandbox.contentful.deliveryToken}` },
+        headers: { Authorization: `Bearer ${sandbox().contentful.deliveryToken}` },
       },
     );
     expect(space.status).toBe(404);
     const environment = await fetch(
-      `${sandbox.url}/contentful/spaces/${sandbox.contentful.spaceId}/environments/staging/entries`,
-      { headers: { Authorization: `Bearer ${sandbox.contentful.deliveryToken}` } },
+      `${sandbox().url}/contentful/spaces/${sandbox().contentful.spaceId}/environments/staging/entries`,
+      { headers: { Authorization: `Bearer ${sandbox().contentful.deliveryToken}` } },
     );
     expect(environment.status).toBe(404);
   });
@@ -141,9 +130,9 @@ describe('access and errors', () => {
 
   it('answers injected faults with Contentful error bodies', async () => {
     const admin = (method: string, body?: unknown): Promise<Response> =>
-      fetch(`${sandbox.url}/__sandbox/faults`, {
+      fetch(`${sandbox().url}/__sandbox/faults`, {
         method,
-        headers: { 'X-Auth-Token': sandbox.token, 'Content-Type': 'application/json' },
+        headers: { 'X-Auth-Token': sandbox().token, 'Content-Type': 'application/json' },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       });
     expect((await admin('POST', { match: '/contentful/', status: 429, times: 1 })).status).toBe(

@@ -4,27 +4,16 @@
  * unpublished, each seen (or no longer seen) by the Delivery API the shop reads; the published
  * entries of a content type listed with their fields.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   publishedEntries,
   publishEntryField,
   publishNewEntry,
   unpublishEntry,
 } from '../src/editor.ts';
-import { sandboxDelivery, type List } from './helpers.ts';
-import { startTestSandbox, type TestSandbox } from '../src/testing.ts';
+import { sandboxForFile, type List } from './helpers.ts';
 
-let sandbox: TestSandbox;
-let cda: ReturnType<typeof sandboxDelivery>;
-
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-  cda = sandboxDelivery(sandbox);
-});
-
-afterAll(async () => {
-  await sandbox.close();
-});
+const { sandbox, cda } = sandboxForFile();
 
 /** The title the Delivery API gives content page `slug`, or null when it has none. */
 async function deliveredTitle(slug: string): Promise<unknown> {
@@ -35,27 +24,27 @@ async function deliveredTitle(slug: string): Promise<unknown> {
 
 describe('editing as an editor would', () => {
   it('a field published: the Delivery API reads the new value', async () => {
-    await publishEntryField(sandbox.url, 'page-cgv', 'title', 'Conditions (modifiées)');
+    await publishEntryField(sandbox().url, 'page-cgv', 'title', 'Conditions (modifiées)');
     expect(await deliveredTitle('cgv')).toBe('Conditions (modifiées)');
   });
 
   it('an entry created and published, then unpublished: delivered, then no more', async () => {
     expect(await deliveredTitle('page-d-essai')).toBeNull();
-    await publishNewEntry(sandbox.url, 'page-essai', 'contentPage', {
+    await publishNewEntry(sandbox().url, 'page-essai', 'contentPage', {
       title: 'Page d’essai',
       slug: 'page-d-essai',
     });
     expect(await deliveredTitle('page-d-essai')).toBe('Page d’essai');
-    await unpublishEntry(sandbox.url, 'page-essai');
+    await unpublishEntry(sandbox().url, 'page-essai');
     expect(await deliveredTitle('page-d-essai')).toBeNull();
     // Unpublished twice: refused, and said.
-    await expect(unpublishEntry(sandbox.url, 'page-essai')).rejects.toThrow(
+    await expect(unpublishEntry(sandbox().url, 'page-essai')).rejects.toThrow(
       /unpublish page-essai: 400/,
     );
   });
 
   it('the published entries of a type, with their fields; drafts left out', async () => {
-    const pages = await publishedEntries(sandbox.url, 'contentPage');
+    const pages = await publishedEntries(sandbox().url, 'contentPage');
     const slugs = pages.map((page) => page.fields.slug);
     expect(slugs).toContain('cgv');
     // The seed's draft (offres-d-ete) and the page unpublished above are not published.

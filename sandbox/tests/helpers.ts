@@ -7,9 +7,9 @@ import { readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Ajv, { type ValidateFunction } from 'ajv';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { PRODUCTS } from '../src/fixtures.ts';
-import type { sandboxApi, TestSandbox } from '../src/testing.ts';
+import { startTestSandbox, type sandboxApi, type TestSandbox } from '../src/testing.ts';
 
 interface Contract {
   source: { commit: string; files: string[] };
@@ -101,6 +101,27 @@ export function sandboxDelivery(sandbox: Pick<TestSandbox, 'url' | 'contentful'>
       headers: response.headers,
     };
   };
+}
+
+/**
+ * A sandbox for the tests of the calling file, started before them (`beforeAll`) and closed after
+ * (`afterAll`): `sandbox()` is the one running, `cda` its Delivery API client (`sandboxDelivery`).
+ */
+export function sandboxForFile() {
+  let started: TestSandbox | undefined;
+  beforeAll(async () => {
+    started = await startTestSandbox();
+  });
+  afterAll(async () => {
+    await started?.close();
+  });
+  const sandbox = (): TestSandbox => {
+    if (started === undefined) throw new Error('the sandbox did not start');
+    return started;
+  };
+  const cda = <T = Record<string, unknown>>(path: string, token?: string | null) =>
+    sandboxDelivery(sandbox())<T>(path, token);
+  return { sandbox, cda };
 }
 
 /**

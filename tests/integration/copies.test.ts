@@ -22,12 +22,11 @@ import {
   readStatus,
   sendPublish,
   settledAfter,
-  startShopChild,
+  startServe,
   statusWhen,
   writeTinyDist,
   type ShopChild,
 } from './helpers/rebuild.ts';
-import { freePort } from '../../src/server/free-port.ts';
 import { redisAvailable, startRedis, type TestRedis } from './helpers/redis.ts';
 
 const SECRET = 'c'.repeat(64);
@@ -54,27 +53,12 @@ describe.runIf(redisAvailable())('two copies, one Redis, one releases folder', (
   };
 
   const startCopy = async (): Promise<ShopChild> =>
-    startShopChild(
-      ['src/server/serve.ts'],
-      {
-        ...process.env,
-        NODE_ENV: 'test',
-        DIST_DIR: dist,
-        STATE_DIR: ':memory:',
-        REDIS_URL: redis.url,
-        RELEASES_DIR: releases,
-        CONTENTFUL_WEBHOOK_SECRET: SECRET,
-        BIGCOMMERCE_WEBHOOK_SECRET: '',
-        REBUILD_DEBOUNCE_MS: '300',
-        REBUILD_COMMAND: COMMAND,
-        FIXTURE_DIST: dist,
-        BROKEN_FLAG: brokenFlag,
-        SERVER_WORKERS: '1',
-        LOG_LEVEL: 'info',
-      },
-      await freePort(),
-      '[serve] shop at',
-    );
+    startServe({
+      dist,
+      releases,
+      rebuild: { command: COMMAND, secret: SECRET, debounceMs: 300 },
+      env: { REDIS_URL: redis.url, BROKEN_FLAG: brokenFlag, LOG_LEVEL: 'info' },
+    });
 
   const home = async (copy: ShopChild) => (await fetch(`${copy.base}/`)).text();
   const buildLines = () =>

@@ -11,7 +11,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RebuildEvent } from '../../src/server/rebuild/scheduler.ts';
-import { startSupervisor, type Supervisor } from '../../src/server/rebuild/supervisor.ts';
+import type { Supervisor } from '../../src/server/rebuild/supervisor.ts';
+import { startKeptSupervisor } from './helpers/kept-supervisor.ts';
 import { writeTinyDist } from './helpers/rebuild.ts';
 
 let root = '';
@@ -26,26 +27,10 @@ const edit = (id: string): RebuildEvent => ({
 
 /** A supervisor publishing through the stand-in (behaviour file `behaviour`), warmed up. */
 async function startShop(name: string, behaviour: string): Promise<Supervisor> {
-  const shop = await startSupervisor({
-    workerExec: path.resolve('src/server/serve.ts'),
-    initial: { id: 'dist', dir: dist, builtAt: Date.now() },
-    port: 0,
-    host: '127.0.0.1',
-    workers: 1,
+  const shop = await startKeptSupervisor({
+    dist,
     releasesDir: path.join(root, name),
-    rebuild: {
-      debounceMs: 50,
-      timeoutMs: 60_000,
-      command: [
-        process.execPath,
-        path.resolve('tests/integration/helpers/kept-build.ts'),
-        '--out-dir',
-      ],
-      env: { ...process.env, FIXTURE_DIST: dist, KEPT_BEHAVIOUR: behaviour },
-      publisher: true,
-      fullBuildEveryMs: 0,
-    },
-    log: () => undefined,
+    keptEnv: { KEPT_BEHAVIOUR: behaviour },
   });
   // The warm-up full build gives it its kept build.
   await expect.poll(() => shop.status().builds, { timeout: 60_000 }).toBe(1);

@@ -16,12 +16,11 @@ import {
   readStatus,
   sendPublish,
   settledAfter,
-  startShopChild,
+  startServe,
   statusWhen,
   writeTinyDist,
   type ShopChild,
 } from './helpers/rebuild.ts';
-import { freePort } from '../../src/server/free-port.ts';
 import { redisAvailable, startRedis, type TestRedis } from './helpers/redis.ts';
 
 const SECRET = 'e'.repeat(64);
@@ -51,29 +50,18 @@ describe.runIf(redisAvailable())('a build given up by a drained stop', () => {
   const started: ShopChild[] = [];
 
   const startCopy = async (): Promise<ShopChild> => {
-    const copy = await startShopChild(
-      ['src/server/serve.ts'],
-      {
-        ...process.env,
-        NODE_ENV: 'test',
-        DIST_DIR: dist,
-        STATE_DIR: ':memory:',
+    const copy = await startServe({
+      dist,
+      releases,
+      rebuild: { command: COMMAND, secret: SECRET, debounceMs: 200 },
+      env: {
         REDIS_URL: redis.url,
-        RELEASES_DIR: releases,
-        CONTENTFUL_WEBHOOK_SECRET: SECRET,
-        BIGCOMMERCE_WEBHOOK_SECRET: '',
-        REBUILD_DEBOUNCE_MS: '200',
-        REBUILD_COMMAND: COMMAND,
-        FIXTURE_DIST: dist,
         STARTED_FILE: path.join(root, 'started'),
         GO_FILE: path.join(root, 'go'),
-        SERVER_WORKERS: '1',
         LOG_LEVEL: 'info',
         SHUTDOWN_DELAY_MS: '200',
       },
-      await freePort(),
-      '[serve] shop at',
-    );
+    });
     started.push(copy);
     return copy;
   };

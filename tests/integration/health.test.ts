@@ -14,8 +14,8 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { startShopChild, writeTinyDist, type ShopChild } from './helpers/rebuild.ts';
 import { freePort } from '../../src/server/free-port.ts';
+import { startServe, writeTinyDist, type ShopChild } from './helpers/rebuild.ts';
 import { redisAvailable, startRedis } from './helpers/redis.ts';
 
 let root: string;
@@ -49,28 +49,18 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-const startCopy = async (env: NodeJS.ProcessEnv = {}): Promise<ShopChild> =>
-  startShopChild(
-    ['src/server/serve.ts'],
-    {
-      ...process.env,
-      NODE_ENV: 'test',
-      DIST_DIR: dist,
-      STATE_DIR: ':memory:',
-      REDIS_URL: '',
-      RELEASES_DIR: path.join(root, 'releases'),
-      CONTENTFUL_WEBHOOK_SECRET: '',
-      BIGCOMMERCE_WEBHOOK_SECRET: '',
-      SERVER_WORKERS: '1',
+const startCopy = (env: NodeJS.ProcessEnv = {}): Promise<ShopChild> =>
+  startServe({
+    dist,
+    releases: path.join(root, 'releases'),
+    env: {
       // Stopped by the tests at once (the drain test sets its own delay).
       SHUTDOWN_DELAY_MS: '0',
       ARRIVED_FILE: path.join(root, 'arrived'),
       GO_FILE: path.join(root, 'go'),
       ...env,
     },
-    await freePort(),
-    '[serve] shop at',
-  );
+  });
 
 /** Polls `until` every 50 ms (at most `timeoutMs`). */
 async function waitFor(until: () => boolean | Promise<boolean>, what: string, timeoutMs = 20_000) {

@@ -24,7 +24,7 @@ import { createAccountThrottle, THROTTLE_RULES } from '../../src/shop/throttle/t
 import {
   sendPublish,
   settledAfter,
-  startShopChild,
+  startServe,
   writeTinyDist,
   type ShopChild,
 } from './helpers/rebuild.ts';
@@ -75,23 +75,13 @@ describe('the supervisor serves the metrics on METRICS_PORT only', () => {
   let shop: ShopChild | undefined;
   let metricsPort = 0;
 
-  const env = (extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv => ({
-    ...process.env,
-    NODE_ENV: 'test',
-    DIST_DIR: dist,
-    STATE_DIR: ':memory:',
-    REDIS_URL: '',
-    RELEASES_DIR: path.join(root, 'releases'),
-    CONTENTFUL_WEBHOOK_SECRET: SECRET,
-    BIGCOMMERCE_WEBHOOK_SECRET: '',
-    REBUILD_DEBOUNCE_MS: '100',
-    REBUILD_COMMAND: COMMAND,
-    FIXTURE_DIST: dist,
-    SERVER_WORKERS: '2',
-    METRICS_PORT: '',
-    METRICS_HOST: '',
-    ...extra,
-  });
+  const startShop = (extra: NodeJS.ProcessEnv): Promise<ShopChild> =>
+    startServe({
+      dist,
+      releases: path.join(root, 'releases'),
+      rebuild: { command: COMMAND, secret: SECRET, debounceMs: 100 },
+      env: { SERVER_WORKERS: '2', METRICS_PORT: '', METRICS_HOST: '', ...extra },
+    });
 
   const scrape = async () => {
     const response = await fetch(`http://127.0.0.1:${String(metricsPort)}/metrics`);
@@ -103,12 +93,7 @@ describe('the supervisor serves the metrics on METRICS_PORT only', () => {
     dist = path.join(root, 'dist');
     await writeTinyDist(dist);
     metricsPort = await freePort();
-    shop = await startShopChild(
-      ['src/server/serve.ts'],
-      env({ METRICS_PORT: String(metricsPort) }),
-      await freePort(),
-      '[serve] shop at',
-    );
+    shop = await startShop({ METRICS_PORT: String(metricsPort) });
   });
 
   afterAll(async () => {
@@ -194,12 +179,7 @@ describe('the supervisor serves the metrics on METRICS_PORT only', () => {
     await shop?.stop();
     shop = undefined;
     expect(await listens(metricsPort)).toBe(false);
-    shop = await startShopChild(
-      ['src/server/serve.ts'],
-      env({ METRICS_PORT: '' }),
-      await freePort(),
-      '[serve] shop at',
-    );
+    shop = await startShop({ METRICS_PORT: '' });
     expect((await fetch(`${shop.base}/`)).status).toBe(200);
     expect(await listens(metricsPort)).toBe(false);
     expect((await fetch(`${shop.base}/metrics`)).status).toBe(404);

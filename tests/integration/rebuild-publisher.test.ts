@@ -12,7 +12,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RebuildEvent } from '../../src/server/rebuild/scheduler.ts';
-import { startSupervisor, type Supervisor } from '../../src/server/rebuild/supervisor.ts';
+import type { Supervisor } from '../../src/server/rebuild/supervisor.ts';
+import { startKeptSupervisor } from './helpers/kept-supervisor.ts';
 import { writeTinyDist } from './helpers/rebuild.ts';
 
 let root = '';
@@ -65,26 +66,10 @@ beforeAll(async () => {
   await writeTinyDist(dist);
   // The workers (forked from here) read these.
   Object.assign(process.env, { STATE_DIR: ':memory:', REDIS_URL: '', LOG_LEVEL: 'error' });
-  supervisor = await startSupervisor({
-    workerExec: path.resolve('src/server/serve.ts'),
-    initial: { id: 'dist', dir: dist, builtAt: Date.now() },
-    port: 0,
-    host: '127.0.0.1',
-    workers: 1,
+  supervisor = await startKeptSupervisor({
+    dist,
     releasesDir: releases,
-    rebuild: {
-      debounceMs: 50,
-      timeoutMs: 60_000,
-      command: [
-        process.execPath,
-        path.resolve('tests/integration/helpers/kept-build.ts'),
-        '--out-dir',
-      ],
-      env: { ...process.env, FIXTURE_DIST: dist, KEPT_BEHAVIOUR: behaviour, FAIL_FLAG: failFlag },
-      publisher: true,
-      fullBuildEveryMs: 0,
-    },
-    log: () => undefined,
+    keptEnv: { KEPT_BEHAVIOUR: behaviour, FAIL_FLAG: failFlag },
   });
 }, 60_000);
 

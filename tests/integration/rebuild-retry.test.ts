@@ -15,11 +15,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RebuildEvent } from '../../src/server/rebuild/scheduler.ts';
-import {
-  startSupervisor,
-  type RebuildStatus,
-  type Supervisor,
-} from '../../src/server/rebuild/supervisor.ts';
+import type { RebuildStatus, Supervisor } from '../../src/server/rebuild/supervisor.ts';
+import { startKeptSupervisor } from './helpers/kept-supervisor.ts';
 import { writeTinyDist } from './helpers/rebuild.ts';
 
 let root = '';
@@ -89,29 +86,15 @@ beforeAll(async () => {
   failFlag = path.join(root, 'fail');
   await writeTinyDist(dist);
   Object.assign(process.env, { STATE_DIR: ':memory:', REDIS_URL: '', LOG_LEVEL: 'error' });
-  supervisor = await startSupervisor({
-    workerExec: path.resolve('src/server/serve.ts'),
-    initial: { id: 'dist', dir: dist, builtAt: Date.now() },
-    port: 0,
-    host: '127.0.0.1',
-    workers: 1,
+  supervisor = await startKeptSupervisor({
+    dist,
     releasesDir: releases,
+    keptEnv: { KEPT_BEHAVIOUR: behaviour, FAIL_FLAG: failFlag },
     rebuild: {
-      debounceMs: 50,
-      timeoutMs: 60_000,
-      command: [
-        process.execPath,
-        path.resolve('tests/integration/helpers/kept-build.ts'),
-        '--out-dir',
-      ],
-      env: { ...process.env, FIXTURE_DIST: dist, KEPT_BEHAVIOUR: behaviour, FAIL_FLAG: failFlag },
-      publisher: true,
-      fullBuildEveryMs: 0,
       // The deadline of a one-edit publish: 1 s + 2 s.
       publishTimeoutMs: 1_000,
       retry: { firstMs: 500, maxMs: 1_000 },
     },
-    log: () => undefined,
     logError: () => undefined,
   });
   // The warm-up build that gives the shop a kept build (scheduled as it starts).

@@ -10,11 +10,10 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { freePort } from '../../src/server/free-port.ts';
 import {
   readStatus,
   sendPublish,
-  startShopChild,
+  startServe,
   statusWhen,
   writeTinyDist,
   type ShopChild,
@@ -36,23 +35,13 @@ const COMMAND = [
   'cp -r "$FIXTURE_DIST/." "$RELEASE_DIR"',
 ].join('\n');
 
-async function startShop(): Promise<ShopChild> {
-  const env = {
-    ...process.env,
-    NODE_ENV: 'test',
-    DIST_DIR: dist,
-    STATE_DIR: ':memory:',
-    REDIS_URL: '',
-    RELEASES_DIR: releases,
-    CONTENTFUL_WEBHOOK_SECRET: SECRET,
-    BIGCOMMERCE_WEBHOOK_SECRET: '',
-    REBUILD_DEBOUNCE_MS: '100',
-    REBUILD_COMMAND: COMMAND,
-    FIXTURE_DIST: dist,
-    HOLD_DIR: holds,
-    SERVER_WORKERS: '1',
-  };
-  return startShopChild(['src/server/serve.ts'], env, await freePort(), '[serve] shop at');
+function startShop(): Promise<ShopChild> {
+  return startServe({
+    dist,
+    releases,
+    rebuild: { command: COMMAND, secret: SECRET, debounceMs: 100 },
+    env: { HOLD_DIR: holds },
+  });
 }
 
 interface Running {

@@ -15,8 +15,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { sendPublish, startShopChild, writeTinyDist, type ShopChild } from './helpers/rebuild.ts';
-import { freePort } from '../../src/server/free-port.ts';
+import { sendPublish, startServe, writeTinyDist, type ShopChild } from './helpers/rebuild.ts';
 import {
   SETTINGS_FILE,
   shareReleasesFolder,
@@ -354,26 +353,12 @@ describe('two copies without Redis on one folder', () => {
   const start = async (name: string): Promise<ShopChild> => {
     const dist = path.join(root, `dist-${name}`);
     await writeTinyDist(dist);
-    const child = await startShopChild(
-      ['src/server/serve.ts'],
-      {
-        ...process.env,
-        NODE_ENV: 'test',
-        DIST_DIR: dist,
-        STATE_DIR: ':memory:',
-        REDIS_URL: '',
-        RELEASES_DIR: path.join(root, 'shared'),
-        CONTENTFUL_WEBHOOK_SECRET: SECRET,
-        BIGCOMMERCE_WEBHOOK_SECRET: '',
-        REBUILD_DEBOUNCE_MS: '50',
-        REBUILD_COMMAND: COMMAND,
-        FIXTURE_DIST: dist,
-        SERVER_WORKERS: '1',
-        LOG_LEVEL: 'info',
-      },
-      await freePort(),
-      '[serve] shop at',
-    );
+    const child = await startServe({
+      dist,
+      releases: path.join(root, 'shared'),
+      rebuild: { command: COMMAND, secret: SECRET, debounceMs: 50 },
+      env: { LOG_LEVEL: 'info' },
+    });
     children.push(child);
     return child;
   };

@@ -13,12 +13,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { initialRelease } from '../../src/server/serve.ts';
-import { freePort } from '../../src/server/free-port.ts';
 import {
   readStatus,
   sendPublish,
   settledAfter as settledAfterOn,
-  startShopChild,
+  startServe,
   type ShopChild,
   type StatusReply,
 } from './helpers/rebuild.ts';
@@ -45,26 +44,19 @@ const COMMAND = [
   'echo "new()" > "$RELEASE_DIR/client/_astro/new-$name.js"',
 ].join('\n');
 
-async function startShop(): Promise<NonNullable<typeof shop>> {
-  const env = {
-    ...process.env,
-    NODE_ENV: 'test',
-    DIST_DIR: dist,
-    STATE_DIR: ':memory:',
-    REDIS_URL: '',
-    RELEASES_DIR: releases,
-    CONTENTFUL_WEBHOOK_SECRET: SECRET,
-    BIGCOMMERCE_WEBHOOK_SECRET: '',
-    REBUILD_DEBOUNCE_MS: '300',
-    REBUILD_COMMAND: COMMAND,
-    FIXTURE_DIST: dist,
-    FAIL_FLAG: failFlag,
-    INCOMPLETE_FLAG: incompleteFlag,
-    SERVER_WORKERS: '2',
-    // The rebuild lines this test reads are info (spec §9: the default is error only).
-    LOG_LEVEL: 'info',
-  };
-  return startShopChild(['src/server/serve.ts'], env, await freePort(), '[serve] shop at');
+function startShop(): Promise<NonNullable<typeof shop>> {
+  return startServe({
+    dist,
+    releases,
+    rebuild: { command: COMMAND, secret: SECRET, debounceMs: 300 },
+    env: {
+      FAIL_FLAG: failFlag,
+      INCOMPLETE_FLAG: incompleteFlag,
+      SERVER_WORKERS: '2',
+      // The rebuild lines this test reads are info (spec §9: the default is error only).
+      LOG_LEVEL: 'info',
+    },
+  });
 }
 
 async function stopShop(): Promise<number | null> {

@@ -22,6 +22,7 @@ import type {
   NavigationLinkType,
   RichTextDocument,
 } from '../../src/lib/content/types.ts';
+import { navEntry } from './helpers/navigations.ts';
 
 function node(id: number, name: string, url: string, children: CategoryNode[] = []): CategoryNode {
   return { id, parentId: 0, name, url, isVisible: true, children };
@@ -44,27 +45,14 @@ const PUSH: RichTextDocument = {
   ],
 };
 
+/** An entry of `type` labelled by its key, with no title and no slug unless `extra` sets them. */
 function entry(
   key: string,
   type: NavigationLinkType,
   url: string | null,
   extra: Partial<NavigationEntry> = {},
 ): NavigationEntry {
-  return {
-    key,
-    type,
-    label: key,
-    title: null,
-    slug: null,
-    url,
-    isExternalLink: type === 'callToActionExternal',
-    categoryId: null,
-    titlePush: null,
-    contentPush: null,
-    identifier: null,
-    childrens: [],
-    ...extra,
-  };
+  return navEntry(key, key, url ?? '', type, { title: null, slug: null, url, ...extra });
 }
 
 const MAIN: NavigationEntry[] = [

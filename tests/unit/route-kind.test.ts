@@ -4,6 +4,16 @@
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
+import {
+  ACCOUNT_PATH,
+  CART_PATH,
+  CHECKOUT_PATH,
+  LOGIN_PATH,
+  LOGOUT_PATH,
+  PASSWORD_PATH,
+  REGISTER_PATH,
+  RESELLER_PATH,
+} from '../../src/lib/commerce/routes.ts';
 import { ROUTE_KINDS, routeKind } from '../../src/server/route-kind.ts';
 
 /** A path segment without a dot (so no file extension), never empty. */
@@ -14,15 +24,16 @@ const below = fc
   .map((segments) => segments.map((part) => `/${part}`).join(''));
 const query = fc.boolean();
 
+/** The shopper's own pages, from the shop's route table (not from the list route-kind.ts keeps). */
 const ACCOUNT = [
-  '/mon-compte',
-  '/connexion',
-  '/deconnexion',
-  '/inscription',
-  '/mot-de-passe',
-  '/panier',
-  '/paiement',
-  '/espace-revendeur',
+  ACCOUNT_PATH,
+  LOGIN_PATH,
+  LOGOUT_PATH,
+  REGISTER_PATH,
+  PASSWORD_PATH,
+  CART_PATH,
+  CHECKOUT_PATH,
+  RESELLER_PATH,
 ];
 
 describe('routeKind', () => {

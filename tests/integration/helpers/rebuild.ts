@@ -1,11 +1,13 @@
 /**
  * The supervised server (`src/server/serve.ts`, `scripts/start.ts`) as the rebuild tests drive it:
- * started in a child process (resolves once it says it serves), a signed Contentful publish
- * sent to it, its rebuild status read and waited on.
+ * started in a child process (resolves once it says it serves; `startServe`: `serve.ts` in test
+ * mode on a tiny dist), a signed Contentful publish sent to it, its rebuild status read and
+ * waited on.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { freePort } from '../../../src/server/free-port.ts';
 import { signContentfulRequest } from '../../../src/server/webhooks/contentful.ts';
 
 export interface ShopChild {
@@ -74,6 +76,56 @@ export async function startShopChild(
         child.kill('SIGTERM');
       }),
   };
+}
+
+/** How a test runs `node src/server/serve.ts` (`startServe`). */
+export interface ServeSetup {
+  /** The release served at start (`DIST_DIR`: a tiny dist, `writeTinyDist`). */
+  dist: string;
+  /** Where its releases go (`RELEASES_DIR`). */
+  releases: string;
+  /**
+   * Builds on a signed Contentful publish (`secret`): `command` run after `debounceMs`, with
+   * `FIXTURE_DIST` naming `dist`. Without it: no Contentful secret, no build command.
+   */
+  rebuild?: { command: string; secret: string; debounceMs: number };
+  /** Set over the rest: `REDIS_URL`, `SERVER_WORKERS`, `LOG_LEVEL`, the command's variables. */
+  env?: NodeJS.ProcessEnv;
+}
+
+/**
+ * Starts the supervised server (`node src/server/serve.ts`) on a free port, in test mode with
+ * its state in memory, no BigCommerce webhook secret, and no Redis and one worker unless `env`
+ * says otherwise.
+ */
+export async function startServe({
+  dist,
+  releases,
+  rebuild,
+  env = {},
+}: ServeSetup): Promise<ShopChild> {
+  return startShopChild(
+    ['src/server/serve.ts'],
+    {
+      ...process.env,
+      NODE_ENV: 'test',
+      DIST_DIR: dist,
+      STATE_DIR: ':memory:',
+      REDIS_URL: '',
+      RELEASES_DIR: releases,
+      CONTENTFUL_WEBHOOK_SECRET: rebuild?.secret ?? '',
+      BIGCOMMERCE_WEBHOOK_SECRET: '',
+      ...(rebuild && {
+        REBUILD_DEBOUNCE_MS: String(rebuild.debounceMs),
+        REBUILD_COMMAND: rebuild.command,
+        FIXTURE_DIST: dist,
+      }),
+      SERVER_WORKERS: '1',
+      ...env,
+    },
+    await freePort(),
+    '[serve] shop at',
+  );
 }
 
 /** A signed Contentful entry publish sent to `base`; its status code. */

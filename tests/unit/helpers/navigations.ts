@@ -1,8 +1,9 @@
 /**
- * Navigations for the publisher's unit tests (tests/unit/publish-affected.test.ts): entries of
- * every navigable content type as the connector maps them (`src/lib/content/navigation.ts`),
- * a site's three named navigations linking them, and edits of one entry by key (what a
- * publish, an unpublish or a delete of that entry does to the navigations).
+ * Navigations for the publisher's unit tests (tests/unit/publish-affected.test.ts; the menus'
+ * tests build their entries on `navEntry` too): entries of every navigable content type as the
+ * connector maps them (`src/lib/content/navigation.ts`), a site's three named navigations
+ * linking them, and edits of one entry by key (what a publish, an unpublish or a delete of that
+ * entry does to the navigations).
  */
 import type {
   NavigationEntry,
