@@ -16,6 +16,12 @@ import type { Supervisor } from '../../src/server/rebuild/supervisor.ts';
 import { startKeptSupervisor } from './helpers/kept-supervisor.ts';
 import { writeTinyDist } from './helpers/rebuild.ts';
 
+const QUIET_MS = 2_500;
+const PUBLISH_QUIET_MS = 50;
+
+/** How long the last build or publish waited after `sentAt` to start. */
+const waited = (sentAt: number) => Date.parse(shop().status().lastBuild?.startedAt ?? '') - sentAt;
+
 let root = '';
 let dist = '';
 let releases = '';
@@ -70,6 +76,8 @@ beforeAll(async () => {
     dist,
     releasesDir: releases,
     keptEnv: { KEPT_BEHAVIOUR: behaviour, FAIL_FLAG: failFlag },
+    // Far apart, so that which quiet time a batch waited shows (PUBLISH_DEBOUNCE_MS).
+    rebuild: { debounceMs: QUIET_MS, publishDebounceMs: PUBLISH_QUIET_MS },
   });
 }, 60_000);
 
@@ -91,10 +99,13 @@ describe('publishing through the kept build', () => {
 
   test('an edit goes to the kept build: same release, the page changes, status publish', async () => {
     const served = shop().status().current.id;
+    const sentAt = Date.now();
     const status = await settle(
       event('bigcommerce', 'store/product/updated', '101'),
       event('contentful', 'Entry.publish', 'page-cgv'),
     );
+    // Edits the kept build publishes wait the short quiet time, not a full build's.
+    expect(waited(sentAt)).toBeLessThan(QUIET_MS - 1_000);
     expect(status.current.id).toBe(served);
     expect(status.lastBuild).toMatchObject({
       kind: 'publish',
@@ -162,7 +173,9 @@ describe('publishing through the kept build', () => {
 
   test('an event that is not an edit is a full build, the kept build untouched by it', async () => {
     const served = shop().status().current.id;
+    const sentAt = Date.now();
     const status = await settle(event('contentful', 'ContentType.publish', 'page'));
+    expect(waited(sentAt)).toBeGreaterThanOrEqual(QUIET_MS - 50);
     expect(status.lastBuild).toMatchObject({ kind: 'build', result: 'succeeded' });
     expect(status.current.id).not.toBe(served);
     expect(await releaseLog(served)).not.toContain('asked to publish');
