@@ -17,6 +17,12 @@ const PREFERRED: readonly Coding[] = ['br', 'gzip', 'identity'];
 /** Below this size compression does not pay for its header (nor its CPU). */
 export const MIN_COMPRESS_BYTES = 1024;
 
+/**
+ * The files the build writes `.br` and `.gz` copies beside (precompress.ts): every compressible
+ * file but the pages, which the server compresses on first request and keeps in memory.
+ */
+export const PRECOMPRESSED = /\.(css|js|mjs|json|svg|xml|txt|webmanifest)$/;
+
 /** Media types worth compressing (text, JSON, XML, SVG, JavaScript). */
 const COMPRESSIBLE_TYPE =
   /^(?:text\/|application\/(?:json|xml|javascript|manifest\+json|ld\+json)|image\/svg\+xml)/i;

@@ -11,9 +11,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { PRECOMPRESSED } from './encoding.ts';
 
-/** What the build precompresses: every compressible file but the pages. */
-const PRECOMPRESSED = /\.(css|js|mjs|json|svg|xml|txt|webmanifest)$/;
 /** Below this size compression does not pay for its header. */
 const MIN_BYTES = 512;
 

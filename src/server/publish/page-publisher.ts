@@ -23,6 +23,7 @@ import type { AstroIntegration } from 'astro';
 import { prerenderDir, prerenderEntry } from '../render-threads/prerender-entry.ts';
 import type { RenderPool } from '../render-threads/render-pool.ts';
 import { discard, renderingFile, renderPages, type PageJob } from './publish-render.ts';
+import { PRECOMPRESSED } from '../encoding.ts';
 import type { PictureEntry } from '../../shop/loaders/listing-store.ts';
 import { currentAddStaticImage, type AddStaticImage } from '../pictures/astro-asset.ts';
 import { canonicalPath } from '../../lib/commerce/page-path.ts';
@@ -268,9 +269,12 @@ async function dropSitemapCopies(dir: string): Promise<void> {
  */
 function replaceFile(file: string): void {
   renameSync(renderingFile(file), file);
-  // A compressed copy beside the page would now be of the old one.
-  rmSync(`${file}.br`, { force: true });
-  rmSync(`${file}.gz`, { force: true });
+  // A compressed copy beside it would now be of the old one. The build writes none beside
+  // pages (two system calls a page for nothing: 1,800 pages put in place in 0.4-1.0 s).
+  if (PRECOMPRESSED.test(file)) {
+    rmSync(`${file}.br`, { force: true });
+    rmSync(`${file}.gz`, { force: true });
+  }
 }
 
 async function removeFile(file: string): Promise<boolean> {
