@@ -362,7 +362,7 @@ export function createPagePublisher(options: PagePublisherOptions): PagePublishe
         renderHere: (job) => app.render(new Request(job.url), { routeData: job.route }),
       });
       const rendered = performance.now();
-      let pictured = rendered;
+      let pictured: number;
       try {
         // Their new pictures first: a page is never served before the files it shows.
         const label = jobs.length === 1 ? jobs[0]?.pathname : `one of ${jobs.length} pages`;
