@@ -212,10 +212,14 @@ describe('a kept-alive build publishes an edit with the bytes of a full build', 
     expect(readFileSync(path.join(clientA, `${newPage.slice(1)}.html`), 'utf8')).toContain(
       'Matelas Élysée Édition Hiver',
     );
+    // The sitemaps follow the reply (written before the kept build takes its next request).
     for (const sitemap of ['sitemap-0.xml', 'sitemap-index.xml']) {
-      expect(readFileSync(path.join(clientA, sitemap), 'utf8'), sitemap).toBe(
-        readFileSync(path.join(clientB, sitemap), 'utf8'),
-      );
+      await expect
+        .poll(() => readFileSync(path.join(clientA, sitemap), 'utf8'), {
+          message: sitemap,
+          timeout: 10_000,
+        })
+        .toBe(readFileSync(path.join(clientB, sitemap), 'utf8'));
     }
 
     expect(pagesOf(clientA)).toEqual(pagesAfter);
