@@ -131,11 +131,14 @@ describe('coalescing', () => {
 
   test('the quiet time follows the events waiting: edits to publish wait less than a full build', async () => {
     const fake = fakeBuild(1_000);
-    // Contentful events publish; a supervisor event (a warm-up) is a full build.
-    const quietMs = vi.fn((events: readonly RebuildEvent[]) =>
-      events.every((e) => e.source === 'contentful') ? 300 : 1500,
-    );
-    const scheduler = createRebuildScheduler({ debounceMs: 1500, quietMs, build: fake.build });
+    // Contentful events are edits; a supervisor event (a warm-up) is a full build.
+    const isEdit = vi.fn((e: RebuildEvent) => e.source === 'contentful');
+    const ms = vi.fn((): number | null => 300);
+    const scheduler = createRebuildScheduler({
+      debounceMs: 1500,
+      editQuiet: { isEdit, ms },
+      build: fake.build,
+    });
     scheduler.notify(event('a'));
     await vi.advanceTimersByTimeAsync(299);
     expect(fake.batches).toHaveLength(0);
@@ -149,7 +152,16 @@ describe('coalescing', () => {
     expect(fake.batches).toHaveLength(1);
     await vi.advanceTimersByTimeAsync(1);
     expect(fake.batches[1]?.events.map((e) => e.id)).toEqual(['b', 'w']);
-    expect(quietMs).toHaveBeenLastCalledWith(expect.any(Array), true);
+    // Each event asked about once.
+    expect(isEdit).toHaveBeenCalledTimes(3);
+    await vi.advanceTimersByTimeAsync(1_000);
+    // Edits that cannot be published now (no kept build): the long quiet time.
+    ms.mockReturnValue(null);
+    scheduler.notify(event('c'));
+    await vi.advanceTimersByTimeAsync(1_499);
+    expect(fake.batches).toHaveLength(2);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(fake.batches[2]?.events.map((e) => e.id)).toEqual(['c']);
     await vi.advanceTimersByTimeAsync(1_000);
     await scheduler.stop();
   });

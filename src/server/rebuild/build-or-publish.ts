@@ -71,10 +71,10 @@ export class BuildOrPublish {
     const { settings, status } = options;
     this.scheduler = createRebuildScheduler({
       debounceMs: settings.debounceMs,
-      quietMs: (events, complete) =>
-        this.#publisher.canPublish(events, complete)
-          ? (settings.publishDebounceMs ?? settings.debounceMs)
-          : settings.debounceMs,
+      editQuiet: {
+        isEdit: (event) => BatchPublisher.isEdit(event),
+        ms: () => (this.#publisher.canPublishNow() ? (settings.publishDebounceMs ?? null) : null),
+      },
       ...(settings.retry === undefined ? {} : { retry: settings.retry }),
       build: this.#run,
       onChange: () => {

@@ -61,19 +61,21 @@ export class BatchPublisher {
     this.#state = options.state;
   }
 
+  /** Whether `event` is an edit a publish can take (`publishableEdits`). */
+  static isEdit(event: RebuildEvent): boolean {
+    return publishableEdits([event]) !== null;
+  }
+
   /**
-   * Whether `events` would be published by the kept build rather than built in full, as far as
-   * can be told before reading them: the scheduler's quiet time for them (`PUBLISH_DEBOUNCE_MS`).
+   * Whether edits would be published now rather than built in full, as far as can be told
+   * before reading them (the scheduler's quiet time for them, `PUBLISH_DEBOUNCE_MS`).
    */
-  canPublish(events: readonly RebuildEvent[], complete: boolean): boolean {
-    const { settings } = this.#options;
+  canPublishNow(): boolean {
     const { kept } = this.#state;
     return (
-      complete &&
-      settings.publisher === true &&
+      this.#options.settings.publisher === true &&
       kept?.releaseId === this.#state.current.id &&
-      kept.publisher.alive() &&
-      publishableEdits(events) !== null
+      kept.publisher.alive()
     );
   }
 

@@ -94,11 +94,12 @@ export interface SchedulerOptions {
   /** Quiet time after the last event before a build starts (ms). */
   debounceMs: number;
   /**
-   * The quiet time for the events waiting now, when it depends on them (ms; default
-   * `debounceMs`): a batch of edits the kept build publishes in seconds waits less than one
-   * that needs a full build. Asked at each event; capped by `maxWaitMs` all the same.
+   * A shorter quiet time for a batch of edits, which the kept build publishes in seconds
+   * (`PUBLISH_DEBOUNCE_MS`): `isEdit` is asked once per event; `ms` when the timer is armed and
+   * every event waiting is an edit (and kept), answering the quiet time, or null when edits
+   * cannot be published now (then `debounceMs`). Capped by `maxWaitMs` all the same.
    */
-  quietMs?: (events: readonly RebuildEvent[], complete: boolean) => number;
+  editQuiet?: { isEdit(event: RebuildEvent): boolean; ms(): number | null };
   /** Longest wait from the first pending event (ms; default ten quiet times, at least 10 s). */
   maxWaitMs?: number;
   /** Builds and swaps; should not throw (a throw counts as a failed build). */
@@ -129,6 +130,8 @@ export function createRebuildScheduler(options: SchedulerOptions): RebuildSchedu
   let pending = 0;
   let distinct = new Map<string, RebuildEvent>();
   let complete = true;
+  // Whether every pending event is an edit (`editQuiet`).
+  let allEdits = true;
   let first: RebuildEvent | null = null;
   let last: RebuildEvent | null = null;
   // When the first and last pending events came in, by this scheduler's clock.
@@ -141,6 +144,7 @@ export function createRebuildScheduler(options: SchedulerOptions): RebuildSchedu
   let stopped = false;
   let waiters: (() => void)[] = [];
   const retrySettings = options.retry ?? DEFAULT_RETRY;
+  const isEdit = (event: RebuildEvent) => options.editQuiet?.isEdit(event) ?? false;
   let retry: PendingRetry | null = null;
 
   const snapshot = (): SchedulerSnapshot => ({
@@ -165,7 +169,8 @@ export function createRebuildScheduler(options: SchedulerOptions): RebuildSchedu
     if (stopped || running || pending === 0 || first === null || last === null) return;
     if (timer) clearTimeout(timer);
     const t = now();
-    const wait = options.quietMs?.([...distinct.values()], complete) ?? debounceMs;
+    const editMs = complete && allEdits ? (options.editQuiet?.ms() ?? null) : null;
+    const wait = editMs ?? debounceMs;
     const quiet = Math.max(0, Math.min(wait - (t - lastAt), maxWaitMs - (t - firstAt)));
     // A retry waits for its backoff, whatever came meanwhile.
     const delay = retry === null ? quiet : Math.max(quiet, retry.at - t);
@@ -184,6 +189,7 @@ export function createRebuildScheduler(options: SchedulerOptions): RebuildSchedu
       else complete = false;
     }
     complete = complete && batch.complete;
+    allEdits = allEdits && batch.events.every(isEdit);
     pending += batch.count;
     if (first === null) firstAt = now();
     first = batch.first;
@@ -206,6 +212,7 @@ export function createRebuildScheduler(options: SchedulerOptions): RebuildSchedu
     pending = 0;
     distinct = new Map();
     complete = true;
+    allEdits = true;
     first = null;
     last = null;
     builds += 1;
@@ -239,6 +246,7 @@ export function createRebuildScheduler(options: SchedulerOptions): RebuildSchedu
       if (distinct.has(key)) distinct.delete(key); // kept once, at its latest place
       if (distinct.size < MAX_BATCH_EVENTS) distinct.set(key, event);
       else complete = false;
+      allEdits = allEdits && isEdit(event);
       if (first === null) {
         first = event;
         firstAt = now();
