@@ -1,7 +1,4 @@
-/**
- * A build's identity for the render cache (`http-server.ts`): renders cached by one build are
- * never served by another, and copies of one build share them.
- */
+/** A build's identity for the render cache (`http-server.ts`). */
 import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';

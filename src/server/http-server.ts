@@ -302,7 +302,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     const method = req.method ?? 'GET';
     const target = splitTarget(req.url ?? '/');
     if (target !== null && isHealthPath(target.pathname)) {
-      const facts = () => ({ draining: unready || draining, listening });
+      const facts = () => ({ draining: unready || serving.draining, listening });
       return sendProbe(req, res, target.pathname, facts, storeProbe, isHttps(req));
     }
     if (target === null) {
@@ -390,7 +390,6 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     return onDemand.relay(req, res);
   }
 
-  let draining = false;
   // Read by every reply when it writes its head and when it is sent (`shop-response.ts`).
   const serving: Serving = {
     draining: false,
@@ -464,7 +463,6 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     drain: (limitMs = 30_000, closeIdle = false) => {
       if (closeIdle) server.closeIdleConnections();
       if (closed) return closed;
-      draining = true;
       // Replies under way when the drain begins close their connection too: with
       // `Connection: close` when their head is not sent yet, else once they end
       // (`shop-response.ts`).

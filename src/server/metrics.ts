@@ -181,8 +181,6 @@ export function countCacheLookup(hit: boolean, askedRedis: boolean): void {
   lookups.inc((hit ? 0 : 2) + (askedRedis ? 1 : 0));
 }
 
-/** A reply of the storefront server, with what the request metrics need of it. */
-
 /** Says what kind of route a request is (its metrics' `kind`); the last word counts. */
 export function markRoute(res: http.ServerResponse, kind: RouteKind): void {
   if (res instanceof ShopResponse) res.routeKind = KIND_INDEX.get(kind) ?? OTHER_KIND;
