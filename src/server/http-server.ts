@@ -17,7 +17,7 @@ import { pathToFileURL } from 'node:url';
 import { cartLinkPath } from '../lib/commerce/cart-link.ts';
 import { listingViewPath } from '../lib/commerce/listing.ts';
 import { hasResellerMode, resellerPage } from '../lib/commerce/shop-mode.ts';
-import { pagePathDecision } from '../lib/commerce/page-path.ts';
+import { pagePathDecision, type PathDecision } from '../lib/commerce/page-path.ts';
 import { readBuildFlags } from '../integrations/build-flags.ts';
 import { createRedisStore } from '../shop/state/redis.ts';
 import type { SharedStore } from '../shop/state/types.ts';
@@ -42,7 +42,7 @@ import { routeKind } from './route-kind.ts';
 import { log } from '../shop/config/log.ts';
 import { trustedProxiesFromEnv } from '../shop/auth/client.ts';
 import { buildIdOf } from './build-id.ts';
-import { withRequestId } from './request-id.ts';
+import { asRequestOf, assignRequestId } from './request-id.ts';
 
 // The production server: React (and other libraries) pick their production builds from this,
 // read when the SSR bundle first loads them. Unset, React's development build renders pages
@@ -144,6 +144,25 @@ function replySent(this: ShopResponse): void {
   if (serving?.draining === true && this.shouldKeepAlive) setImmediate(serving.closeIdle);
 }
 
+/**
+ * A pure function of a request's target remembered for the last 10,000 targets of up to 512
+ * characters (longer ones are not the hot ones): `(name, compute)` answers what `compute` said
+ * the first time `name` was asked.
+ */
+function remembered<T>(): (name: string, compute: () => T) => T {
+  const known = new Map<string, T>();
+  return (name, compute) => {
+    let value = known.get(name);
+    if (value === undefined) {
+      value = compute();
+      if (name.length > 512) return value;
+      if (known.size >= 10_000) known.clear();
+      known.set(name, value);
+    }
+    return value;
+  };
+}
+
 /** Path and query of a request target (origin or absolute form), or null when unreadable. */
 function splitTarget(target: string): { pathname: string; search: string } | null {
   let pathAndQuery = target;
@@ -229,19 +248,11 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     ...(cacheOptions?.pageStaleMs === undefined ? {} : { pageStaleMs: cacheOptions.pageStaleMs }),
   });
 
-  // Hot URLs come back thousands of times a second: remember their keys (bounded).
-  const renderKeys = new Map<string, RenderKey | null>();
-  const cacheableAs = (host: string | undefined, target: string): RenderKey | null => {
-    const name = `${host ?? ''} ${target}`;
-    let key = renderKeys.get(name);
-    if (key === undefined) {
-      key = renderKey(host, target);
-      if (name.length > 512) return key; // long URLs are not the hot ones: keep memory small
-      if (renderKeys.size >= 10_000) renderKeys.clear();
-      renderKeys.set(name, key);
-    }
-    return key;
-  };
+  // Hot URLs come back thousands of times a second: remember their keys and spellings.
+  const renderKeys = remembered<RenderKey | null>();
+  const cacheableAs = (host: string | undefined, target: string): RenderKey | null =>
+    renderKeys(`${host ?? ''} ${target}`, () => renderKey(host, target));
+  const spellings = remembered<PathDecision>();
 
   /** A reply of the server itself (405, 204, 400): short text, security headers. */
   const answer = (
@@ -316,7 +327,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     const { pathname, search } = target;
     markRoute(res, routeKind(pathname, search !== ''));
     if (options.webhooks && pathname.startsWith('/webhooks/')) {
-      return options.webhooks.handle(req, res, pathname, isHttps(req));
+      const webhooks = options.webhooks;
+      return asRequestOf(res, () => webhooks.handle(req, res, pathname, isHttps(req)));
     }
     const call = apiCall(pathname);
     const isApi = pathname.startsWith('/api/');
@@ -331,7 +343,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       return onDemand.relay(req, res);
     }
     // One spelling per page, before files, cart links and Astro's guards see it.
-    const spelling = pagePathDecision(pathname, search);
+    const spelling = spellings(pathname + search, () => pagePathDecision(pathname, search));
     if (spelling.kind === 'redirect') {
       answer(req, res, 301, { location: spelling.location });
       return;
@@ -402,25 +414,24 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     // Draining: this reply closes its connection (the client reconnects, to another worker).
     res.serving = serving;
     res.on('finish', replySent);
-    // The catch inside the request's context: its error line carries the id too.
-    withRequestId(req, res, trusted, () => {
-      handle(req, res).catch((error: unknown) => {
-        log.error(
-          { err: error, method: req.method, url: (req.url ?? '').slice(0, 200) },
-          '[serve] a request failed',
-        );
-        if (res.headersSent) res.destroy();
-        else if ((req.url ?? '').startsWith('/api/')) answer(req, res, 500);
-        else {
-          // spec §8: a page whose error page cannot be served gets the fallback message.
-          const headers = {
-            ...FALLBACK_PAGE_HEADERS,
-            'content-length': String(Buffer.byteLength(FALLBACK_PAGE_HTML)),
-          };
-          writeHead(res, 500, withSecurityHeaders(headers, isHttps(req)));
-          res.end(req.method === 'HEAD' ? undefined : FALLBACK_PAGE_HTML);
-        }
-      });
+    // The id now; its context only where the handling leaves the server's code (request-id.ts).
+    const id = assignRequestId(req, res, trusted);
+    handle(req, res).catch((error: unknown) => {
+      log.error(
+        { err: error, method: req.method, url: (req.url ?? '').slice(0, 200), reqId: id },
+        '[serve] a request failed',
+      );
+      if (res.headersSent) res.destroy();
+      else if ((req.url ?? '').startsWith('/api/')) answer(req, res, 500);
+      else {
+        // spec §8: a page whose error page cannot be served gets the fallback message.
+        const headers = {
+          ...FALLBACK_PAGE_HEADERS,
+          'content-length': String(Buffer.byteLength(FALLBACK_PAGE_HTML)),
+        };
+        writeHead(res, 500, withSecurityHeaders(headers, isHttps(req)));
+        res.end(req.method === 'HEAD' ? undefined : FALLBACK_PAGE_HTML);
+      }
     });
   });
   // CONNECT (a proxy tunnel) never reaches the request handler: answer it here, then close.

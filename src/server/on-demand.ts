@@ -39,6 +39,7 @@ import { ReplySink, type BufferedReply, type ReplyHead, type ReplyTarget } from 
 import { SHARED_RENDER_PEER } from '../shop/auth/client.ts';
 import { createGate } from './gate.ts';
 import { log } from '../shop/config/log.ts';
+import { asRequestOf, requestIdOfReply } from './request-id.ts';
 
 /** Astro's node handler (`@astrojs/node` in middleware mode), as the entry exports it. */
 export type AppHandler = (req: IncomingMessage, res: ServerResponse) => unknown;
@@ -177,12 +178,60 @@ function readBody(req: IncomingMessage, length: number): Promise<Buffer | null> 
   });
 }
 
+/** API bodies up to this many bytes name their cached reply themselves (not hashed). */
+const MAX_NAMED_BODY = 256;
+
 const API_PATH = /^\/api\/([A-Za-z0-9_-]{1,64})\/([A-Za-z0-9_-]{1,64})$/;
 
 /** `service` and `method` of an API path, or null. */
 export function apiCall(pathname: string): { service: string; method: string } | null {
   const match = API_PATH.exec(pathname);
   return match?.[1] && match[2] ? { service: match[1], method: match[2] } : null;
+}
+
+/** The head of a cached reply in `coding`, security headers and length apart. */
+function cachedHead(reply: CachedReply, coding: Coding, cacheControl: string): OutgoingHttpHeaders {
+  const compressible =
+    reply.identity.length >= MIN_COMPRESS_BYTES &&
+    isCompressibleType(reply.headers['content-type']);
+  const headers: OutgoingHttpHeaders = {
+    ...reply.headers,
+    'cache-control': cacheControl,
+    etag: etagOf(reply, coding),
+  };
+  if (compressible) headers.vary = 'Accept-Encoding';
+  if (coding !== 'identity') headers['content-encoding'] = coding;
+  return headers;
+}
+
+/**
+ * The whole head of a cached reply's 200, made once per reply, coding, scheme and policy and
+ * then shared by every request it answers (a hot API reply or search page: thousands a
+ * second). Shared, so never written to: the reply class copies it to add the request id
+ * (`shop-response.ts`).
+ */
+const cachedHeads = new WeakMap<CachedReply, Map<string, OutgoingHttpHeaders>>();
+function fullCachedHead(
+  reply: CachedReply,
+  coding: Coding,
+  cacheControl: string,
+  secure: boolean,
+  length: number,
+): OutgoingHttpHeaders {
+  let heads = cachedHeads.get(reply);
+  if (heads === undefined) {
+    heads = new Map();
+    cachedHeads.set(reply, heads);
+  }
+  const name = `${coding} ${secure ? 's' : ''} ${String(length)} ${cacheControl}`;
+  let head = heads.get(name);
+  if (head === undefined) {
+    const headers = cachedHead(reply, coding, cacheControl);
+    headers['content-length'] = String(length);
+    head = Object.freeze(withSecurityHeaders(headers, secure));
+    if (heads.size < 16) heads.set(name, head);
+  }
+  return head;
 }
 
 /** Creates the on-demand side of the server. */
@@ -252,7 +301,12 @@ export function createOnDemand(options: OnDemandOptions): OnDemand {
 
   function failed(req: IncomingMessage, res: ServerResponse, error: unknown): void {
     log.error(
-      { err: error, method: req.method ?? 'GET', url: (req.url ?? '').slice(0, 200) },
+      {
+        err: error,
+        method: req.method ?? 'GET',
+        url: (req.url ?? '').slice(0, 200),
+        reqId: requestIdOfReply(res),
+      },
       '[serve] an on-demand reply failed',
     );
     if (res.headersSent) {
@@ -272,10 +326,13 @@ export function createOnDemand(options: OnDemandOptions): OnDemand {
     res.end(req.method === 'HEAD' ? undefined : body);
   }
 
-  /** Runs the handler on `req` into a sink; resolves with the buffered reply. */
-  async function render(req: IncomingMessage): Promise<BufferedReply> {
+  /**
+   * Runs the handler on `req` into a sink, as the request `res` answers (its id on the render's
+   * log lines and upstream calls); resolves with the buffered reply.
+   */
+  async function render(req: IncomingMessage, res: ServerResponse): Promise<BufferedReply> {
     const sink = new ReplySink(req, { maxBuffer: MAX_BUFFERED });
-    await handler(req, sink as unknown as ServerResponse);
+    await asRequestOf(res, () => handler(req, sink as unknown as ServerResponse));
     if (!sink.writableEnded && !sink.destroyed)
       sink.destroy(new Error('The handler left the reply open'));
     const reply = await sink.done;
@@ -313,22 +370,14 @@ export function createOnDemand(options: OnDemandOptions): OnDemand {
       ? negotiateCoding(req.headers['accept-encoding'])
       : 'identity';
     const etag = etagOf(reply, coding);
-    const headers: OutgoingHttpHeaders = {
-      ...reply.headers,
-      'cache-control': cacheControl,
-      etag,
-    };
-    if (compressible) headers.vary = 'Accept-Encoding';
-    if (coding !== 'identity') headers['content-encoding'] = coding;
     const secure = isHttps(req);
     if (notModified(req.headers, etag)) {
-      writeHead(res, 304, withSecurityHeaders(headers, secure));
+      writeHead(res, 304, withSecurityHeaders(cachedHead(reply, coding, cacheControl), secure));
       res.end();
       return;
     }
     const body = await cache.variant(key, reply, coding);
-    headers['content-length'] = String(body.length);
-    writeHead(res, 200, withSecurityHeaders(headers, secure));
+    writeHead(res, 200, fullCachedHead(reply, coding, cacheControl, secure, body.length));
     res.end(req.method === 'HEAD' ? undefined : body);
   }
 
@@ -351,7 +400,7 @@ export function createOnDemand(options: OnDemandOptions): OnDemand {
       if (state === 'stale') {
         cache.fill(key, produce).catch((error: unknown) => {
           log.error(
-            { err: error, url: (req.url ?? '').slice(0, 200) },
+            { err: error, url: (req.url ?? '').slice(0, 200), reqId: requestIdOfReply(res) },
             '[serve] a cached page could not be rendered again',
           );
         });
@@ -397,7 +446,7 @@ export function createOnDemand(options: OnDemandOptions): OnDemand {
         sink.abandon();
       });
       try {
-        await handler(req, sink as unknown as ServerResponse);
+        await asRequestOf(res, () => handler(req, sink as unknown as ServerResponse));
         if (!sink.writableEnded && !sink.destroyed) {
           sink.destroy(new Error('The handler left the reply open'));
         }
@@ -423,7 +472,7 @@ export function createOnDemand(options: OnDemandOptions): OnDemand {
       const host = req.headers.host ?? '';
       const produce = async (): Promise<RenderOutcome<BufferedReply>> => {
         const reply = await renderSlot(() =>
-          render(detachedRequest('GET', key.url, { host, accept: 'text/html,*/*;q=0.8' })),
+          render(detachedRequest('GET', key.url, { host, accept: 'text/html,*/*;q=0.8' }), res),
         );
         const kept = keepable(reply, { freshMs: pageFreshMs, staleMs: pageStaleMs });
         return kept ? { cache: kept } : { pass: reply };
@@ -455,12 +504,17 @@ export function createOnDemand(options: OnDemandOptions): OnDemand {
         accept: 'application/json',
       };
       const produce = async (): Promise<RenderOutcome<BufferedReply>> => {
-        const reply = await render(detachedRequest('POST', req.url ?? '', headers, body));
+        const reply = await render(detachedRequest('POST', req.url ?? '', headers, body), res);
         const lifetime = sharedLifetime(headerText(lowerCased(reply.headers)['cache-control']));
         const kept = lifetime ? keepable(reply, lifetime) : null;
         return kept ? { cache: kept } : { pass: reply };
       };
-      const key = cache.keyOf(`api:${host}/${service}/${method}:${digest(body)}`);
+      // A short body names the reply as it is (its bytes as latin1, one character each), a
+      // longer one by its digest: keyOf remembers the names of hot calls, so a hot call costs no
+      // hashing.
+      const named =
+        body.length <= MAX_NAMED_BODY ? `=${body.toString('latin1')}` : `#${digest(body)}`;
+      const key = cache.keyOf(`api:${host}/${service}/${method}:${named}`);
       return cached(
         req,
         res,

@@ -10,7 +10,7 @@
  * replaces it (stale-while-revalidate), then kept until `keepMs` only to answer in place of a
  * failed render (stale-if-error).
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { SharedStore } from '../shop/state/types.ts';
 import { promisify } from 'node:util';
 import { brotliDecompress } from 'node:zlib';
@@ -54,7 +54,7 @@ export function etagOf(reply: CachedReply, coding: Coding): string {
 
 /** SHA-256 of `data`, base64url, cut to `length` characters. */
 export function digest(data: string | Buffer, length = 27): string {
-  return createHash('sha256').update(data).digest('base64url').slice(0, length);
+  return hash('sha256', data, 'base64url').slice(0, length);
 }
 
 /** A new cached reply for a rendered body. */

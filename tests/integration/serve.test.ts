@@ -5,6 +5,7 @@ import { connect as netConnect } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
+import fc from 'fast-check';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { precompress } from '../../src/server/precompress.ts';
 import { startServer } from '../../src/server/http-server.ts';
@@ -779,6 +780,36 @@ describe('render cache', () => {
       expect(res.headers['x-cookie']).toBe('session=c');
     }
     expect(ssr.calls['/api/catalogue/ecrire']).toBe(writes + 2);
+  });
+
+  test('a cached API reply is the reply to its own body, short or long, and carries its own id', async () => {
+    const call = (body: string) =>
+      raw('POST', '/api/catalogue/lire', { 'content-type': 'application/json' }, body);
+    await call('[0]'); // the method is known to be shared from now on
+    // Short bodies name their reply verbatim, long ones (over 256 bytes) by digest: bodies
+    // that look alike in either form, and accents (one byte or two), never share a reply.
+    // A small alphabet, so that bodies share long prefixes and lengths.
+    const unit = fc.constantFrom('a', 'b', 'é');
+    const body = fc.oneof(
+      fc.string({ unit, maxLength: 8 }),
+      fc.string({ unit, minLength: 250, maxLength: 270 }),
+      fc.constantFrom('#abc', '=abc', 'é', 'Ã©', 'x'.repeat(256), 'x'.repeat(257)),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(body, { minLength: 1, maxLength: 6 }), async (bodies) => {
+        // Each body twice: the second reply comes from the render cache.
+        for (const sent of [...bodies, ...bodies]) {
+          const res = await call(sent);
+          expect(res.status).toBe(200);
+          expect(JSON.parse(decoded(res))).toMatchObject({ data: { body: sent } });
+        }
+      }),
+      { numRuns: 15 },
+    );
+    const again = await Promise.all([call('[0]'), call('[0]')]);
+    const ids = again.map((res) => res.headers['x-request-id']);
+    expect(new Set(ids).size).toBe(2);
+    for (const res of again) expect(res.headers['x-content-type-options']).toBe('nosniff');
   });
 });
 

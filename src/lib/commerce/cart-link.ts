@@ -20,7 +20,8 @@ export const CART_LINK_PAGE_PARAM = 'page';
  * and query; otherwise null (API, Astro's and Vite's own paths, the route itself).
  */
 export function cartLinkPath(pathname: string, search: string): string | null {
-  if (pathname === CART_LINK_ROUTE || NOT_PAGES.test(pathname)) {
+  // No query, no link (most requests: checked before anything is parsed).
+  if (search === '' || search === '?' || pathname === CART_LINK_ROUTE || NOT_PAGES.test(pathname)) {
     return null;
   }
   const params = new URLSearchParams(search);

@@ -1,11 +1,12 @@
 /**
  * The request id of the request being served: the storefront server gives every request one
  * (`X-Request-Id` from a trusted proxy when well formed, else a new UUID; `requestIdOf`) and
- * runs the rest of the request inside `runWithRequestId`, so whatever runs for it, however
- * deep (Astro's handler, the middleware, loaders, the connectors' HTTP client), reads it with
- * `currentRequestId()`: every log line of the request carries it (`log.ts`), every upstream
- * call sends it (`connectors/http/upstream-client.ts`). Outside a request (the build, the
- * supervisor, a publish) there is none.
+ * runs Astro's handler and the webhooks for it inside `runWithRequestId`
+ * (`src/server/request-id.ts` `asRequestOf`), so whatever runs there, however deep (the
+ * middleware, loaders, the connectors' HTTP client), reads it with `currentRequestId()`: every
+ * log line it writes carries it (`log.ts`), every upstream call sends it
+ * (`connectors/http/upstream-client.ts`). Outside a request (the build, the supervisor, a
+ * publish) there is none.
  *
  * The server script and the SSR bundle each hold their own copy of this module: the one
  * AsyncLocalStorage lives on `globalThis` under a registered symbol, so both read the context
