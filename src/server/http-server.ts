@@ -38,7 +38,7 @@ import { type WebhookRoutes } from './webhooks/routes.ts';
 import { readEnvironment } from '../shop/config/environment.ts';
 import { countReply, markRoute } from './metrics.ts';
 import { ShopResponse, type Serving } from './shop-response.ts';
-import { routeKind } from './route-kind.ts';
+import { routeKind, type RouteKind } from './route-kind.ts';
 import { log } from '../shop/config/log.ts';
 import { trustedProxiesFromEnv } from '../shop/auth/client.ts';
 import { buildIdOf } from './build-id.ts';
@@ -252,7 +252,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const renderKeys = remembered<RenderKey | null>();
   const cacheableAs = (host: string | undefined, target: string): RenderKey | null =>
     renderKeys(`${host ?? ''} ${target}`, () => renderKey(host, target));
-  const spellings = remembered<PathDecision>();
+  /** What a target's path says, the method apart: its route kind and spelling. */
+  const routes = remembered<{ kind: RouteKind; spelling: PathDecision }>();
 
   /** A reply of the server itself (405, 204, 400): short text, security headers. */
   const answer = (
@@ -325,7 +326,11 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       return;
     }
     const { pathname, search } = target;
-    markRoute(res, routeKind(pathname, search !== ''));
+    const route = routes(pathname + search, () => ({
+      kind: routeKind(pathname, search !== ''),
+      spelling: pagePathDecision(pathname, search),
+    }));
+    markRoute(res, route.kind);
     if (options.webhooks && pathname.startsWith('/webhooks/')) {
       const webhooks = options.webhooks;
       return asRequestOf(res, () => webhooks.handle(req, res, pathname, isHttps(req)));
@@ -343,7 +348,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       return onDemand.relay(req, res);
     }
     // One spelling per page, before files, cart links and Astro's guards see it.
-    const spelling = spellings(pathname + search, () => pagePathDecision(pathname, search));
+    const { spelling } = route;
     if (spelling.kind === 'redirect') {
       answer(req, res, 301, { location: spelling.location });
       return;

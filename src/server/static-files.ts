@@ -290,6 +290,33 @@ export function createStaticFiles(options: StaticFilesOptions): StaticFiles {
     }
   }
 
+  /**
+   * The head of a whole reply of `found` (`name`: its coding and scheme), made once per
+   * version of the file and then shared by every request it answers (a hot page: thousands a
+   * second). Shared, so never written to: the reply class copies it to add the request id
+   * (`shop-response.ts`).
+   */
+  const wholeHeads = new WeakMap<StaticFile, Map<string, OutgoingHttpHeaders>>();
+  function wholeHead(
+    found: StaticFile,
+    name: string,
+    head: () => OutgoingHttpHeaders,
+    data: Buffer,
+  ): OutgoingHttpHeaders {
+    let heads = wholeHeads.get(found);
+    if (heads === undefined) {
+      heads = new Map();
+      wholeHeads.set(found, heads);
+    }
+    const key = `${name} ${String(data.length)}`;
+    let whole = heads.get(key);
+    if (whole === undefined) {
+      whole = Object.freeze({ ...head(), 'Content-Length': String(data.length) });
+      if (heads.size < 8) heads.set(key, whole);
+    }
+    return whole;
+  }
+
   return {
     forget: () => {
       lookups.clear();
@@ -319,23 +346,28 @@ export function createStaticFiles(options: StaticFilesOptions): StaticFiles {
           : 'identity';
       const variant = found.variants.find((v) => v.coding === coding) ?? null;
       const etag = variant?.etag ?? `W/"${identity.etag.slice(1, -1)}-${coding}"`;
-      const headers: OutgoingHttpHeaders = {
-        ...pageSecurityHeaders(secure, found.policy),
-        'Content-Type': found.type,
-        'Cache-Control': found.cacheControl,
-        'Last-Modified': found.lastModified,
-        ETag: etag,
-        Vary: 'Accept-Encoding',
-        'Accept-Ranges': 'bytes',
+      /** The reply's head, its length apart (a new object, the caller's to complete). */
+      const head = (): OutgoingHttpHeaders => {
+        const headers: OutgoingHttpHeaders = {
+          ...pageSecurityHeaders(secure, found.policy),
+          'Content-Type': found.type,
+          'Cache-Control': found.cacheControl,
+          'Last-Modified': found.lastModified,
+          ETag: etag,
+          Vary: 'Accept-Encoding',
+          'Accept-Ranges': 'bytes',
+        };
+        if (coding !== 'identity') headers['Content-Encoding'] = coding;
+        return headers;
       };
-      if (coding !== 'identity') headers['Content-Encoding'] = coding;
       if (status === 200 && notModified(req.headers, etag, found.lastModified)) {
-        res.writeHead(304, headers).end();
+        res.writeHead(304, head()).end();
         return true;
       }
       const size = variant?.size;
       const inMemory = size === undefined || size <= maxFileBytes;
       if (range !== undefined && ifRangeHolds(req.headers, identity.etag, found.lastModified)) {
+        const headers = head();
         const ranges = parseRange(found.size, range, { combine: true });
         if (ranges === -1) {
           headers['Content-Range'] = `bytes */${found.size}`;
@@ -360,6 +392,7 @@ export function createStaticFiles(options: StaticFilesOptions): StaticFiles {
         }
       }
       if (!inMemory && variant) {
+        const headers = head();
         headers['Content-Length'] = String(variant.size);
         res.writeHead(status, headers);
         if (req.method === 'HEAD') res.end();
@@ -368,8 +401,7 @@ export function createStaticFiles(options: StaticFilesOptions): StaticFiles {
       }
       const data = await unlessGone(found, body(found, variant, coding));
       if (data === null) return false;
-      headers['Content-Length'] = String(data.length);
-      res.writeHead(status, headers);
+      res.writeHead(status, wholeHead(found, `${coding} ${secure ? 's' : ''}`, head, data));
       res.end(req.method === 'HEAD' ? undefined : data);
       return true;
     },
