@@ -252,7 +252,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const renderKeys = remembered<RenderKey | null>();
   const cacheableAs = (host: string | undefined, target: string): RenderKey | null =>
     renderKeys(`${host ?? ''} ${target}`, () => renderKey(host, target));
-  /** What a target's path says, the method apart: its route kind and spelling. */
+  /** What a path without a query says, the method apart: its route kind and spelling. */
   const routes = remembered<{ kind: RouteKind; spelling: PathDecision }>();
 
   /** A reply of the server itself (405, 204, 400): short text, security headers. */
@@ -326,10 +326,13 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       return;
     }
     const { pathname, search } = target;
-    const route = routes(pathname + search, () => ({
+    // Paths alone are remembered: a query often varies per request (a campaign's tags), and
+    // remembering those would only fill the memory.
+    const readRoute = () => ({
       kind: routeKind(pathname, search !== ''),
       spelling: pagePathDecision(pathname, search),
-    }));
+    });
+    const route = search === '' ? routes(pathname, readRoute) : readRoute();
     markRoute(res, route.kind);
     if (options.webhooks && pathname.startsWith('/webhooks/')) {
       const webhooks = options.webhooks;
