@@ -189,17 +189,21 @@ export function apiCall(pathname: string): { service: string; method: string } |
   return match?.[1] && match[2] ? { service: match[1], method: match[2] } : null;
 }
 
+/** Whether a cached reply is worth compressing (then its head says `Vary: Accept-Encoding`). */
+function compressibleReply(reply: CachedReply): boolean {
+  return (
+    reply.identity.length >= MIN_COMPRESS_BYTES && isCompressibleType(reply.headers['content-type'])
+  );
+}
+
 /** The head of a cached reply in `coding`, security headers and length apart. */
 function cachedHead(reply: CachedReply, coding: Coding, cacheControl: string): OutgoingHttpHeaders {
-  const compressible =
-    reply.identity.length >= MIN_COMPRESS_BYTES &&
-    isCompressibleType(reply.headers['content-type']);
   const headers: OutgoingHttpHeaders = {
     ...reply.headers,
     'cache-control': cacheControl,
     etag: etagOf(reply, coding),
   };
-  if (compressible) headers.vary = 'Accept-Encoding';
+  if (compressibleReply(reply)) headers.vary = 'Accept-Encoding';
   if (coding !== 'identity') headers['content-encoding'] = coding;
   return headers;
 }
@@ -363,10 +367,7 @@ export function createOnDemand(options: OnDemandOptions): OnDemand {
     cacheControl: string,
   ): Promise<void> {
     if (!cache) throw new Error('No render cache');
-    const compressible =
-      reply.identity.length >= MIN_COMPRESS_BYTES &&
-      isCompressibleType(reply.headers['content-type']);
-    const coding: Coding = compressible
+    const coding: Coding = compressibleReply(reply)
       ? negotiateCoding(req.headers['accept-encoding'])
       : 'identity';
     const etag = etagOf(reply, coding);
