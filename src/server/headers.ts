@@ -100,3 +100,32 @@ export function httpsDetector(
 function headerText(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value.join(', ') : value;
 }
+
+/** The heads `sharedHead` made, by owner and name (gone with their owner). */
+const sharedHeads = new WeakMap<object, Map<string, OutgoingHttpHeaders>>();
+
+/**
+ * A head made once for `owner` (a version of a file, a cached reply) and `name` (what else it
+ * depends on: coding, scheme, length...), then shared by every reply it answers: a hot page or
+ * API reply goes out thousands of times a second, and building its head field by field, the
+ * security headers merged in, was a measurable part of each. Frozen, so never written to: the
+ * reply class copies it to add the request id (`shop-response.ts`).
+ */
+export function sharedHead(
+  owner: object,
+  name: string,
+  make: () => OutgoingHttpHeaders,
+): OutgoingHttpHeaders {
+  let heads = sharedHeads.get(owner);
+  if (heads === undefined) {
+    heads = new Map();
+    sharedHeads.set(owner, heads);
+  }
+  let head = heads.get(name);
+  if (head === undefined) {
+    head = Object.freeze(make());
+    // A few codings and schemes per owner; more is not a hot head.
+    if (heads.size < 16) heads.set(name, head);
+  }
+  return head;
+}

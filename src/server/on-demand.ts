@@ -25,7 +25,7 @@ import {
   negotiateCoding,
   type Coding,
 } from './encoding.ts';
-import { withSecurityHeaders } from './headers.ts';
+import { sharedHead, withSecurityHeaders } from './headers.ts';
 import {
   cachedReply,
   digest,
@@ -208,36 +208,6 @@ function cachedHead(reply: CachedReply, coding: Coding, cacheControl: string): O
   return headers;
 }
 
-/**
- * The whole head of a cached reply's 200, made once per reply, coding, scheme and policy and
- * then shared by every request it answers (a hot API reply or search page: thousands a
- * second). Shared, so never written to: the reply class copies it to add the request id
- * (`shop-response.ts`).
- */
-const cachedHeads = new WeakMap<CachedReply, Map<string, OutgoingHttpHeaders>>();
-function fullCachedHead(
-  reply: CachedReply,
-  coding: Coding,
-  cacheControl: string,
-  secure: boolean,
-  length: number,
-): OutgoingHttpHeaders {
-  let heads = cachedHeads.get(reply);
-  if (heads === undefined) {
-    heads = new Map();
-    cachedHeads.set(reply, heads);
-  }
-  const name = `${coding} ${secure ? 's' : ''} ${String(length)} ${cacheControl}`;
-  let head = heads.get(name);
-  if (head === undefined) {
-    const headers = cachedHead(reply, coding, cacheControl);
-    headers['content-length'] = String(length);
-    head = Object.freeze(withSecurityHeaders(headers, secure));
-    if (heads.size < 16) heads.set(name, head);
-  }
-  return head;
-}
-
 /** Creates the on-demand side of the server. */
 export function createOnDemand(options: OnDemandOptions): OnDemand {
   const { handler, cache, isHttps } = options;
@@ -378,7 +348,14 @@ export function createOnDemand(options: OnDemandOptions): OnDemand {
       return;
     }
     const body = await cache.variant(key, reply, coding);
-    writeHead(res, 200, fullCachedHead(reply, coding, cacheControl, secure, body.length));
+    const length = String(body.length);
+    const name = `${coding} ${secure ? 's' : ''} ${length} ${cacheControl}`;
+    const head = sharedHead(reply, name, () => {
+      const headers = cachedHead(reply, coding, cacheControl);
+      headers['content-length'] = length;
+      return withSecurityHeaders(headers, secure);
+    });
+    writeHead(res, 200, head);
     res.end(req.method === 'HEAD' ? undefined : body);
   }
 

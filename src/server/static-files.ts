@@ -21,7 +21,7 @@ import path from 'node:path';
 import parseRange from 'range-parser';
 import { ifRangeHolds, notModified } from './conditional.ts';
 import { compress, MIN_COMPRESS_BYTES, negotiateCoding, type Coding } from './encoding.ts';
-import { pageSecurityHeaders } from './headers.ts';
+import { pageSecurityHeaders, sharedHead } from './headers.ts';
 import { pagePolicy, POLICY_PREFIX_BYTES } from './page-policy.ts';
 
 const TYPES: Record<string, string> = {
@@ -290,33 +290,6 @@ export function createStaticFiles(options: StaticFilesOptions): StaticFiles {
     }
   }
 
-  /**
-   * The head of a whole reply of `found` (`name`: its coding and scheme), made once per
-   * version of the file and then shared by every request it answers (a hot page: thousands a
-   * second). Shared, so never written to: the reply class copies it to add the request id
-   * (`shop-response.ts`).
-   */
-  const wholeHeads = new WeakMap<StaticFile, Map<string, OutgoingHttpHeaders>>();
-  function wholeHead(
-    found: StaticFile,
-    name: string,
-    head: () => OutgoingHttpHeaders,
-    data: Buffer,
-  ): OutgoingHttpHeaders {
-    let heads = wholeHeads.get(found);
-    if (heads === undefined) {
-      heads = new Map();
-      wholeHeads.set(found, heads);
-    }
-    const key = `${name} ${String(data.length)}`;
-    let whole = heads.get(key);
-    if (whole === undefined) {
-      whole = Object.freeze({ ...head(), 'Content-Length': String(data.length) });
-      if (heads.size < 8) heads.set(key, whole);
-    }
-    return whole;
-  }
-
   return {
     forget: () => {
       lookups.clear();
@@ -401,7 +374,12 @@ export function createStaticFiles(options: StaticFilesOptions): StaticFiles {
       }
       const data = await unlessGone(found, body(found, variant, coding));
       if (data === null) return false;
-      res.writeHead(status, wholeHead(found, `${coding} ${secure ? 's' : ''}`, head, data));
+      const length = String(data.length);
+      const whole = sharedHead(found, `${coding} ${secure ? 's' : ''} ${length}`, () => ({
+        ...head(),
+        'Content-Length': length,
+      }));
+      res.writeHead(status, whole);
       res.end(req.method === 'HEAD' ? undefined : data);
       return true;
     },

@@ -4,6 +4,7 @@ import { describe, expect, test } from 'vitest';
 import { ifRangeHolds, notModified } from '../../src/server/conditional.ts';
 import { isCompressibleType, negotiateCoding } from '../../src/server/encoding.ts';
 import {
+  sharedHead,
   FRAME_ANCESTORS,
   HSTS,
   securityHeaders,
@@ -203,5 +204,34 @@ describe('sharedLifetime: what the API lets the server keep', () => {
     ['', null],
   ])('%j', (header, expected) => {
     expect(sharedLifetime(header)).toEqual(expected);
+  });
+});
+
+describe('sharedHead', () => {
+  test('one head per owner and name, made once, frozen; other owners and names get their own', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 3 }), fc.constantFrom('br', 'gzip', 'br s')), {
+          maxLength: 40,
+        }),
+        (asks) => {
+          const owners = [{}, {}, {}, {}];
+          const made = new Map<string, number>();
+          const seen = new Map<string, OutgoingHttpHeaders>();
+          for (const [owner, name] of asks) {
+            const id = `${String(owner)}|${name}`;
+            const head = sharedHead(owners[owner] ?? {}, name, () => {
+              made.set(id, (made.get(id) ?? 0) + 1);
+              return { 'x-made-for': id };
+            });
+            expect(head['x-made-for']).toBe(id);
+            expect(Object.isFrozen(head)).toBe(true);
+            if (seen.has(id)) expect(head).toBe(seen.get(id));
+            seen.set(id, head);
+          }
+          for (const count of made.values()) expect(count).toBe(1);
+        },
+      ),
+    );
   });
 });
