@@ -43,6 +43,7 @@ import { log } from '../shop/config/log.ts';
 import { trustedProxiesFromEnv } from '../shop/auth/client.ts';
 import { buildIdOf } from './build-id.ts';
 import { asRequestOf, assignRequestId } from './request-id.ts';
+import { remembered } from './remembered.ts';
 
 // The production server: React (and other libraries) pick their production builds from this,
 // read when the SSR bundle first loads them. Unset, React's development build renders pages
@@ -144,25 +145,6 @@ function replySent(this: ShopResponse): void {
   if (serving?.draining === true && this.shouldKeepAlive) setImmediate(serving.closeIdle);
 }
 
-/**
- * A pure function of a request's target remembered for the last 10,000 targets of up to 512
- * characters (longer ones are not the hot ones): `(name, compute)` answers what `compute` said
- * the first time `name` was asked.
- */
-function remembered<T>(): (name: string, compute: () => T) => T {
-  const known = new Map<string, T>();
-  return (name, compute) => {
-    let value = known.get(name);
-    if (value === undefined) {
-      value = compute();
-      if (name.length > 512) return value;
-      if (known.size >= 10_000) known.clear();
-      known.set(name, value);
-    }
-    return value;
-  };
-}
-
 /** Path and query of a request target (origin or absolute form), or null when unreadable. */
 function splitTarget(target: string): { pathname: string; search: string } | null {
   let pathAndQuery = target;
@@ -251,7 +233,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   // Hot URLs come back thousands of times a second: remember their keys and spellings.
   const renderKeys = remembered<RenderKey | null>();
   const cacheableAs = (host: string | undefined, target: string): RenderKey | null =>
-    renderKeys(`${host ?? ''} ${target}`, () => renderKey(host, target));
+    renderKeys.get(`${host ?? ''} ${target}`, () => renderKey(host, target));
   /** What a path without a query says, the method apart: its route kind and spelling. */
   const routes = remembered<{ kind: RouteKind; spelling: PathDecision }>();
 
@@ -332,7 +314,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       kind: routeKind(pathname, search !== ''),
       spelling: pagePathDecision(pathname, search),
     });
-    const route = search === '' ? routes(pathname, readRoute) : readRoute();
+    const route = search === '' ? routes.get(pathname, readRoute) : readRoute();
     markRoute(res, route.kind);
     if (options.webhooks && pathname.startsWith('/webhooks/')) {
       const webhooks = options.webhooks;

@@ -17,6 +17,7 @@ import { brotliDecompress } from 'node:zlib';
 import { compress, type Coding } from './encoding.ts';
 import { log } from '../shop/config/log.ts';
 import { countCacheLookup } from './metrics.ts';
+import { remembered } from './remembered.ts';
 
 /** A cached reply: always a 200 without cookies. */
 export interface CachedReply {
@@ -215,7 +216,7 @@ export function createRenderCache(options: RenderCacheOptions): RenderCache {
   const local = new Map<string, { reply: CachedReply; bytes: number; expiresAt: number }>();
   let bytes = 0;
   const flights = new Map<string, Promise<RenderOutcome<unknown>>>();
-  const keys = new Map<string, string>();
+  const keys = remembered<string>();
   let generation = options.generation ?? 0;
   let lastStoreLog = 0;
   const storeFailed =
@@ -275,14 +276,7 @@ export function createRenderCache(options: RenderCacheOptions): RenderCache {
   const cache: RenderCache = {
     buildId: options.buildId,
     keyOf(name) {
-      let key = keys.get(name);
-      if (key === undefined) {
-        key = `page:${options.buildId}:${String(generation)}:${digest(name)}`;
-        if (name.length > 512) return key;
-        if (keys.size >= 10_000) keys.clear();
-        keys.set(name, key);
-      }
-      return key;
+      return keys.get(name, () => `page:${options.buildId}:${String(generation)}:${digest(name)}`);
     },
     async get(key) {
       const entry = local.get(key);
