@@ -192,6 +192,14 @@ export default defineConfig(
           ],
         },
       ],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "Literal[value='networkidle']",
+          message:
+            "Playwright's networkidle can wait forever once a lazy iframe loads late: use waitForNetworkQuiet (tests/e2e/helpers.ts).",
+        },
+      ],
     },
   },
   {

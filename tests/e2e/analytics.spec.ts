@@ -25,6 +25,7 @@ import {
   uniqueEmail,
   waitForHydration,
   waitForIsland,
+  waitForNetworkQuiet,
 } from './helpers.ts';
 
 const CONTAINER_URL = 'https://www.googletagmanager.com/gtm.js?id=GTM-TEST123';
@@ -490,7 +491,7 @@ test.describe('the whole funnel, GA4-shaped', () => {
 
     // The account page's own loads (the wishlist) end before the session does: a call still in
     // flight at logout would answer 401.
-    await page.waitForLoadState('networkidle');
+    await waitForNetworkQuiet(page);
     await page.goto('/deconnexion');
     await page.goto('/connexion');
     await waitForHydration(page);

@@ -13,7 +13,7 @@ import { CONSENT_COOKIE, parseStoredConsent } from '../../src/lib/analytics/cons
 import { t } from '../../src/lib/i18n/index.ts';
 import { TEST_BASE_URL } from '../../scripts/lib/test-env.ts';
 import { CUSTOMERS } from '@literie/sandbox/fixtures';
-import { expect, test } from './helpers.ts';
+import { expect, test, waitForNetworkQuiet } from './helpers.ts';
 
 // A first visit: no kept choice (the other suites start with a refusal, playwright.config.ts).
 test.use({ storageState: { cookies: [], origins: [] } });
@@ -168,7 +168,7 @@ for (const [name, viewport] of [
       // The next page: no banner (the library is not even loaded), no container, no data.
       await page.goto('/marque/dormelune');
       await expect.poll(() => lines(page)).toContain('view_item_list:-');
-      await page.waitForLoadState('networkidle');
+      await waitForNetworkQuiet(page);
       expect(await lines(page)).toEqual([
         'consent:default:denied/denied',
         'consent:update:denied/denied',

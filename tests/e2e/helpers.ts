@@ -6,12 +6,59 @@ import {
   type BrowserContext,
   type Locator,
   type Page,
+  type Request,
 } from '@playwright/test';
 import { formatPrice } from '../../src/lib/commerce/money.ts';
 import { displayPrice } from '../../src/lib/commerce/price.ts';
 import type { Product, Variant } from '../../src/lib/commerce/types.ts';
 import { t } from '../../src/lib/i18n/index.ts';
 import { consentCookie } from './consent-cookie.ts';
+
+/** The requests each page has in flight (every frame's), and when that last changed. */
+const traffic = new WeakMap<Page, { inFlight: Map<Request, string>; changedAt: number }>();
+
+function trackRequests(page: Page): void {
+  const state = { inFlight: new Map<Request, string>(), changedAt: Date.now() };
+  traffic.set(page, state);
+  page.on('request', (request) => {
+    state.inFlight.set(request, request.url());
+    state.changedAt = Date.now();
+  });
+  const done = (request: Request): void => {
+    state.inFlight.delete(request);
+    state.changedAt = Date.now();
+  };
+  page.on('requestfinished', done);
+  page.on('requestfailed', done);
+}
+
+/**
+ * Waits until none of the page's requests (its frames' too) has been in flight for `quietMs`.
+ * Playwright's `waitForLoadState('networkidle')` can miss the idle moment of a lazy iframe
+ * loaded after the page's own load (the footer's reviews widget, once a taller viewport shows
+ * it) and then waits forever; this counts the requests itself, and a timeout names those still
+ * in flight.
+ */
+export async function waitForNetworkQuiet(
+  page: Page,
+  { quietMs = 500, timeout = 30_000 } = {},
+): Promise<void> {
+  const state = traffic.get(page);
+  if (!state) throw new Error('waitForNetworkQuiet: a page of this test only (helpers.ts test)');
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    const now = Date.now();
+    if (state.inFlight.size === 0 && now - state.changedAt >= quietMs) return;
+    if (now > deadline) {
+      throw new Error(
+        `the network never stayed quiet for ${String(quietMs)} ms; in flight: ${[...state.inFlight.values()].join(', ') || 'nothing'}`,
+      );
+    }
+    await new Promise((resolve) =>
+      setTimeout(resolve, Math.max(50, quietMs - (now - state.changedAt))),
+    );
+  }
+}
 
 /**
  * The browser suite's `test` and `expect`: every spec imports them from here, never from
@@ -21,6 +68,7 @@ import { consentCookie } from './consent-cookie.ts';
  * them. A spec that provokes errors on purpose (an injected upstream 5xx, a missing page)
  * declares the console lines it expects, narrowly, with
  * `test.use({ allowedConsoleErrors: anyOf(/…/, /…/) })`; page errors are never allowed.
+ * The same fixture counts each page's requests in flight, for `waitForNetworkQuiet`.
  */
 export const test = base.extend<{
   /** The console errors a spec provokes on purpose (one pattern: `anyOf`), or null. */
@@ -32,6 +80,7 @@ export const test = base.extend<{
     async ({ browser, context, allowedConsoleErrors }, use) => {
       const errors: string[] = [];
       const watch = (page: Page): void => {
+        trackRequests(page);
         page.on('console', (message) => {
           if (message.type() !== 'error') return;
           const { url, lineNumber } = message.location();

@@ -12,7 +12,15 @@ import { type Locator, type Page } from '@playwright/test';
 import { productPath } from '../../src/lib/commerce/slug.ts';
 import { t } from '../../src/lib/i18n/index.ts';
 import { HOSTILE, HOSTILE_PAYLOADS, PRODUCTS } from '@literie/sandbox/fixtures';
-import { anyOf, documentStatus, expect, test, waitForHydration, waitForIsland } from './helpers.ts';
+import {
+  anyOf,
+  documentStatus,
+  expect,
+  test,
+  waitForHydration,
+  waitForIsland,
+  waitForNetworkQuiet,
+} from './helpers.ts';
 
 const HOSTILE_PRODUCT = productPath({ id: HOSTILE.productId, name: HOSTILE.productName });
 const HOSTILE_CATEGORY = `/c${HOSTILE.categoryUrl}`;
@@ -75,7 +83,7 @@ async function provoke(page: Page, root: Locator): Promise<void> {
       await element.click({ timeout: 2_000, noWaitAfter: true }).catch(() => undefined);
     }
   }
-  await page.waitForLoadState('networkidle');
+  await waitForNetworkQuiet(page);
 }
 
 /** Elements and attributes in the rich-text containers that the allow-list does not allow. */
@@ -211,7 +219,7 @@ test('hostile product page: nothing runs; name, JSON-LD, dataLayer and the cart 
   const sidebar = page.getByRole('dialog', { name: t('cart.title') });
   await expect(sidebar).toBeVisible();
   await expect(sidebar.getByRole('link', { name: HOSTILE.productName, exact: true })).toBeVisible();
-  await page.waitForLoadState('networkidle');
+  await waitForNetworkQuiet(page);
   expect(w.executions).toEqual([]);
   expect(await w.violations()).toEqual([]);
 });

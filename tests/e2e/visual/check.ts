@@ -11,7 +11,7 @@ import { type Page } from '@playwright/test';
 import sharp from 'sharp';
 import { formatRgb, measureText, unreadable, type RawImage } from './pixels.ts';
 import { scanPage, type Scan } from './page-scan.ts';
-import { expect } from '../helpers.ts';
+import { expect, waitForNetworkQuiet } from '../helpers.ts';
 
 /** Where the screenshots go (`test-results/` is git-ignored and emptied by each run). */
 export const VISUAL_DIR = path.resolve('test-results', 'visual');
@@ -82,7 +82,7 @@ async function settle(page: Page, width: number): Promise<void> {
     await page.setViewportSize({ width, height });
     // What the larger viewport started: islands, their requests (the reviews), lazy images.
     await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
-    await page.waitForLoadState('networkidle');
+    await waitForNetworkQuiet(page);
     // Lazy images load once on screen; one never shown (a closed dialog's) never does.
     await page.waitForFunction(() =>
       [...document.images].every((image) => image.complete || !image.checkVisibility()),
