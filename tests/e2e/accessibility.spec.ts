@@ -6,6 +6,7 @@ import { t } from '../../src/lib/i18n/index.ts';
 import {
   anyOf,
   api,
+  clickInHeader,
   documentStatus,
   expect,
   test,
@@ -73,10 +74,7 @@ test('axe: the cart sidebar, the cart page and the checkout with items', async (
   await waitForIsland(add);
   await add.click();
   await expect(page.getByRole('button', { name: t('cart.added') })).toBeVisible();
-  await page
-    .getByRole('banner')
-    .getByRole('link', { name: /Panier$/ })
-    .click();
+  await clickInHeader(page.getByRole('banner').getByRole('link', { name: /Panier$/ }));
   await expect(page.getByRole('dialog', { name: t('cart.title') })).toBeVisible();
   expect(await axeViolations(page)).toEqual([]);
   await page.goto('/panier');
@@ -93,10 +91,7 @@ test('axe: the login modal and the account pages', async ({ page }) => {
   test.setTimeout(90_000);
   await page.goto('/');
   await waitForHydration(page);
-  await page
-    .getByRole('banner')
-    .getByRole('link', { name: t('header.login') })
-    .click();
+  await clickInHeader(page.getByRole('banner').getByRole('link', { name: t('header.login') }));
   await expect(page.getByRole('dialog', { name: t('account.title') })).toBeVisible();
   expect(await axeViolations(page)).toEqual([]);
   await page.goto('/connexion');

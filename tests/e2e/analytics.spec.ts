@@ -17,6 +17,7 @@ import { productPath } from '../../src/lib/commerce/slug.ts';
 import { t } from '../../src/lib/i18n/index.ts';
 import { CUSTOMERS, PRODUCTS } from '@literie/sandbox/fixtures';
 import {
+  clickInHeader,
   expect,
   grantConsent,
   payOnHostedCheckout,
@@ -170,10 +171,7 @@ async function addToCartAndOpenSidebar(page: Page): Promise<void> {
   const add = page.getByRole('button', { name: /^Ajouter au panier/ }).first();
   await waitForIsland(add);
   await add.click();
-  await page
-    .getByRole('banner')
-    .getByRole('link', { name: /Panier$/ })
-    .click();
+  await clickInHeader(page.getByRole('banner').getByRole('link', { name: /Panier$/ }));
   await expect(page.getByRole('dialog', { name: t('cart.title') })).toBeVisible();
 }
 
@@ -395,10 +393,7 @@ test.describe('the whole funnel, GA4-shaped', () => {
     expect(added?.value).toBeCloseTo(price * 2, 2);
 
     // The cart: view_cart, then one unit less: remove_from_cart of one.
-    await page
-      .getByRole('banner')
-      .getByRole('link', { name: /Panier$/ })
-      .click();
+    await clickInHeader(page.getByRole('banner').getByRole('link', { name: /Panier$/ }));
     const sidebar = page.getByRole('dialog', { name: t('cart.title') });
     await expect(sidebar).toBeVisible();
     await expect.poll(async () => (await events(page, 'view_cart')).length).toBe(1);

@@ -8,6 +8,7 @@ import { productPath } from '../../src/lib/commerce/slug.ts';
 import { t } from '../../src/lib/i18n/index.ts';
 import { PRODUCTS } from '@literie/sandbox/fixtures';
 import {
+  clickInHeader,
   expect,
   payOnHostedCheckout,
   submitRegistration,
@@ -60,7 +61,7 @@ test('a guest fills the cart, registers on the way and pays: the order shows in 
   await expect(add).toHaveAccessibleName(/^Ajouter au panier/);
 
   // 3. The sidebar: two lines; one more unit of the first (debounced 500 ms).
-  await cartLink(page).click();
+  await clickInHeader(cartLink(page));
   const sidebar = page.getByRole('dialog', { name: t('cart.title') });
   await expect(sidebar).toBeVisible();
   await expect(sidebar.locator('[data-cart-line]')).toHaveCount(2);
@@ -175,7 +176,7 @@ test("a mattress's take-back checkbox ('Yes'/'No' item option) reaches the cart,
   await add.click();
   await expect.poll(() => badgeCount(page)).toBe(2);
 
-  await cartLink(page).click();
+  await clickInHeader(cartLink(page));
   const sidebar = page.getByRole('dialog', { name: t('cart.title') });
   const lines = sidebar.locator('[data-cart-line]');
   await expect(lines).toHaveCount(2);

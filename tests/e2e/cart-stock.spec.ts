@@ -12,7 +12,15 @@ import { CHECKOUT_PATH } from '../../src/lib/commerce/guards.ts';
 import { t } from '../../src/lib/i18n/index.ts';
 import { PRODUCTS, SANDBOX_TOKEN } from '@literie/sandbox/fixtures';
 import { TEST_ENV } from '../../scripts/lib/test-env.ts';
-import { anyOf, apiStatus, documentStatus, expect, test, waitForHydration } from './helpers.ts';
+import {
+  anyOf,
+  apiStatus,
+  clickInHeader,
+  documentStatus,
+  expect,
+  test,
+  waitForHydration,
+} from './helpers.ts';
 
 // A quantity over stock is refused on purpose (422), and the checkout hand-over with it (409).
 test.use({
@@ -165,10 +173,7 @@ test('a line over stock is flagged, checkout is stopped, one click fixes it', as
 
   // 4. The sidebar flags the same line.
   await page.setViewportSize({ width: 1280, height: 900 });
-  await page
-    .getByRole('banner')
-    .getByRole('link', { name: /Panier$/ })
-    .click();
+  await clickInHeader(page.getByRole('banner').getByRole('link', { name: /Panier$/ }));
   const sidebar = page.getByRole('dialog', { name: t('cart.title') });
   await expect(sidebar.locator('[data-line-stock-issue]')).toHaveCount(1);
   await expect(sidebar.locator('[data-checkout-stock-blocked]')).toBeVisible();

@@ -6,7 +6,7 @@
  */
 import { type Page } from '@playwright/test';
 import { t } from '../../src/lib/i18n/index.ts';
-import { expect, test, waitForHydration } from './helpers.ts';
+import { clickInHeader, expect, test, waitForHydration } from './helpers.ts';
 
 const SLEEP = '/les-yeux-fermes';
 
@@ -43,11 +43,12 @@ test('the header button leads to the sleep-content list, whose cards follow spec
   page,
 }) => {
   await page.goto('/');
-  await page
-    .getByRole('banner')
-    .getByRole('link', { name: t('header.sleepContent'), exact: true })
-    .first()
-    .click();
+  await clickInHeader(
+    page
+      .getByRole('banner')
+      .getByRole('link', { name: t('header.sleepContent'), exact: true })
+      .first(),
+  );
   await expect(page).toHaveURL(SLEEP);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(t('sleep.title'));
   const cards = page.locator('[data-sleep-list] article');
@@ -138,11 +139,12 @@ test('arriving on the list opens it scrolled to 900 (desktop) or 500 (mobile); r
   // Reached from elsewhere by a link (the header's, on the home page), desktop-wide.
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.goto('/');
-  await page
-    .getByRole('banner')
-    .getByRole('link', { name: t('header.sleepContent') })
-    .first()
-    .click();
+  await clickInHeader(
+    page
+      .getByRole('banner')
+      .getByRole('link', { name: t('header.sleepContent') })
+      .first(),
+  );
   await expect(page).toHaveURL(new RegExp(`${SLEEP}$`));
   await expect.poll(scrollY).toBe(900);
 

@@ -198,6 +198,23 @@ export async function waitForIsland(target: Locator): Promise<void> {
 }
 
 /**
+ * Clicks a link or button of the sticky header once it stands still. A test that scrolled down
+ * has the header slid out of view (sticky-header.ts); Playwright's scroll to the link brings it
+ * back sliding for 300 ms, and a press that starts on the link can end on the header's bar, which
+ * is no click on the link. So the page goes to its top first, the header's state follows on the
+ * next frame, and its slide ends before the click.
+ */
+export async function clickInHeader(target: Locator): Promise<void> {
+  await target.page().evaluate(async () => {
+    window.scrollTo({ top: 0, behavior: 'instant' });
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    const header = document.querySelector('[data-sticky-header]');
+    await Promise.all(header?.getAnimations().map((animation) => animation.finished) ?? []);
+  });
+  await target.click();
+}
+
+/**
  * Starts summing the layout shifts the page reports from now on (not those of its load before);
  * `layoutShiftSince` reads the sum.
  */

@@ -14,6 +14,7 @@ import { t } from '../../src/lib/i18n/index.ts';
 import { HOSTILE, HOSTILE_PAYLOADS, PRODUCTS } from '@literie/sandbox/fixtures';
 import {
   anyOf,
+  clickInHeader,
   documentStatus,
   expect,
   test,
@@ -212,10 +213,7 @@ test('hostile product page: nothing runs; name, JSON-LD, dataLayer and the cart 
   await waitForIsland(add);
   await add.click();
   await expect(page.getByRole('button', { name: t('cart.added') })).toBeVisible();
-  await page
-    .getByRole('banner')
-    .getByRole('link', { name: /Panier$/ })
-    .click();
+  await clickInHeader(page.getByRole('banner').getByRole('link', { name: /Panier$/ }));
   const sidebar = page.getByRole('dialog', { name: t('cart.title') });
   await expect(sidebar).toBeVisible();
   await expect(sidebar.getByRole('link', { name: HOSTILE.productName, exact: true })).toBeVisible();
@@ -291,10 +289,7 @@ test('ordinary pages under the CSP: no unsafe-inline script, no violation, islan
       ),
     )
     .toBe(true);
-  await page
-    .getByRole('banner')
-    .getByRole('link', { name: t('header.login') })
-    .click();
+  await clickInHeader(page.getByRole('banner').getByRole('link', { name: t('header.login') }));
   await expect(page.getByRole('dialog', { name: t('account.title') })).toBeVisible();
   expect(await w.violations()).toEqual([]);
   expect(w.executions).toEqual([]);

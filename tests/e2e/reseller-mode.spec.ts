@@ -9,7 +9,7 @@ import { mkdirSync } from 'node:fs';
 import { type Page } from '@playwright/test';
 import { CUSTOMERS } from '@literie/sandbox/fixtures';
 import { t } from '../../src/lib/i18n/index.ts';
-import { expect, test, waitForHydration, waitForIsland } from './helpers.ts';
+import { clickInHeader, expect, test, waitForHydration, waitForIsland } from './helpers.ts';
 
 const reseller = CUSTOMERS.resellerWithSellers;
 const SHOTS = 'test-results/reseller-mode';
@@ -91,7 +91,7 @@ for (const width of [390, 1280]) {
     await shoot(page, '3-product');
 
     // The cart sidebar sends to the reseller cart page rather than to checkout.
-    await page.getByRole('banner').locator('a[data-cart-link]').click();
+    await clickInHeader(page.getByRole('banner').locator('a[data-cart-link]'));
     const sidebar = page.getByRole('dialog', { name: t('cart.title') });
     await expect(sidebar.getByRole('link', { name: t('cart.checkout') })).toHaveCount(0);
     await shoot(page, '4-sidebar');

@@ -7,7 +7,7 @@
 import { type Page } from '@playwright/test';
 import { t } from '../../src/lib/i18n/index.ts';
 import { CUSTOMERS } from '@literie/sandbox/fixtures';
-import { expect, test, waitForHydration } from './helpers.ts';
+import { clickInHeader, expect, test, waitForHydration } from './helpers.ts';
 
 const PHONE = { width: 390, height: 844 };
 
@@ -84,10 +84,7 @@ test('the menu sidebar keeps the Sidebar Navigation’s groups without a URL as 
 }) => {
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto('/');
-  await page
-    .getByRole('banner')
-    .getByRole('button', { name: t('header.menu') })
-    .click();
+  await clickInHeader(page.getByRole('banner').getByRole('button', { name: t('header.menu') }));
   const panel = menuPanel(page);
   await expect(panel).toBeVisible();
   // "Nos produits" (a group) holds "Matelas" (a group without a URL) whose children are links.

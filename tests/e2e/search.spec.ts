@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { type Page } from '@playwright/test';
 import { t } from '../../src/lib/i18n/index.ts';
-import { expect, test } from './helpers.ts';
+import { clickInHeader, expect, test } from './helpers.ts';
 
 // spec §2 search panel, §4 search UI state, §5 search rule, §9 debounce 1000 ms.
 
@@ -105,10 +105,7 @@ test('Enter opens the results page for the trimmed term, and does nothing for bl
 test('opening the menu closes the search', async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 900 });
   await focusSearch(page);
-  await page
-    .getByRole('banner')
-    .getByRole('button', { name: t('header.menu') })
-    .click();
+  await clickInHeader(page.getByRole('banner').getByRole('button', { name: t('header.menu') }));
   await expect(panel(page)).toBeHidden();
 });
 

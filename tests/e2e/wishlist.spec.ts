@@ -3,7 +3,7 @@ import { productPath } from '../../src/lib/commerce/slug.ts';
 import type { Product } from '../../src/lib/commerce/types.ts';
 import { CUSTOMERS, PRODUCTS } from '@literie/sandbox/fixtures';
 import { t } from '../../src/lib/i18n/index.ts';
-import { api, expect, test, waitForHydration } from './helpers.ts';
+import { api, clickInHeader, expect, test, waitForHydration } from './helpers.ts';
 
 // spec §3, §4 wishlist: guest hearts in local storage, login merge into the customer's
 // wishlist, the account page, move to cart; the sidebar passes axe.
@@ -30,10 +30,7 @@ test('heart as a guest, log in, find it in the account wishlist, move it to the 
 
   // The header's wishlist opens the sidebar with the item; axe on it.
   await waitForHydration(page);
-  await page
-    .getByRole('banner')
-    .getByRole('link', { name: t('wishlist.title') })
-    .click();
+  await clickInHeader(page.getByRole('banner').getByRole('link', { name: t('wishlist.title') }));
   const sidebar = page.getByRole('dialog', { name: t('wishlist.title') });
   await expect(sidebar).toBeVisible();
   await expect(sidebar.getByRole('link', { name: product.name })).toBeVisible();
