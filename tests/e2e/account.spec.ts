@@ -8,7 +8,15 @@ import { productPath } from '../../src/lib/commerce/slug.ts';
 import { t } from '../../src/lib/i18n/index.ts';
 import { CUSTOMERS, PRODUCTS, SANDBOX_BREVO_KEY } from '@literie/sandbox/fixtures';
 import { TEST_ENV } from '../../scripts/lib/test-env.ts';
-import { anyOf, apiStatus, expect, test, waitForHydration, waitForIsland } from './helpers.ts';
+import {
+  anyOf,
+  apiStatus,
+  clickInHeader,
+  expect,
+  test,
+  waitForHydration,
+  waitForIsland,
+} from './helpers.ts';
 
 /**
  * Logs out from a typed /deconnexion (`Sec-Fetch-Site: none`): the shopper asked for it, so
@@ -87,7 +95,7 @@ test('a wrong password shows the French text of Invalid credentials and the moda
 }) => {
   await page.goto('/');
   await waitForHydration(page);
-  await accountButton(page).click();
+  await clickInHeader(accountButton(page));
   const modal = page.getByRole('dialog', { name: t('account.title') });
   await expect(modal).toBeVisible();
   // spec §4: the register screen by default, switchable to login.
@@ -189,7 +197,7 @@ test('a forgotten password: the e-mailed link sets a new one and logs the shoppe
   // "Mot de passe oublié ?" in the login modal.
   await page.goto('/');
   await waitForHydration(page);
-  await accountButton(page).click();
+  await clickInHeader(accountButton(page));
   const modal = page.getByRole('dialog', { name: t('account.title') });
   await modal.getByRole('button', { name: t('register.toLogin') }).click();
   await modal.getByRole('button', { name: t('login.forgotPassword') }).click();
