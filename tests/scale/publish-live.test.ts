@@ -265,8 +265,9 @@ describe('an edit published into the running shop', () => {
     expect(last.builds).toBe(builds + 1);
     expect(last.current.id).toBe(release);
     expect(last.lastBuild).toMatchObject({ kind: 'publish', result: 'succeeded' });
-    // The server looks at a static file again at most a second later.
-    await expect.poll(sitemap, { timeout: 5_000 }).toContain('/nos-engagements');
+    // Written once the publishes pause (SITEMAP_TIMING, 2 s); the server looks at a static file
+    // again at most a second later.
+    await expect.poll(sitemap, { timeout: 10_000 }).toContain('/nos-engagements');
 
     // Unpublished: its page removed (404, the shop's own page), the sitemap without it.
     builds = last.builds;
@@ -280,6 +281,6 @@ describe('an edit published into the running shop', () => {
       result: 'succeeded',
       pages: { removed: 1 },
     });
-    await expect.poll(sitemap, { timeout: 5_000 }).not.toContain('/nos-engagements');
+    await expect.poll(sitemap, { timeout: 10_000 }).not.toContain('/nos-engagements');
   }, 120_000);
 });

@@ -212,7 +212,7 @@ describe('a kept-alive build publishes an edit with the bytes of a full build', 
     expect(readFileSync(path.join(clientA, `${newPage.slice(1)}.html`), 'utf8')).toContain(
       'Matelas Élysée Édition Hiver',
     );
-    // The sitemaps follow the reply (written before the kept build takes its next request).
+    // The sitemaps follow the reply (written once the publishes pause, SITEMAP_TIMING).
     for (const sitemap of ['sitemap-0.xml', 'sitemap-index.xml']) {
       await expect
         .poll(() => readFileSync(path.join(clientA, sitemap), 'utf8'), {

@@ -1,15 +1,17 @@
 /**
  * The kept build's request loop (src/server/publish/publisher-loop.ts `servePublishRequests`):
- * a publish that adds or removes a page answers as soon as its pages are in place, and writes
- * the sitemaps after its reply and before the next request is handled; a stop waits for them;
- * sitemaps that could not be written are written again after the next request.
+ * a publish that adds or removes a page answers as soon as its pages are in place; the sitemaps
+ * are written after the reply once the requests pause (a run of publishes lists its pages once),
+ * at the latest once owed for the longest wait, and before a stop; sitemaps that could not be
+ * written are written again after the next request.
  */
 import { EventEmitter } from 'node:events';
-import { expect, test } from 'vitest';
+import { afterEach, beforeEach, expect, test, vi } from 'vitest';
 import {
   servePublishRequests,
   type PublisherLoopOptions,
   type PublisherReply,
+  type SitemapTiming,
 } from '../../src/server/publish/publisher-loop.ts';
 import type { PublishState } from '../../src/server/publish/publish-data.ts';
 
@@ -20,6 +22,7 @@ function loop(
   sitemaps: (pages: readonly string[]) => Promise<void>,
   /** Whether each publish in turn adds a page (else it renders one again). */
   adds: readonly boolean[],
+  timing: SitemapTiming = { quietMs: 30, maxWaitMs: 10_000 },
 ) {
   const events: string[] = [];
   const parent = new EventEmitter();
@@ -58,25 +61,71 @@ function loop(
     },
     listings: null,
   };
-  const served = servePublishRequests(options, parent);
+  const served = servePublishRequests(options, parent, timing);
   const publish = (id: number) =>
     parent.emit('message', { type: 'publish', id, edits: [{ resource: 'product', id: 7 }] });
   return { events, parent, served, publish };
 }
 
-test('the reply first, the sitemaps after it, before the next request and before a stop', async () => {
-  const { events, parent, served, publish } = loop(() => Promise.resolve(), [true, true]);
+// The loop's timers and clock are the test's: each step is moved on by hand.
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+const pause = (ms: number) => vi.advanceTimersByTimeAsync(ms);
+
+test('a run of publishes answers each at once and lists the pages once, when the requests pause', async () => {
+  const { events, parent, served, publish } = loop(() => Promise.resolve(), [true, true, true]);
+  publish(1);
+  publish(2);
+  await pause(5);
+  publish(3);
+  expect(events).not.toContain('sitemaps of 4 pages');
+  await pause(100);
+  expect(events).toEqual([
+    'publisher-ready',
+    'published 1',
+    'published 2',
+    'published 3',
+    'sitemaps of 4 pages',
+  ]);
+  // Nothing owed any more: a stop writes nothing.
+  parent.emit('message', { type: 'stop' });
+  await served;
+  expect(events.filter((event) => event.startsWith('sitemaps'))).toHaveLength(1);
+});
+
+test('a stop writes the sitemaps still owed before it ends', async () => {
+  const { events, parent, served, publish } = loop(() => Promise.resolve(), [true, true], {
+    quietMs: 60_000,
+    maxWaitMs: 60_000,
+  });
   publish(1);
   publish(2);
   parent.emit('message', { type: 'stop' });
   await served;
-  expect(events).toEqual([
-    'publisher-ready',
-    'published 1',
-    'sitemaps of 2 pages',
-    'published 2',
-    'sitemaps of 3 pages',
-  ]);
+  expect(events).toEqual(['publisher-ready', 'published 1', 'published 2', 'sitemaps of 3 pages']);
+});
+
+test('publishes without a pause: the sitemaps are written once owed for the longest wait', async () => {
+  const { events, parent, served, publish } = loop(
+    () => Promise.resolve(),
+    [true, false, false, false, false, false],
+    { quietMs: 60_000, maxWaitMs: 40 },
+  );
+  for (let id = 1; id <= 6; id += 1) {
+    publish(id);
+    await pause(15);
+  }
+  parent.emit('message', { type: 'stop' });
+  await served;
+  const written = events.indexOf('sitemaps of 2 pages');
+  // Not after the first reply (the next request came), nor only at the stop.
+  expect(written).toBeGreaterThan(events.indexOf('published 2'));
+  expect(written).toBeLessThan(events.indexOf('published 6'));
+  expect(events.filter((event) => event.startsWith('sitemaps'))).toHaveLength(1);
 });
 
 test('sitemaps that could not be written are written after the next request', async () => {
@@ -86,7 +135,7 @@ test('sitemaps that could not be written are written after the next request', as
     [true, false],
   );
   publish(1);
-  await new Promise((resolve) => setTimeout(resolve, 10));
+  await pause(100);
   fail = false;
   // It adds no page, but the list of the first one is still to be written.
   publish(2);

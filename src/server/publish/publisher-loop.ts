@@ -84,8 +84,8 @@ function track(result: PublishResult, pages: Set<string>): PublishResult {
 
 /**
  * Work a request leaves for after its reply: the sitemaps to write again (the set of pages
- * changed). Written before the next request is taken; a write that fails is tried again after
- * the next one.
+ * changed). Written once the requests pause (`SitemapTiming`); a write that fails is tried
+ * again after the next request.
  */
 export interface AfterReply {
   sitemaps: boolean;
@@ -184,18 +184,61 @@ export interface ParentChannel {
 }
 
 /**
+ * When the sitemaps a publish changed are written: once no request has come for `quietMs`
+ * (an editor's run of edits is published first, and listed once after), and at the latest
+ * `maxWaitMs` after the first publish that left them to write, or at a stop.
+ */
+export interface SitemapTiming {
+  quietMs: number;
+  maxWaitMs: number;
+}
+
+/**
+ * Listing 100,000 pages takes 1.5-3 s of this process, which a publish arriving meanwhile
+ * waited for; a crawler reads a sitemap far less often than a minute.
+ */
+export const SITEMAP_TIMING: SitemapTiming = { quietMs: 2_000, maxWaitMs: 60_000 };
+
+/**
  * Serves requests from the parent process (`parent`: this process's IPC channel) until it says
- * stop or goes away. Requests are
- * handled one after the other: two publishes never write the same page at once. The sitemaps a
- * publish changed are written after its reply and before the next request (and before a stop).
+ * stop or goes away. Requests are handled one after the other: two publishes never write the
+ * same page at once. The sitemaps a publish changed are written after its reply, once the
+ * requests have paused (`SitemapTiming`), never while a request waits, and before a stop.
  */
 export function servePublishRequests(
   options: PublisherLoopOptions,
   parent: ParentChannel = process,
+  timing: SitemapTiming = SITEMAP_TIMING,
 ): Promise<void> {
   return new Promise((resolve) => {
     let queue = Promise.resolve();
     const afterReply: AfterReply = { sitemaps: false };
+    /** Requests taken and not yet answered. */
+    let waiting = 0;
+    /** Since when the sitemaps wait to be written (a time), or null. */
+    let owedSince: number | null = null;
+    let timer: NodeJS.Timeout | null = null;
+    const writeOwed = async () => {
+      if (afterReply.sitemaps) afterReply.sitemaps = !(await writeSitemaps(options));
+      // Written: nothing owed. Failed: tried again after the next request.
+      if (!afterReply.sitemaps) owedSince = null;
+    };
+    const cancelTimer = () => {
+      if (timer !== null) clearTimeout(timer);
+      timer = null;
+    };
+    const scheduleSitemaps = () => {
+      cancelTimer();
+      if (owedSince === null || waiting > 0) return;
+      const dueIn = Math.min(timing.quietMs, owedSince + timing.maxWaitMs - Date.now());
+      timer = setTimeout(
+        () => {
+          timer = null;
+          queue = queue.then(writeOwed);
+        },
+        Math.max(0, dueIn),
+      );
+    };
     const onMessage = (message: unknown) => {
       const parsed = publisherRequestSchema.safeParse(message);
       if (!parsed.success) {
@@ -207,15 +250,23 @@ export function servePublishRequests(
         finish();
         return;
       }
+      // A request taken: the sitemaps wait until the requests pause again.
+      waiting += 1;
+      cancelTimer();
       queue = queue.then(async () => {
         options.send(await handleRequest(request, options, afterReply));
-        if (afterReply.sitemaps) afterReply.sitemaps = !(await writeSitemaps(options));
+        waiting -= 1;
+        owedSince = afterReply.sitemaps ? (owedSince ?? Date.now()) : null;
+        // Owed for too long (a stream of publishes without a pause): written now.
+        if (owedSince !== null && Date.now() - owedSince >= timing.maxWaitMs) await writeOwed();
+        scheduleSitemaps();
       });
     };
     const finish = () => {
       parent.off('message', onMessage);
       parent.off('disconnect', finish);
-      void queue.then(resolve);
+      cancelTimer();
+      void queue.then(writeOwed).then(resolve);
     };
     parent.on('message', onMessage);
     parent.on('disconnect', finish);
