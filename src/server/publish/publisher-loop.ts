@@ -11,7 +11,10 @@
  *   over is then ahead of the pages: the supervisor stops this build and builds in full);
  * - `{ type: 'render', id, render, remove, edits? }`: renders the named paths, after reading
  *   what `edits` name when there are any (an operator's "publish these pages again");
- * - `{ type: 'stop' }`: exits.
+ * - `{ type: 'stop' }`: writes the sitemaps still owed, then exits.
+ *
+ * A publish that adds or removes a page leaves the sitemaps to write again: after its reply,
+ * once the requests pause (`SITEMAP_TIMING`).
  *
  * Any failure answers `publish-failed` with its cause (src/server/rebuild/failure.ts: the
  * error's message without secrets, `transient` when it may pass) and `dataChanged`: whether the
